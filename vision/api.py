@@ -1,0 +1,37 @@
+"""The small interface between the parts of vision: what a classifier takes and gives.
+
+The table pipeline (locate -> classify -> track) depends only on this, so the ONNX model and
+any stand-in are interchangeable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+#: A poker-size card in millimetres (width, height). Bridge-size cards are 57 mm wide.
+CARD_MM = (63.0, 88.0)
+
+#: Labels that are not a card face.
+BACK = "back"
+UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True, slots=True)
+class Prediction:
+    """What the classifier read: a card id such as ``"10H"``/``"RJ"``/an enrolled name,
+    ``"back"`` or ``"unknown"``, and a calibrated confidence in 0..1."""
+
+    label: str
+    confidence: float
+
+
+class CardClassifier(Protocol):
+    """Reads upright card images (BGR ``uint8``, any size, about 2 px/mm, long side vertical)."""
+
+    labels: tuple[str, ...]
+
+    def classify(self, crops: Sequence[np.ndarray]) -> list[Prediction]: ...
