@@ -1,0 +1,28 @@
+"""Errors raised by vision on purpose.
+
+``vision`` does not import ``games`` (dependencies point one way), so its errors have their own
+root, :class:`VisionError`; each is also the matching built-in. The command line turns them
+into ``PegpiError`` so they print as one clean line.
+"""
+
+from __future__ import annotations
+
+
+class VisionError(Exception):
+    """Base of every error vision raises on purpose."""
+
+
+class LayoutError(VisionError, ValueError):
+    """A mat layout that cannot be drawn: unknown table, seat count or paper, or zones that do not fit."""
+
+
+class SourceError(VisionError, RuntimeError):
+    """A frame source that cannot be opened or has stopped giving frames (names the source)."""
+
+
+class FrameError(VisionError, ValueError):
+    """A frame that cannot be used: wrong shape or type, empty, black or frozen."""
+
+
+class ScriptError(VisionError, ValueError):
+    """A placement script for the simulated table that names an unknown zone or slot, or is inconsistent."""

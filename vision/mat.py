@@ -1,0 +1,285 @@
+"""The printed play mat as geometry: paper, ArUco markers, zones and card outlines, all in mm.
+
+Mat coordinates: origin at the top-left corner of the paper (landscape), x to the right, y down,
+millimetres. A layout depends only on the table protocol (``pegging``, ``tricks``, ``pile``,
+``layout``), the number of seats and the paper, never on a game: the game only picks the protocol.
+
+>>> mat = layout_for("pegging", 2)
+>>> [z.name for z in mat.zones]
+['seat0', 'seat1', 'starter', 'crib']
+>>> len(mat.zone("seat0").slots), len(mat.zone("crib").slots)
+(5, 4)
+>>> mat.zone_at(*mat.zone("starter").slots[0].center).name
+'starter'
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.api import CARD_MM
+from vision.errors import LayoutError
+
+#: Paper sizes, landscape (width, height) in mm.
+PAPERS = {"A3": (420.0, 297.0), "A4": (297.0, 210.0)}
+TABLES = ("pegging", "tricks", "pile", "layout")
+#: ArUco dictionary of the markers (an OpenCV ``cv2.aruco.DICT_*`` name) and their ids,
+#: clockwise from the top-left corner.
+MARKER_DICT = "DICT_4X4_50"
+MARKER_IDS = (0, 1, 2, 3)
+#: Gap between neighbouring card outlines, and the most outlines a row may have.
+GAP_MM = 4.0
+MAX_ROW = 8
+_EDGE = 6.0  # most printers cannot print the outer 5 mm
+_QUIET = 3.0  # white around a marker
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """One card outline: its centre and (width, height) in mm (portrait 63x88 or landscape)."""
+
+    index: int
+    center: tuple[float, float]
+    size: tuple[float, float]
+
+    @property
+    def rect(self) -> tuple[float, float, float, float]:
+        (cx, cy), (w, h) = self.center, self.size
+        return (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
+
+    def corners(self) -> np.ndarray:
+        """Corners (top-left, top-right, bottom-right, bottom-left) as a 4x2 float32 array."""
+        x0, y0, x1, y1 = self.rect
+        return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
+
+
+@dataclass(frozen=True, slots=True)
+class Zone:
+    """A named area of the mat (``seat0``, ``starter``, ``crib``, ``pile``, ``trump``, ``grid``).
+
+    ``kind`` says what it is for (``seat``, ``starter``, ``crib``, ``pile``, ``trump``, ``grid``);
+    ``stack`` is true where a new card covers the last one (a pile), so covering is not removing;
+    ``seat`` is the seat that plays into it, if any."""
+
+    name: str
+    kind: str
+    rect: tuple[float, float, float, float]
+    slots: tuple[Slot, ...]
+    seat: int | None = None
+    stack: bool = False
+
+    def contains(self, x: float, y: float) -> bool:
+        x0, y0, x1, y1 = self.rect
+        return x0 <= x <= x1 and y0 <= y <= y1
+
+    def nearest_slot(self, x: float, y: float) -> Slot:
+        return min(self.slots, key=lambda s: (s.center[0] - x) ** 2 + (s.center[1] - y) ** 2)
+
+
+@dataclass(frozen=True, slots=True)
+class Marker:
+    """An ArUco marker: its id and corners (top-left, top-right, bottom-right, bottom-left) in mm."""
+
+    id: int
+    corners: tuple[tuple[float, float], ...]
+
+    @property
+    def size(self) -> float:
+        return self.corners[1][0] - self.corners[0][0]
+
+
+@dataclass(frozen=True, slots=True)
+class MatLayout:
+    """A whole mat: paper size, markers, zones and where the title goes (all mm)."""
+
+    table: str
+    seats: int
+    paper: str
+    size: tuple[float, float]
+    markers: tuple[Marker, ...]
+    zones: tuple[Zone, ...]
+    title_box: tuple[float, float, float, float]
+
+    def zone(self, name: str) -> Zone:
+        for zone in self.zones:
+            if zone.name == name:
+                return zone
+        raise LayoutError(f"the {self.table} mat has no zone {name!r}; it has {', '.join(self.zone_names)}")
+
+    @property
+    def zone_names(self) -> tuple[str, ...]:
+        return tuple(z.name for z in self.zones)
+
+    def zone_at(self, x: float, y: float) -> Zone | None:
+        """The zone whose rectangle holds the point, or None (the open mat)."""
+        for zone in self.zones:
+            if zone.contains(x, y):
+                return zone
+        return None
+
+    def marker_points(self) -> dict[int, np.ndarray]:
+        """Marker id -> its 4 corners in mm (4x2 float32), for the homography."""
+        return {m.id: np.array(m.corners, np.float32) for m in self.markers}
+
+
+def layout_for(table: str, seats: int, paper: str = "A3") -> MatLayout:
+    """The mat for a table protocol, a number of seats and a paper size.
+
+    Raises :class:`LayoutError` naming the problem when the protocol, seats or paper are unknown,
+    or when the zones do not fit on the paper at true card size."""
+    if paper not in PAPERS:
+        raise LayoutError(f"unknown paper {paper!r}; choose one of {', '.join(PAPERS)}")
+    builders = {"pegging": _pegging, "tricks": _around, "pile": _around, "layout": _grid}
+    if table not in builders:
+        raise LayoutError(f"unknown table protocol {table!r}; choose one of {', '.join(TABLES)}")
+    limits = {"pegging": (2, 4), "tricks": (2, 6), "pile": (2, 6), "layout": (1, 8)}
+    low, high = limits[table]
+    if not isinstance(seats, int) or not low <= seats <= high:
+        raise LayoutError(f"a {table} mat has {low} to {high} seats, not {seats!r}")
+    size = PAPERS[paper]
+    marker_mm = 22.0 if paper == "A3" else 16.0
+    markers = _markers(size, marker_mm)
+    zones, title = builders[table](table, seats, size, _EDGE + marker_mm + _QUIET)
+    layout = MatLayout(table, seats, paper, size, markers, tuple(zones), title)
+    _check(layout)
+    return layout
+
+
+def _markers(size: tuple[float, float], side: float) -> tuple[Marker, ...]:
+    w, h = size
+    origins = [(_EDGE, _EDGE), (w - _EDGE - side, _EDGE), (w - _EDGE - side, h - _EDGE - side),
+               (_EDGE, h - _EDGE - side)]
+    return tuple(
+        Marker(mid, ((x, y), (x + side, y), (x + side, y + side), (x, y + side)))
+        for mid, (x, y) in zip(MARKER_IDS, origins, strict=True)
+    )
+
+
+def _line(x0: float, x1: float, y0: float, y1: float, slot: tuple[float, float], cap: int) -> list[Slot]:
+    """As many outlines of ``slot`` size as fit (up to ``cap``) along the longer side of the box."""
+    w, h = slot
+    horizontal = (x1 - x0) >= (y1 - y0)
+    room = (x1 - x0) if horizontal else (y1 - y0)
+    step = (w if horizontal else h) + GAP_MM
+    n = min(cap, int((room + GAP_MM) // step))
+    span = n * step - GAP_MM
+    start = ((x0 + x1) - span) / 2 if horizontal else ((y0 + y1) - span) / 2
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    slots = []
+    for i in range(n):
+        c = start + i * step + (w if horizontal else h) / 2
+        slots.append(Slot(i, (c, cy) if horizontal else (cx, c), slot))
+    return slots
+
+
+def _zone(name: str, kind: str, slots: list[Slot], seat: int | None = None, stack: bool = False) -> Zone:
+    if not slots:
+        raise LayoutError(f"zone {name!r} has no room for a single card outline on this paper")
+    pad = GAP_MM / 2
+    x0 = min(s.rect[0] for s in slots) - pad
+    y0 = min(s.rect[1] for s in slots) - pad
+    x1 = max(s.rect[2] for s in slots) + pad
+    y1 = max(s.rect[3] for s in slots) + pad
+    return Zone(name, kind, (x0, y0, x1, y1), tuple(slots), seat, stack)
+
+
+def _pegging(table: str, seats: int, size: tuple[float, float], reserve: float):
+    """Each seat plays into its own row; a starter outline and a crib of up to 4 outlines."""
+    w, h = size
+    cw, ch = CARD_MM
+    portrait, landscape = (cw, ch), (ch, cw)
+    if seats == 2:
+        bottom = _line(reserve, w - reserve, h - _EDGE - ch, h - _EDGE, portrait, MAX_ROW)
+        top = _line(reserve, w - reserve, _EDGE, _EDGE + ch, portrait, MAX_ROW)
+        mid_y0, mid_y1 = _EDGE + ch + GAP_MM, h - _EDGE - ch - GAP_MM
+        if mid_y1 - mid_y0 < ch:
+            raise LayoutError(f"a 2-seat pegging mat needs {3 * ch + 2 * GAP_MM + 2 * _EDGE:.0f} mm of "
+                              f"height for two rows and the starter; this paper has {h:.0f} mm: use A3")
+        starter = _line(_EDGE, _EDGE + cw, mid_y0, mid_y1, portrait, 1)
+        crib_w = 4 * cw + 3 * GAP_MM
+        crib = _line(w - _EDGE - crib_w, w - _EDGE, mid_y0, mid_y1, portrait, 4)
+        zones = [_zone("seat0", "seat", bottom, 0), _zone("seat1", "seat", top, 1),
+                 _zone("starter", "starter", starter), _zone("crib", "crib", crib)]
+        title = (_EDGE + cw + 2 * GAP_MM, mid_y0, w - _EDGE - crib_w - 2 * GAP_MM, mid_y1)
+        return zones, title
+    # 3-4 seats: rows along the bottom and top, columns (cards lying sideways) at the sides.
+    col = ch + GAP_MM
+    rows = {
+        "bottom": (_EDGE + col, w - _EDGE - col, h - _EDGE - ch, h - _EDGE, portrait),
+        "left": (_EDGE, _EDGE + ch, reserve, h - reserve, landscape),
+        "top": (_EDGE + col, w - _EDGE - col, _EDGE, _EDGE + ch, portrait),
+        "right": (w - _EDGE - ch, w - _EDGE, reserve, h - reserve, landscape),
+    }
+    order = ["bottom", "left", "top", "right"][:seats]
+    zones = []
+    for seat, side in enumerate(order):
+        x0, x1, y0, y1, shape = rows[side]
+        zones.append(_zone(f"seat{seat}", "seat", _line(x0, x1, y0, y1, shape, MAX_ROW), seat))
+    mx0, mx1 = _EDGE + col, w - _EDGE - col
+    my0, my1 = _EDGE + ch + GAP_MM, h - _EDGE - ch - GAP_MM
+    middle = _line(mx0, mx1, my0, my1, portrait, 5)
+    if len(middle) < 2:
+        raise LayoutError("no room for the starter and crib outlines on this paper: use A3")
+    zones.append(_zone("starter", "starter", middle[:1]))
+    crib = [Slot(i, s.center, s.size) for i, s in enumerate(middle[1:])]
+    zones.append(_zone("crib", "crib", crib))
+    # the title goes in the free corner between the top-left marker and the first row
+    title = (reserve + 1.0, _EDGE, _EDGE + col - GAP_MM, reserve - 1.0)
+    return zones, title
+
+
+def _around(table: str, seats: int, size: tuple[float, float], reserve: float):
+    """One outline per seat on an ellipse around a centre outline (the trick's trump, or the pile)."""
+    w, h = size
+    cw, ch = CARD_MM
+    cx, cy = w / 2, h / 2
+    rx, ry = cx - _EDGE - ch / 2, cy - _EDGE - ch / 2
+    zones = []
+    for seat in range(seats):
+        angle = math.pi / 2 + 2 * math.pi * seat / seats  # seat 0 at the bottom edge, then clockwise
+        centre = (cx + rx * math.cos(angle), cy + ry * math.sin(angle))
+        zones.append(_zone(f"seat{seat}", "seat", [Slot(0, centre, (cw, ch))], seat))
+    centre_name = "trump" if table == "tricks" else "pile"
+    zones.append(_zone(centre_name, centre_name, [Slot(0, (cx, cy), (cw, ch))], stack=table == "pile"))
+    title = (cx - 60.0, cy + ch / 2 + GAP_MM, cx + 60.0, cy + ch / 2 + GAP_MM + 12.0)
+    return zones, title
+
+
+def _grid(table: str, seats: int, size: tuple[float, float], reserve: float):
+    """A grid of outlines (cards lying sideways) for reading a whole arrangement, up to 4x4."""
+    w, h = size
+    cw, ch = CARD_MM
+    gap = 2.0
+    cols = min(4, int((w - 2 * (reserve - 1.0) + gap) // (ch + gap)))
+    rows = min(4, int((h - 2 * _EDGE + gap) // (cw + gap)))
+    if cols < 1 or rows < 1:
+        raise LayoutError("no room for a grid of card outlines on this paper")
+    x0 = (w - (cols * (ch + gap) - gap)) / 2
+    y0 = (h - (rows * (cw + gap) - gap)) / 2
+    slots = [
+        Slot(r * cols + c, (x0 + c * (ch + gap) + ch / 2, y0 + r * (cw + gap) + cw / 2), (ch, cw))
+        for r in range(rows) for c in range(cols)
+    ]
+    title = (reserve, _EDGE, w - reserve, max(_EDGE + 8.0, y0 - 1.0))
+    return [_zone("grid", "grid", slots)], title
+
+
+def _check(layout: MatLayout) -> None:
+    """Outlines stay on the paper, off the markers and apart from each other."""
+    w, h = layout.size
+    boxes = [(z.name, s.rect) for z in layout.zones for s in z.slots]
+    for m in layout.markers:
+        (x0, y0), (x1, y1) = m.corners[0], m.corners[2]
+        boxes.append((f"marker {m.id}", (x0 - 1, y0 - 1, x1 + 1, y1 + 1)))
+    for name, (x0, y0, x1, y1) in boxes[: len(boxes) - len(layout.markers)]:
+        if x0 < _EDGE - 1e-6 or y0 < _EDGE - 1e-6 or x1 > w - _EDGE + 1e-6 or y1 > h - _EDGE + 1e-6:
+            raise LayoutError(f"{name} does not fit on {layout.paper} for a {layout.seats}-seat "
+                              f"{layout.table} mat: use a larger paper")
+    for i, (name_a, a) in enumerate(boxes):
+        for name_b, b in boxes[i + 1:]:
+            if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                raise LayoutError(f"{name_a} and {name_b} overlap on a {layout.seats}-seat "
+                                  f"{layout.table} mat on {layout.paper}: use a larger paper or fewer seats")
