@@ -1,0 +1,127 @@
+"""`pegpi games`, `pegpi score`, `pegpi replay` and `pegpi bench cribbage-shows`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+
+def register(commands: Any, benches: Any) -> None:
+    p = commands.add_parser("games", help="list the games pegpi knows")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=cmd_games)
+
+    p = commands.add_parser(
+        "score",
+        help="count a hand: pegpi score cribbage 5H 5C 5S JD --starter 5D",
+        description="Count a hand (or crib) with its starter and say the breakdown.",
+    )
+    p.add_argument("game", help="game name, e.g. cribbage, cribbage5, bhargage, patience")
+    p.add_argument("cards", nargs="+", help="the cards of the hand (Decktet cards by name, quoted)")
+    p.add_argument("--starter", help="the starter (turn-up) card")
+    p.add_argument("--crib", action="store_true", help="count as the crib")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=cmd_score)
+
+    p = commands.add_parser("replay", help="run a game record and print the scoring")
+    p.add_argument("record", help="a game record (JSON file)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=cmd_replay)
+
+    b = benches.add_parser("cribbage-shows", help="count all 12,994,800 shows as hand and crib")
+    b.add_argument("--json", action="store_true", help="print JSON")
+    b.set_defaults(func=cmd_bench_shows)
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    from games import registered_games
+
+    specs = registered_games()
+    if args.json:
+        print(json.dumps([s.to_json() for s in specs], indent=2))
+        return 0
+    for s in specs:
+        players = "/".join(map(str, s.players))
+        print(f"{s.name:16} {s.title:28} {players:>7} players  {s.summary}")
+    return 0
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    from games import get_game
+
+    game = get_game(args.game)(max(get_game(args.game).spec.players[:1] or (2,)))
+    scorer = getattr(game, "score_cards", None)
+    if scorer is None:
+        print(f"pegpi: {game.spec.title} has no hand to count")
+        return 2
+    lines = scorer(args.cards, args.starter, args.crib)
+    total = sum(score.total for _, score in lines)
+    if args.json:
+        out: dict[str, Any] = {
+            "game": game.spec.name,
+            "total": total,
+            "items": [item.to_json() for _, score in lines for item in score.items],
+        }
+        if len(lines) > 1:
+            out["lines"] = [{"line": label, **score.to_json()} for label, score in lines]
+        print(json.dumps(out))
+        return 0
+    for label, score in lines:
+        prefix = f"{label}: " if len(lines) > 1 else ""
+        print(f"{prefix}{score.total}  ({score.spoken()})")
+    if len(lines) > 1:
+        print(f"total: {total}")
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from games.records import replay
+
+    result = replay(args.record)
+    if args.json:
+        print(json.dumps(result.to_json()))
+        return 0
+    names = result.game.side_names()
+    for event in result.events:
+        print(f"{names[event.side]:>12} +{event.points:<3} {event.kind:7} {event.say()}")
+    print()
+    for name, score in zip(names, result.state.scores, strict=True):
+        print(f"{name:>12} {score}")
+    print(f"{'':>12} {result.state.result_text()}")
+    return 0
+
+
+def published_distribution() -> dict[int, tuple[int, int]]:
+    import csv
+    from importlib import resources
+
+    text = resources.files("games").joinpath("data/cribbage_show_distribution.csv").read_text()
+    return {int(r["score"]): (int(r["hand_count"]), int(r["crib_count"])) for r in csv.DictReader(text.splitlines())}
+
+
+def cmd_bench_shows(args: argparse.Namespace) -> int:
+    from games.cribbage.census import TOTAL_SHOWS, census
+
+    result = census()
+    published = published_distribution()
+    hand_ok = all(result.hand.get(s, 0) == h for s, (h, _) in published.items()) and \
+        sum(result.hand.values()) == TOTAL_SHOWS
+    crib_ok = all(result.crib.get(s, 0) == c for s, (_, c) in published.items()) and \
+        sum(result.crib.values()) == TOTAL_SHOWS
+    if args.json:
+        print(json.dumps({
+            "shows": result.shows, "seconds": round(result.seconds, 3), "groups": result.groups,
+            "hand": {str(k): v for k, v in sorted(result.hand.items())},
+            "crib": {str(k): v for k, v in sorted(result.crib.items())},
+            "hand_matches_published": hand_ok, "crib_matches_published": crib_ok,
+        }))
+    else:
+        print(f"{'score':>5} {'hand':>10} {'crib':>10}")
+        for s in range(30):
+            print(f"{s:>5} {result.hand.get(s, 0):>10} {result.crib.get(s, 0):>10}")
+        print(f"shows counted: {result.shows:,} as hand and as crib ({result.groups:,} distinct groups scored)")
+        print(f"hand histogram matches published: {'yes' if hand_ok else 'NO'}")
+        print(f"crib histogram matches published: {'yes' if crib_ok else 'NO'}")
+        print(f"time: {result.seconds:.2f} s (budget 30 s)")
+    return 0 if hand_ok and crib_ok else 1

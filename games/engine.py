@@ -1,0 +1,556 @@
+"""The engine contract every game follows.
+
+A :class:`Game` is a rules object: its :class:`Spec` (name, players, deck, target, options) and
+the actions it understands. A :class:`State` changes only through :meth:`State.apply`, which
+returns a *new* state, so a refused action can never leave a half-changed game behind. The base
+class does the checks every game shares (is the game over, is the action one of this game's, is
+it this player's turn); a game implements ``_apply`` for the happy path and raises
+:class:`IllegalActionError` with a reason a player can read.
+
+Scores are kept per *side* (a player, or a partnership) and every change of score is a
+:class:`ScoreEvent` with a breakdown of :class:`Item`s, which the board and the phone read aloud.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import typing
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, TypeVar
+
+from games.errors import IllegalActionError, OptionError, RecordError, UnknownGameError
+
+CardLike = Any  # games.cards.Card or games.decktet.DecktetCard; each game parses its own
+
+
+# --------------------------------------------------------------------------------- scores
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """One scoring feature: ``Item("fifteen", (5H, 10D), 2)``."""
+
+    kind: str
+    cards: tuple[CardLike, ...]
+    points: int
+    label: str = ""  # how it is said when it is not just the kind ("run of 3", "31")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "cards": [str(c) for c in self.cards], "points": self.points}
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """A counted hand: the total and every item that makes it."""
+
+    total: int
+    items: tuple[Item, ...] = ()
+
+    @classmethod
+    def of(cls, items: Sequence[Item]) -> Score:
+        return cls(sum(i.points for i in items), tuple(items))
+
+    def spoken(self) -> str:
+        """The count as a player says it: "fifteen 2, fifteen 4, pair 6, run of 3 is 9"."""
+        return spoken(self.items)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"total": self.total, "items": [i.to_json() for i in self.items]}
+
+
+def say_item(item: Item, running: int) -> str:
+    """Say one item with the running total, as cribbage players count aloud:
+    "fifteen 2", "31 for 2", "go for 1", then "pair 6", "run of 3 is 9"."""
+    name = item.label or item.kind
+    ends_in_number = name[-1].isdigit()
+    if running == item.points:
+        if ends_in_number or name in ("go", "last card"):
+            return f"{name} for {item.points}"
+        return f"{name} {item.points}"
+    return f"{name} is {running}" if ends_in_number else f"{name} {running}"
+
+
+def spoken(items: Sequence[Item]) -> str:
+    parts: list[str] = []
+    running = 0
+    for item in items:
+        running += item.points
+        parts.append(say_item(item, running))
+    if not parts:
+        return "nineteen (nothing)"
+    return ", ".join(parts)
+
+
+def spoken_items(items: Sequence[Item]) -> list[dict[str, Any]]:
+    """Items as JSON with their cumulative ``say`` text, for the board and the phone."""
+    out = []
+    running = 0
+    for item in items:
+        running += item.points
+        out.append({**item.to_json(), "say": say_item(item, running)})
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreEvent:
+    """Points pegged by one side, when and why: ``kind`` is the moment ("play", "last", "hand",
+    "crib", "heels", ...), ``items`` the breakdown."""
+
+    side: int
+    points: int
+    kind: str
+    items: tuple[Item, ...] = ()
+    seat: int | None = None
+    action_index: int | None = None
+
+    @property
+    def cards(self) -> tuple[CardLike, ...]:
+        seen: dict[str, CardLike] = {}
+        for item in self.items:
+            for c in item.cards:
+                seen.setdefault(str(c), c)
+        return tuple(seen.values())
+
+    def say(self) -> str:
+        return spoken(self.items) if self.items else f"{self.kind} {self.points}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "player": self.side,
+            "seat": self.seat,
+            "points": self.points,
+            "kind": self.kind,
+            "cards": [str(c) for c in self.cards],
+            "items": spoken_items(self.items),
+            "say": self.say(),
+            "action": self.action_index,
+        }
+
+
+# --------------------------------------------------------------------------------- spec
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """A game option with its default; ``choices`` limits the values where given."""
+
+    name: str
+    default: Any
+    help: str = ""
+    choices: tuple[Any, ...] | None = None
+
+    def check(self, value: Any) -> Any:
+        kind = type(self.default)
+        if kind is bool and not isinstance(value, bool):
+            raise OptionError(f"option {self.name!r} is true or false, not {value!r}")
+        if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+            raise OptionError(f"option {self.name!r} is a whole number, not {value!r}")
+        if kind is str and not isinstance(value, str):
+            raise OptionError(f"option {self.name!r} is text, not {value!r}")
+        if self.choices is not None and value not in self.choices:
+            raise OptionError(
+                f"option {self.name!r} must be one of {', '.join(map(str, self.choices))}, not {value!r}"
+            )
+        return value
+
+
+@dataclass(frozen=True, slots=True)
+class Spec:
+    """What a game is: its registry name and aliases, player counts, deck, target and options.
+
+    ``table`` names the table protocol that plays it on the mat (``"pegging"``, ``"tricks"``,
+    ``"pile"``, ``"layout"``); ``pegged`` says whether its score is kept on a peg board."""
+
+    name: str
+    title: str
+    players: tuple[int, ...]
+    deck: str
+    table: str
+    target: int | None = None
+    aliases: tuple[str, ...] = ()
+    options: tuple[Option, ...] = ()
+    pegged: bool = True
+    summary: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "title": self.title,
+            "players": list(self.players),
+            "deck": self.deck,
+            "table": self.table,
+            "target": self.target,
+            "aliases": list(self.aliases),
+            "pegged": self.pegged,
+            "summary": self.summary,
+            "options": [
+                {"name": o.name, "default": o.default, "help": o.help,
+                 "choices": list(o.choices) if o.choices is not None else None}
+                for o in self.options
+            ],
+        }
+
+
+# --------------------------------------------------------------------------------- actions
+
+
+@dataclass(frozen=True)
+class Action:
+    """Base of every action. Subclasses are frozen dataclasses with a class-level ``act`` name,
+    the word used in game records. Fields named ``card``, ``cards`` and ``hands`` hold cards."""
+
+    act: ClassVar[str] = ""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Action:
+        return self  # frozen: sharing is safe
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"act": self.act}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if value is None or (f.name in ("cards", "hands") and value == () and f.default is None):
+                continue
+            out[f.name] = _card_json(value)
+        return out
+
+    def __str__(self) -> str:
+        parts = [f"{k}={v}" for k, v in self.to_json().items() if k != "act"]
+        return f"{self.act}({', '.join(parts)})"
+
+
+def _card_json(value: Any) -> Any:
+    if isinstance(value, tuple | list):
+        return [_card_json(v) for v in value]
+    if isinstance(value, bool | int | str | float) or value is None:
+        return value
+    return str(value)
+
+
+# --------------------------------------------------------------------------------- games
+
+
+S = TypeVar("S", bound="State")
+
+
+class Game(ABC):
+    """A rules object: a game with its players and options fixed. Create states from it."""
+
+    spec: ClassVar[Spec]
+    actions: ClassVar[tuple[type[Action], ...]] = ()
+
+    def __init__(self, players: int | Sequence[str] = 2, options: Mapping[str, Any] | None = None):
+        if isinstance(players, int):
+            names = [f"Player {i + 1}" for i in range(players)]
+        else:
+            names = [str(p) for p in players]
+        if len(names) not in self.spec.players:
+            allowed = " or ".join(map(str, self.spec.players))
+            raise OptionError(f"{self.spec.title} is played by {allowed} players, not {len(names)}")
+        self.players: tuple[str, ...] = tuple(names)
+        known = {o.name: o for o in self.spec.options}
+        given = dict(options or {})
+        for key in given:
+            if key not in known:
+                raise OptionError(
+                    f"{self.spec.title} has no option {key!r}"
+                    + (f" (options: {', '.join(sorted(known))})" if known else "")
+                )
+        self.options: dict[str, Any] = {
+            name: opt.check(given[name]) if name in given else opt.default for name, opt in known.items()
+        }
+        self._actions = {a.act: a for a in self.actions}
+        self.validate()
+
+    def validate(self) -> None:
+        """Check option combinations; raise OptionError. Override where options interact."""
+
+    @property
+    def num_players(self) -> int:
+        return len(self.players)
+
+    @property
+    def target(self) -> int | None:
+        target = self.options.get("target", self.spec.target)
+        return int(target) if target is not None else None
+
+    def sides(self) -> tuple[tuple[int, ...], ...]:
+        """Which seats score together. Default: everyone for themselves."""
+        return tuple((i,) for i in range(self.num_players))
+
+    def side_names(self) -> list[str]:
+        return [" & ".join(self.players[s] for s in side) for side in self.sides()]
+
+    @abstractmethod
+    def parse_card(self, text: str) -> CardLike:
+        """Read one card of this game's deck, or raise CardError naming the text."""
+
+    @abstractmethod
+    def new_initial_state(self) -> State: ...
+
+    def action_from_json(self, data: Mapping[str, Any]) -> Action:
+        """Build an action from its record form, checking every field."""
+        if not isinstance(data, Mapping):
+            raise RecordError(f"an action is an object like {{'act': 'play', ...}}, not {data!r}")
+        act = data.get("act")
+        cls = self._actions.get(act) if isinstance(act, str) else None
+        if cls is None:
+            words = ", ".join(sorted(self._actions))
+            raise RecordError(f"{self.spec.title} has no action {act!r} (its actions: {words})")
+        hints = typing.get_type_hints(cls)
+        kwargs: dict[str, Any] = {}
+        names = {f.name for f in dataclasses.fields(cls)}
+        for key in data:
+            if key != "act" and key not in names:
+                raise RecordError(f"action {act!r} has no field {key!r}")
+        for f in dataclasses.fields(cls):
+            if f.name not in data:
+                if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+                    raise RecordError(f"action {act!r} needs {f.name!r}")
+                continue
+            kwargs[f.name] = self._field_value(str(act), f.name, hints[f.name], data[f.name])
+        return cls(**kwargs)
+
+    def _field_value(self, act: str, name: str, hint: Any, value: Any) -> Any:
+        if value is None:
+            return None
+        if name == "card":
+            return self.parse_card(value)
+        if name == "cards":
+            if not isinstance(value, list | tuple):
+                raise RecordError(f"{act}.{name} is a list of cards, not {value!r}")
+            return tuple(self.parse_card(v) for v in value)
+        if name == "hands":
+            if not isinstance(value, list | tuple) or not all(
+                h is None or isinstance(h, list | tuple) for h in value
+            ):
+                raise RecordError(f"{act}.hands is a list of hands (lists of cards), not {value!r}")
+            return tuple(None if h is None else tuple(self.parse_card(c) for c in h) for h in value)
+        base = [t for t in typing.get_args(hint) if t is not type(None)] or [hint]
+        want = base[0]
+        if want is int and (isinstance(value, bool) or not isinstance(value, int)):
+            raise RecordError(f"{act}.{name} is a whole number, not {value!r}")
+        if want is bool and not isinstance(value, bool):
+            raise RecordError(f"{act}.{name} is true or false, not {value!r}")
+        if want is str and not isinstance(value, str):
+            raise RecordError(f"{act}.{name} is text, not {value!r}")
+        return value
+
+
+# --------------------------------------------------------------------------------- states
+
+
+class State(ABC):
+    """One moment of a game. Never mutated once handed out: :meth:`apply` returns a new one."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        n = len(game.sides())
+        self.scores: list[int] = [0] * n
+        self.rear: list[int] = [0] * n
+        self.events: list[ScoreEvent] = []
+        self.last_events: list[ScoreEvent] = []
+        self.history: list[Action] = []
+        self.winner: int | None = None  # side index
+        self.loser: int | None = None
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
+        # The rules object is shared by every state of a game; everything else is copied.
+        new = object.__new__(type(self))
+        memo[id(self)] = new
+        for key, value in self.__dict__.items():
+            if key == "game":
+                setattr(new, key, value)
+            elif key in self._append_only:
+                setattr(new, key, list(value))  # lists of frozen values: a shallow copy suffices
+            else:
+                setattr(new, key, copy.deepcopy(value, memo))
+        return new
+
+    _append_only: ClassVar[frozenset[str]] = frozenset({"history", "events", "last_events"})
+
+    # -- what subclasses implement ------------------------------------------------------
+
+    @abstractmethod
+    def _apply(self, action: Action) -> None:
+        """Change this (private, fresh) copy for ``action``, or raise IllegalActionError."""
+
+    def to_move(self, action: Action) -> Sequence[int] | None:
+        """Seats allowed to take ``action`` now; None when the action names no player."""
+        return None
+
+    @property
+    @abstractmethod
+    def phase(self) -> str:
+        """Where the game is: "deal", "play", "show", "over", ... in the game's own words."""
+
+    def prompt(self) -> str:
+        """What the table is waiting for, in a player's words."""
+        return ""
+
+    # -- what the base does for every game ------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        return self.winner is not None or self.loser is not None
+
+    def apply(self: S, action: Action) -> S:
+        """Return the state after ``action``; ``self`` is left unchanged.
+
+        >>> from games import new_game
+        >>> s = new_game("cribbage", ["Ann", "Bob"]).new_initial_state()
+        >>> s = s.apply(s.game.action_from_json({"act": "deal", "dealer": 0}))
+        >>> s.phase
+        'discard'
+        """
+        if not isinstance(action, Action):
+            raise IllegalActionError(f"{action!r} is not an action")
+        if self.is_over:
+            raise IllegalActionError(f"the game is over: {self.result_text()}")
+        if type(action) not in self.game.actions:
+            raise IllegalActionError(f"{self.game.spec.title} has no action {action.act!r}")
+        player = getattr(action, "player", None)
+        if player is not None and not (0 <= player < self.game.num_players):
+            raise IllegalActionError(f"there is no player {player} at this table")
+        allowed = self.to_move(action)
+        if allowed is not None and player is not None and player not in allowed:
+            names = " or ".join(self.game.players[p] for p in allowed) or "nobody"
+            raise IllegalActionError(
+                f"it is not {self.game.players[player]}'s turn to {action.act}: waiting for {names}"
+            )
+        new = copy.deepcopy(self)
+        new.last_events = []
+        new._apply(action)
+        new.history.append(action)
+        return new
+
+    def side_of(self, seat: int) -> int:
+        for i, side in enumerate(self.game.sides()):
+            if seat in side:
+                return i
+        raise IllegalActionError(f"there is no player {seat} at this table")
+
+    def peg(self, seat: int | None, points: int, kind: str, items: Sequence[Item] = (),
+            *, side: int | None = None) -> None:
+        """Score ``points`` for the side of ``seat``; ends the game the instant a target is met."""
+        if points == 0 or self.is_over:
+            return
+        if side is None:
+            assert seat is not None
+            side = self.side_of(seat)
+        event = ScoreEvent(side, points, kind, tuple(items), seat, len(self.history))
+        self.rear[side] = self.scores[side]
+        self.scores[side] += points
+        self.events.append(event)
+        self.last_events.append(event)
+        self.check_target(side)
+
+    def check_target(self, side: int) -> None:
+        target = self.game.target
+        if target is not None and self.scores[side] >= target:
+            self.on_target(side)
+
+    def on_target(self, side: int) -> None:
+        """The side reached the target: by default it wins, at once."""
+        self.winner = side
+
+    def result_text(self) -> str:
+        names = self.game.side_names()
+        if self.winner is not None:
+            return f"{names[self.winner]} won"
+        if self.loser is not None:
+            return f"{names[self.loser]} lost"
+        return "in progress"
+
+    # -- views ------------------------------------------------------------------------------
+
+    def view_for(self, seat: int | None = None) -> dict[str, Any]:
+        """What ``seat`` may see (None: a spectator), JSON-ready. Games extend :meth:`_view`."""
+        sides = self.game.sides()
+        names = self.game.side_names()
+        last = self.events[-1] if self.events else None
+        view: dict[str, Any] = {
+            "game": self.game.spec.name,
+            "title": self.game.spec.title,
+            "players": list(self.game.players),
+            "options": dict(self.game.options),
+            "pegged": self.game.spec.pegged,
+            "sides": [
+                {"name": names[i], "seats": list(sides[i]), "score": self.scores[i], "rear": self.rear[i]}
+                for i in range(len(sides))
+            ],
+            "target": self.game.target,
+            "board": self.game.target,
+            "start": 0,
+            "skunk_lines": [],
+            "phase": self.phase,
+            "prompt": self.prompt(),
+            "dealer": None,
+            "turn": None,
+            "count": None,
+            "pile": [],
+            "starter": None,
+            "show": None,
+            "last": None if last is None else {
+                "side": last.side, "seat": last.seat, "points": last.points, "kind": last.kind,
+                "say": last.say(),
+            },
+            "winner": self.winner,
+            "loser": self.loser,
+            "result": None,
+            "message": None,
+            "table": None,
+            "seat": seat,
+            "hand": None,
+            "actions": len(self.history),
+        }
+        self._view(view, seat)
+        return view
+
+    def _view(self, view: dict[str, Any], seat: int | None) -> None:
+        """Fill in the game's own parts of the view. Never put a hidden card of another seat."""
+
+
+# --------------------------------------------------------------------------------- registry
+
+
+_REGISTRY: dict[str, type[Game]] = {}
+_ALIASES: dict[str, str] = {}
+G = TypeVar("G", bound=type[Game])
+
+
+def register(cls: G) -> G:
+    """Class decorator: make a game findable by its name and aliases."""
+    name = cls.spec.name
+    for key in (name, *cls.spec.aliases):
+        owner = _ALIASES.get(key.lower())
+        if owner is not None and owner != name:
+            raise ValueError(f"game name {key!r} is taken by {owner!r}")
+        _ALIASES[key.lower()] = name
+    _REGISTRY[name] = cls
+    return cls
+
+
+def _load_games() -> None:
+    import games.catalog  # noqa: F401  (registers every game)
+
+
+def get_game(name: str) -> type[Game]:
+    """Find a game by name or alias, case-insensitively."""
+    _load_games()
+    key = _ALIASES.get(str(name).strip().lower())
+    if key is None:
+        raise UnknownGameError(f"no game called {name!r}; known games: {', '.join(sorted(_REGISTRY))}")
+    return _REGISTRY[key]
+
+
+def registered_games() -> list[Spec]:
+    _load_games()
+    return [cls.spec for _, cls in sorted(_REGISTRY.items())]
+
+
+def new_game(name: str, players: int | Sequence[str] = 2,
+             options: Mapping[str, Any] | None = None) -> Game:
+    return get_game(name)(players, options)
