@@ -1,0 +1,38 @@
+"""The synthetic card renderer.
+
+Public API (stable, used by the table simulator of issue 6 and the tests):
+
+- :func:`render_card` ``(card_id, design, *, px_per_mm=4.0, rng=None, alpha=False) -> np.ndarray``:
+  an upright BGR ``uint8`` card face (or ``"back"``) of a design.
+- :data:`CARD_IDS`: the 52 cards and two jokers, ``"AS" .. "KC", "RJ", "BJ"``.
+- :data:`HELDOUT_DESIGN_SEEDS`: designs (and fonts) never used in training.
+- :class:`DesignSpec`, :func:`design_from_seed`, :func:`card_alpha`.
+- :mod:`vision.render.photo`: backgrounds, camera effects, composed table photos.
+- :mod:`vision.render.decktet`: procedural Decktet-like cards (for enrolment).
+"""
+
+from vision.render.cards import (
+    CARD_IDS,
+    HELDOUT_DESIGN_SEEDS,
+    RANKS,
+    SUITS,
+    TRAIN_DESIGN_RANGE,
+    DesignSpec,
+    card_alpha,
+    design_from_seed,
+    is_heldout,
+    render_card,
+)
+
+__all__ = [
+    "CARD_IDS",
+    "HELDOUT_DESIGN_SEEDS",
+    "RANKS",
+    "SUITS",
+    "TRAIN_DESIGN_RANGE",
+    "DesignSpec",
+    "card_alpha",
+    "design_from_seed",
+    "is_heldout",
+    "render_card",
+]
