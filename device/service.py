@@ -40,4 +40,16 @@ class TableService(Protocol):
         """The current game as a game record."""
 
     def subscribe(self) -> Iterator[JSON]:
-        """Updates as they happen (each a dict with at least ``"type"``); ends when closed."""
+        """Updates as they happen (each a dict with at least ``"type"``, e.g. ``{"type": "view",
+        "view": {...}}``); a consumer that stops iterating is dropped. Used for Server-Sent Events."""
+
+    def games(self) -> list[JSON]:
+        """The registry's games (``Spec.to_json()``), for the set-up page."""
+
+    @property
+    def pairing_code(self) -> str:
+        """The code shown on the device (OLED) that a phone must enter to change anything."""
+
+    def camera_frame(self) -> bytes | None:
+        """A recent camera frame as JPEG with the mat, zones and recognised cards drawn on it,
+        or None when there is no camera."""
