@@ -1,0 +1,248 @@
+"""The four buttons: OK, Undo, Go and Menu. Each sends the session the same action a phone would.
+
+- OK: accept what the device asks ("Is this the 5H?") -> ``service.confirm()``; on the pairing
+  screen it shows the phone pairing code.
+- Undo: ``service.undo()``.
+- Go: ``service.submit({"act": "go", "player": <whose turn>})``.
+- Menu, short press: the pairing screen (and back to the board).
+- Menu, long press: the next game in the configured cycle (cribbage for 2, for 3, five-card...)
+  and a new game starts with it.
+
+Buttons are wired from the pin to ground and use the Pi's internal pull-ups. Without GPIO (not a
+Pi, no gpiozero) the buttons are a logged warning and the phone does their work.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from device.display import HardwareConfigError, config_from, pin_number
+from games.errors import PegpiError
+
+log = logging.getLogger(__name__)
+
+JSON = dict[str, Any]
+
+PAIRING_LINES = ("Pair a phone", "OK: show the code", "Menu: back")
+
+
+class Screen(Protocol):
+    """What the buttons need of the display (``device.display.BoardDisplay`` is one)."""
+
+    def show(self, view: Mapping[str, Any]) -> None: ...
+
+    def notice(self, lines: Sequence[str], big: str | None = None) -> None: ...
+
+
+@dataclass(frozen=True)
+class GameChoice:
+    """One stop of the Menu long-press cycle: a registry name and a number of players."""
+
+    game: str
+    players: int
+
+    @classmethod
+    def parse(cls, text: str) -> GameChoice:
+        """``"cribbage/3"`` -> cribbage for three. ``"gin"`` means two players."""
+        name, _, count = str(text).strip().partition("/")
+        try:
+            players = int(count) if count else 2
+        except ValueError:
+            raise HardwareConfigError(f"[buttons] game {text!r} is not like 'cribbage/3'") from None
+        if not name or not 1 <= players <= 8:
+            raise HardwareConfigError(f"[buttons] game {text!r} is not like 'cribbage/3'")
+        return cls(name, players)
+
+    def __str__(self) -> str:
+        return f"{self.game}/{self.players}"
+
+
+@dataclass(frozen=True)
+class ButtonConfig:
+    ok: int | None = 5
+    undo: int | None = 6
+    go: int | None = 13
+    menu: int | None = 19
+    pull_up: bool = True  # buttons between the pin and ground
+    bounce_time: float | None = 0.03
+    hold_time: float = 1.5  # seconds of Menu that make a long press
+    games: Sequence[str] = ("cribbage/2", "cribbage/3", "cribbage/4", "cribbage5/2", "bhargage/2")
+
+    def __post_init__(self) -> None:
+        for key in ("ok", "undo", "go", "menu"):
+            object.__setattr__(self, key, pin_number(getattr(self, key), key, "buttons"))
+        pins = [p for p in (self.ok, self.undo, self.go, self.menu) if p is not None]
+        if len(set(pins)) != len(pins):
+            raise HardwareConfigError(f"[buttons] two buttons on one pin: {pins}")
+        if isinstance(self.games, str) or not self.games:
+            raise HardwareConfigError("[buttons] games must be a list like ['cribbage/2', 'cribbage/3']")
+        object.__setattr__(self, "games", tuple(str(GameChoice.parse(g)) for g in self.games))
+
+    @classmethod
+    def from_mapping(cls, section: Mapping[str, Any] | None) -> ButtonConfig:
+        config: ButtonConfig = config_from(cls, section, "buttons")
+        return config
+
+    @property
+    def choices(self) -> tuple[GameChoice, ...]:
+        return tuple(GameChoice.parse(g) for g in self.games)
+
+
+def next_game(choices: Sequence[GameChoice], view: Mapping[str, Any]) -> GameChoice:
+    """The stop after the game being played (by name and number of players), or the first."""
+    players = view.get("players") or []
+    current = GameChoice(str(view.get("game") or ""), len(players) if isinstance(players, list) else 0)
+    for index, choice in enumerate(choices):
+        if choice == current:
+            return choices[(index + 1) % len(choices)]
+    return choices[0]
+
+
+def player_names(view: Mapping[str, Any], count: int) -> list[str]:
+    """The names at the table now, as many as the new game needs (new seats get 'Player 3')."""
+    raw = view.get("players")
+    names = [str(n) for n in raw] if isinstance(raw, list) else []
+    return [names[i] if i < len(names) else f"Player {i + 1}" for i in range(count)]
+
+
+class ButtonPanel:
+    """Connects the buttons to a :class:`device.service.TableService` (and optionally a screen)."""
+
+    def __init__(self, service: Any, config: ButtonConfig | Mapping[str, Any] | None = None, *,
+                 screen: Screen | None = None, pin_factory: Any = None) -> None:
+        self.service = service
+        self.config = config if isinstance(config, ButtonConfig) else ButtonConfig.from_mapping(config)
+        self.screen = screen
+        self.mode = "board"  # "board" | "pairing" | "code"
+        self._lock = threading.RLock()
+        self._held = False
+        self.buttons: dict[str, Any] = {}
+        self._open(pin_factory)
+
+    def _open(self, pin_factory: Any) -> None:
+        try:
+            from gpiozero import Button
+        except ImportError as exc:
+            log.warning("buttons: gpiozero is not installed (%s); use the phone instead", exc)
+            return
+        cfg = self.config
+        for name in ("ok", "undo", "go", "menu"):
+            pin = getattr(cfg, name)
+            if pin is None:
+                continue
+            try:
+                button = Button(pin, pull_up=cfg.pull_up, bounce_time=cfg.bounce_time, hold_time=cfg.hold_time,
+                                pin_factory=pin_factory)
+            except Exception as exc:  # noqa: BLE001 - no GPIO here: the phone does the buttons' work
+                log.warning("buttons: cannot use the %s button on GPIO%d (%s: %s)", name, pin,
+                            type(exc).__name__, exc)
+                continue
+            self.buttons[name] = button
+        if "ok" in self.buttons:
+            self.buttons["ok"].when_pressed = self.ok
+        if "undo" in self.buttons:
+            self.buttons["undo"].when_pressed = self.undo
+        if "go" in self.buttons:
+            self.buttons["go"].when_pressed = self.go
+        if "menu" in self.buttons:
+            menu = self.buttons["menu"]
+            menu.when_pressed = self._menu_down
+            menu.when_held = self.menu_long
+            menu.when_released = self._menu_up
+
+    # The actions, callable directly too (the same as pressing the button).
+
+    def ok(self) -> None:
+        with self._lock:
+            if self.mode == "pairing":
+                self.mode = "code"
+                self._notice(["Pairing code"], big=str(self._safe(lambda: self.service.pairing_code) or "?"))
+                return
+            if self.mode == "code":
+                self._back_to_board()
+                return
+            self._call("confirm", lambda: self.service.confirm(source="button"))
+
+    def undo(self) -> None:
+        with self._lock:
+            self._call("undo", lambda: self.service.undo(source="button"))
+
+    def go(self) -> None:
+        with self._lock:
+            view = self._safe(self.service.view) or {}
+            turn = view.get("turn")
+            if turn is None:
+                log.info("buttons: Go pressed but it is nobody's turn")
+                return
+            self._call("go", lambda: self.service.submit({"act": "go", "player": turn}, source="button"))
+
+    def menu_short(self) -> None:
+        with self._lock:
+            if self.mode == "board":
+                self.mode = "pairing"
+                self._notice(list(PAIRING_LINES))
+            else:
+                self._back_to_board()
+
+    def menu_long(self) -> None:
+        with self._lock:
+            self._held = True
+            view = self._safe(self.service.view) or {}
+            choice = next_game(self.config.choices, view)
+            players = player_names(view, choice.players)
+            self.mode = "board"
+            self._notice(["New game", f"{choice.game} for {choice.players}"])
+            log.info("buttons: new game %s for %s", choice.game, players)
+            self._call("new game", lambda: self.service.new_game(choice.game, players, {}))
+
+    def _menu_down(self) -> None:
+        self._held = False
+
+    def _menu_up(self) -> None:
+        if not self._held:
+            self.menu_short()
+        self._held = False
+
+    def _back_to_board(self) -> None:
+        self.mode = "board"
+        view = self._safe(self.service.view)
+        if view is not None and self.screen is not None:
+            self.screen.show(view)
+
+    def _notice(self, lines: list[str], big: str | None = None) -> None:
+        if self.screen is not None:
+            self.screen.notice(lines, big=big)
+
+    def _call(self, what: str, action: Any) -> None:
+        """Run a session call; a refusal (an illegal go, nothing to undo) is shown, never raised
+        into gpiozero's thread."""
+        try:
+            result = action()
+        except PegpiError as exc:
+            log.info("buttons: %s refused: %s", what, exc)
+            self._notice([f"{what.capitalize()}: not now", str(exc)])
+            return
+        if isinstance(result, Mapping) and self.screen is not None:
+            self.screen.show(result)
+
+    def _safe(self, read: Any) -> Any:
+        try:
+            return read()
+        except PegpiError as exc:
+            log.warning("buttons: the session did not answer: %s", exc)
+            return None
+
+    def close(self) -> None:
+        for button in self.buttons.values():
+            button.close()
+        self.buttons = {}
+
+    def __enter__(self) -> ButtonPanel:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
