@@ -65,6 +65,8 @@ def say_item(item: Item, running: int) -> str:
     """Say one item with the running total, as cribbage players count aloud:
     "fifteen 2", "31 for 2", "go for 1", then "pair 6", "run of 3 is 9"."""
     name = item.label or item.kind
+    if " for " in name:
+        return name  # already a whole phrase: "3 for last"
     ends_in_number = name[-1].isdigit()
     if running == item.points:
         if ends_in_number or name in ("go", "last card"):

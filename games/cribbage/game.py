@@ -428,7 +428,8 @@ class CribbageState(State):
         """Nobody can play on: 1 for last (31 was already paid), then a new count or the show."""
         last = self.last_player
         if last is not None and 0 < self.count < self.game.play_limit:
-            self.peg(last, 1, "last", [Item("go", tuple(self.pile[-1:]), 1, "go")])
+            label = "go" if any(self.held) else "last card"
+            self.peg(last, 1, "last", [Item("go", tuple(self.pile[-1:]), 1, label)])
         self._reset_count(after=last if last is not None else 0)
 
     def _reset_count(self, after: int) -> None:
