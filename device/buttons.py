@@ -70,7 +70,7 @@ class ButtonConfig:
     pull_up: bool = True  # buttons between the pin and ground
     bounce_time: float | None = 0.03
     hold_time: float = 1.5  # seconds of Menu that make a long press
-    games: Sequence[str] = ("cribbage/2", "cribbage/3", "cribbage/4", "cribbage5/2", "bhargage/2")
+    games: Sequence[str] = ("cribbage/2", "cribbage5/2", "cribbage/3", "cribbage/4", "bhargage/2")
 
     def __post_init__(self) -> None:
         for key in ("ok", "undo", "go", "menu"):
@@ -92,10 +92,12 @@ class ButtonConfig:
         return tuple(GameChoice.parse(g) for g in self.games)
 
 
-def next_game(choices: Sequence[GameChoice], view: Mapping[str, Any]) -> GameChoice:
-    """The stop after the game being played (by name and number of players), or the first."""
+def next_game(choices: Sequence[GameChoice], view: Mapping[str, Any],
+              tried: GameChoice | None = None) -> GameChoice:
+    """The stop after the game being played (by name and number of players), or the first.
+    After a choice the session refused (``tried``), the stop after that one, so the cycle moves on."""
     players = view.get("players") or []
-    current = GameChoice(str(view.get("game") or ""), len(players) if isinstance(players, list) else 0)
+    current = tried or GameChoice(str(view.get("game") or ""), len(players) if isinstance(players, list) else 0)
     for index, choice in enumerate(choices):
         if choice == current:
             return choices[(index + 1) % len(choices)]
@@ -120,6 +122,7 @@ class ButtonPanel:
         self.mode = "board"  # "board" | "pairing" | "code"
         self._lock = threading.RLock()
         self._held = False
+        self._refused: GameChoice | None = None
         self.buttons: dict[str, Any] = {}
         self._open(pin_factory)
 
@@ -192,12 +195,13 @@ class ButtonPanel:
         with self._lock:
             self._held = True
             view = self._safe(self.service.view) or {}
-            choice = next_game(self.config.choices, view)
+            choice = next_game(self.config.choices, view, self._refused)
             players = player_names(view, choice.players)
             self.mode = "board"
             self._notice(["New game", f"{choice.game} for {choice.players}"])
             log.info("buttons: new game %s for %s", choice.game, players)
-            self._call("new game", lambda: self.service.new_game(choice.game, players, {}))
+            ok = self._call("new game", lambda: self.service.new_game(choice.game, players, {}))
+            self._refused = None if ok else choice
 
     def _menu_down(self) -> None:
         self._held = False
@@ -217,17 +221,18 @@ class ButtonPanel:
         if self.screen is not None:
             self.screen.notice(lines, big=big)
 
-    def _call(self, what: str, action: Any) -> None:
+    def _call(self, what: str, action: Any) -> bool:
         """Run a session call; a refusal (an illegal go, nothing to undo) is shown, never raised
-        into gpiozero's thread."""
+        into gpiozero's thread. True when the session accepted it."""
         try:
             result = action()
         except PegpiError as exc:
             log.info("buttons: %s refused: %s", what, exc)
             self._notice([f"{what.capitalize()}: not now", str(exc)])
-            return
+            return False
         if isinstance(result, Mapping) and self.screen is not None:
             self.screen.show(result)
+        return True
 
     def _safe(self, read: Any) -> Any:
         try:

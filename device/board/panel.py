@@ -26,7 +26,7 @@ class Panel:
 def panel_size(board: Board, width: int) -> Panel:
     if board.phase == "play" and board.count is not None:
         return Panel(want=16, least=LINE_GAP)
-    if board.phase == "show" and board.show is not None:
+    if _counting(board):
         return Panel(want=LINE_GAP * (2 + len(_show_says(board, width))), least=LINE_GAP)
     if board.phase == "over":
         return Panel(want=16 if board.result in (None, "win") else 27, least=LINE_GAP)
@@ -38,12 +38,17 @@ def draw_panel(image: Image.Image, ink: Ink, box: Box, board: Board) -> None:
         return
     if board.phase == "play" and board.count is not None:
         _draw_play(image, ink, box, board)
-    elif board.phase == "show" and board.show is not None:
+    elif _counting(board):
         _draw_show(image, ink, box, board)
     elif board.phase == "over":
         _draw_over(image, ink, box, board)
     else:
         _draw_line(image, ink, box, phase_line(board), target=True, board=board)
+
+
+def _counting(board: Board) -> bool:
+    """A hand or crib is being counted: during the show, and after the crib while the next deal waits."""
+    return board.show is not None and board.phase in ("show", "deal")
 
 
 def phase_line(board: Board) -> str:
@@ -61,7 +66,7 @@ def phase_line(board: Board) -> str:
         return "The play"
     if board.phase == "show":
         return "The show"
-    return board.title or board.phase.capitalize()
+    return board.prompt or board.title or board.phase.capitalize()
 
 
 def _draw_line(image: Image.Image, ink: Ink, box: Box, words: str, *, target: bool, board: Board) -> None:

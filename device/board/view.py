@@ -81,6 +81,7 @@ class Board:
     result: str | None = None
     message: str | None = None
     problem: bool = False
+    prompt: str = ""
     table: ScoreTable | None = None
 
     def seat_name(self, seat: int | None) -> str:
@@ -254,4 +255,5 @@ def read(view: Mapping[str, Any] | None) -> Board:
         message=message,
         problem=problem,
         table=_table(view.get("table")),
+        prompt=_str(view.get("prompt")),
     )
