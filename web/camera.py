@@ -1,0 +1,17 @@
+"""What the camera sees: a recent frame with the mat, zones and recognised cards drawn on it."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, current_app
+
+from web.phones import WebError
+
+bp = Blueprint("camera", __name__)
+
+
+@bp.get("/camera.jpg")
+def frame() -> Response:
+    jpeg = current_app.extensions["pegpi"].service.camera_frame()
+    if not jpeg:
+        raise WebError(404, "No camera: enter the cards by tapping them on the Fix page.")
+    return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})

@@ -1,0 +1,109 @@
+"""One subscription to the table, shared by every phone that watches it (Server-Sent Events).
+
+A background thread reads :meth:`TableService.subscribe` and bumps a version number; each SSE
+response waits on a condition for a newer version and then sends *its own* seat's view, fetched
+once per version and seat and shared by every phone with that seat. A slow phone therefore never
+queues up stale boards: it skips straight to the newest one. With nothing new for a while a
+phone gets a comment line, which keeps proxies and waitress's idle timeout from closing it and
+finds phones that have gone away.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+
+def sse(event: str, data: Any, *, ident: int | None = None) -> str:
+    """One Server-Sent Event; ``data`` is sent as JSON on one line."""
+    head = f"id: {ident}\n" if ident is not None else ""
+    return f"{head}event: {event}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
+
+
+class Hub:
+    def __init__(self, service: Any, *, keepalive: float = 15.0, retry_ms: int = 1500) -> None:
+        self.service = service
+        self.keepalive = keepalive
+        self.retry_ms = retry_ms
+        self._changed = threading.Condition()
+        self._version = 0
+        self._cache: dict[int | None, str] = {}
+        self._notice: str | None = None
+        self._reader: threading.Thread | None = None
+        self._closed = False
+        self.listeners = 0
+
+    # -- the one subscription -----------------------------------------------------------------
+
+    def _ensure_reader(self) -> None:
+        with self._changed:
+            if self._reader is not None and self._reader.is_alive():
+                return
+            self._reader = threading.Thread(target=self._read, name="pegpi-web-hub", daemon=True)
+            self._reader.start()
+
+    def _read(self) -> None:
+        try:
+            for update in self.service.subscribe():
+                kind = update.get("type") if isinstance(update, dict) else None
+                message = update.get("message") if isinstance(update, dict) else None
+                with self._changed:
+                    self._version += 1
+                    self._cache.clear()
+                    # Only a plain text message travels beyond the view: an update might carry
+                    # a seat's cards, and each phone must get its own seat's view only.
+                    self._notice = message if kind != "view" and isinstance(message, str) else None
+                    self._changed.notify_all()
+                if self._closed:
+                    return
+        except Exception:  # the table went away: phones keep their last board and reconnect
+            log.exception("the table's update stream failed")
+
+    def close(self) -> None:
+        with self._changed:
+            self._closed = True
+            self._changed.notify_all()
+
+    # -- per phone ----------------------------------------------------------------------------
+
+    def _view_event(self, seat: int | None, version: int) -> str:
+        cached = self._cache.get(seat)
+        if cached is None:
+            cached = sse("view", self.service.view(seat), ident=version)
+            with self._changed:
+                if self._version == version:
+                    self._cache[seat] = cached
+        return cached
+
+    def listen(self, seat: int | None) -> Iterator[str]:
+        """The SSE text for one phone: its view now, then after every change of the table."""
+        self._ensure_reader()
+        with self._changed:
+            self.listeners += 1
+            seen = self._version
+        try:
+            yield f"retry: {self.retry_ms}\n\n"
+            yield self._view_event(seat, seen)
+            while not self._closed:
+                with self._changed:
+                    last = seen
+                    fresh = self._changed.wait_for(
+                        lambda last=last: self._version != last or self._closed, timeout=self.keepalive)
+                    seen = self._version
+                    notice = self._notice
+                if self._closed:
+                    return
+                if not fresh:
+                    yield ": still here\n\n"
+                    continue
+                if notice:
+                    yield sse("notice", {"message": notice}, ident=seen)
+                yield self._view_event(seat, seen)
+        finally:
+            with self._changed:
+                self.listeners -= 1

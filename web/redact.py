@@ -1,0 +1,37 @@
+"""What a phone may read of the action list: other seats' hidden cards are taken out.
+
+Views come from the engine, which already hides what a seat may not see. The history and the
+exported record are made of *actions*, and two kinds of action can hold hidden cards: a deal
+with known ``hands`` and a discard that names the cards laid away to the crib (entered on a
+phone because the camera cannot see them). A phone sees those only for its own seat.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+JSON = dict[str, Any]
+
+
+def redact_action(action: JSON, seat: int | None) -> JSON:
+    act = action.get("act")
+    out = dict(action)
+    if act == "deal" and out.get("hands") is not None:
+        hands = out["hands"]
+        out["hands"] = [h if i == seat else None for i, h in enumerate(hands)] if isinstance(hands, list) else None
+        if not any(h is not None for h in out["hands"] or []):
+            out.pop("hands")
+        out["hidden"] = True
+    elif act == "discard" and out.get("cards") is not None and out.get("player") != seat:
+        cards = out.pop("cards")
+        out["hidden"] = len(cards) if isinstance(cards, list) else True
+    return out
+
+
+def has_hidden(actions: list[JSON]) -> bool:
+    """Does an action list hold any card a seat keeps hidden?"""
+    return any(redact_action(a, None) != a for a in actions)
+
+
+def redact_history(entries: list[JSON], seat: int | None) -> list[JSON]:
+    return [{**e, "action": redact_action(e.get("action") or {}, seat)} for e in entries]
