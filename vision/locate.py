@@ -1,0 +1,249 @@
+"""Locating cards on the top-down mat image by difference against the empty mat.
+
+The mat image (BGR, a few px per mm) is compared with the empty mat's appearance after a
+per-channel gain taken from the open felt (so the lamp being turned up is not a card). Blobs
+that differ are then sorted: a card-sized rectangle is a card; a blob covering card outlines
+is one card per outline it fills; anything else (a hand, an arm, a card still in a hand, a blob
+reaching in from the edge) is an *occluder*, and the zones under it are frozen, not emptied.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.api import CARD_MM
+from vision.mat import MatLayout, Zone
+
+#: Side of a card's appearance signature (width, height) in cells.
+SIGNATURE = (12, 16)
+
+
+@dataclass(frozen=True, slots=True)
+class SeenCard:
+    """A card lying in a zone's slot this frame: its corners in mat mm (top-left, top-right,
+    bottom-right, bottom-left of the upright card) and a small normalised appearance signature."""
+
+    zone: str
+    slot: int
+    quad: np.ndarray
+    signature: np.ndarray
+
+
+@dataclass(frozen=True, slots=True)
+class Sighting:
+    """What one frame shows: the cards lying in zones, and the zones a hand (or anything that is not a
+    card) covers this frame."""
+
+    cards: tuple[SeenCard, ...]
+    occluded: frozenset[str]
+
+
+def similarity(a: np.ndarray, b: np.ndarray) -> float:
+    """How alike two signatures are, -1..1 (1: the same card, either way up)."""
+    return float(max(np.dot(a, b), np.dot(a, b[::-1])))
+
+
+class Locator:
+    """Finds cards on mat images of one layout at one scale. Create once, call per frame."""
+
+    def __init__(self, layout: MatLayout, px_per_mm: float = 1.0, *, threshold: int = 45,
+                 shape_tolerance: float = 0.22) -> None:
+        self.layout = layout
+        self.s = float(px_per_mm)
+        self.threshold = threshold
+        self.tolerance = shape_tolerance
+        w, h = (round(v * self.s) for v in layout.size)
+        self.shape = (h, w)
+        self.card_px = CARD_MM[0] * CARD_MM[1] * self.s * self.s
+        self._kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
+        self._felt = self._felt_samples(layout, h, w)
+        self._slot_px = [
+            (zone, slot, tuple(round(v * self.s) for v in slot.rect)) for zone in layout.zones for slot in zone.slots
+        ]
+        sw, sh = SIGNATURE
+        self._sig_dst = np.array([[0, 0], [sw, 0], [sw, sh]], np.float32)
+
+    def _felt_samples(self, layout: MatLayout, h: int, w: int) -> np.ndarray:
+        """Flat indices of open felt (away from zones and markers) used to measure the light."""
+        mask = np.ones((h, w), np.uint8)
+        pad = 8.0
+        for zone in layout.zones:
+            x0, y0, x1, y1 = (round(v * self.s) for v in (zone.rect[0] - pad, zone.rect[1] - pad,
+                                                            zone.rect[2] + pad, zone.rect[3] + pad))
+            mask[max(0, y0):y1, max(0, x0):x1] = 0
+        for marker in layout.markers:
+            (x0, y0), (x1, y1) = marker.corners[0], marker.corners[2]
+            mask[max(0, round((y0 - pad) * self.s)):round((y1 + pad) * self.s),
+                 max(0, round((x0 - pad) * self.s)):round((x1 + pad) * self.s)] = 0
+        idx = np.flatnonzero(mask)
+        if len(idx) < 50:  # a crowded layout: fall back to the whole mat
+            idx = np.arange(h * w)
+        step = max(1, len(idx) // 3000)
+        return idx[::step]
+
+    def difference(self, mat: np.ndarray, reference: np.ndarray) -> np.ndarray:
+        """Binary mask (uint8 0/255) of where the mat differs from the empty mat, light-corrected."""
+        flat_cur = mat.reshape(-1, 3)[self._felt]
+        flat_ref = reference.reshape(-1, 3)[self._felt]
+        gain = (np.median(flat_cur, axis=0) + 1.0) / (np.median(flat_ref, axis=0) + 1.0)
+        gain = np.clip(gain, 0.3, 3.0)
+        scaled = cv2.multiply(reference, (float(gain[0]), float(gain[1]), float(gain[2]), 0.0), dtype=cv2.CV_8U)
+        diff = cv2.absdiff(mat, scaled)
+        b, g, r = cv2.split(diff)
+        peak = cv2.max(cv2.max(b, g), r)
+        _, mask = cv2.threshold(peak, self.threshold, 255, cv2.THRESH_BINARY)
+        return cv2.morphologyEx(mask, cv2.MORPH_OPEN, self._kernel)
+
+    def locate(self, mat: np.ndarray, reference: np.ndarray) -> tuple[Sighting, np.ndarray]:
+        """Cards and occluded zones on this mat image, and the foreground mask."""
+        mask = self.difference(mat, reference)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        grey = cv2.cvtColor(mat, cv2.COLOR_BGR2GRAY)
+        h, w = self.shape
+        cards: dict[tuple[str, int], tuple[float, SeenCard]] = {}
+        occluded: set[str] = set()
+        for label in range(1, count):
+            x, y, bw, bh, area = (int(v) for v in stats[label])
+            if area < 0.3 * self.card_px:
+                if area > 0.05 * self.card_px:
+                    occluded.update(self._zones_under((x, y, x + bw, y + bh)))
+                continue
+            edge = x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1
+            blob = labels[y:y + bh, x:x + bw] == label
+            found = [] if area > 4.5 * self.card_px else self._cards_in(blob, x, y, area, edge)
+            if not found:
+                occluded.update(self._zones_under((x, y, x + bw, y + bh)))
+                continue
+            for quad_px in found:
+                self._keep(cards, quad_px, grey)
+        kept = tuple(card for _, card in sorted(cards.values(), key=lambda v: (v[1].zone, v[1].slot)))
+        kept = tuple(c for c in kept if c.zone not in occluded)
+        return Sighting(kept, frozenset(occluded)), mask
+
+    def _card_box(self, points: np.ndarray, grow: float = 0.0) -> np.ndarray | None:
+        """The card's corners if the points form a card-sized rectangle (after growing each side by
+        ``grow`` px), else None."""
+        (cx, cy), (rw, rh), angle = cv2.minAreaRect(points)
+        area = len(points)
+        rw, rh = rw + 2 * grow, rh + 2 * grow
+        short, long = sorted((rw, rh))
+        cw, ch = CARD_MM[0] * self.s, CARD_MM[1] * self.s
+        tol = self.tolerance
+        if (abs(short - cw) <= tol * cw and abs(long - ch) <= tol * ch
+                and area >= 0.8 * (rw - 2 * grow) * (rh - 2 * grow) and rw * rh <= 1.35 * self.card_px):
+            return cv2.boxPoints(((cx, cy), (rw, rh), angle))
+        return None
+
+    def _cards_in(self, blob: np.ndarray, x: int, y: int, area: int, edge: bool) -> list[np.ndarray]:
+        """Card quads (mat px) in one blob, or [] when the blob is not made of cards."""
+        solid = blob.astype(np.uint8)
+        contours, _ = cv2.findContours(solid, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        cv2.drawContours(solid, contours, -1, 1, -1)  # pips and letters are holes in the mask
+        offset = np.array([x, y], np.float32)
+        box = self._card_box(cv2.findNonZero(solid))
+        if box is not None:
+            return [box + offset]
+        if edge:
+            return []
+        # cards touching each other: split the blob between the outlines it covers (nearest centre)
+        points = cv2.findNonZero(solid).reshape(-1, 2).astype(np.float32)
+        centres = np.array([(s.center[0] * self.s - x, s.center[1] * self.s - y)
+                            for _z, s, (x0, y0, x1, y1) in self._slot_px
+                            if x0 < x + blob.shape[1] and x < x1 and y0 < y + blob.shape[0] and y < y1], np.float32)
+        quads = []
+        if len(centres) >= 2:
+            nearest = np.argmin(((points[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2), axis=1)
+            for k in range(len(centres)):
+                part = points[nearest == k]
+                if len(part) < 0.3 * self.card_px:
+                    continue
+                box = self._card_box(part.reshape(-1, 1, 2))
+                if box is None:
+                    quads = []
+                    break
+                quads.append(box + offset)
+        if quads and area <= (len(quads) + 0.3) * self.card_px:
+            return quads
+        # cards lying edge to edge: one card per outline the blob fills
+        quads = []
+        for _zone, slot, (x0, y0, x1, y1) in self._slot_px:
+            ox0, oy0, ox1, oy1 = max(x0, x), max(y0, y), min(x1, x + blob.shape[1]), min(y1, y + blob.shape[0])
+            if ox1 <= ox0 or oy1 <= oy0:
+                continue
+            fill = np.count_nonzero(solid[oy0 - y:oy1 - y, ox0 - x:ox1 - x]) / max(1, (x1 - x0) * (y1 - y0))
+            if fill >= 0.8:
+                quads.append(slot.corners() * self.s)
+        if not quads or area > (len(quads) + 0.35) * self.card_px:
+            return []
+        return quads
+
+    def _keep(self, cards: dict[tuple[str, int], tuple[float, SeenCard]], quad_px: np.ndarray,
+              grey: np.ndarray) -> None:
+        quad = upright(np.asarray(quad_px, np.float32) / self.s)
+        cx, cy = quad.mean(axis=0)
+        zone = self._zone_near(float(cx), float(cy))
+        if zone is None:
+            return  # a card on the open felt belongs to no zone
+        slot = zone.nearest_slot(float(cx), float(cy))
+        dist = (slot.center[0] - cx) ** 2 + (slot.center[1] - cy) ** 2
+        key = (zone.name, slot.index)
+        if key in cards and cards[key][0] <= dist:
+            return
+        cards[key] = (dist, SeenCard(zone.name, slot.index, quad, self._signature(grey, quad)))
+
+    def _zone_near(self, x: float, y: float, reach: float = 15.0) -> Zone | None:
+        zone = self.layout.zone_at(x, y)
+        if zone is not None:
+            return zone
+        best, best_d = None, reach
+        for z in self.layout.zones:
+            x0, y0, x1, y1 = z.rect
+            d = max(x0 - x, 0.0, x - x1) + max(y0 - y, 0.0, y - y1)
+            if d < best_d:
+                best, best_d = z, d
+        return best
+
+    def _zones_under(self, box: tuple[int, int, int, int], pad: float = 6.0) -> set[str]:
+        x0, y0, x1, y1 = (v / self.s for v in box)
+        return {z.name for z in self.layout.zones
+                if x0 - pad < z.rect[2] and z.rect[0] < x1 + pad and y0 - pad < z.rect[3] and z.rect[1] < y1 + pad}
+
+    def _signature(self, grey: np.ndarray, quad: np.ndarray) -> np.ndarray:
+        m = cv2.getAffineTransform((quad[:3] * self.s).astype(np.float32), self._sig_dst)
+        thumb = cv2.warpAffine(grey, m, SIGNATURE, flags=cv2.INTER_AREA).astype(np.float32).ravel()
+        thumb -= thumb.mean()
+        norm = float(np.linalg.norm(thumb))
+        return thumb / norm if norm > 1e-6 else thumb
+
+
+def upright(quad: np.ndarray) -> np.ndarray:
+    """Order a card's 4 corners clockwise from the top-left of the card standing upright (long side
+    vertical), choosing the top as the short edge nearer the mat's top (then left)."""
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    centre = q.mean(axis=0)
+    order = np.argsort(np.arctan2(q[:, 1] - centre[1], q[:, 0] - centre[0]))
+    q = q[order]  # clockwise on screen (y down)
+    if np.linalg.norm(q[1] - q[0]) > np.linalg.norm(q[2] - q[1]):
+        q = np.roll(q, -1, axis=0)  # make 0->1 a short edge
+    top_a = (q[0] + q[1]) / 2
+    top_b = (q[2] + q[3]) / 2
+    if (top_b[1], top_b[0]) < (top_a[1], top_a[0]):
+        q = np.roll(q, 2, axis=0)
+    return q
+
+
+def crop_card(frame: np.ndarray, to_frame: np.ndarray, quad_mm: np.ndarray, px_per_mm: float = 2.0,
+              out: np.ndarray | None = None) -> np.ndarray:
+    """The upright card image (BGR, ``px_per_mm``) cut from the camera frame: ``to_frame`` maps mat mm
+    to frame pixels."""
+    w, h = round(CARD_MM[0] * px_per_mm), round(CARD_MM[1] * px_per_mm)
+    src = cv2.perspectiveTransform(quad_mm.reshape(-1, 1, 2).astype(np.float64), to_frame).reshape(4, 2)
+    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    m = cv2.getPerspectiveTransform(src.astype(np.float32), dst)
+    if out is None:
+        out = np.empty((h, w, 3), np.uint8)
+    cv2.warpPerspective(frame, m, (w, h), dst=out, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return out

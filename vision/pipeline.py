@@ -1,0 +1,158 @@
+"""Frames in, table events out: markers -> warp -> locate -> classify -> track, each stage timed.
+
+The pipeline learns the empty mat from its first frames (the table must be clear when it
+starts, or after :meth:`TablePipeline.relearn`), then keeps that appearance up to date where the
+felt is bare, so slow light changes are absorbed.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from vision.api import CardClassifier, Prediction
+from vision.errors import FrameError
+from vision.events import TableEvent
+from vision.locate import Locator, SeenCard, Sighting, crop_card
+from vision.mat import MatLayout
+from vision.mat_find import MatFinder, MatPose, warp_mat
+from vision.sources import Frame
+from vision.track import Tracker, TrackerConfig
+
+STAGES = ("markers", "warp", "locate", "classify", "track")
+
+
+@dataclass(frozen=True, slots=True)
+class PipelineConfig:
+    """Scales and thresholds. ``locate_px_per_mm``: the mat image the locator works on;
+    ``crop_px_per_mm``: card crops handed to the classifier (cut from the full camera frame);
+    ``learn_frames``: frames averaged into the empty mat; ``adapt``: how fast the empty mat follows
+    the light where the felt is bare (per update, every ``adapt_every`` frames)."""
+
+    locate_px_per_mm: float = 1.0
+    crop_px_per_mm: float = 2.0
+    detect_width: int = 640
+    hold_s: float = 2.0
+    threshold: int = 45
+    learn_frames: int = 3
+    adapt: float = 0.05
+    adapt_every: int = 5
+    tracker: TrackerConfig = field(default_factory=TrackerConfig)
+
+
+@dataclass(frozen=True, slots=True)
+class FrameResult:
+    """One frame's outcome. ``status``: ``ok``; ``held`` (markers covered, last pose used);
+    ``learning`` (taking in the empty mat); ``lost`` (no mat in view); ``dark`` (a black frame).
+    ``timings`` are milliseconds per stage."""
+
+    t: float
+    events: tuple[TableEvent, ...]
+    status: str
+    timings: dict[str, float]
+    sighting: Sighting | None = None
+
+
+class TablePipeline:
+    """One table: a mat layout and a classifier (any :class:`~vision.api.CardClassifier`)."""
+
+    def __init__(self, layout: MatLayout, classifier: CardClassifier, config: PipelineConfig | None = None) -> None:
+        self.layout = layout
+        self.classifier = classifier
+        self.config = cfg = config or PipelineConfig()
+        self.finder = MatFinder(layout, detect_width=cfg.detect_width, hold_s=cfg.hold_s)
+        self.locator = Locator(layout, cfg.locate_px_per_mm, threshold=cfg.threshold)
+        self.tracker = Tracker(layout, cfg.tracker)
+        h, w = self.locator.shape
+        self._mat = np.empty((h, w, 3), np.uint8)
+        self._reference: np.ndarray | None = None
+        self._accumulator = np.zeros((h, w, 3), np.float32)
+        self._learned = 0
+        self._frames = 0
+        self._kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (15, 15))
+
+    @property
+    def reference(self) -> np.ndarray | None:
+        """The empty mat's appearance (mat image at the locate scale), once learned."""
+        return self._reference
+
+    def relearn(self) -> None:
+        """Take the empty mat's appearance anew from the next frames (the table must be clear)."""
+        self._reference, self._learned = None, 0
+        self._accumulator[:] = 0
+
+    def process(self, frame: np.ndarray, t: float) -> FrameResult:
+        """Run every stage on one BGR frame taken at time ``t`` (seconds)."""
+        if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
+            shape = getattr(frame, "shape", type(frame).__name__)
+            raise FrameError(f"the pipeline takes BGR uint8 frames (h, w, 3), not {shape}")
+        timings = dict.fromkeys(STAGES, 0.0)
+        clock = time.perf_counter
+        start = clock()
+        pose = self.finder.find(frame, t)
+        timings["markers"] = (clock() - start) * 1e3
+        if pose is None:
+            dark = float(frame[::16, ::16].mean()) < 8.0
+            self.tracker.update(None, t, self._no_classify)
+            return FrameResult(t, (), "dark" if dark else "lost", timings)
+        start = clock()
+        mat = warp_mat(frame, pose, self.layout, self.config.locate_px_per_mm, out=self._mat)
+        timings["warp"] = (clock() - start) * 1e3
+        if self._reference is None:
+            self._learn(mat, pose)
+            return FrameResult(t, (), "learning", timings)
+        start = clock()
+        sighting, foreground = self.locator.locate(mat, self._reference)
+        timings["locate"] = (clock() - start) * 1e3
+        classify_ms = [0.0]
+
+        def classify(cards: Sequence[SeenCard]) -> list[Prediction]:
+            began = clock()
+            crops = [crop_card(frame, pose.to_frame, c.quad, self.config.crop_px_per_mm) for c in cards]
+            predictions = self.classifier.classify(crops)
+            classify_ms[0] += (clock() - began) * 1e3
+            return predictions
+
+        start = clock()
+        events = self.tracker.update(sighting, t, classify)
+        timings["classify"] = classify_ms[0]
+        timings["track"] = (clock() - start) * 1e3 - classify_ms[0]
+        self._frames += 1
+        if self.config.adapt > 0 and self._frames % self.config.adapt_every == 0:
+            start = clock()
+            self._adapt(mat, foreground, sighting)
+            timings["locate"] += (clock() - start) * 1e3
+        return FrameResult(t, tuple(events), "ok" if pose.fresh else "held", timings, sighting)
+
+    def run(self, frames: Iterable[Frame]) -> Iterator[FrameResult]:
+        """Process a stream of frames (any frame source)."""
+        for frame in frames:
+            yield self.process(frame.image, frame.t)
+
+    @staticmethod
+    def _no_classify(cards: Sequence[SeenCard]) -> list[Prediction]:
+        return []
+
+    def _learn(self, mat: np.ndarray, pose: MatPose) -> None:
+        if not pose.fresh:
+            return
+        cv2.accumulate(mat, self._accumulator)
+        self._learned += 1
+        if self._learned >= self.config.learn_frames:
+            self._accumulator /= self._learned
+            self._reference = self._accumulator.astype(np.uint8)
+
+    def _adapt(self, mat: np.ndarray, foreground: np.ndarray, sighting: Sighting) -> None:
+        """Let the empty mat follow the light where the felt is bare (never under cards or hands)."""
+        bare = cv2.bitwise_not(cv2.dilate(foreground, self._kernel))
+        s = self.config.locate_px_per_mm
+        for zone in self.layout.zones:
+            if zone.name in sighting.occluded:
+                x0, y0, x1, y1 = (round(v * s) for v in zone.rect)
+                bare[max(0, y0):y1, max(0, x0):x1] = 0
+        cv2.accumulateWeighted(mat, self._accumulator, self.config.adapt, mask=bare)
+        np.copyto(self._reference, self._accumulator, casting="unsafe")

@@ -1,0 +1,117 @@
+"""Tracking cards slot by slot: sightings in, table events out.
+
+A card counts as placed once seen with the same appearance for ``stable_frames`` frames in a
+row, and as removed once its slot has been seen empty for ``removal_s`` seconds. A zone under a
+hand is frozen: nothing is placed or removed there until the hand has gone. The classifier is
+asked only about cards that are new or whose appearance changed, never about every card every
+frame; the clock is the frames' own time, so tests drive it by hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.api import Prediction
+from vision.events import TableEvent
+from vision.locate import SeenCard, Sighting, similarity
+from vision.mat import MatLayout
+
+#: Reads the given cards (as seen this frame); returns one prediction per card.
+Classify = Callable[[Sequence[SeenCard]], list[Prediction]]
+
+
+@dataclass(frozen=True, slots=True)
+class TrackerConfig:
+    """``stable_frames``: frames a new card must be seen unchanged before it counts as placed;
+    ``removal_s``: seconds a slot must be seen empty before its card counts as removed;
+    ``same_card``: signature similarity above which two sightings are the same card."""
+
+    stable_frames: int = 3
+    removal_s: float = 0.5
+    same_card: float = 0.8
+
+
+@dataclass(slots=True)
+class _SlotState:
+    card: str | None = None
+    confidence: float = 0.0
+    signature: np.ndarray | None = None
+    candidate: np.ndarray | None = None
+    seen: int = 0
+    missing_since: float | None = None
+
+
+class Tracker:
+    """The cards on one mat. Create once per table; call :meth:`update` with each frame's sighting."""
+
+    def __init__(self, layout: MatLayout, config: TrackerConfig | None = None) -> None:
+        self.layout = layout
+        self.config = config or TrackerConfig()
+        self._zones = {z.name: z for z in layout.zones}
+        self._slots = {(z.name, s.index): _SlotState() for z in layout.zones for s in z.slots}
+        self.classified = 0
+
+    def on_table(self) -> dict[tuple[str, int], str]:
+        """(zone, slot) -> the card the tracker believes lies there."""
+        return {key: st.card for key, st in self._slots.items() if st.card is not None}
+
+    def update(self, sighting: Sighting | None, t: float, classify: Classify) -> list[TableEvent]:
+        """Advance to time ``t`` with this frame's sighting (None: the mat is not seen, so nothing
+        changes). Returns the events this frame settles, in zone/slot order."""
+        if sighting is None:
+            for st in self._slots.values():
+                st.seen, st.candidate, st.missing_since = 0, None, None
+            return []
+        cfg = self.config
+        seen = {(c.zone, c.slot): c for c in sighting.cards}
+        ready: list[tuple[tuple[str, int], SeenCard]] = []
+        events: list[TableEvent] = []
+        for key, st in self._slots.items():
+            zone, slot = key
+            if zone in sighting.occluded:
+                st.seen, st.candidate, st.missing_since = 0, None, None
+                continue
+            card = seen.get(key)
+            if card is None:
+                st.seen, st.candidate = 0, None
+                if st.card is not None:
+                    if st.missing_since is None:
+                        st.missing_since = t
+                    if t - st.missing_since >= cfg.removal_s - 1e-9:
+                        events.append(TableEvent(zone, st.card, "removed", t, st.confidence, slot))
+                        st.card, st.signature, st.missing_since = None, None, None
+                continue
+            st.missing_since = None
+            if st.signature is not None and similarity(card.signature, st.signature) >= cfg.same_card:
+                st.seen, st.candidate = 0, None
+                continue
+            if st.candidate is not None and similarity(card.signature, st.candidate) >= cfg.same_card:
+                st.seen += 1
+            else:
+                st.candidate, st.seen = card.signature, 1
+            if st.seen >= cfg.stable_frames:
+                ready.append((key, card))
+        if ready:
+            predictions = classify([card for _, card in ready])
+            self.classified += len(ready)
+            for (key, card), pred in zip(ready, predictions, strict=True):
+                events.extend(self._settle(key, card, pred, t))
+        events.sort(key=lambda e: (e.kind != "removed", e.zone, e.slot or 0))
+        return events
+
+    def _settle(self, key: tuple[str, int], card: SeenCard, pred: Prediction, t: float) -> list[TableEvent]:
+        st = self._slots[key]
+        zone, slot = key
+        events = []
+        st.candidate, st.seen = None, 0
+        if st.card == pred.label:  # same card, new look (light, a nudge): just remember the new look
+            st.signature = card.signature
+            return events
+        if st.card is not None and not self._zones[zone].stack:
+            events.append(TableEvent(zone, st.card, "removed", t, st.confidence, slot))
+        st.card, st.confidence, st.signature = pred.label, pred.confidence, card.signature
+        events.append(TableEvent(zone, pred.label, "placed", t, pred.confidence, slot))
+        return events
