@@ -1,0 +1,1 @@
+"""Bhargage (Kerry Handscomb), and the Decktet pegging machinery Suitcases shares with it."""

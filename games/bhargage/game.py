@@ -1,0 +1,148 @@
+"""Bhargage: Kerry Handscomb's five-card cribbage for the extended Decktet (seed 000).
+
+Deal five, lay two away to the dealer's bhargage, turn the up-card ("2 for the Chief" on a
+Character), one play to 23 with compulsory play, then the show: non-dealer's hand, dealer's
+hand, the bhargage, each followed by the opponent's shortage points. Game 111, the instant it is
+reached; on a cribbage board both players start at 10 and race to 121.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from games.bhargage import combos, scoring
+from games.bhargage.actions import (
+    CountBhargage,
+    Crib,
+    Cut,
+    Deal,
+    Discard,
+    Go,
+    Pass,
+    Play,
+    Show,
+    Starter,
+)
+from games.bhargage.table import DecktetPeggingGame, DecktetPeggingState
+from games.decktet import DecktetCard
+from games.engine import Item, Option, Score, Spec, register
+
+BOARD = 121
+BOARD_START = 10
+
+
+@register
+class Bhargage(DecktetPeggingGame):
+    """Bhargage for two: deal five, two to the bhargage, play to 23, game 111."""
+
+    spec = Spec(
+        name="bhargage",
+        title="Bhargage",
+        players=(2,),
+        deck="decktet45",
+        table="pegging",
+        target=111,
+        aliases=("eleventy-one",),
+        options=(
+            Option("target", 111, "points to win (\"eleventy-one\")"),
+            Option("start_at_10", True, "peg on a 121-hole cribbage board, both players starting at 10"),
+            Option("sequences", False, "also score runs as in cribbage (the seed's optional rule)"),
+        ),
+        summary="Decktet cribbage: deal five, two to the bhargage, play to 23, 11s, sets, bhargs; game 111.",
+    )
+    actions = (Cut, Deal, Discard, Starter, Play, Pass, Go, Show, Crib, CountBhargage)
+    hand_size = 5
+    crib_name = "bhargage"
+
+    @property
+    def rules(self) -> scoring.Rules:
+        return scoring.Rules(sequences=bool(self.options["sequences"]))
+
+    def score_hand(self, hand: Sequence[DecktetCard], starter: DecktetCard | None,
+                   crib: bool = False) -> Score:
+        return scoring.score_show(hand, starter, crib, self.rules)
+
+    def score_lines(self, hand: Sequence[DecktetCard], starter: DecktetCard | None,
+                    crib: bool) -> list[tuple[str, Score]]:
+        """The owner's count and, on its own line, the opponent's shortage."""
+        lines = [(self.crib_name if crib else "hand", self.score_hand(hand, starter, crib))]
+        short = scoring.shortage(hand, starter)
+        if short.total:
+            lines.append(("shortage (to the opponent)", short))
+        return lines
+
+    def new_initial_state(self) -> BhargageState:
+        return BhargageState(self)
+
+
+class BhargageState(DecktetPeggingState):
+    game: Bhargage
+
+    @property
+    def count(self) -> int:
+        return sum(scoring.value(c) for c in self.pile)
+
+    def prompt(self) -> str:
+        text = super().prompt()
+        if self._phase == "play" and not self.is_over:
+            text += f" (count {self.count})"
+        return text
+
+    def _misfit(self, card: DecktetCard) -> str | None:
+        total = self.count + scoring.value(card)
+        if total > scoring.LIMIT:
+            return f"it would take the count to {total}, over {scoring.LIMIT}"
+        return None
+
+    def _on_top_card(self, card: DecktetCard) -> None:
+        assert self.dealer is not None
+        if scoring.is_character(card):
+            self.peg(self.dealer, 2, "chief", [Item("chief", (card,), 2, "the Chief")])
+
+    def _score_play(self, seat: int) -> None:
+        items = scoring.score_play(self.pile, self.game.rules)
+        self.peg(seat, sum(i.points for i in items), "play", items)
+        aces = [c for c in self.pile[-6:] if c.rank == "Ace"]
+        if len(aces) == 6 and not self.is_over:
+            side = self.side_of(seat)
+            needed = max(1, (self.game.target or 0) - self.scores[side])
+            self.peg(seat, needed, "game", [Item("six", tuple(aces), needed, "six Aces, game")])
+
+    def _end_sequence(self) -> None:
+        last = self.last_player
+        if last is not None and self.count not in (11, scoring.LIMIT):
+            self.peg(last, 1, "last", [Item("last", tuple(self.pile[-1:]), 1, "last card")])
+        if not self.is_over:
+            self._start_show()
+
+    def _count_show(self, seat: int, what: str, cards: list[DecktetCard], claim: int | None) -> None:
+        """The owner's count, then the opponent's shortage points."""
+        score = self.game.score_hand(cards, self.starter, crib=(what == "crib"))
+        self._peg_show(seat, what, cards, score, claim)
+        short = scoring.shortage(cards, self.starter)
+        opponent = self.other[seat]
+        assert self.shown is not None
+        self.shown["shortage"] = {
+            "seat": opponent,
+            "points": short.total,
+            "missing": list(combos.missing_suits(cards + ([self.starter] if self.starter else []))),
+        }
+        self.peg(opponent, short.total, "shortage", short.items)
+
+    def _view(self, view: dict[str, Any], seat: int | None) -> None:
+        super()._view(view, seat)
+        view["count"] = self.count if self._phase == "play" else None
+        view["limit"] = scoring.LIMIT
+        target = self.game.target or 111
+        view["points"] = {"target": target, "scores": list(self.scores), "rear": list(self.rear)}
+        view["board"] = BOARD
+        if self.game.options["start_at_10"]:
+            # The cribbage-board form: both pegs start at hole 10 and the game hole is 121.
+            view["start"] = BOARD_START
+            view["target"] = target + BOARD_START
+            for side in view["sides"]:
+                side["score"] += BOARD_START
+                side["rear"] += BOARD_START
+        won = [e for e in self.events if e.side == self.winner][-1:] if self.winner is not None else []
+        view["won_on"] = won[0].kind if won else None
