@@ -140,6 +140,8 @@ class ButtonPanel:
             try:
                 button = Button(pin, pull_up=cfg.pull_up, bounce_time=cfg.bounce_time, hold_time=cfg.hold_time,
                                 pin_factory=pin_factory)
+            except (TypeError, NameError, AttributeError):
+                raise  # a mistake in this code, not missing hardware
             except Exception as exc:  # noqa: BLE001 - no GPIO here: the phone does the buttons' work
                 log.warning("buttons: cannot use the %s button on GPIO%d (%s: %s)", name, pin,
                             type(exc).__name__, exc)

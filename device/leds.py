@@ -96,20 +96,22 @@ class TableLights:
         except ImportError as exc:
             log.warning("leds: gpiozero is not installed (%s); running without LEDs", exc)
             return
-        self.seat_leds = [led for pin in cfg.seats if (led := self._make(LED, pin, "seat")) is not None]
+        self.seat_leds = [led for pin in cfg.seats if (led := self._make(LED, pin, what="seat")) is not None]
         if len(self.seat_leds) != len(cfg.seats):
             self._close_all(self.seat_leds)
             self.seat_leds = []
         if cfg.bar:
             self.bar = self._make(LEDBarGraph, *cfg.bar, what="bar graph", pwm=cfg.bar_pwm)
         if cfg.score is not None:
-            self.score = self._make(LED, cfg.score, "score")
+            self.score = self._make(LED, cfg.score, what="score")
         if cfg.problem is not None:
-            self.problem = self._make(LED, cfg.problem, "problem")
+            self.problem = self._make(LED, cfg.problem, what="problem")
 
     def _make(self, kind: Any, *pins: int, what: str = "", **kwargs: Any) -> Any | None:
         try:
             return kind(*pins, active_high=self.config.active_high, pin_factory=self._factory, **kwargs)
+        except (TypeError, NameError, AttributeError):
+            raise  # a mistake in this code, not missing hardware
         except Exception as exc:  # noqa: BLE001 - no GPIO (not a Pi, pin busy) means dark LEDs, not a crash
             log.warning("leds: cannot drive the %s LED on GPIO%s (%s: %s); it stays dark",
                         what, ",".join(map(str, pins)), type(exc).__name__, exc)

@@ -221,8 +221,9 @@ def read(view: Mapping[str, Any] | None) -> Board:
     view = view or {}
     players = _strs(view.get("players"))
     sides = _sides(view, players)
-    target = _int(view.get("target"), 121) or 121
-    holes = max(_int(view.get("board"), target) or target, target)
+    target = _int(view.get("target"), 121)
+    target = target if target > 0 else 121
+    holes = max(_int(view.get("board"), target), target)
     lines = view.get("skunk_lines") or ()
     skunks: list[SkunkLine] = []
     if isinstance(lines, Sequence) and not isinstance(lines, str):
