@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest bench clean
+.PHONY: run test lint typecheck pytest browser bench clean
 
 # On a Raspberry Pi, picamera2 comes from apt, so the venv must see the system site-packages.
 VENV_FLAGS := $(shell $(PYTHON) -c "import picamera2" >/dev/null 2>&1 && echo --system-site-packages)
@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/pegpi run
 
-test: $(STAMP) lint typecheck pytest
+test: $(STAMP) lint typecheck browser pytest
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -28,6 +28,10 @@ typecheck: $(STAMP)
 
 pytest: $(STAMP)
 	$(BIN)/python -m pytest
+
+# The phone-page tests drive a real headless Chromium (Debian's package, installed when missing).
+browser:
+	@if [ -f tests/web/ensure_chromium.sh ]; then bash tests/web/ensure_chromium.sh; fi
 
 bench: $(STAMP)
 	$(BIN)/pegpi bench cribbage-shows
