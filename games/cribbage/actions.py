@@ -96,4 +96,30 @@ class Muggins(Action):
     player: int
 
 
+@dataclass(frozen=True)
+class Give(Action):
+    """Solo three-hand: a partner passes one card face down to the dealer (``card`` if known)."""
+
+    act: ClassVar[str] = "give"
+    player: int
+    card: Card | None = None
+
+
+@dataclass(frozen=True)
+class Nob(Action):
+    """Revised: the player who has just played the jack of the starter's suit takes 1 for his nob
+    now instead of in the count."""
+
+    act: ClassVar[str] = "nob"
+    player: int
+
+
+@dataclass(frozen=True)
+class Back(Action):
+    """Revised: the points the player's side has just pegged are taken off the opponents instead."""
+
+    act: ClassVar[str] = "back"
+    player: int
+
+
 CRIBBAGE_ACTIONS: tuple[type[Action], ...] = (Cut, Deal, Discard, Starter, Play, Go, Show, Crib, Muggins)

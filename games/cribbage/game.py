@@ -18,10 +18,12 @@ from typing import Any
 from games.cards import FRENCH_52, Card
 from games.cribbage.actions import (
     CRIBBAGE_ACTIONS,
+    Bid,
     Crib,
     Cut,
     Deal,
     Discard,
+    Give,
     Go,
     Muggins,
     Play,
@@ -71,6 +73,16 @@ class Cribbage(Game):
     show_rules: ShowRules = STANDARD
     play_rules: PlayRules = STANDARD_PLAY
     play_limit = 31
+    #: the first side to reach the target loses (Losing Cribbage)
+    losing = False
+    #: the crib is auctioned before the starter is turned (Auction Cribbage)
+    auction = False
+    #: 1 for the last card of a count short of the limit ("go")
+    last_point = True
+    #: the dealer counts a crib after the hands
+    has_crib = True
+    #: deals played from one shuffle of the pack (Revised: several)
+    deals_per_shuffle = 1
 
     def parse_card(self, text: str) -> Card:
         card = Card.parse(text)
@@ -86,8 +98,21 @@ class Cribbage(Game):
         """How many cards ``seat`` lays away to the crib."""
         return 2 if self.num_players == 2 else 1
 
+    def passes(self, seat: int, dealer: int) -> int:
+        """How many cards ``seat`` gives the dealer before the discards (solo three-hand)."""
+        return 0
+
+    def partners(self, seat: int, dealer: int) -> tuple[int, ...]:
+        """Seats that peg the same points whenever ``seat`` pegs (solo three-hand's partners)."""
+        return ()
+
     def kept_size(self, seat: int, dealer: int) -> int:
-        return self.dealt(seat, dealer) - self.discards(seat, dealer)
+        received = sum(self.passes(s, dealer) for s in range(self.num_players)) if seat == dealer else 0
+        return self.dealt(seat, dealer) + received - self.passes(seat, dealer) - self.discards(seat, dealer)
+
+    def score_pile(self, pile: Sequence[Card]) -> list[Item]:
+        """What the last card of the count's ``pile`` scores in the play."""
+        return score_play(pile, self.play_rules)
 
     def dealt(self, seat: int, dealer: int) -> int:
         return self.hand_size
@@ -157,6 +182,11 @@ class CribbageState(State):
         self.show_queue: list[int | str] = []
         self.shown: dict[str, Any] | None = None
         self.missed: tuple[int, int] | None = None  # (side that missed, points) for muggins
+        self.dealt_by: int | None = None  # who dealt: the deal passes on from them
+        self.to_give = [0] * n
+        self.bids: dict[int, int] = {}
+        self.bid_queue: list[int] = []
+        self.shuffle_seen: set[Card] = set()  # faced in earlier deals from the same shuffle
 
     # ------------------------------------------------------------------ turn and phase
 
@@ -169,6 +199,10 @@ class CribbageState(State):
             return [s for s in range(self.game.num_players) if s not in self.cuts]
         if isinstance(action, Discard):
             return [s for s, n in enumerate(self.to_discard) if n > 0]
+        if isinstance(action, Give):
+            return [s for s, n in enumerate(self.to_give) if n > 0]
+        if isinstance(action, Bid):
+            return self.bid_queue[:1]
         if isinstance(action, Play):
             allowed = [self.turn] if self.turn is not None else []
             leader = self._leader_if_count_ends()
@@ -195,9 +229,14 @@ class CribbageState(State):
         if self._phase == "deal":
             who = names[self.dealer] if self.dealer is not None else "the dealer"
             return f"{who} to deal"
+        if self._phase == "give":
+            waiting = [names[s] for s, n in enumerate(self.to_give) if n > 0]
+            return f"waiting for {', '.join(waiting)} to give a card to the dealer"
         if self._phase == "discard":
             waiting = [names[s] for s, n in enumerate(self.to_discard) if n > 0]
             return f"waiting for {', '.join(waiting)} to lay away to the crib"
+        if self._phase == "bid" and self.bid_queue:
+            return f"{names[self.bid_queue[0]]} to bid for the crib"
         if self._phase == "starter":
             return "turn up the starter"
         if self._phase == "play" and self.turn is not None:
@@ -256,11 +295,15 @@ class CribbageState(State):
         n = game.num_players
         if hands is not None and len(hands) != n:
             raise IllegalActionError(f"the deal gives {len(hands)} hands for {n} players")
+        if self.deals % game.deals_per_shuffle == 0:
+            self.shuffle_seen = set()
         seen: set[Card] = set()
         for seat in range(n):
             hand = hands[seat] if hands is not None else None
             if hand is None:
                 continue
+            for card in hand:
+                self._check_fresh(card)
             size = game.dealt(seat, dealer)
             if len(hand) != size:
                 raise IllegalActionError(
@@ -271,7 +314,9 @@ class CribbageState(State):
                     raise IllegalActionError(f"{card} is dealt twice")
                 seen.add(card)
         self.dealer = dealer
+        self.dealt_by = dealer
         self.deals += 1
+        self.bids, self.bid_queue = {}, []
         self.starter = None
         given = list(hands) if hands is not None else [None] * n
         self.known = [list(h) if h is not None else None for h in given]
@@ -279,11 +324,12 @@ class CribbageState(State):
         self.played = [[] for _ in range(n)]
         self.laid_away = [[] for _ in range(n)]
         self.to_discard = [game.discards(s, dealer) for s in range(n)]
+        self.to_give = [game.passes(s, dealer) for s in range(n)]
         self.crib_cards = None
         self.count, self.pile, self.passed, self.last_player, self.turn = 0, [], set(), None, None
         self.show_queue = []
         self.shown = None
-        self._phase = "discard"
+        self._phase = "give" if any(self.to_give) else "discard"
         if self.deals == 1 and game.pone_start:
             pone = (dealer + 1) % n
             self.peg(pone, game.pone_start, "start", [Item("start", (), game.pone_start, "3 for last")])
@@ -291,7 +337,62 @@ class CribbageState(State):
 
     def _after_discards(self) -> None:
         if self._phase == "discard" and not any(self.to_discard):
-            self._phase = "starter"
+            if self.game.auction:
+                assert self.dealer is not None
+                self._phase = "bid"
+                self.bid_queue = [self.dealer, (self.dealer + 1) % self.game.num_players]
+            else:
+                self._phase = "starter"
+
+    def _check_fresh(self, card: Card) -> None:
+        """Refuse a card already faced in an earlier deal from the same shuffle (Revised)."""
+        if card in self.shuffle_seen:
+            raise IllegalActionError(
+                f"{card} was used in an earlier deal from this shuffle: it cannot come up again"
+            )
+
+    def _on_give(self, action: Give) -> None:
+        self._need_phase(action, "give")
+        seat = action.player
+        assert self.dealer is not None
+        dealer_hand = self.known[self.dealer]
+        hand = self.known[seat]
+        if hand is not None:
+            if action.card is None:
+                raise IllegalActionError(f"say which card {self.game.players[seat]} gives the dealer")
+            if action.card not in hand:
+                raise IllegalActionError(f"{self.game.players[seat]} does not hold {action.card}")
+            hand.remove(action.card)
+            if dealer_hand is not None:
+                dealer_hand.append(action.card)
+        self.held[seat] -= 1
+        self.held[self.dealer] += 1
+        self.to_give[seat] -= 1
+        if not any(self.to_give):
+            self._phase = "discard"
+            self._after_discards()
+
+    def _on_bid(self, action: Bid) -> None:
+        self._need_phase(action, "bid")
+        seat = action.player
+        side = self.side_of(seat)
+        if action.points < 0:
+            raise IllegalActionError(f"a bid is a number of points, 0 or more, not {action.points}")
+        if action.points > self.scores[side]:
+            raise IllegalActionError(
+                f"{self.game.players[seat]} has {self.scores[side]} points and cannot bid {action.points}"
+            )
+        self.bids[seat] = action.points
+        self.bid_queue.pop(0)
+        if self.bid_queue:
+            return
+        assert self.dealer is not None
+        dealer, pone = self.dealer, (self.dealer + 1) % self.game.num_players
+        winner = pone if self.bids[pone] > self.bids[dealer] else dealer  # a tie leaves the crib with the dealer
+        price = self.bids[winner]
+        self.dealer = winner
+        self._phase = "starter"
+        self.peg(winner, -price, "bid", [Item("bid", (), -price, "paid for the crib")])
 
     def _on_discard(self, action: Discard) -> None:
         self._need_phase(action, "discard")
@@ -327,6 +428,7 @@ class CribbageState(State):
         """Remove ``card`` from ``seat``'s hand, checking what can be checked."""
         name = self.game.players[seat]
         known = self.known[seat]
+        self._check_fresh(card)
         if known is not None:
             if card not in known:
                 raise IllegalActionError(f"{name} does not hold {card}")
@@ -344,6 +446,7 @@ class CribbageState(State):
     def _on_starter(self, action: Starter) -> None:
         self._need_phase(action, "starter")
         card = action.card
+        self._check_fresh(card)
         if card in self._seen_this_deal() or any(h is not None and card in h for h in self.known):
             raise IllegalActionError(f"{card} is already in play this deal; it cannot be the starter")
         self.starter = card
@@ -392,7 +495,7 @@ class CribbageState(State):
         self.pile.append(card)
         self.count += value(card)
         self.last_player = seat
-        items = score_play(self.pile, self.game.play_rules)
+        items = self.game.score_pile(self.pile)
         self.peg(seat, sum(i.points for i in items), "play", items)
         if self.count == limit:
             self._reset_count(after=seat)
@@ -427,7 +530,7 @@ class CribbageState(State):
     def _end_count(self) -> None:
         """Nobody can play on: 1 for last (31 was already paid), then a new count or the show."""
         last = self.last_player
-        if last is not None and 0 < self.count < self.game.play_limit:
+        if last is not None and 0 < self.count < self.game.play_limit and self.game.last_point:
             label = "go" if any(self.held) else "last card"
             self.peg(last, 1, "last", [Item("go", tuple(self.pile[-1:]), 1, label)])
         self._reset_count(after=last if last is not None else 0)
@@ -451,7 +554,7 @@ class CribbageState(State):
         self._phase = "show"
         self.turn = None
         self.last_player = None
-        self.show_queue = [*self.game.show_order(self.dealer), "crib"]
+        self.show_queue = [*self.game.show_order(self.dealer), *(["crib"] if self.game.has_crib else [])]
 
     def _hand_for_show(self, seat: int, cards: tuple[Card, ...] | None) -> list[Card]:
         assert self.dealer is not None
@@ -478,6 +581,7 @@ class CribbageState(State):
             raise IllegalActionError(f"{name} holds {' '.join(map(str, rest))}, not {' '.join(map(str, extra))}")
         seen = self._seen_this_deal()
         for c in extra:
+            self._check_fresh(c)
             if c in seen:
                 raise IllegalActionError(f"{c} has already been seen elsewhere this deal")
         self.held[seat] = 0
@@ -516,6 +620,8 @@ class CribbageState(State):
         hand = self._hand_for_show(action.player, action.cards)
         self.show_queue.pop(0)
         self._count_show(action.player, "hand", hand, action.claim)
+        if not self.show_queue:
+            self._end_deal()
 
     def _on_crib(self, action: Crib) -> None:
         self._need_phase(action, "show")
@@ -536,14 +642,22 @@ class CribbageState(State):
             if missing:
                 raise IllegalActionError(f"{', '.join(map(str, missing))} was laid away: it is in the crib")
             others = self._seen_this_deal() - set(known)
+            for c in crib:
+                self._check_fresh(c)
             clash = [c for c in crib if c in others]
             if clash:
                 raise IllegalActionError(f"{', '.join(map(str, clash))} has already been seen this deal")
         self.crib_cards = crib
         self.show_queue = []
         self._count_show(self.dealer, "crib", crib, action.claim)
+        self._end_deal()
+
+    def _end_deal(self) -> None:
+        """The deal is over: its faced cards stay out until the next shuffle; the deal passes on."""
+        self.shuffle_seen |= self._seen_this_deal()
         if not self.is_over:
-            self.dealer = self.game.next_dealer(self.dealer)
+            assert self.dealt_by is not None
+            self.dealer = self.game.next_dealer(self.dealt_by)
             self._phase = "deal"
 
     def _muggins(self, action: Muggins) -> None:
@@ -554,13 +668,28 @@ class CribbageState(State):
 
     # ------------------------------------------------------------------ the end and views
 
+    def peg(self, seat: int | None, points: int, kind: str, items: Sequence[Item] = (),
+            *, side: int | None = None) -> None:
+        """Peg as the base does; in solo three-hand the partners of ``seat`` peg the same points."""
+        super().peg(seat, points, kind, items, side=side)
+        if seat is None or side is not None or self.dealer is None:
+            return
+        for partner in self.game.partners(seat, self.dealer):
+            super().peg(partner, points, kind, items)
+
     def on_target(self, side: int) -> None:
-        super().on_target(side)
+        if self.game.losing:
+            self.loser = side
+            others = [i for i in range(len(self.scores)) if i != side]
+            if len(others) == 1:
+                self.winner = others[0]
+        else:
+            super().on_target(side)
         self._phase = "over"
 
     def skunk(self) -> str | None:
         """How badly the losers lost: "skunk", "double skunk", or None."""
-        if self.winner is None:
+        if self.winner is None or self.game.losing:
             return None
         worst = None
         losers = [s for i, s in enumerate(self.scores) if i != self.winner]
@@ -589,6 +718,9 @@ class CribbageState(State):
         view["cuts"] = {str(k): str(v) for k, v in self.cuts.items()}
         view["deal"] = self.deals
         view["muggins_open"] = self.missed is not None
+        view["bids"] = {str(k): v for k, v in self.bids.items()}
+        view["dealt_by"] = self.dealt_by
+        view["seen_since_shuffle"] = sorted(str(c) for c in self.shuffle_seen)
         if seat is not None and 0 <= seat < game.num_players:
             hand = self.known[seat]
             view["hand"] = [str(c) for c in hand] if hand is not None else None
