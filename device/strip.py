@@ -78,17 +78,23 @@ def _street(board: Board, holes: int, sides: list[int]) -> list[RGB]:
     target = _hole_index(board, board.target, holes)
     if target is not None:
         pixels[target] = GAME_HOLE
-    pegs: dict[int, RGB] = {}
-    for side in sides:
-        colour = PEGS[side % len(PEGS)]
-        dim = (colour[0] // REAR_DIM, colour[1] // REAR_DIM, colour[2] // REAR_DIM)
-        score, rear = board.sides[side].score, board.sides[side].rear
-        for points, shade in ((rear, dim), (score, colour)):
-            index = _hole_index(board, points, holes)
-            if index is not None and not (shade is dim and rear == score):
+    # Rear pegs first; a front peg in the same hole hides them (two front pegs share the hole).
+    for front in (False, True):
+        pegs: dict[int, RGB] = {}
+        for side in sides:
+            colour = PEGS[side % len(PEGS)]
+            score, rear = board.sides[side].score, board.sides[side].rear
+            if front:
+                index, shade = _hole_index(board, score, holes), colour
+            elif rear != score:
+                index = _hole_index(board, rear, holes)
+                shade = (colour[0] // REAR_DIM, colour[1] // REAR_DIM, colour[2] // REAR_DIM)
+            else:
+                continue
+            if index is not None:
                 pegs[index] = _add(pegs.get(index, (0, 0, 0)), shade)
-    for index, colour in pegs.items():
-        pixels[index] = colour
+        for index, colour in pegs.items():
+            pixels[index] = colour
     return pixels
 
 
