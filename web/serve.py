@@ -1,0 +1,27 @@
+"""Serving the phone page with waitress.
+
+Each phone that watches holds one Server-Sent Events response open, and a WSGI server gives
+every open response a thread of its own: ``threads`` must exceed the phones expected at the
+table (plus a few for their requests). Threads that wait cost little memory.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def serve(app: Any, host: str = "0.0.0.0", port: int = 8080, threads: int = 32, **options: Any) -> None:
+    """Serve ``app`` until interrupted (blocks). ``options`` go to waitress as they are."""
+    from waitress import serve as waitress_serve
+
+    waitress_serve(app, host=host, port=port, threads=threads, ident="pegpi",
+                   channel_timeout=options.pop("channel_timeout", 60), **options)
+
+
+def make_server(app: Any, host: str = "127.0.0.1", port: int = 0, threads: int = 32, **options: Any) -> Any:
+    """A waitress server that is not yet running: call ``.run()`` (in a thread) and ``.close()``.
+    Port 0 picks a free port (read it from ``.effective_port``). For tests and the bench."""
+    from waitress.server import create_server
+
+    return create_server(app, host=host, port=port, threads=threads, ident="pegpi",
+                         channel_timeout=options.pop("channel_timeout", 60), **options)

@@ -1,0 +1,835 @@
+// pegpi phone page. Everything is drawn from the JSON views the device sends; no libraries, no CDN.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const SVG = "http://www.w3.org/2000/svg";
+const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+const SIDE_COLOURS = ["#ff6b5e", "#5eb7ff", "#ffd35e", "#9dff8a"];
+// the fields each action of a game record takes, for the entry form
+const ACTS = {
+  play: { label: "Play a card", player: true, cards: 1 },
+  go: { label: "Go", player: true },
+  discard: { label: "Lay away to the crib", player: true, cards: "crib", optional: true },
+  starter: { label: "Turn up the starter", cards: 1 },
+  show: { label: "Show a hand", player: true, cards: "hand", optional: true },
+  crib: { label: "Count the crib", cards: "cribsize", optional: true },
+  deal: { label: "Deal", dealer: true },
+  cut: { label: "Cut for deal", player: true, cards: 1 },
+  bid: { label: "Bid", player: true, points: true },
+  muggins: { label: "Muggins", player: true },
+};
+const PHASE_ACT = { cut: "cut", deal: "deal", discard: "discard", starter: "starter", play: "play", show: "show" };
+
+const state = { view: null, me: { paired: false, seat: null }, history: [], games: [], tab: "board",
+  entry: { mode: "enter", index: null, act: "play", player: null, cards: [], rank: null, points: 0 },
+  lastSeen: -1, cameraTimer: null };
+
+// ------------------------------------------------------------------ talking to the device
+
+function csrf() { return document.querySelector("meta[name=csrf-token]").content; }
+
+async function request(method, url, body) {
+  const init = { method, headers: { "X-CSRF-Token": csrf() }, credentials: "same-origin" };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(url, init);
+  } catch (err) {
+    throw new Error("The device cannot be reached. Check the Wi-Fi.");
+  }
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(data.error || `The device said no (${response.status}).`);
+  return data;
+}
+
+async function change(url, body) {
+  try {
+    const data = await request("POST", url, body ?? {});
+    if (data.view) render(data.view);
+    if (data.csrf) setMe(data);
+    return data;
+  } catch (err) {
+    toast(err.message);
+    return null;
+  }
+}
+
+function toast(message, ok = false) {
+  const el = $("toast");
+  el.textContent = message;
+  el.classList.toggle("ok", ok);
+  el.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => { el.hidden = true; }, ok ? 2500 : 6000);
+}
+
+function connect() {
+  const live = $("live");
+  const source = new EventSource("/api/stream");
+  source.addEventListener("open", () => { live.textContent = "live"; live.className = "live on"; });
+  source.addEventListener("view", (e) => render(JSON.parse(e.data)));
+  source.addEventListener("notice", (e) => toast(JSON.parse(e.data).message, true));
+  source.addEventListener("error", () => {
+    live.textContent = "reconnecting"; live.className = "live off";
+    if (source.readyState === EventSource.CLOSED) setTimeout(connect, 2000);
+  });
+  state.source = source;
+}
+
+function reconnect() { if (state.source) state.source.close(); connect(); }
+
+// ------------------------------------------------------------------ small drawing helpers
+
+function el(tag, cls, text) {
+  const node = document.createElement(tag);
+  if (cls) node.className = cls;
+  if (text !== undefined && text !== null) node.textContent = text;
+  return node;
+}
+
+function svg(tag, attrs, parent) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+function splitCard(text) {
+  const m = /^(10|[2-9AJQKT])([SHDC])$/.exec(text);
+  if (!m) return null;
+  return { rank: m[1] === "T" ? "10" : m[1], suit: m[2] };
+}
+
+function cardEl(text, extra) {
+  const parts = splitCard(String(text));
+  const node = el("span", "card" + (extra ? " " + extra : ""));
+  if (!parts) {
+    node.textContent = text === "RJ" || text === "BJ" ? "🃏" : String(text);
+    if (text === "RJ") node.classList.add("red");
+  } else {
+    node.textContent = parts.rank + SUITS[parts.suit];
+    if (parts.suit === "H" || parts.suit === "D") node.classList.add("red");
+  }
+  node.title = String(text);
+  node.dataset.card = String(text);
+  return node;
+}
+
+function fillCards(box, cards, extra) {
+  box.replaceChildren(...(cards || []).map((c) => cardEl(c, extra)));
+}
+
+function seatName(view, seat) {
+  return seat !== null && seat !== undefined && view.players[seat] !== undefined ? view.players[seat] : "";
+}
+
+function sideOfSeat(view, seat) {
+  return view.sides.findIndex((s) => s.seats.includes(seat));
+}
+
+// ------------------------------------------------------------------ the board
+
+function render(view) {
+  if (!view || typeof view !== "object") return;
+  state.view = view;
+  document.body.dataset.actions = view.actions;
+  document.body.dataset.phase = view.phase;
+  $("title").textContent = view.title || "pegpi";
+  renderScores(view);
+  const pegged = view.pegged !== false && view.target;
+  $("pegboard").hidden = !pegged;
+  if (pegged) drawPegboard($("pegboard"), view);
+  renderTable(view);
+  $("prompt").textContent = view.message || view.prompt || "";
+  $("fix-prompt").textContent = view.prompt || "";
+  const counting = view.count !== null && view.count !== undefined;
+  $("count").textContent = counting ? view.count : "–";
+  fillCards($("pile"), view.pile);
+  $("starter").replaceChildren(view.starter ? cardEl(view.starter) : el("span", "muted", "not turned"));
+  const dealBits = [];
+  if (view.deal) dealBits.push(`Deal ${view.deal}`);
+  if (view.dealer !== null && view.dealer !== undefined) dealBits.push(`${seatName(view, view.dealer)}'s crib`);
+  $("deal").textContent = dealBits.join(" · ");
+  renderBanner(view);
+  renderLast(view);
+  renderShow(view);
+  renderRows(view);
+  renderHand(view);
+  renderFixButtons(view);
+  if (state.tab === "history" && view.actions !== state.lastSeen) loadHistory();
+  if (state.entry.mode === "enter") syncEntry(false);
+  state.lastSeen = view.actions;
+}
+
+function renderScores(view) {
+  const box = $("scores");
+  box.replaceChildren();
+  const turnSide = view.turn !== null && view.turn !== undefined ? sideOfSeat(view, view.turn) : -1;
+  const dealerSide = view.dealer !== null && view.dealer !== undefined ? sideOfSeat(view, view.dealer) : -1;
+  const mySide = state.me.seat !== null ? sideOfSeat(view, state.me.seat) : -1;
+  view.sides.forEach((side, i) => {
+    const card = el("div", `side side-${i % 4}`);
+    if (i === turnSide) card.classList.add("turn");
+    if (view.winner === i) card.classList.add("won");
+    card.dataset.side = i;
+    const tags = el("div", "tags");
+    if (i === dealerSide) tags.appendChild(el("span", "tag deal", "DEAL"));
+    if (i === mySide) tags.appendChild(el("span", "tag you", "YOU"));
+    card.appendChild(tags);
+    card.appendChild(el("div", "name", side.name));
+    const score = el("div", "score", side.score);
+    const gain = side.score - side.rear;
+    if (view.last && view.last.side === i && gain > 0) score.appendChild(el("span", "gain", `+${gain}`));
+    card.appendChild(score);
+    if (i === turnSide) card.appendChild(el("div", "muted", view.phase === "show" ? "to count" : "to play"));
+    box.appendChild(card);
+  });
+}
+
+// A cribbage board of three streets, each with one lane a side, running there and back like the
+// wooden one: 0 (start) .. target-1 in the streets, the game hole at the end. Front peg solid,
+// back peg faint, skunk lines across the streets.
+function drawPegboard(node, view) {
+  const target = view.target || 121;
+  const sides = view.sides.length || 2;
+  const per = Math.ceil((target - 1) / 3);
+  const W = 360, left = 24, right = 336, laneGap = 12, streetPad = 9;
+  const streetH = sides * laneGap + streetPad * 2 - laneGap + 10;
+  const H = streetH * 3 + 8;
+  const group = per >= 20 ? 5 : per;
+  const groups = Math.ceil(per / group);
+  const pitch = (right - left - (groups - 1) * 4) / Math.max(per - 1, 1);
+  const xOf = (i) => left + i * pitch + Math.floor(i / group) * 4;
+  node.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  node.replaceChildren();
+  svg("rect", { x: 1, y: 1, width: W - 2, height: H - 2, rx: 12, fill: "#9c6b3c", stroke: "#5e3b1c", "stroke-width": 2 }, node);
+  const laneY = (street, side) => 4 + street * streetH + streetPad + 5 + side * laneGap;
+  const place = (pos, side) => {  // where hole number pos (1..target) is for a side
+    if (pos >= target) return { x: W - 12, y: 4 + 2 * streetH + streetH / 2 };
+    if (pos <= 0) return { x: 10, y: laneY(0, side) };
+    const n = pos - 1;
+    const street = Math.min(Math.floor(n / per), 2);
+    const i = n - street * per;
+    const x = street % 2 === 0 ? xOf(i) : xOf(per - 1 - i);
+    return { x, y: laneY(street, side) };
+  };
+  for (let street = 0; street < 3; street++) {
+    const y0 = 4 + street * streetH + 3;
+    svg("rect", { x: left - 8, y: y0, width: right - left + 16, height: streetH - 6, rx: 8, fill: "#b8834f" }, node);
+  }
+  const holes = svg("g", { fill: "#3a2413" }, node);
+  for (let side = 0; side < sides; side++) {
+    for (let pos = 1; pos < target; pos++) {
+      const p = place(pos, side);
+      svg("circle", { cx: p.x.toFixed(1), cy: p.y, r: 1.7 }, holes);
+    }
+    const s = place(0, side);
+    svg("circle", { cx: s.x, cy: s.y, r: 2.2 }, holes);
+  }
+  const game = place(target, 0);
+  svg("circle", { cx: game.x, cy: game.y, r: 4, fill: "#3a2413" }, node);
+  const gameLabel = svg("text", { x: game.x, y: game.y - 8, "text-anchor": "middle", "font-size": 8, fill: "#2b1a0c", "font-weight": 700 }, node);
+  gameLabel.textContent = target;
+  for (const line of view.skunk_lines || []) {
+    if (!(line.at > 1 && line.at < target)) continue;
+    const a = place(line.at - 1, 0), b = place(line.at, 0);
+    const x = (a.x + b.x) / 2;
+    const y = a.y - 7;
+    svg("line", { x1: x, y1: y, x2: x, y2: y + sides * laneGap + 4, stroke: "#7a0f14", "stroke-width": 1.4 }, node);
+    const t = svg("text", { x, y: y - 1, "text-anchor": "middle", "font-size": 7, fill: "#7a0f14", "font-weight": 700 }, node);
+    t.textContent = line.label === "skunk" ? "S" : line.label === "double skunk" ? "SS" : line.label;
+  }
+  for (let street = 1; street < 3; street++) {  // where each street starts (the first starts at 0)
+    const label = svg("text", { x: street % 2 === 0 ? left - 14 : right + 14, y: laneY(street, 0) + (sides - 1) * laneGap / 2 + 3,
+      "text-anchor": "middle", "font-size": 7, fill: "#2b1a0c" }, node);
+    label.textContent = street * per + 1;
+  }
+  view.sides.forEach((side, i) => {
+    const colour = SIDE_COLOURS[i % SIDE_COLOURS.length];
+    const rear = place(Math.min(side.rear, target), i);
+    const front = place(Math.min(side.score, target), i);
+    const pegs = svg("g", { "data-side": i }, node);
+    if (side.rear !== side.score || side.score === 0) {
+      svg("circle", { cx: rear.x, cy: rear.y, r: 4.2, fill: colour, "fill-opacity": 0.5, stroke: "#1b1b1b", "stroke-width": 0.8 }, pegs);
+    }
+    svg("circle", { cx: front.x, cy: front.y + (side.score >= target ? (i - (sides - 1) / 2) * 8 : 0), r: 5.4,
+      fill: colour, stroke: "#111", "stroke-width": 1.2, class: "peg-front" }, pegs);
+  });
+  node.setAttribute("aria-label", view.sides.map((s) => `${s.name} ${s.score}`).join(", ") + ` of ${target}`);
+}
+
+function renderTable(view) {
+  const box = $("score-table");
+  const table = view.table;
+  box.hidden = !table;
+  if (!table) return;
+  const t = el("table");
+  const head = el("tr");
+  (table.columns || []).forEach((c) => head.appendChild(el("th", null, c)));
+  t.appendChild(el("thead")).appendChild(head);
+  const body = t.appendChild(el("tbody"));
+  (table.rows || []).forEach((row) => {
+    const tr = body.appendChild(el("tr"));
+    row.forEach((c) => tr.appendChild(el("td", null, c)));
+  });
+  if (table.totals) {
+    const tr = t.appendChild(el("tfoot")).appendChild(el("tr"));
+    table.totals.forEach((c) => tr.appendChild(el("td", null, c)));
+  }
+  box.replaceChildren(t);
+}
+
+function renderBanner(view) {
+  const banner = $("banner");
+  const over = view.phase === "over" && view.winner !== null && view.winner !== undefined;
+  banner.hidden = !over;
+  if (over) {
+    const name = view.sides[view.winner] ? view.sides[view.winner].name : "";
+    banner.textContent = `${name} won` + (view.result && view.result !== "win" ? ` — ${view.result}!` : "!");
+  }
+}
+
+function renderLast(view) {
+  const box = $("last");
+  const last = view.last;
+  box.hidden = !last;
+  if (!last) return;
+  const who = last.side !== null && view.sides[last.side] ? view.sides[last.side].name : "";
+  box.replaceChildren(el("div", "label", "Last score"));
+  const line = el("div");
+  line.appendChild(el("b", null, `${who} +${last.points}`));
+  line.appendChild(document.createTextNode(` ${kindWord(last.kind)}: ${last.say}`));
+  box.appendChild(line);
+}
+
+function kindWord(kind) {
+  return { play: "in the play", last: "for last", hand: "hand", crib: "crib", heels: "his heels",
+    muggins: "muggins", start: "to start" }[kind] || kind;
+}
+
+function renderShow(view) {
+  const box = $("show");
+  const show = view.show;
+  box.hidden = !show;
+  if (!show) return;
+  const whose = seatName(view, show.seat);
+  box.replaceChildren(el("div", "label", show.what === "crib" ? `${whose}'s crib` : `${whose}'s hand`));
+  const cards = el("div", "cards");
+  fillCards(cards, show.cards);
+  if (show.starter) {
+    cards.appendChild(el("span", "muted", "+"));
+    cards.appendChild(cardEl(show.starter, "new"));
+  }
+  box.appendChild(cards);
+  const list = el("ol");
+  (show.items || []).forEach((item) => {
+    const li = el("li");
+    li.appendChild(el("span", "pts", item.say));
+    if (item.cards && item.cards.length) li.appendChild(el("span", "muted", "  " + item.cards.map(pretty).join(" ")));
+    list.appendChild(li);
+  });
+  if (!(show.items || []).length) list.appendChild(el("li", null, "nineteen — nothing"));
+  box.appendChild(list);
+  box.appendChild(el("div", "total", `${show.total} for the ${show.what}`));
+}
+
+function pretty(card) {
+  const p = splitCard(String(card));
+  return p ? p.rank + SUITS[p.suit] : String(card);
+}
+
+function renderRows(view) {
+  const box = $("rows");
+  const rows = view.rows || [];
+  const any = rows.some((r) => r && r.length);
+  box.hidden = !any || view.phase === "show" || view.phase === "over";
+  if (box.hidden) return;
+  box.replaceChildren(el("div", "label", "Played this deal"));
+  rows.forEach((row, seat) => {
+    box.appendChild(el("div", "who", view.players[seat]));
+    const cards = el("div", "cards small");
+    fillCards(cards, row);
+    box.appendChild(cards);
+  });
+}
+
+function renderHand(view) {
+  const box = $("hand");
+  const hand = view.hand;
+  box.hidden = !(hand && hand.length);
+  if (box.hidden) return;
+  box.replaceChildren(el("div", "label", `Your hand (${seatName(view, view.seat)})`));
+  const cards = el("div", "cards");
+  fillCards(cards, hand);
+  box.appendChild(cards);
+}
+
+// ------------------------------------------------------------------ history
+
+async function loadHistory() {
+  try {
+    const data = await request("GET", "/api/history");
+    state.history = data.history;
+    renderHistory();
+  } catch (err) { toast(err.message); }
+}
+
+function describe(view, action) {
+  const who = seatName(view, action.player);
+  switch (action.act) {
+    case "play": return [`${who} plays`, [action.card]];
+    case "go": return [`${who}: go`, []];
+    case "cut": return [`${who} cuts`, [action.card]];
+    case "deal": return [`${seatName(view, action.dealer) || "the dealer"} deals`, []];
+    case "discard": return [action.cards ? `${who} lays away` : `${who} lays away ${action.hidden ? "(hidden)" : ""}`, action.cards || []];
+    case "starter": return ["Starter", [action.card]];
+    case "show": return [`${who} shows`, action.cards || []];
+    case "crib": return ["The crib", action.cards || []];
+    case "bid": return [`${who} bids ${action.points}`, []];
+    case "muggins": return [`${who}: muggins!`, []];
+    default: return [`${action.act} ${who}`.trim(), action.card ? [action.card] : action.cards || []];
+  }
+}
+
+function renderHistory() {
+  const box = $("history");
+  const view = state.view;
+  if (!view) return;
+  box.replaceChildren();
+  if (!state.history.length) { box.appendChild(el("p", "muted", "Nothing has happened yet.")); return; }
+  let group = null;
+  let deal = 0;
+  const start = (title) => {  // the newest deal on top, each deal in the order it was played
+    group = el("div", "deal-group");
+    group.appendChild(el("h3", null, title));
+    box.prepend(group);
+  };
+  start("Cut for deal");
+  for (const entry of state.history) {
+    const a = entry.action;
+    if (a.act === "deal") { deal += 1; start(`Deal ${deal} · ${seatName(view, a.dealer) || "dealer"}'s crib`); }
+    const row = el("div", "act");
+    row.dataset.index = entry.index;
+    row.appendChild(el("span", "n", `${entry.index + 1}`));
+    const what = el("span", "what");
+    const [words, cards] = describe(view, a);
+    what.appendChild(document.createTextNode(words + " "));
+    cards.forEach((c) => what.appendChild(cardEl(c)));
+    if (entry.source && entry.source !== "camera" && entry.source !== "replay") {
+      what.appendChild(el("span", "src", ` · ${entry.source}`));
+    }
+    for (const s of entry.scores || []) {
+      const name = view.sides[s.side] ? view.sides[s.side].name : "";
+      what.appendChild(el("span", "say", `${name} +${s.points}: ${s.say}`));
+    }
+    row.appendChild(what);
+    if (state.me.paired) {
+      const fix = el("button", "fix", "Fix");
+      fix.type = "button";
+      fix.setAttribute("aria-label", `fix action ${entry.index + 1}`);
+      fix.addEventListener("click", () => startCorrection(entry));
+      row.appendChild(fix);
+    }
+    group.appendChild(row);
+  }
+}
+
+// ------------------------------------------------------------------ entering and correcting
+
+function playersCount() { return state.view ? state.view.players.length : 2; }
+
+function cardsWanted(spec, view, player) {
+  if (!spec.cards) return 0;
+  if (spec.cards === 1) return 1;
+  const n = playersCount();
+  if (spec.cards === "crib") return n === 2 ? 2 : 1;
+  if (spec.cards === "cribsize") return view && view.crib_count ? view.crib_count : 4;
+  if (spec.cards === "hand") return n === 2 ? 4 : 4;
+  return 1;
+}
+
+function syncEntry(force) {
+  const view = state.view;
+  const entry = state.entry;
+  if (!view) return;
+  if (force || entry.mode === "enter") {
+    const act = PHASE_ACT[view.phase] || entry.act;
+    if (force || act !== entry.lastPhaseAct) {
+      entry.act = act;
+      entry.lastPhaseAct = act;
+      entry.cards = [];
+      entry.rank = null;
+    }
+    if (entry.act === "show" && entry.cards.length === 0 && view.turn !== null) {
+      entry.cards = [...((view.rows || [])[view.turn] || [])];
+    }
+    if (view.turn !== null && view.turn !== undefined && ACTS[entry.act] && ACTS[entry.act].player) entry.player = view.turn;
+    if (entry.player === null || entry.player >= playersCount()) entry.player = 0;
+  }
+  renderEntry();
+}
+
+function renderEntry() {
+  const view = state.view;
+  const entry = state.entry;
+  const spec = ACTS[entry.act] || { label: entry.act };
+  const actSel = $("entry-act");
+  if (actSel.options.length !== Object.keys(ACTS).length) {
+    actSel.replaceChildren(...Object.entries(ACTS).map(([k, v]) => { const o = el("option", null, v.label); o.value = k; return o; }));
+  }
+  actSel.value = entry.act;
+  actSel.disabled = entry.mode === "correct";
+  const correcting = entry.mode === "correct";
+  $("entry-title").textContent = correcting ? `Correct action ${entry.index + 1}` : "Enter an action";
+  $("entry-note").textContent = correcting
+    ? "Change what was misread, then save. Everything after it is counted again."
+    : "For what the camera cannot see, or when there is no camera: tap the cards.";
+  $("entry-cancel").hidden = !correcting;
+  $("entry-send").textContent = correcting ? "Save correction" : "Enter";
+  // who
+  $("entry-player-field").hidden = !(spec.player || spec.dealer);
+  const who = $("entry-player");
+  who.replaceChildren(...(view ? view.players : []).map((name, seat) => {
+    const b = el("button", null, name);
+    b.type = "button";
+    b.setAttribute("aria-pressed", String(entry.player === seat));
+    b.addEventListener("click", () => { entry.player = seat; renderEntry(); });
+    return b;
+  }));
+  $("entry-points-field").hidden = !spec.points;
+  // cards
+  const want = cardsWanted(spec, view, entry.player);
+  $("entry-cards-field").hidden = !want;
+  $("entry-cards-label").textContent = want === 1 ? "Card" :
+    `Cards (${want})` + (spec.optional ? " — leave empty if nobody saw them" : "");
+  const picked = $("entry-cards");
+  picked.replaceChildren(...entry.cards.map((c) => {
+    const node = cardEl(c);
+    node.setAttribute("role", "button");
+    node.setAttribute("aria-label", `remove ${c}`);
+    node.addEventListener("click", () => { entry.cards = entry.cards.filter((x) => x !== c); renderEntry(); });
+    return node;
+  }));
+  if (!entry.cards.length) picked.appendChild(el("span", "muted", want === 1 ? "tap the rank, then the suit" : "none yet"));
+  renderPicker(want);
+}
+
+function renderPicker(want) {
+  const entry = state.entry;
+  const box = $("picker");
+  box.replaceChildren();
+  for (const rank of RANKS) {
+    const b = el("button", "rank", rank);
+    b.type = "button";
+    b.dataset.rank = rank;
+    b.setAttribute("aria-pressed", String(entry.rank === rank));
+    b.addEventListener("click", () => { entry.rank = entry.rank === rank ? null : rank; renderPicker(want); });
+    box.appendChild(b);
+  }
+  const suits = el("div", "suits");
+  for (const [letter, symbol] of Object.entries(SUITS)) {
+    const b = el("button", "suit" + (letter === "H" || letter === "D" ? " red" : ""), symbol);
+    b.type = "button";
+    b.dataset.suit = letter;
+    b.setAttribute("aria-label", { S: "spades", H: "hearts", D: "diamonds", C: "clubs" }[letter]);
+    b.disabled = !entry.rank;
+    b.addEventListener("click", () => pickCard(entry.rank + letter, want));
+    suits.appendChild(b);
+  }
+  box.appendChild(suits);
+}
+
+function pickCard(card, want) {
+  const entry = state.entry;
+  if (want === 1) entry.cards = [card];
+  else if (!entry.cards.includes(card)) entry.cards = [...entry.cards, card].slice(-want);
+  entry.rank = null;
+  renderEntry();
+}
+
+function entryAction() {
+  const entry = state.entry;
+  const spec = ACTS[entry.act] || {};
+  const action = { act: entry.act };
+  if (spec.player) action.player = entry.player;
+  if (spec.dealer) action.dealer = entry.player;
+  if (spec.points) action.points = Number($("entry-points").value || 0);
+  if (spec.cards === 1) {
+    if (!entry.cards.length) throw new Error("Tap the card first: its rank, then its suit.");
+    action.card = entry.cards[0];
+  } else if (spec.cards) {
+    const want = cardsWanted(spec, state.view, entry.player);
+    if (entry.cards.length && entry.cards.length !== want) throw new Error(`Tap all ${want} cards, or none.`);
+    if (entry.cards.length) action.cards = entry.cards;
+    else if (!spec.optional) throw new Error("Tap the cards first.");
+  }
+  return action;
+}
+
+async function sendEntry(event) {
+  event.preventDefault();
+  let action;
+  try { action = entryAction(); } catch (err) { toast(err.message); return; }
+  const entry = state.entry;
+  if (entry.mode === "correct") {
+    const done = await change("/api/correct", { index: entry.index, action });
+    if (done) { toast(`Action ${entry.index + 1} corrected.`, true); endCorrection(); loadHistory(); }
+  } else {
+    const done = await change("/api/action", { action });
+    if (done) { entry.cards = []; entry.rank = null; syncEntry(false); }
+  }
+}
+
+function startCorrection(entry) {
+  const a = entry.action;
+  const e = state.entry;
+  e.mode = "correct";
+  e.index = entry.index;
+  e.act = a.act in ACTS ? a.act : "play";
+  e.player = a.player ?? a.dealer ?? 0;
+  e.cards = a.card ? [a.card] : [...(a.cards || [])];
+  e.rank = null;
+  if (a.points !== undefined) $("entry-points").value = a.points;
+  showTab("fix");
+  renderEntry();
+  $("entry").scrollIntoView({ block: "start" });
+}
+
+function endCorrection() {
+  state.entry.mode = "enter";
+  syncEntry(true);
+}
+
+function renderFixButtons(view) {
+  const go = $("go");
+  const turn = view.turn;
+  go.disabled = !(view.phase === "play" && turn !== null && turn !== undefined);
+  go.textContent = go.disabled ? "Go" : `Go for ${seatName(view, turn)}`;
+  $("undo").disabled = !view.actions;
+}
+
+// ------------------------------------------------------------------ pairing and seats
+
+function setMe(me) {
+  state.me = { paired: !!me.paired, seat: me.seat ?? null };
+  if (me.csrf) document.querySelector("meta[name=csrf-token]").content = me.csrf;
+  const button = $("pair-open");
+  button.textContent = me.paired ? (me.seat !== null && state.view ? seatName(state.view, me.seat) || "Paired" : "Paired") : "Pair";
+  button.classList.toggle("paired", !!me.paired);
+  $("fix-locked").hidden = !!me.paired;
+  $("fix-open").hidden = !me.paired;
+  $("seat-box").hidden = !me.paired;
+  $("unpair").hidden = !me.paired;
+  $("setup-start").disabled = !me.paired;
+  renderSeats();
+  if (state.view) { renderScores(state.view); renderHand(state.view); }
+  if (state.tab === "history") renderHistory();
+}
+
+function seatButtons(box, selected, onPick) {
+  const names = state.view ? state.view.players : [];
+  const choices = [["Just watching", null], ...names.map((n, i) => [n, i])];
+  box.replaceChildren(...choices.map(([label, seat]) => {
+    const b = el("button", null, label);
+    b.type = "button";
+    b.dataset.seat = seat === null ? "" : seat;
+    b.setAttribute("aria-pressed", String(selected === seat));
+    b.addEventListener("click", () => onPick(seat));
+    return b;
+  }));
+}
+
+function renderSeats() {
+  seatButtons($("seat-choice"), state.me.seat, async (seat) => {
+    const me = await change("/api/seat", { seat });
+    if (me) { setMe(me); reconnect(); }
+  });
+}
+
+function openPair() {
+  if (state.me.paired) { showTab("setup"); return; }
+  state.pairSeat = null;
+  const pick = (seat) => { state.pairSeat = seat; seatButtons($("pair-seat"), seat, pick); };
+  pick(null);
+  $("pair-error").hidden = true;
+  $("pair-code").value = "";
+  $("pair-dialog").showModal();
+  $("pair-code").focus();
+}
+
+async function sendPair(event) {
+  event.preventDefault();
+  const code = $("pair-code").value.trim();
+  const error = $("pair-error");
+  try {
+    const me = await request("POST", "/api/pair", { code, seat: state.pairSeat });
+    $("pair-dialog").close();
+    setMe(me);
+    if (me.view) render(me.view);
+    reconnect();
+    toast("Paired: this phone can now fix the game.", true);
+  } catch (err) {
+    error.textContent = err.message;
+    error.hidden = false;
+  }
+}
+
+async function loadMe() {
+  try { setMe(await request("GET", "/api/me")); } catch (err) { toast(err.message); }
+}
+
+// ------------------------------------------------------------------ setup
+
+async function loadGames() {
+  try {
+    state.games = (await request("GET", "/api/games")).games;
+  } catch (err) { toast(err.message); return; }
+  const sel = $("setup-game");
+  sel.replaceChildren(...state.games.map((g) => { const o = el("option", null, g.title); o.value = g.name; return o; }));
+  if (state.view) sel.value = state.view.game;
+  renderSetup();
+}
+
+function renderSetup() {
+  const game = state.games.find((g) => g.name === $("setup-game").value);
+  if (!game) return;
+  $("setup-summary").textContent = game.summary || "";
+  const counts = game.players;
+  if (!counts.includes(state.setupCount)) state.setupCount = counts[0];
+  $("setup-count").replaceChildren(...counts.map((n) => {
+    const b = el("button", null, String(n));
+    b.type = "button";
+    b.setAttribute("aria-pressed", String(n === state.setupCount));
+    b.addEventListener("click", () => { state.setupCount = n; renderSetup(); });
+    return b;
+  }));
+  const names = $("setup-names");
+  const old = [...names.querySelectorAll("input")].map((i) => i.value);
+  const current = state.view ? state.view.players : [];
+  names.replaceChildren();
+  for (let i = 0; i < state.setupCount; i++) {
+    const label = el("label", "field", `Player ${i + 1}`);
+    const input = el("input");
+    input.maxLength = 24;
+    input.value = old[i] ?? current[i] ?? `Player ${i + 1}`;
+    input.autocomplete = "off";
+    label.appendChild(input);
+    names.appendChild(label);
+  }
+  const options = $("setup-options");
+  options.replaceChildren();
+  for (const opt of game.options) {
+    const label = el("label", "field");
+    let input;
+    if (opt.choices) {
+      input = el("select");
+      opt.choices.forEach((c) => { const o = el("option", null, String(c)); o.value = JSON.stringify(c); input.appendChild(o); });
+      input.value = JSON.stringify(opt.default);
+    } else if (typeof opt.default === "boolean") {
+      input = el("input");
+      input.type = "checkbox";
+      input.checked = opt.default;
+    } else {
+      input = el("input");
+      input.type = typeof opt.default === "number" ? "number" : "text";
+      if (input.type === "number") input.inputMode = "numeric";
+      input.value = opt.default;
+    }
+    input.dataset.option = opt.name;
+    input.dataset.kind = opt.choices ? "choice" : typeof opt.default;
+    if (input.type === "checkbox") { label.appendChild(input); label.appendChild(document.createTextNode(opt.help || opt.name)); }
+    else { label.appendChild(document.createTextNode(opt.help || opt.name)); label.appendChild(input); }
+    options.appendChild(label);
+  }
+}
+
+async function startGame(event) {
+  event.preventDefault();
+  const game = $("setup-game").value;
+  const players = [...$("setup-names").querySelectorAll("input")].map((i) => i.value.trim());
+  const options = {};
+  for (const input of $("setup-options").querySelectorAll("[data-option]")) {
+    const kind = input.dataset.kind;
+    options[input.dataset.option] = kind === "choice" ? JSON.parse(input.value) : kind === "boolean" ? input.checked
+      : kind === "number" ? Number(input.value) : input.value;
+  }
+  if (!window.confirm("Start a new game? This one ends.")) return;
+  const done = await change("/api/new", { game, players, options });
+  if (done) { toast("New game started.", true); await loadMe(); reconnect(); showTab("board"); }
+}
+
+// ------------------------------------------------------------------ camera
+
+function refreshCamera() {
+  const img = $("camera");
+  const note = $("camera-note");
+  fetch(`/camera.jpg?t=${Date.now()}`, { cache: "no-store" }).then(async (r) => {
+    if (!r.ok) {
+      const data = await r.json().catch(() => ({}));
+      note.textContent = data.error || "No camera picture.";
+      note.hidden = false;
+      img.hidden = true;
+      return;
+    }
+    const blob = await r.blob();
+    if (img.src.startsWith("blob:")) URL.revokeObjectURL(img.src);
+    img.src = URL.createObjectURL(blob);
+    img.hidden = false;
+    note.hidden = true;
+  }).catch(() => { note.textContent = "The device cannot be reached."; note.hidden = false; });
+}
+
+// ------------------------------------------------------------------ tabs
+
+function showTab(name) {
+  if (!["board", "history", "fix", "setup", "camera"].includes(name)) name = "board";
+  state.tab = name;
+  for (const section of document.querySelectorAll(".tab")) section.hidden = section.id !== `tab-${name}`;
+  for (const a of document.querySelectorAll(".tabs a")) {
+    if (a.dataset.tab === name) a.setAttribute("aria-current", "page"); else a.removeAttribute("aria-current");
+  }
+  if (location.hash !== `#${name}`) history.replaceState(null, "", `#${name}`);
+  clearInterval(state.cameraTimer);
+  if (name === "camera") {
+    refreshCamera();
+    state.cameraTimer = setInterval(refreshCamera, Number(document.body.dataset.cameraRefresh) || 1500);
+  }
+  if (name === "history") loadHistory();
+  if (name === "setup" && !state.games.length) loadGames();
+  if (name === "fix" && state.entry.mode === "enter") syncEntry(false);
+  window.scrollTo(0, 0);
+}
+
+// ------------------------------------------------------------------ start
+
+document.addEventListener("DOMContentLoaded", () => {
+  window.addEventListener("hashchange", () => showTab(location.hash.slice(1)));
+  $("pair-open").addEventListener("click", openPair);
+  for (const b of document.querySelectorAll("[data-pair]")) b.addEventListener("click", openPair);
+  $("pair-form").addEventListener("submit", sendPair);
+  $("pair-cancel").addEventListener("click", () => $("pair-dialog").close());
+  $("undo").addEventListener("click", () => change("/api/undo"));
+  $("go").addEventListener("click", () => {
+    const v = state.view;
+    if (v && v.turn !== null) change("/api/action", { action: { act: "go", player: v.turn } });
+  });
+  $("entry").addEventListener("submit", sendEntry);
+  $("entry-cancel").addEventListener("click", endCorrection);
+  $("entry-act").addEventListener("change", (e) => {
+    state.entry.act = e.target.value; state.entry.cards = []; state.entry.rank = null; renderEntry();
+  });
+  $("setup-game").addEventListener("change", renderSetup);
+  $("setup").addEventListener("submit", startGame);
+  $("unpair").addEventListener("click", async () => {
+    const me = await change("/api/unpair");
+    if (me) { setMe(me); reconnect(); }
+  });
+  showTab(location.hash.slice(1) || "board");
+  request("GET", "/api/view").then(render).catch((err) => toast(err.message));
+  loadMe();
+  connect();
+});
