@@ -65,7 +65,7 @@ def phase_line(board: Board) -> str:
     if board.phase == "play":
         return "The play"
     if board.phase == "show":
-        return "The show"
+        return board.prompt or "The show"
     return board.prompt or board.title or board.phase.capitalize()
 
 

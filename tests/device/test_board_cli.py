@@ -1,0 +1,53 @@
+"""`pegpi board`: the README pictures, a record's frames, one view, and its errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from device.board import samples
+from device.cli import main
+from games.cribbage.autoplay import autoplay
+
+
+def test_demo_writes_every_state_at_every_size(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["board", "--demo", "-o", str(tmp_path), "--scale", "2"]) == 0
+    for name in samples.ALL:
+        for size in ("128x64", "128x32", "256x64"):
+            with Image.open(tmp_path / f"{name}-{size}.png") as picture:
+                width, height = map(int, size.split("x"))
+                assert picture.size == (2 * width, 2 * height)
+    with Image.open(tmp_path / "announce-play-128x64.gif") as movie:
+        assert movie.n_frames > 3
+    assert "wrote" in capsys.readouterr().out
+
+
+def test_record_writes_a_picture_per_step_and_a_gif(tmp_path: Path) -> None:
+    record = autoplay("cribbage", ["Ann", "Bob"], seed=5)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    out = tmp_path / "frames"
+    assert main(["board", "--record", str(path), "-o", str(out), "--scale", "1"]) == 0
+    assert len(list(out.glob("step-*.png"))) == len(record["actions"]) + 1
+    assert (out / "game.gif").exists()
+
+
+def test_one_view(tmp_path: Path) -> None:
+    path = tmp_path / "view.json"
+    path.write_text(json.dumps(samples.show()), encoding="utf-8")
+    assert main(["board", "--view", str(path), "-o", str(tmp_path / "show.png"), "--size", "256x64",
+                 "--scale", "1"]) == 0
+    with Image.open(tmp_path / "show.png") as picture:
+        assert picture.size == (256, 64)
+
+
+def test_errors_are_pegpi_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["board", "--demo"]) == 2
+    assert "-o FOLDER" in capsys.readouterr().err
+    bad = tmp_path / "bad.json"
+    bad.write_text("{nope", encoding="utf-8")
+    assert main(["board", "--view", str(bad), "-o", str(tmp_path)]) == 2
+    assert "not valid JSON" in capsys.readouterr().err
