@@ -1,0 +1,180 @@
+"""The reverse of the pegging protocol: a game record as a placement script for the simulated table.
+
+A placement script is a list of steps, what players do at the table, in order:
+
+    {"op": "place", "zone": "seat1", "slot": 0, "card": "7H"}     (optional "confidence": 0..1)
+    {"op": "remove", "zone": "seat1", "slot": 0}
+    {"op": "say", "action": {"act": "deal", "dealer": 0}}           (a button or the phone)
+    {"op": "ok"}                                                    (the OK button)
+
+The simulated table renders it as frames; :class:`ScriptTable` turns it straight into the table
+events the tracker would report, for tests and for runs without frames. Played back through the
+pegging protocol, the script of a record scores exactly as the record does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from games.errors import RecordError
+
+JSON = dict[str, Any]
+Key = tuple[str, int]
+
+
+def record_to_script(record: Mapping[str, Any], *, row_slots: int = 8, crib_slots: int = 4) -> list[JSON]:
+    """The steps that play ``record`` on a pegging mat (cribbage family records only)."""
+    from games.records import replay
+
+    result = replay(record)  # checks the record first
+    game = result.game
+    state = game.new_initial_state()
+    mat: dict[Key, str] = {}
+    steps: list[JSON] = []
+
+    def place(zone: str, slot: int, card: str) -> None:
+        mat[(zone, slot)] = card
+        steps.append({"op": "place", "zone": zone, "slot": slot, "card": card})
+
+    def clear() -> None:
+        for zone, slot in sorted(mat):
+            steps.append({"op": "remove", "zone": zone, "slot": slot})
+        mat.clear()
+
+    def row(zone: str) -> int:
+        return sum(1 for z, _ in mat if z == zone)
+
+    acts = [a.act for a in result.actions]
+    for index, action in enumerate(result.actions):
+        data = action.to_json()
+        act = data["act"]
+        if act == "cut":
+            if not getattr(state, "cuts", {}) and mat:
+                clear()  # a tie: the cut cards go back and everyone cuts again
+            place(f"seat{data['player']}", 0, data["card"])
+        elif act == "deal":
+            if mat:
+                clear()
+            else:
+                steps.append({"op": "say", "action": data})
+        elif act == "discard":
+            n = len(data.get("cards") or []) or game.discards(data["player"], state.dealer)  # type: ignore[attr-defined]
+            for _ in range(n):
+                taken = row("crib")
+                if taken < crib_slots:
+                    place("crib", taken, "back")
+        elif act == "starter":
+            place("starter", 0, data["card"])
+        elif act == "play":
+            zone = f"seat{data['player']}"
+            taken = row(zone)
+            if taken >= row_slots:
+                raise RecordError(f"{zone} has only {row_slots} card outlines")
+            place(zone, taken, data["card"])
+        elif act == "show":
+            zone = f"seat{data['player']}"
+            have = {c for (z, _), c in mat.items() if z == zone}
+            for card in data.get("cards") or []:
+                if card not in have:
+                    place(zone, row(zone), card)
+        elif act == "crib":
+            for i, card in enumerate(data.get("cards") or []):
+                if i < crib_slots:
+                    place("crib", i, card)
+        elif act == "go":
+            later = next((a for a in acts[index + 1:] if a != "go"), None)
+            if later != "play":  # no play follows to show it: the player says it (the Go button)
+                steps.append({"op": "say", "action": data})
+        else:
+            steps.append({"op": "say", "action": data})
+        state = state.apply(action)
+    return steps
+
+
+def mat_at(steps: list[JSON], upto: int) -> dict[Key, tuple[str, float]]:
+    """What lies on the mat after the first ``upto`` steps: (zone, slot) -> (card, confidence)."""
+    mat: dict[Key, tuple[str, float]] = {}
+    for step in steps[:upto]:
+        key = (str(step.get("zone")), int(step.get("slot", 0)))
+        if step["op"] == "place":
+            mat[key] = (str(step["card"]), float(step.get("confidence", 1.0)))
+        elif step["op"] == "remove":
+            mat.pop(key, None)
+    return mat
+
+
+class ScriptTable:
+    """Table events straight from a placement script, as a tracker would report them: placing a
+    card on an occupied outline first reports the old card removed. ``dt``: seconds per step."""
+
+    def __init__(self, steps: list[JSON], dt: float = 0.5) -> None:
+        from vision.events import TableEvent
+
+        self._event = TableEvent
+        self.steps = steps
+        self.dt = dt
+
+    def resight(self, start: int) -> list[Any]:
+        """The events of a tracker that starts now and finds the mat as it is after ``start`` steps."""
+        t = start * self.dt
+        return [self._event(zone, card, "placed", t, conf, slot)
+                for (zone, slot), (card, conf) in sorted(mat_at(self.steps, start).items())]
+
+    def events(self, start: int = 0) -> Iterator[tuple[int, JSON, list[Any]]]:
+        """(index, step, its table events) from step ``start`` on (buttons have no events)."""
+        mat = {k: v for k, v in mat_at(self.steps, start).items()}
+        for index in range(start, len(self.steps)):
+            step = self.steps[index]
+            t = index * self.dt
+            events = []
+            op = step.get("op")
+            if op in ("place", "remove"):
+                key = (str(step["zone"]), int(step.get("slot", 0)))
+                old = mat.pop(key, None)
+                if old is not None:
+                    events.append(self._event(key[0], old[0], "removed", t, old[1], key[1]))
+                if op == "place":
+                    conf = float(step.get("confidence", 1.0))
+                    mat[key] = (str(step["card"]), conf)
+                    events.append(self._event(key[0], str(step["card"]), "placed", t, conf, key[1]))
+            elif op not in ("say", "ok"):
+                raise RecordError(f"placement step {index} has no op 'place', 'remove', 'say' or 'ok': {step}")
+            yield index, step, events
+
+
+def resume_point(session: Any, prefix: str = "script:") -> int:
+    """The first step of a script not yet recorded by ``session``'s store (0 for a new game)."""
+    tag = session.store.last_input(session.game_id, prefix)
+    return 0 if tag is None else int(tag[len(prefix):]) + 1
+
+
+def play_script(session: Any, steps: list[JSON], *, start: int | None = None,
+                on_step: Any = None, prefix: str = "script:") -> int:
+    """Play ``steps`` into ``session`` as the table would, from where its store got to (or
+    ``start``): first the mat as it lies then (a tracker starting afresh sees every card again),
+    then each step, tagged so a restart resumes after the last recorded one. Returns the steps run."""
+    from games.errors import PegpiError
+
+    table = ScriptTable(steps)
+    first = resume_point(session, prefix) if start is None else start
+    session.table_events(table.resight(first))
+    ran = 0
+    for index, step, events in table.events(first):
+        tag = f"{prefix}{index}"
+        op = step["op"]
+        try:
+            if op == "say":
+                session.submit(step["action"], source="phone", input=tag)
+            elif op == "ok":
+                session.confirm(source="button", input=tag)
+            else:
+                session.table_events(events, input=tag)
+        except PegpiError as exc:  # a button pressed for nothing: the table shows why, play goes on
+            if on_step is not None:
+                on_step(index, step, exc)
+        else:
+            if on_step is not None:
+                on_step(index, step, None)
+        ran += 1
+    return ran

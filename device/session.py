@@ -1,0 +1,289 @@
+"""The session: one table's game, its event store, its table protocol and its listeners, behind a lock.
+
+:class:`Session` implements :class:`device.service.TableService`, the only way the web, the
+buttons and the CLI reach a running table. Every change follows one path:
+
+    action(s) -> engine (``state.apply``, which refuses illegal actions) -> store (committed and
+    synced) -> the new state becomes current -> listeners are told (board, LEDs, phones)
+
+so what was shown was always recorded first, and a refused action changes nothing. Table events
+from the camera go through the game's table protocol (:mod:`device.protocols`), under the same
+lock, and come out as the same actions.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import secrets
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+from device.store import Entry, Store, effective_actions
+from games import new_game, registered_games
+from games.engine import Action, Game, State
+from games.errors import IllegalActionError, PegpiError, RecordError
+
+log = logging.getLogger(__name__)
+
+JSON = dict[str, Any]
+
+#: Letters and digits that cannot be mistaken for each other on a small screen.
+CODE_ALPHABET = "ACEFHJKLMNPRTWXY34679"
+CODE_LENGTH = 5
+#: Seconds a quiet subscriber waits before it is sent a ``ping`` (keeps SSE connections honest).
+PING_S = 15.0
+#: Updates a subscriber may fall behind before it is dropped.
+BACKLOG = 512
+
+
+class Session:
+    """One table. Thread-safe: every public method takes the session lock."""
+
+    def __init__(self, store: Store, *, game: str = "cribbage", players: Sequence[str] = ("Ann", "Bob"),
+                 options: JSON | None = None, confidence: float = 0.85, ping_s: float = PING_S) -> None:
+        self.store = store
+        self.confidence = confidence
+        self._ping_s = ping_s
+        self._lock = threading.RLock()
+        self._listeners: list[queue.Queue[JSON | None]] = []
+        self._frame: Callable[[], bytes | None] | None = None
+        self.error: str | None = None  # the last failure to record (a full disk), shown as the message
+        code = store.meta("pairing_code")
+        if code is None:
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            store.set_meta("pairing_code", code)
+        self._code = code
+        current = store.current()
+        if current is None:
+            self._start(game, list(players), dict(options or {}))
+        else:
+            self._load(current.id, current.game, current.players, current.options)
+
+    # ------------------------------------------------------------------ loading
+
+    def _start(self, name: str, players: list[str], options: JSON) -> None:
+        game = new_game(name, players, options)  # checks the name, players and options first
+        game_id = self.store.new_game(game.spec.name, list(game.players), dict(game.options))
+        self._load(game_id, game.spec.name, list(game.players), dict(game.options))
+
+    def _load(self, game_id: int, name: str, players: list[str], options: JSON) -> None:
+        """Replay the stored game to the exact state (start-up, a new game, after a correction)."""
+        self.game_id = game_id
+        self.game: Game = new_game(name, players, options)
+        entries = effective_actions(self.store.rows(game_id))
+        self.entries, self.state = entries, self._replay(entries)
+        from device.protocols import protocol_for
+
+        self.protocol = protocol_for(self)
+        self.protocol.reset()
+
+    def _replay(self, entries: Sequence[Entry]) -> State:
+        state = self.game.new_initial_state()
+        for index, entry in enumerate(entries):
+            try:
+                state = state.apply(self.game.action_from_json(entry.action))
+            except PegpiError as exc:
+                raise RecordError(f"game {self.game_id}, action {index} {entry.action}: {exc}", index) from exc
+        return state
+
+    # ------------------------------------------------------------------ the TableService
+
+    @property
+    def pairing_code(self) -> str:
+        return self._code
+
+    def view(self, seat: int | None = None) -> JSON:
+        with self._lock:
+            return self._view(seat)
+
+    def _view(self, seat: int | None = None) -> JSON:
+        view = self.state.view_for(seat)
+        ask = self.protocol.ask
+        view["message"] = self.error or (ask.text if ask is not None else None)
+        view["ask"] = ask.to_json() if ask is not None else None
+        view["game_id"] = self.game_id
+        view["can_undo"] = bool(self.entries)
+        return view
+
+    def submit(self, action: JSON, *, source: str = "phone", input: str | None = None) -> JSON:
+        with self._lock:
+            self.protocol.before_submit(action)
+            self.apply([action], source=source, input=input)
+            self.protocol.after_change()
+            return self._view()
+
+    def undo(self, *, source: str = "phone") -> JSON:
+        with self._lock:
+            if not self.entries:
+                raise IllegalActionError("there is nothing to undo: no action has been taken in this game")
+            entries = self.entries[:-1]
+            state = self._replay(entries)
+            self._record([("undo", None, None)], source=source)
+            was_over = self.state.is_over
+            self.entries, self.state = entries, state
+            if was_over and not state.is_over:
+                self.store.reopen_game(self.game_id)
+            self.protocol.reset()
+            self._publish({"type": "undo", "source": source})
+            return self._view()
+
+    def correct(self, index: int, action: JSON, *, source: str = "phone") -> JSON:
+        with self._lock:
+            if not isinstance(index, int) or not 0 <= index < len(self.entries):
+                raise IllegalActionError(f"there is no action {index!r} to correct; this game has "
+                                         f"{len(self.entries)} actions (0 to {len(self.entries) - 1})")
+            parsed = self.game.action_from_json(action).to_json()
+            entries = list(self.entries)
+            entries[index] = Entry(parsed, source, -1, 0.0, corrected=True)
+            try:
+                state = self._replay(entries)
+            except RecordError as exc:
+                raise IllegalActionError(f"that correction does not fit the game: {exc}") from exc
+            seqs = self._record([("correct", parsed, index)], source=source)
+            entries[index] = Entry(parsed, source, seqs[0], 0.0, corrected=True)
+            self.entries, self.state = entries, state
+            self.protocol.reset()
+            self._publish({"type": "correct", "index": index, "source": source})
+            self._finish_if_over()
+            return self._view()
+
+    def confirm(self, *, source: str = "button", input: str | None = None) -> JSON:
+        with self._lock:
+            self.protocol.confirm(source=source, input=input)
+            return self._view()
+
+    def new_game(self, game: str, players: list[str], options: JSON | None = None) -> JSON:
+        with self._lock:
+            self._start(game, list(players), dict(options or {}))
+            self.error = None
+            self._publish({"type": "new_game", "game_id": self.game_id})
+            return self._view()
+
+    def history(self) -> list[JSON]:
+        with self._lock:
+            points: dict[int, list[JSON]] = {}
+            for event in self.state.events:
+                if event.action_index is not None:
+                    points.setdefault(event.action_index, []).append(event.to_json())
+            return [{"index": i, "action": e.action, "source": e.source, "corrected": e.corrected,
+                     "t": e.t, "points": points.get(i, [])} for i, e in enumerate(self.entries)]
+
+    def export(self) -> JSON:
+        with self._lock:
+            return self.store.export(self.game_id)
+
+    def games(self) -> list[JSON]:
+        return [spec.to_json() for spec in registered_games()]
+
+    def camera_frame(self) -> bytes | None:
+        provider = self._frame
+        return provider() if provider is not None else None
+
+    def subscribe(self) -> Iterator[JSON]:
+        """Updates as they happen: the current view first, then ``view``/``score``/... updates, and a
+        ``ping`` after a quiet spell. Stop iterating (or ``close()`` it) to be dropped."""
+        inbox: queue.Queue[JSON | None] = queue.Queue(BACKLOG)
+        with self._lock:
+            self._listeners.append(inbox)
+            first = {"type": "view", "view": self._view()}
+        return self._deliver(inbox, first)
+
+    def _deliver(self, inbox: queue.Queue[JSON | None], first: JSON) -> Iterator[JSON]:
+        try:
+            yield first
+            while True:
+                try:
+                    update = inbox.get(timeout=self._ping_s)
+                except queue.Empty:
+                    yield {"type": "ping"}
+                    continue
+                if update is None:
+                    return
+                yield update
+        finally:
+            with self._lock:
+                if inbox in self._listeners:
+                    self._listeners.remove(inbox)
+
+    # ------------------------------------------------------------------ for the runtime
+
+    def set_frame_provider(self, provider: Callable[[], bytes | None] | None) -> None:
+        self._frame = provider
+
+    def table_events(self, events: Sequence[Any], *, on_table: Any = None, input: str | None = None) -> None:
+        """Hand table events (``vision.events.TableEvent``) to the game's table protocol.
+        ``on_table``: what the tracker believes lies on the mat now (None when not known)."""
+        with self._lock:
+            self.protocol.on_events(events, on_table=on_table, input=input)
+
+    def close(self) -> None:
+        """Wake every subscriber so they end."""
+        with self._lock:
+            for inbox in self._listeners:
+                try:
+                    inbox.put_nowait(None)
+                except queue.Full:
+                    pass
+            self._listeners.clear()
+
+    @property
+    def listeners(self) -> int:
+        return len(self._listeners)
+
+    # ------------------------------------------------------------------ the one path of a change
+
+    def apply(self, actions: Sequence[JSON | Action], *, source: str, input: str | None = None) -> State:
+        """Check ``actions`` with the engine, record them in one transaction, make them current and
+        tell the listeners. Raises (and changes nothing) when the rules refuse any of them or the
+        store cannot record them. Call with the lock held (the protocol does)."""
+        with self._lock:
+            state = self.state
+            parsed: list[JSON] = []
+            for raw in actions:
+                action = raw if isinstance(raw, Action) else self.game.action_from_json(raw)
+                state = state.apply(action)
+                parsed.append(action.to_json())
+            before = len(self.state.events)
+            try:
+                seqs = self._record([("action", a, None) for a in parsed], source=source, input=input)
+            except PegpiError as exc:
+                self.error = str(exc)
+                self._publish({"type": "error", "message": self.error})
+                raise
+            self.error = None
+            now = time.time()
+            self.entries = self.entries + [Entry(a, source, s, now) for a, s in zip(parsed, seqs, strict=True)]
+            self.state = state
+            self._publish({"type": "action", "actions": parsed, "source": source},
+                          *({"type": "score", "event": e.to_json()} for e in state.events[before:]))
+            self._finish_if_over()
+            return state
+
+    def _record(self, rows: list[tuple[str, JSON | None, int | None]], *, source: str,
+                input: str | None = None) -> list[int]:
+        return self.store.append(self.game_id, rows, source=source, input=input)
+
+    def _finish_if_over(self) -> None:
+        if self.state.is_over:
+            try:
+                self.store.finish_game(self.game_id, self.state.result_text())
+            except PegpiError as exc:  # the actions are safe; only the label is missing
+                log.warning("could not mark game %s finished: %s", self.game_id, exc)
+
+    def _publish(self, *updates: JSON) -> None:
+        """Tell every listener ``updates`` and then the new view. Listeners too far behind are dropped."""
+        batch = [*updates, {"type": "view", "view": self._view()}]
+        for inbox in list(self._listeners):
+            try:
+                for update in batch:
+                    inbox.put_nowait(update)
+            except queue.Full:
+                log.warning("a listener fell %d updates behind; dropping it", BACKLOG)
+                self._listeners.remove(inbox)
+
+    def publish_view(self) -> None:
+        with self._lock:
+            self._publish()
