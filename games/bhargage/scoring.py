@@ -88,7 +88,7 @@ def score_show(hand: Sequence[DecktetCard], upcard: DecktetCard | None, bhargage
     if rules.sequences:
         items += sequences(cards)
     if not bhargage and upcard is not None and is_character(upcard):
-        items += [Item("friend", (c,), 1, "Chief's friend") for c in hand if is_character(c)]
+        items += [Item("friend", (c,), 1, "friend of the Chief") for c in hand if is_character(c)]
     return Score.of(items)
 
 

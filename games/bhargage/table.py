@@ -444,7 +444,7 @@ class DecktetPeggingState(State):
             "items": spoken_items(score.items),
         }
         items = score.items if points == score.total else (Item("claim", (), points, "claimed"),)
-        self.peg(seat, points, what, items)
+        self.peg(seat, points, self._what_name(what), items)
         if points < score.total:
             self.missed = (self.side_of(seat), score.total - points)
 
