@@ -63,8 +63,21 @@ class Locator:
         self._slot_px = [
             (zone, slot, tuple(round(v * self.s) for v in slot.rect)) for zone in layout.zones for slot in zone.slots
         ]
+        self._nearest = self._nearest_slot_map(h, w)
         sw, sh = SIGNATURE
         self._sig_dst = np.array([[0, 0], [sw, 0], [sw, sh]], np.float32)
+
+    def _nearest_slot_map(self, h: int, w: int) -> np.ndarray:
+        """For each mat pixel, the index (into all outlines) of the nearest outline centre."""
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        best = np.full((h, w), np.inf, np.float32)
+        nearest = np.zeros((h, w), np.uint8)
+        for i, (_zone, slot, _box) in enumerate(self._slot_px):
+            d = (xx - slot.center[0] * self.s) ** 2 + (yy - slot.center[1] * self.s) ** 2
+            closer = d < best
+            best[closer] = d[closer]
+            nearest[closer] = i
+        return nearest
 
     def _felt_samples(self, layout: MatLayout, h: int, w: int) -> np.ndarray:
         """Flat indices of open felt (away from zones and markers) used to measure the light."""
@@ -100,20 +113,22 @@ class Locator:
     def locate(self, mat: np.ndarray, reference: np.ndarray) -> tuple[Sighting, np.ndarray]:
         """Cards and occluded zones on this mat image, and the foreground mask."""
         mask = self.difference(mat, reference)
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        # outer contours only: a card's pips and letters are holes, which the outline ignores
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         grey = cv2.cvtColor(mat, cv2.COLOR_BGR2GRAY)
         h, w = self.shape
         cards: dict[tuple[str, int], tuple[float, SeenCard]] = {}
         occluded: set[str] = set()
-        for label in range(1, count):
-            x, y, bw, bh, area = (int(v) for v in stats[label])
+        for contour in contours:
+            area = cv2.contourArea(contour)
+            if area < 0.05 * self.card_px:
+                continue
+            x, y, bw, bh = cv2.boundingRect(contour)
             if area < 0.3 * self.card_px:
-                if area > 0.05 * self.card_px:
-                    occluded.update(self._zones_under((x, y, x + bw, y + bh)))
+                occluded.update(self._zones_under((x, y, x + bw, y + bh)))
                 continue
             edge = x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1
-            blob = labels[y:y + bh, x:x + bw] == label
-            found = [] if area > 4.5 * self.card_px else self._cards_in(blob, x, y, area, edge)
+            found = [] if area > 4.5 * self.card_px else self._cards_in(contour, (x, y, bw, bh), area, edge)
             if not found:
                 occluded.update(self._zones_under((x, y, x + bw, y + bh)))
                 continue
@@ -123,54 +138,52 @@ class Locator:
         kept = tuple(c for c in kept if c.zone not in occluded)
         return Sighting(kept, frozenset(occluded)), mask
 
-    def _card_box(self, points: np.ndarray, grow: float = 0.0) -> np.ndarray | None:
-        """The card's corners if the points form a card-sized rectangle (after growing each side by
-        ``grow`` px), else None."""
-        (cx, cy), (rw, rh), angle = cv2.minAreaRect(points)
-        area = len(points)
-        rw, rh = rw + 2 * grow, rh + 2 * grow
+    def _card_box(self, rect: tuple, area: float) -> np.ndarray | None:
+        """The corners of ``rect`` (a ``minAreaRect``) if it is card-sized and ``area`` fills it, else None."""
+        (cx, cy), (rw, rh), angle = rect
         short, long = sorted((rw, rh))
         cw, ch = CARD_MM[0] * self.s, CARD_MM[1] * self.s
         tol = self.tolerance
         if (abs(short - cw) <= tol * cw and abs(long - ch) <= tol * ch
-                and area >= 0.8 * (rw - 2 * grow) * (rh - 2 * grow) and rw * rh <= 1.35 * self.card_px):
-            return cv2.boxPoints(((cx, cy), (rw, rh), angle))
+                and area >= 0.85 * rw * rh and rw * rh <= 1.35 * self.card_px):
+            return cv2.boxPoints(rect)
         return None
 
-    def _cards_in(self, blob: np.ndarray, x: int, y: int, area: int, edge: bool) -> list[np.ndarray]:
+    def _cards_in(self, contour: np.ndarray, box: tuple[int, int, int, int], area: float,
+                  edge: bool) -> list[np.ndarray]:
         """Card quads (mat px) in one blob, or [] when the blob is not made of cards."""
-        solid = blob.astype(np.uint8)
-        contours, _ = cv2.findContours(solid, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        cv2.drawContours(solid, contours, -1, 1, -1)  # pips and letters are holes in the mask
-        offset = np.array([x, y], np.float32)
-        box = self._card_box(cv2.findNonZero(solid))
-        if box is not None:
-            return [box + offset]
+        one = self._card_box(cv2.minAreaRect(contour), area)
+        if one is not None:
+            return [one]
         if edge:
             return []
+        x, y, bw, bh = box
+        solid = np.zeros((bh, bw), np.uint8)
+        cv2.drawContours(solid, [contour], -1, 1, -1, offset=(-x, -y))
+        offset = np.array([x, y], np.float32)
         # cards touching each other: split the blob between the outlines it covers (nearest centre)
-        points = cv2.findNonZero(solid).reshape(-1, 2).astype(np.float32)
-        centres = np.array([(s.center[0] * self.s - x, s.center[1] * self.s - y)
-                            for _z, s, (x0, y0, x1, y1) in self._slot_px
-                            if x0 < x + blob.shape[1] and x < x1 and y0 < y + blob.shape[0] and y < y1], np.float32)
+        cells = self._nearest[y:y + bh, x:x + bw]
         quads = []
-        if len(centres) >= 2:
-            nearest = np.argmin(((points[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2), axis=1)
-            for k in range(len(centres)):
-                part = points[nearest == k]
-                if len(part) < 0.3 * self.card_px:
-                    continue
-                box = self._card_box(part.reshape(-1, 1, 2))
-                if box is None:
-                    quads = []
-                    break
-                quads.append(box + offset)
-        if quads and area <= (len(quads) + 0.3) * self.card_px:
+        for k in np.unique(cells[solid > 0]):
+            part = cv2.bitwise_and(solid, (cells == k).view(np.uint8))
+            outline, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+            if not outline:
+                continue
+            biggest = max(outline, key=cv2.contourArea)
+            part_area = cv2.contourArea(biggest)
+            if part_area < 0.3 * self.card_px:
+                continue
+            found = self._card_box(cv2.minAreaRect(biggest), part_area)
+            if found is None:
+                quads = []
+                break
+            quads.append(found + offset)
+        if len(quads) >= 2 and area <= (len(quads) + 0.3) * self.card_px:
             return quads
         # cards lying edge to edge: one card per outline the blob fills
         quads = []
         for _zone, slot, (x0, y0, x1, y1) in self._slot_px:
-            ox0, oy0, ox1, oy1 = max(x0, x), max(y0, y), min(x1, x + blob.shape[1]), min(y1, y + blob.shape[0])
+            ox0, oy0, ox1, oy1 = max(x0, x), max(y0, y), min(x1, x + bw), min(y1, y + bh)
             if ox1 <= ox0 or oy1 <= oy0:
                 continue
             fill = np.count_nonzero(solid[oy0 - y:oy1 - y, ox0 - x:ox1 - x]) / max(1, (x1 - x0) * (y1 - y0))

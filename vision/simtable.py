@@ -36,11 +36,13 @@ SKIN = (118, 150, 205)
 
 @dataclass(frozen=True, slots=True)
 class Place:
-    """Put ``card`` (``"back"`` for a face-down card) in a zone's slot (the first free one if None)."""
+    """Put ``card`` (``"back"`` for a face-down card) in a zone's slot (the first free one if None).
+    With ``hand=False`` the card simply appears (for measuring latency to the frame)."""
 
     card: str
     zone: str
     slot: int | None = None
+    hand: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,7 +240,8 @@ class SimTable:
             angle = (90.0 if s.size[0] > s.size[1] else 0.0) + float(self._rng.uniform(-4, 4))
             lying = _Lying(step.card, zone.name, slot, (s.center[0] + jitter[0], s.center[1] + jitter[1]), angle)
             entry = self._entry(zone)
-            self._reach(walk, scenes, lying.center, entry, dt, False, step.card)
+            if step.hand:
+                self._reach(walk, scenes, lying.center, entry, dt, False, step.card)
             if key in walk.cards and not zone.stack:
                 raise ScriptError(f"slot {slot} of {zone.name} already holds {walk.cards[key].card}")
             if key in walk.cards:
@@ -246,7 +249,8 @@ class SimTable:
                 del walk.cards[key]  # a pile: the new card covers the old one
             walk.cards[key] = lying
             walk.order.append(key)
-            self._reach(walk, scenes, lying.center, entry, dt, True, None)
+            if step.hand:
+                self._reach(walk, scenes, lying.center, entry, dt, True, None)
             self.truth.append(TableEvent(zone.name, step.card, "placed", walk.t, 1.0, slot))
             self._still(walk, scenes, self.timing.settle_s, dt)
         elif isinstance(step, Remove):

@@ -1,0 +1,217 @@
+"""`pegpi mat` (print a play mat), `pegpi table-sim` (a simulated deal read by the camera
+pipeline) and `pegpi bench vision` (frame time and placement latency)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from games.errors import PegpiError
+
+
+class VisionCommandError(PegpiError, ValueError):
+    """A vision error (bad layout, paper, file, source) surfaced by a command."""
+
+
+def register(commands: Any, benches: Any) -> None:
+    mat = commands.add_parser("mat", help="print the play mat for a game (PDF or PNG at true scale)")
+    mat.add_argument("--game", required=True, help="game name, e.g. cribbage")
+    mat.add_argument("--seats", type=int, default=2, help="number of seats (default 2)")
+    mat.add_argument("--paper", choices=("A3", "A4"), default="A3")
+    mat.add_argument("--px-per-mm", type=float, default=8.0, help="resolution (8 px/mm is about 200 dpi)")
+    mat.add_argument("-o", "--output", required=True, help="FILE.pdf or FILE.png")
+    mat.set_defaults(func=_mat)
+
+    sim = commands.add_parser("table-sim", help="play a simulated cribbage deal to the camera pipeline, print events")
+    sim.add_argument("--seed", type=int, default=0, help="camera pose, card jitter and deal")
+    sim.add_argument("--fps", type=float, default=30.0)
+    sim.add_argument("--save", metavar="FOLDER", help="also write the frames there as PNG")
+    sim.set_defaults(func=_table_sim)
+
+    bench = benches.add_parser("vision", help="ms per 1280x720 frame with 0/6/12 cards; placement latency")
+    bench.add_argument("--json", action="store_true", help="print figures as JSON")
+    bench.add_argument("--frames", type=int, default=90, help="frames measured per card count")
+    bench.set_defaults(func=_bench)
+
+
+def _layout_for_game(game: str, seats: int, paper: str):
+    from games import get_game
+    from vision.errors import VisionError
+    from vision.mat import layout_for
+
+    spec = get_game(game).spec
+    if seats not in spec.players:
+        raise VisionCommandError(f"{spec.name} is played by {', '.join(map(str, spec.players))} players, "
+                                 f"not {seats}")
+    try:
+        return spec, layout_for(spec.table, seats, paper)
+    except VisionError as exc:
+        raise VisionCommandError(f"{spec.name}: {exc}") from exc
+
+
+def _mat(args: argparse.Namespace) -> int:
+    from vision.errors import VisionError
+    from vision.mat_print import save_mat
+
+    spec, layout = _layout_for_game(args.game, args.seats, args.paper)
+    try:
+        path = save_mat(layout, spec.title or spec.name, args.output, args.px_per_mm)
+    except VisionError as exc:
+        raise VisionCommandError(str(exc)) from exc
+    zones = ", ".join(f"{z.name} ({len(z.slots)})" for z in layout.zones)
+    print(f"{path}: {spec.title or spec.name}, {layout.table} mat for {layout.seats} seats on {layout.paper}; "
+          f"zones (outlines): {zones}")
+    return 0
+
+
+def cribbage_deal_script(seed: int = 0) -> list[Any]:
+    """A two-player cribbage deal as the table sees it: the starter is turned, each seat plays
+    four cards alternately into its row, a hand waves over the mat, the crib is turned up and
+    the mat cleared."""
+    import numpy as np
+
+    from vision.render import CARD_IDS
+    from vision.simtable import Clear, HandPass, Idle, Light, Place, Shake
+
+    rng = np.random.default_rng(seed)
+    cards = [str(c) for c in rng.permutation([c for c in CARD_IDS if c not in ("RJ", "BJ")])[:13]]
+    script: list[Any] = [Idle(0.3), Place(cards[0], "starter"), Shake(1.0)]
+    for i in range(4):
+        script += [Place(cards[1 + i], "seat1"), Place(cards[5 + i], "seat0")]
+    script += [HandPass("seat0", 1.2), Light(0.8, 0.6), Idle(0.5)]
+    script += [Place(card, "crib") for card in cards[9:13]]
+    script += [HandPass(None, 1.0), Clear(), Idle(0.3)]
+    return script
+
+
+def _stand_in(px_per_mm: float = 3.0):
+    from vision.render import CARD_IDS
+    from vision.simtable import default_card_art
+    from vision.template_classifier import TemplateClassifier
+
+    return TemplateClassifier.from_art([*CARD_IDS, "back"], default_card_art(px_per_mm=px_per_mm))
+
+
+def _classifier() -> tuple[Any, str]:
+    """The shipped model if it loads; otherwise the template stand-in taught the simulator's deck."""
+    try:
+        from vision.classify import load_default_classifier
+
+        return load_default_classifier(threads=1), "onnx model (vision.classify)"
+    except Exception as exc:  # no model yet, or onnxruntime missing: measure the rest of the pipeline
+        return _stand_in(), f"template stand-in ({type(exc).__name__}: no model loaded)"
+
+
+def _table_sim(args: argparse.Namespace) -> int:
+    import cv2
+    import numpy as np
+
+    from vision.mat import layout_for
+    from vision.pipeline import TablePipeline
+    from vision.simtable import CameraPose, SimTable
+
+    layout = layout_for("pegging", 2)
+    pose = CameraPose.random(np.random.default_rng(args.seed))
+    sim = SimTable(layout, cribbage_deal_script(args.seed), title="cribbage", fps=args.fps, pose=pose, seed=args.seed)
+    classifier, name = _classifier()
+    pipeline = TablePipeline(layout, classifier)
+    print(f"simulated cribbage deal: {len(sim.scenes)} frames, {sim.duration:.1f} s; classifier: {name}")
+    got = []
+    for frame in sim.frames():
+        if args.save:
+            from pathlib import Path
+
+            Path(args.save).mkdir(parents=True, exist_ok=True)
+            cv2.imwrite(str(Path(args.save) / f"frame{frame.index:05d}.png"), frame.image)
+        for event in pipeline.process(frame.image, frame.t).events:
+            print(event)
+            got.append((event.zone, event.slot, event.card, event.kind))
+    want = [(e.zone, e.slot, e.card, e.kind) for e in sim.truth]
+    print(f"{'the same events as played' if got == want else 'DIFFERENT from what was played'}: "
+          f"{len(got)} read, {len(want)} played")
+    return 0 if got == want else 1
+
+
+def _percentile(values: list[float], q: float) -> float:
+    import numpy as np
+
+    return float(np.percentile(np.asarray(values), q)) if values else float("nan")
+
+
+_TWELVE = [("seat0", c) for c in ("AS", "4H", "7C", "10D", "KS")] + [("seat1", c) for c in ("2D", "5S", "8H", "JC", "QH")]
+_TWELVE += [("starter", "5D"), ("crib", "back")]
+_SIX = [("seat0", "AS"), ("seat0", "4H"), ("seat0", "7C"), ("seat1", "2D"), ("seat1", "5S"), ("seat1", "8H")]
+
+
+def _bench(args: argparse.Namespace) -> int:
+    import time
+
+    import cv2
+    import numpy as np
+
+    from vision.mat import layout_for
+    from vision.pipeline import STAGES, TablePipeline
+    from vision.simtable import CameraPose, Idle, Place, Shake, SimTable
+
+    cv2.setNumThreads(1)
+    layout = layout_for("pegging", 2)
+    pose = CameraPose(fill=0.86, tilt=0.08, roll=1.5, offset=(10.0, 0.0))
+    classifier, name = _classifier()
+    fps = 30.0
+    report: dict[str, Any] = {"classifier": name, "frame": "1280x720", "threads": 1, "frame_ms": {}}
+    for cards in ([], _SIX, _TWELVE):
+        script = [Idle(0.15)] + [Place(card, zone, hand=False) for zone, card in cards]
+        script += [Idle(0.2), Shake(1.0), Idle(args.frames / fps)]
+        sim = SimTable(layout, script, title="cribbage", fps=fps, pose=pose, seed=len(cards))
+        frames = list(sim.frames())
+        pipeline = TablePipeline(layout, classifier)
+        measured = frames[-args.frames:]
+        for frame in frames[: len(frames) - len(measured)]:
+            pipeline.process(frame.image, frame.t)  # learn the mat and settle the cards
+        totals, stages = [], {s: [] for s in STAGES}
+        for frame in measured:
+            start = time.perf_counter()
+            result = pipeline.process(frame.image, frame.t)
+            totals.append((time.perf_counter() - start) * 1e3)
+            for s in STAGES:
+                stages[s].append(result.timings[s])
+        seen = len(result.sighting.cards) if result.sighting else 0
+        report["frame_ms"][str(len(cards))] = {
+            "median": round(float(np.median(totals)), 2), "p95": round(_percentile(totals, 95), 2),
+            "cards_seen": seen, "stages_median": {s: round(float(np.median(v)), 2) for s, v in stages.items()},
+        }
+    # placement -> event: cards dropped one at a time, 30 fps, processing time included
+    script = [Idle(0.2)]
+    for zone, card in _TWELVE:
+        script += [Place(card, zone, hand=False), Idle(0.5)]
+    sim = SimTable(layout, script, title="cribbage", fps=fps, pose=pose, seed=99)
+    pipeline = TablePipeline(layout, classifier)
+    latencies, right = [], 0
+    truth = {(e.zone, e.slot): e for e in sim.truth}
+    for frame in sim.frames():
+        start = time.perf_counter()
+        result = pipeline.process(frame.image, frame.t)
+        spent = time.perf_counter() - start
+        for event in result.events:
+            placed = truth.get((event.zone, event.slot))
+            if placed is not None and event.kind == "placed":
+                latencies.append((event.t - placed.t + spent) * 1e3)
+                right += event.card == placed.card
+    report["latency_ms"] = {"fps": fps, "median": round(float(np.median(latencies)), 1) if latencies else None,
+                            "max": round(max(latencies), 1) if latencies else None,
+                            "events": len(latencies), "placed": len(truth), "read_right": right}
+    report["budget"] = {"frame_ms_12_cards_median": 15.0, "latency_ms": 300.0}
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    print(f"vision bench: 1280x720 frames, single thread, classifier: {name}")
+    for cards, fig in report["frame_ms"].items():
+        stage_text = " ".join(f"{s} {v:.2f}" for s, v in fig["stages_median"].items())
+        print(f"  {cards:>2} cards: median {fig['median']:6.2f} ms  p95 {fig['p95']:6.2f} ms  "
+              f"(seen {fig['cards_seen']}; stages: {stage_text})")
+    lat = report["latency_ms"]
+    print(f"  placement -> event at {fps:.0f} fps: median {lat['median']} ms, max {lat['max']} ms "
+          f"({lat['events']}/{lat['placed']} placements, {lat['read_right']} read right)")
+    print("  budget: <= 15 ms median with 12 cards; <= 300 ms placement -> event")
+    return 0
