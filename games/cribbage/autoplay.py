@@ -2,7 +2,9 @@
 
 Used by random-playout tests (invariants at every step), golden records and the simulated
 table. Every action goes through ``State.apply``, so a record made here is legal by
-construction of the engine, not of this module.
+construction of the engine, not of this module. The player follows the phase the state is in,
+so every variant's extra steps (gives, bids, mogging, pegging back, his nob in the play) are
+exercised the same way.
 """
 
 from __future__ import annotations
@@ -10,10 +12,47 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from games.cards import Card
 from games.cribbage.game import Cribbage, CribbageState
 from games.cribbage.scoring import value
-from games.engine import new_game
+from games.engine import Action, new_game
 from games.records import to_record
+
+
+class _Table:
+    """The physical cards of a random game: the pack, every hand, the laid-away cards."""
+
+    def __init__(self, game: Cribbage, rng: random.Random, known_hands: bool) -> None:
+        self.game = game
+        self.rng = rng
+        self.known_hands = known_hands
+        self.pack: list[Card] = []
+        self.hands: list[list[Card]] = []
+        self.laid: list[Card] = []
+        self.crib_extra: list[Card] = []
+
+    def deal(self, state: CribbageState) -> dict[str, Any]:
+        game = self.game
+        dealer = state.dealer
+        assert dealer is not None
+        if state.deals % game.deals_per_shuffle == 0:
+            self.pack = list(game.deck)
+            self.rng.shuffle(self.pack)
+        self.hands = []
+        for seat in range(game.num_players):
+            size = game.dealt(seat, dealer)
+            self.hands.append(self.pack[:size])
+            del self.pack[:size]
+        self.crib_extra = self.pack[:game.crib_from_stock]
+        del self.pack[:game.crib_from_stock]
+        self.laid = []
+        data: dict[str, Any] = {"act": "deal", "dealer": dealer}
+        if self.known_hands:
+            data["hands"] = [[str(c) for c in h] for h in self.hands]
+        return data
+
+    def cards(self, key: str, cards: list[Card]) -> dict[str, Any]:
+        return {key: [str(c) for c in cards]} if self.known_hands else {}
 
 
 def autoplay(name: str = "cribbage", players: list[str] | None = None, seed: int = 0,
@@ -21,11 +60,12 @@ def autoplay(name: str = "cribbage", players: list[str] | None = None, seed: int
              options: dict[str, Any] | None = None) -> dict[str, Any]:
     """Play a whole game with random legal choices and return its record."""
     rng = random.Random(seed)
-    game = new_game(name, players or ["Ann", "Bob"], options)
+    game = new_game(name, players or ["Ann", "Bob", "Cat", "Dan"][:_seats(name, options)], options)
     assert isinstance(game, Cribbage)
     state = game.new_initial_state()
     assert isinstance(state, CribbageState)
-    actions = []
+    table = _Table(game, rng, known_hands)
+    actions: list[Action] = []
 
     def do(data: dict[str, Any]) -> None:
         nonlocal state
@@ -33,61 +73,96 @@ def autoplay(name: str = "cribbage", players: list[str] | None = None, seed: int
         state = state.apply(action)
         actions.append(action)
 
-    # cut for deal until someone is lowest
     deck = list(game.deck)
     while state.phase == "cut":
-        cut = rng.sample(deck, game.num_players)
-        for seat, card in enumerate(cut):
+        for seat, card in enumerate(rng.sample(deck, game.num_players)):
             do({"act": "cut", "player": seat, "card": str(card)})
-    while not state.is_over and state.deals < max_deals:
-        dealer = state.dealer
-        assert dealer is not None
-        rng.shuffle(deck)
-        pos = 0
-        hands = []
-        for seat in range(game.num_players):
-            size = game.dealt(seat, dealer)
-            hands.append(deck[pos:pos + size])
-            pos += size
-        stock = deck[pos:]
-        do({"act": "deal", "dealer": dealer,
-             **({"hands": [[str(c) for c in h] for h in hands]} if known_hands else {})})
-        kept = [list(h) for h in hands]
-        laid: list[Any] = []
-        for seat in range(game.num_players):
-            n = game.discards(seat, dealer)
-            away = rng.sample(kept[seat], n)
-            for c in away:
-                kept[seat].remove(c)
-            laid.extend(away)
-            do({"act": "discard", "player": seat,
-                 **({"cards": [str(c) for c in away]} if known_hands else {})})
-            if state.is_over:
+    while not state.is_over and state.deals <= max_deals:
+        phase = state.phase
+        if phase == "deal":
+            if state.deals == max_deals:
                 break
-        crib_extra = stock[:game.crib_from_stock]
-        stock = stock[game.crib_from_stock:]
-        if state.is_over:
-            break
-        do({"act": "starter", "card": str(stock[0])})
-        while state.phase == "play":
-            assert state.turn is not None
-            seat = state.turn
-            playable = [c for c in kept[seat] if state.count + value(c) <= game.play_limit]
-            if playable:
-                card = rng.choice(playable)
-                kept[seat].remove(card)
-                do({"act": "play", "player": seat, "card": str(card)})
-            else:
-                do({"act": "go", "player": seat})
-        while state.phase == "show":
+            do(table.deal(state))
+        elif phase == "give":
+            seat = next(s for s, n in enumerate(state.to_give) if n > 0)
+            card = rng.choice(table.hands[seat])
+            table.hands[seat].remove(card)
+            assert state.dealer is not None
+            table.hands[state.dealer].append(card)
+            do({"act": "give", "player": seat, **({"card": str(card)} if known_hands else {})})
+        elif phase == "discard":
+            seat = next(s for s, n in enumerate(state.to_discard) if n > 0)
+            away = rng.sample(table.hands[seat], state.to_discard[seat])
+            for c in away:
+                table.hands[seat].remove(c)
+            table.laid.extend(away)
+            do({"act": "discard", "player": seat, **table.cards("cards", away)})
+        elif phase == "bid":
+            seat = state.bid_queue[0]
+            points = rng.choice([0, 0, 1, 2, 3, 5])
+            do({"act": "bid", "player": seat, "points": min(points, state.scores[state.side_of(seat)])})
+        elif phase == "starter":
+            do({"act": "starter", "card": str(table.pack.pop(0))})
+        elif phase == "play":
+            _play_one(state, table, do)
+        elif phase == "show":
             nxt = state.show_queue[0]
             if nxt == "crib":
-                crib = laid + crib_extra
-                do({"act": "crib", **({} if known_hands and not crib_extra else
+                crib = table.laid + table.crib_extra
+                do({"act": "crib", **({} if known_hands and not table.crib_extra else
                                       {"cards": [str(c) for c in crib]})})
             else:
                 seat = int(nxt)
-                hand = state.played[seat] + kept[seat]
+                hand = state.played[seat] + table.hands[seat]
                 do({"act": "show", "player": seat, "cards": [str(c) for c in hand]})
+        else:
+            raise AssertionError(f"autoplay does not know the phase {phase!r}")
+        _optional_claims(state, game, rng, do)
     return to_record(game, actions)
 
+
+def _seats(name: str, options: dict[str, Any] | None) -> int:
+    """The smallest table the game (on its base, for Losing and Auction) can be played at."""
+    from games.engine import get_game
+    from games.errors import OptionError
+
+    for seats in get_game(name).spec.players:
+        try:
+            new_game(name, seats, options)
+        except OptionError:
+            continue
+        return seats
+    raise OptionError(f"{name} cannot be played with options {options!r}")
+
+
+def _play_one(state: CribbageState, table: _Table, do: Any) -> None:
+    assert state.turn is not None
+    seat = state.turn
+    limit = state.game.play_limit
+    playable = [c for c in table.hands[seat] if state.count + value(c) <= limit]
+    if playable:
+        card = table.rng.choice(playable)
+        table.hands[seat].remove(card)
+        do({"act": "play", "player": seat, "card": str(card)})
+    else:
+        do({"act": "go", "player": seat})
+
+
+def _optional_claims(state: CribbageState, game: Cribbage, rng: random.Random, do: Any) -> None:
+    """Take the optional actions a variant offers right after a pegging (his nob in the play,
+    pegging back), at random, when the engine would accept them."""
+    names = {a.act for a in game.actions}
+    if state.is_over:
+        return
+    for act in ("nob", "back"):
+        if act not in names or rng.random() < 0.5:
+            continue
+        seats = state.to_move(game.action_from_json({"act": act, "player": 0})) or []
+        if not seats:
+            continue
+        try:
+            trial = state.apply(game.action_from_json({"act": act, "player": seats[0]}))
+        except Exception:  # refused: the claim was not open
+            continue
+        del trial
+        do({"act": act, "player": seats[0]})

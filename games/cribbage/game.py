@@ -590,7 +590,7 @@ class CribbageState(State):
         return hand
 
     def _count_show(self, seat: int, what: str, cards: list[Card], claim: int | None) -> None:
-        score = self.game.score_hand(cards, self.starter, crib=(what == "crib"))
+        score = self._show_score(cards, what)
         points = score.total
         if self.game.options.get("muggins"):
             if claim is None:
@@ -614,6 +614,9 @@ class CribbageState(State):
         self.peg(seat, points, what, items)
         if points < score.total:
             self.missed = (self.side_of(seat), score.total - points)
+
+    def _show_score(self, cards: list[Card], what: str) -> Score:
+        return self.game.score_hand(cards, self.starter, crib=(what == "crib"))
 
     def _on_show(self, action: Show) -> None:
         self._need_phase(action, "show")

@@ -38,6 +38,8 @@ class ShowRules:
     thirty_ones: bool = False
     flush_any_four: bool = False
     nob: bool = True
+    #: every three cards in sequence score 3, so 3-4-5-6 is two runs (Revised)
+    runs_of_three: bool = False
 
 
 STANDARD = ShowRules()
@@ -110,6 +112,17 @@ def runs(cards: Sequence[Card], *, cyclic: bool = False) -> list[Item]:
     return items
 
 
+def runs_of_three(cards: Sequence[Card], *, cyclic: bool = False) -> list[Item]:
+    """Every set of three cards whose ranks are consecutive (3 points each), as Revised
+    Cribbage counts runs in the show: 4-5-6-7 with a 3 is three runs of three."""
+    items = []
+    for trio in combinations(cards, 3):
+        ranks = [c.rank for c in trio]
+        if len(set(ranks)) == 3 and _consecutive(ranks, cyclic):
+            items.append(Item("run", tuple(sorted(trio, key=lambda c: c.rank)), 3, "run of 3"))
+    return items
+
+
 def _product(choices: list[list[Card]]) -> list[list[Card]]:
     out: list[list[Card]] = [[]]
     for options in choices:
@@ -151,7 +164,10 @@ def score_show(
     if rules.thirty_ones:
         items += fifteens(cards, 31, "thirty-one", "31")
     items += pairs(cards)
-    items += runs(cards, cyclic=rules.cyclic_runs)
+    if rules.runs_of_three:
+        items += runs_of_three(cards, cyclic=rules.cyclic_runs)
+    else:
+        items += runs(cards, cyclic=rules.cyclic_runs)
     items += flush(hand, starter, crib, rules)
     if rules.nob:
         items += nob(hand, starter)
@@ -242,6 +258,7 @@ __all__ = [
     "nob",
     "pairs",
     "runs",
+    "runs_of_three",
     "score_play",
     "score_show",
     "value",
