@@ -1,0 +1,132 @@
+"""Simulated games through sources -> mat -> locate -> classify -> track: the events must be the ones played."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.errors import FrameError
+from vision.mat import layout_for
+from vision.pipeline import STAGES, TablePipeline
+from vision.simtable import (
+    CameraPose,
+    Clear,
+    HandPass,
+    Idle,
+    Light,
+    Place,
+    Shake,
+    SimTable,
+    Timing,
+    default_card_art,
+)
+from vision.template_classifier import TemplateClassifier
+from vision.track import TrackerConfig
+
+FPS = 15.0
+TIMING = Timing(reach_s=0.2, settle_s=0.5)
+STARTER, PONE, DEALER, CRIB = "5D", ["7H", "8C", "JS", "2D"], ["9S", "6H", "QC", "AH"], ["KD", "4S", "10C", "3H"]
+DECK = sorted({STARTER, *PONE, *DEALER, *CRIB, "5H", "5C", "7D", "8S", "JH", "back"})
+
+
+@pytest.fixture(scope="module")
+def art():
+    return default_card_art(design=7, px_per_mm=3.0)
+
+
+@pytest.fixture(scope="module")
+def classifier(art):
+    # the stand-in reads crops by correlation with each face of the deck (and decoys close to them)
+    return TemplateClassifier.from_art(DECK, art)
+
+
+def cribbage_deal():
+    """A two-player deal, written by hand: the starter is turned, pone (seat 1) and dealer (seat 0)
+    play four cards each alternately into their rows, a hand waves over the rows, the crib is turned
+    up one card at a time, then the mat is cleared."""
+    script = [Idle(0.3), Place(STARTER, "starter")]
+    for pone, dealer in zip(PONE, DEALER, strict=True):
+        script += [Place(pone, "seat1"), Place(dealer, "seat0")]
+    script += [HandPass("seat0", 1.0), HandPass("seat1", 0.8)]
+    script += [Place(card, "crib") for card in CRIB]
+    script += [Clear("seat0"), Clear("seat1"), Clear(), Idle(0.2)]
+    return script
+
+
+def run(sim: SimTable, classifier) -> list:
+    pipeline = TablePipeline(sim.layout, classifier)
+    events = []
+    with sim.source() as source:
+        for frame in source:
+            events.extend(pipeline.process(frame.image, frame.t).events)
+    return events
+
+
+def key(events):
+    return [(e.zone, e.slot, e.card, e.kind) for e in events]
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_simulated_cribbage_deal_gives_exactly_the_played_events(seed, art, classifier):
+    rng = np.random.default_rng(seed)
+    script = cribbage_deal()
+    script.insert(1, Shake(1.0))
+    script.insert(10, Light(0.75, 0.6))  # a lamp dims mid-deal
+    sim = SimTable(layout_for("pegging", 2), script, fps=FPS, pose=CameraPose.random(rng), seed=seed,
+                   card_art=art, timing=TIMING)
+    events = run(sim, classifier)
+    assert key(events) == key(sim.truth)
+    played = [e for e in sim.truth if e.kind == "placed"]
+    assert [e.card for e in played] == [STARTER] + [c for pair in zip(PONE, DEALER, strict=True) for c in pair] + CRIB
+    removal = TrackerConfig().removal_s
+    for got, want in zip(events, sim.truth, strict=True):
+        # a card is reported soon after it is first seen free of the hand; a removal once the slot has
+        # been seen empty for the removal time
+        late = 0.4 if want.kind == "placed" else removal + 0.4
+        assert want.t - 0.3 <= got.t <= want.t + late, (got, want)
+        assert 0.0 <= got.confidence <= 1.0
+
+
+def test_a_hand_waving_over_an_idle_table_gives_no_events(art, classifier):
+    script = [Idle(0.3), Place("7H", "seat0"), Place("back", "crib"), Idle(0.3)]
+    script += [HandPass(zone, 1.2) for zone in ("seat0", "crib", "seat1", None, "starter", "seat0")]
+    script += [Light(1.2, 0.3), Idle(0.8)]
+    sim = SimTable(layout_for("pegging", 2), script, fps=FPS, seed=5, card_art=art, timing=TIMING)
+    events = run(sim, classifier)
+    assert key(events) == [("seat0", 0, "7H", "placed"), ("crib", 0, "back", "placed")]
+
+
+def test_a_pile_reports_each_new_top_card_without_removing_the_covered_one(art, classifier):
+    script = [Idle(0.3), Place("7H", "pile"), Place("JS", "pile"), Place("2D", "pile"), Clear("pile"), Idle(0.2)]
+    sim = SimTable(layout_for("pile", 2), script, fps=FPS, seed=3, card_art=art, timing=TIMING)
+    events = run(sim, classifier)
+    assert key(events) == [("pile", 0, "7H", "placed"), ("pile", 0, "JS", "placed"), ("pile", 0, "2D", "placed"),
+                           ("pile", 0, "2D", "removed")]
+
+
+def test_only_new_cards_are_classified(art, classifier):
+    calls = []
+
+    class Counting:
+        labels = classifier.labels
+
+        def classify(self, crops):
+            calls.append(len(crops))
+            return classifier.classify(crops)
+
+    script = [Idle(0.3), Place("7H", "seat0"), Place("8C", "seat1"), Idle(2.0)]
+    sim = SimTable(layout_for("pegging", 2), script, fps=FPS, seed=4, card_art=art, timing=TIMING)
+    pipeline = TablePipeline(sim.layout, Counting())
+    results = [pipeline.process(f.image, f.t) for f in sim.frames()]
+    assert sum(calls) == 2
+    assert all(set(r.timings) == set(STAGES) for r in results)
+    assert {r.status for r in results} == {"learning", "ok"}
+
+
+def test_a_frame_without_the_mat_is_lost_and_a_bad_frame_is_refused(classifier):
+    pipeline = TablePipeline(layout_for("pegging", 2), classifier)
+    table = np.full((720, 1280, 3), 90, np.uint8)
+    assert pipeline.process(table, 0.0).status == "lost"
+    assert pipeline.process(np.zeros((720, 1280, 3), np.uint8), 0.1).status == "dark"
+    with pytest.raises(FrameError, match="BGR uint8"):
+        pipeline.process(np.zeros((720, 1280), np.uint8), 0.2)
