@@ -15,7 +15,7 @@ def new() -> Response:
     data = json_body()
     game = data.get("game")
     players = data.get("players")
-    options = data.get("options") or {}
+    options = data.get("options", {})
     if not isinstance(game, str) or not game.strip():
         raise WebError(400, "Choose a game.")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
