@@ -1,0 +1,125 @@
+"""The tracker on hand-made sightings and a fake clock: placing, removing, occlusion, classify on change."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.api import Prediction
+from vision.locate import SIGNATURE, SeenCard, Sighting
+from vision.mat import layout_for
+from vision.track import Tracker, TrackerConfig
+
+LAYOUT = layout_for("pegging", 2)
+QUAD = np.zeros((4, 2), np.float32)
+
+
+def look(seed: int) -> np.ndarray:
+    """A random normalised signature: different seeds are different cards."""
+    v = np.random.default_rng(seed).normal(size=SIGNATURE[0] * SIGNATURE[1]).astype(np.float32)
+    v -= v.mean()
+    return v / np.linalg.norm(v)
+
+
+LOOKS = {"7H": look(1), "8C": look(2), "JS": look(3), "KD": look(4)}
+
+
+def card(name: str, zone: str = "seat0", slot: int = 0, noise: float = 0.0, seed: int = 0) -> SeenCard:
+    sig = LOOKS[name] + noise * look(100 + seed)
+    return SeenCard(zone, slot, QUAD, sig / np.linalg.norm(sig))
+
+
+class Reader:
+    """Stand-in classifier: recognises a sighting by which known look it matches; counts what it is asked."""
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+
+    def __call__(self, cards):
+        out = []
+        for c in cards:
+            name = max(LOOKS, key=lambda n: float(np.dot(LOOKS[n], c.signature)))
+            self.asked.append(name)
+            out.append(Prediction(name, 0.9))
+        return out
+
+
+def feed(tracker, reader, frames, t0=0.0, dt=1 / 30):
+    """frames: list of (cards, occluded zones); returns [(frame index, event)]."""
+    out = []
+    for i, (cards, occluded) in enumerate(frames):
+        for e in tracker.update(Sighting(tuple(cards), frozenset(occluded)), t0 + i * dt, reader):
+            out.append((i, e))
+    return out
+
+
+@pytest.mark.parametrize("stable", [1, 3, 5])
+def test_a_card_is_placed_after_the_configured_number_of_stable_frames(stable):
+    tracker, reader = Tracker(LAYOUT, TrackerConfig(stable_frames=stable)), Reader()
+    frames = [([], ())] * 2 + [([card("7H", noise=0.1, seed=i)], ()) for i in range(10)]
+    events = feed(tracker, reader, frames)
+    assert [(i, e.zone, e.slot, e.card, e.kind) for i, e in events] == [(2 + stable - 1, "seat0", 0, "7H", "placed")]
+    assert events[0][1].t == pytest.approx((2 + stable - 1) / 30)
+    assert reader.asked == ["7H"]  # classified once, not every frame
+
+
+def test_a_flicker_shorter_than_the_stable_frames_is_no_card():
+    tracker, reader = Tracker(LAYOUT, TrackerConfig(stable_frames=3)), Reader()
+    frames = [([card("7H")], ()), ([card("7H")], ()), ([], ()), ([card("7H")], ()), ([], ())] * 3
+    assert feed(tracker, reader, frames) == []
+    assert reader.asked == []
+
+
+def test_removal_waits_for_the_removal_time_on_the_frames_clock():
+    tracker, reader = Tracker(LAYOUT, TrackerConfig(stable_frames=2, removal_s=0.5)), Reader()
+    frames = [([card("7H")], ())] * 3 + [([], ())] * 30
+    events = feed(tracker, reader, frames, dt=0.1)
+    assert [(i, e.kind, e.card) for i, e in events] == [(1, "placed", "7H"), (8, "removed", "7H")]
+    assert events[1][1].t == pytest.approx(0.8)  # gone from t=0.3, removed once 0.5 s have passed
+
+
+def test_a_hand_over_the_zone_is_occlusion_not_removal():
+    tracker, reader = Tracker(LAYOUT, TrackerConfig(stable_frames=2, removal_s=0.3)), Reader()
+    hand = ([], ("seat0", "crib"))
+    frames = [([card("7H")], ())] * 3 + [hand] * 40 + [([card("7H", noise=0.05)], ())] * 5
+    events = feed(tracker, reader, frames)
+    assert [(e.kind, e.card) for _, e in events] == [("placed", "7H")]
+    assert reader.asked == ["7H"]
+
+
+def test_a_different_card_in_the_same_slot_is_a_removal_and_a_placement():
+    tracker, reader = Tracker(LAYOUT, TrackerConfig(stable_frames=2, removal_s=5.0)), Reader()
+    frames = [([card("7H")], ())] * 3 + [([], ("seat0",))] * 4 + [([card("KD")], ())] * 3
+    events = feed(tracker, reader, frames)
+    assert [(e.kind, e.card) for _, e in events] == [("placed", "7H"), ("removed", "7H"), ("placed", "KD")]
+
+
+def test_same_card_with_a_new_look_gives_no_event():
+    class Always7H(Reader):
+        def __call__(self, cards):
+            self.asked += ["7H"] * len(cards)
+            return [Prediction("7H", 0.9) for _ in cards]
+
+    tracker, reader = Tracker(LAYOUT, TrackerConfig(stable_frames=2)), Always7H()
+    frames = [([card("7H")], ())] * 3 + [([card("8C")], ())] * 3  # the light changed its look completely
+    events = feed(tracker, reader, frames)
+    assert [(e.kind, e.card) for _, e in events] == [("placed", "7H")]
+    assert reader.asked == ["7H", "7H"]
+
+
+def test_slots_and_zones_are_tracked_apart_and_the_mat_lost_freezes_everything():
+    tracker, reader = Tracker(LAYOUT, TrackerConfig(stable_frames=2, removal_s=0.2)), Reader()
+    both = [card("7H", "seat0", 0), card("8C", "crib", 2)]
+    events = feed(tracker, reader, [(both, ())] * 2)
+    assert sorted((e.zone, e.slot, e.card) for _, e in events) == [("crib", 2, "8C"), ("seat0", 0, "7H")]
+    for i in range(20):  # mat not seen for a while: nothing is removed
+        assert tracker.update(None, 1.0 + i * 0.1, reader) == []
+    assert tracker.on_table() == {("seat0", 0): "7H", ("crib", 2): "8C"}
+
+
+def test_a_pile_zone_covering_a_card_is_not_a_removal():
+    layout = layout_for("pile", 2)
+    tracker, reader = Tracker(layout, TrackerConfig(stable_frames=2)), Reader()
+    frames = [([card("7H", "pile")], ())] * 3 + [([card("JS", "pile")], ())] * 3
+    events = feed(tracker, reader, frames)
+    assert [(e.kind, e.card) for _, e in events] == [("placed", "7H"), ("placed", "JS")]
