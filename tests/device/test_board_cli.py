@@ -51,3 +51,14 @@ def test_errors_are_pegpi_errors(tmp_path: Path, capsys: pytest.CaptureFixture[s
     bad.write_text("{nope", encoding="utf-8")
     assert main(["board", "--view", str(bad), "-o", str(tmp_path)]) == 2
     assert "not valid JSON" in capsys.readouterr().err
+
+
+def test_the_readme_pictures_are_up_to_date(tmp_path: Path) -> None:
+    """docs/board holds what `pegpi board --demo -o docs/board` draws now (run it after a change)."""
+    docs = Path(__file__).parents[2] / "docs" / "board"
+    assert main(["board", "--demo", "-o", str(tmp_path)]) == 0
+    pictures = sorted(p.name for p in tmp_path.glob("*.png"))
+    assert pictures == sorted(p.name for p in docs.glob("*.png"))
+    for name in pictures:
+        with Image.open(tmp_path / name) as new, Image.open(docs / name) as old:
+            assert new.convert("L").tobytes() == old.convert("L").tobytes(), f"docs/board/{name} is stale"

@@ -157,7 +157,7 @@ views = st.fixed_dictionaries({}, optional={
 })
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 @given(view=views, size=st.sampled_from(SIZES))
 def test_no_view_breaks_the_board(view: dict[str, Any], size: tuple[int, int]) -> None:
     assert render_board(view, size).size == size
