@@ -155,6 +155,12 @@ class Session:
             self.protocol.confirm(source=source, input=input)
             return self._view()
 
+    def resolve(self, card: str, *, source: str = "phone") -> JSON:
+        """The card the device is asking about is really ``card`` (the phone's card picker)."""
+        with self._lock:
+            self.protocol.resolve(card, source=source)
+            return self._view()
+
     def new_game(self, game: str, players: list[str], options: JSON | None = None) -> JSON:
         with self._lock:
             self._start(game, list(players), dict(options or {}))

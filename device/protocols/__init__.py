@@ -60,6 +60,12 @@ class TableProtocol:
 
         raise IllegalActionError("there is nothing to confirm: the device is not asking anything")
 
+    def resolve(self, card: str, *, source: str) -> None:
+        """The card asked about is really ``card``."""
+        from games.errors import IllegalActionError
+
+        raise IllegalActionError("there is nothing to correct: the device is not asking about a card")
+
     def before_submit(self, action: JSON) -> None:
         """An action from the phone or a button is about to be applied."""
 

@@ -89,6 +89,19 @@ class PeggingProtocol(TableProtocol):
         self.ask = None
         self._drain()
 
+    def resolve(self, card: str, *, source: str) -> None:
+        ask = self.ask
+        if ask is None or ask.zone is None:
+            super().resolve(card, source=source)
+            return
+        zone, slot = ask.zone, ask.slot or 0
+        actions = self._actions_for(zone, self._seat(zone), card, self.session.state.phase)  # may refuse
+        self.ask = None
+        self.mat[(zone, slot)] = Seen(card, 1.0, True)
+        if actions:
+            self.session.apply(actions, source=source)
+        self._drain()
+
     def before_submit(self, action: JSON) -> None:
         if self.ask is not None:  # the phone gives what the table could not: the question is answered
             self.ask = None

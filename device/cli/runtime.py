@@ -1,0 +1,194 @@
+"""`pegpi run`, `pegpi demo`, `pegpi export` and `pegpi bench runtime`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from games.errors import PegpiError
+
+
+class CommandError(PegpiError, ValueError):
+    """A command-line value that cannot be right."""
+
+
+def _host_port(text: str) -> tuple[str, int]:
+    host, _, port = text.rpartition(":")
+    try:
+        number = int(port)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--web wants HOST:PORT such as 0.0.0.0:8080, not {text!r}") from None
+    if not 0 <= number <= 65535:
+        raise argparse.ArgumentTypeError(f"--web port {number} is not 0..65535")
+    return host or "0.0.0.0", number
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--config", metavar="FILE", help="a TOML config on top of /etc/pegpi/config.toml")
+    p.add_argument("--db", metavar="PATH", help="the event store (default: [store] path, or the state directory)")
+    web = p.add_mutually_exclusive_group()
+    web.add_argument("--web", metavar="HOST:PORT", type=_host_port, help="serve the phone page here (default 0.0.0.0:8080)")
+    web.add_argument("--no-web", action="store_true", help="no phone page")
+    p.add_argument("--display", metavar="DRIVER",
+                   help="OLED driver: ssd1306, sh1106, ssd1322, dummy, pygame, capture or none")
+    p.add_argument("--speed", type=float, help="demo speed: 1 real time, 0 as fast as possible")
+    p.add_argument("--seed", type=int, help="which simulated game the demo plays")
+    p.add_argument("--events", action="store_true",
+                   help="demo without rendering frames: feed the table events straight to the session")
+    p.add_argument("--quit-at-end", action="store_true", help="stop when the source ends (the demo's game is over)")
+    p.add_argument("-v", "--verbose", action="store_true", help="log every table event")
+
+
+def register(commands: Any, benches: Any) -> None:
+    p = commands.add_parser(
+        "run", help="run the companion: camera -> vision -> score -> board and phones",
+        description="Run the table companion. With no camera (not a Pi) it runs the demo: a simulated "
+                    "cribbage game scored from rendered frames, live on the web page.")
+    p.add_argument("--source", metavar="SOURCE",
+                   help="auto (default), picamera, camera:N, video:FILE, folder:DIR, demo or script:FILE")
+    _common(p)
+    p.set_defaults(func=cmd_run, forced_source=None)
+
+    p = commands.add_parser("demo", help="a whole simulated cribbage game scored from frames, on the web page")
+    _common(p)
+    p.set_defaults(func=cmd_run, source=None, forced_source="demo")
+
+    p = commands.add_parser("export", help="print a stored game as a game record (or list the stored games)")
+    p.add_argument("--db", metavar="PATH", help="the event store")
+    p.add_argument("--config", metavar="FILE")
+    p.add_argument("--game", type=int, metavar="ID", help="which game (default: the latest)")
+    p.add_argument("--list", action="store_true", help="list the stored games")
+    p.add_argument("--history", action="store_true", help="with every stored row (undos and corrections)")
+    p.add_argument("-o", "--output", metavar="FILE", help="write the record here")
+    p.set_defaults(func=cmd_export)
+
+    b = benches.add_parser("runtime", help="memory, start-up time and frames per second of a running companion")
+    b.add_argument("--json", action="store_true", help="print JSON")
+    b.add_argument("--seconds", type=float, default=12.0, help="how long to measure the frame rate")
+    b.set_defaults(func=cmd_bench_runtime)
+
+
+def _config(args: argparse.Namespace) -> dict[str, Any]:
+    from device.config import load_config
+
+    return load_config(args.config)
+
+
+def _setup_logging(level: str, verbose: bool) -> None:
+    import logging
+    import os
+
+    journal = bool(os.environ.get("JOURNAL_STREAM"))
+    fmt = "%(levelname)s %(name)s: %(message)s" if journal else "%(asctime)s %(levelname)-7s %(message)s"
+    logging.basicConfig(level=logging.DEBUG if verbose else getattr(logging, level.upper()), format=fmt,
+                        datefmt="%H:%M:%S", stream=sys.stderr)
+    logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # SSE holds threads on purpose
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    import signal
+    import threading
+
+    from device.runtime import Companion, Options
+
+    config = _config(args)
+    _setup_logging(config["log"]["level"], args.verbose)
+    source = args.forced_source or args.source or config["camera"]["source"]
+    demo = config.get("demo", {})
+    web_cfg = config["web"]
+    web: tuple[str, int] | None
+    if args.no_web or not web_cfg.get("enabled", True):
+        web = None if (args.no_web or args.web is None) else args.web
+    else:
+        web = args.web or (web_cfg["host"], int(web_cfg["port"]))
+    options = Options(source=source, db=args.db, web=web, display=args.display,
+                      speed=float(args.speed if args.speed is not None else demo.get("speed", 1.0)),
+                      seed=int(args.seed if args.seed is not None else demo.get("seed", 1)),
+                      frames=not args.events and bool(demo.get("frames", True)), quit_at_end=args.quit_at_end)
+    companion = Companion(config, options)
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, lambda *_: companion.stop())
+    try:
+        companion.start()
+        session = companion.session
+        game = session.game
+        print(f"pegpi: {game.spec.title} for {', '.join(game.players)}; source: {companion.source_name}; "
+              f"store: {companion.db_path}", flush=True)
+        if companion.url:
+            print(f"pegpi: phones: open {companion.url}  pairing code: {session.pairing_code}", flush=True)
+        else:
+            print(f"pegpi: pairing code: {session.pairing_code} (no web page)", flush=True)
+        print(f"pegpi: ready ({session.state.prompt()})", flush=True)
+        code = companion.serve()
+    except KeyboardInterrupt:
+        code = 0
+    finally:
+        companion.close()
+    if companion.session is not None:
+        state = companion.session.state
+        names = companion.session.game.side_names()
+        print("pegpi: " + ", ".join(f"{n} {s}" for n, s in zip(names, state.scores, strict=True))
+              + f" ({state.result_text()})", flush=True)
+        expected = companion.expected
+        if expected is not None and state.is_over:
+            from games.records import replay
+
+            want = replay(expected).state.scores
+            same = list(want) == list(state.scores)
+            print(f"pegpi: the game as played scores {want}: {'the same' if same else 'DIFFERENT'}", flush=True)
+    if companion.error is not None:
+        print(f"pegpi: error: {companion.error}", file=sys.stderr)
+        return 1
+    return code
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from device.config import store_path
+    from device.store import Store
+
+    path = Path(args.db) if args.db else store_path(_config(args))
+    if not path.exists():
+        raise CommandError(f"no event store at {path}")
+    with Store(path) as store:
+        if args.list:
+            for info in store.games():
+                print(f"{info.id:>4}  {info.game:12} {' v '.join(info.players):24} {info.rows:>4} rows  "
+                      f"{info.result or 'in play'}")
+            return 0
+        current = store.current()
+        if current is None:
+            raise CommandError(f"{path} holds no game yet")
+        game_id = args.game if args.game is not None else current.id
+        record = store.export(game_id)
+        if args.history:
+            record["pegpi"]["history"] = [
+                {"seq": r.seq, "kind": r.kind, "action": r.action, "target": r.target, "source": r.source,
+                 "t": r.t} for r in store.rows(game_id)]
+    text = json.dumps(record, indent=1)
+    if args.output:
+        Path(args.output).write_text(text + "\n", encoding="utf-8")
+        print(f"game {game_id}: {len(record['actions'])} actions written to {args.output}")
+    else:
+        print(text)
+    return 0
+
+
+def cmd_bench_runtime(args: argparse.Namespace) -> int:
+    from device.bench import bench_runtime
+
+    report = bench_runtime(seconds=args.seconds)
+    if args.json:
+        print(json.dumps(report))
+        return 0 if report["ok"] else 1
+    print(f"companion: pegpi demo (simulated camera at full speed, web page on, {report['classifier']})")
+    print(f"start-up to ready (sd_notify READY=1): {report['startup_s']:.2f} s   (budget 3 s)")
+    print(f"resident memory: {report['rss_mb']:.1f} MB now, {report['peak_mb']:.1f} MB peak   (budget 150 MB)")
+    print(f"frames per second sustained: {report['fps']:.1f} (camera rendering included; budget 30)")
+    print(f"  pipeline + session alone: {report['pipeline_fps']:.1f} fps on pre-rendered frames")
+    print(f"web page answered: {'yes' if report['web_ok'] else 'NO'} ({report['web_ms']:.1f} ms for /api/view)")
+    print(f"within budget: {'yes' if report['ok'] else 'NO'}")
+    return 0 if report["ok"] else 1
