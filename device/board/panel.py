@@ -34,7 +34,7 @@ def panel_size(board: Board, width: int) -> Panel:
 
 
 def draw_panel(image: Image.Image, ink: Ink, box: Box, board: Board) -> None:
-    if box.height < text.LINE:
+    if box.height < text.DIGIT:
         return
     if board.phase == "play" and board.count is not None:
         _draw_play(image, ink, box, board)

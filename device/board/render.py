@@ -78,6 +78,9 @@ def layout(board: Board, size: Size) -> Layout:
     if height - wanted.least >= sides * ONE_LINE:
         panel = height - sides * ONE_LINE
         return Layout(panel, ONE_LINE, False)
+    if height - sides * TIGHT >= TIGHT and not board.message:
+        # Tight rows leave a line for the count: capitals and figures only just fit.
+        return Layout(height - sides * TIGHT, TIGHT, False)
     return Layout(0, max(TIGHT, height // sides), False)
 
 
@@ -161,9 +164,8 @@ def _one_line(image: Image.Image, ink: Ink, board: Board, side: Side, box: Box, 
               turn: bool, dealer: bool, won: bool, score: int, rear: int) -> None:
     tight = box.height < ONE_LINE
     y = box.y0 + max(0, (box.height - text.DIGIT) // 2) - (1 if not tight else 0)
-    name = side.name.upper() if tight else side.name
-    name = text.fit(name, columns.dealer - columns.name - 2) if len(name) * text.CELL > (
-        columns.dealer - columns.name) else name
+    name = short_name(side.name, (columns.dealer - columns.name) // text.CELL)
+    name = name.upper() if tight else name
     if turn:
         _arrow(image, ink, box.x0, y)
     if won:
@@ -179,6 +181,18 @@ def _one_line(image: Image.Image, ink: Ink, board: Board, side: Side, box: Box, 
     track_h = min(box.height - 2, 9)
     ty = box.y0 + (box.height - track_h) // 2
     draw_track(image, ink, Box(left, ty, right, ty + track_h - 1), board, score, rear)
+
+
+def short_name(name: str, chars: int) -> str:
+    """A name in ``chars`` letters: "Ann & Cy" -> "A&C" for a team, else the first letters."""
+    if len(name) <= chars:
+        return name
+    members = [part.strip() for part in name.split("&") if part.strip()]
+    if len(members) > 1:
+        initials = "&".join(member[0] for member in members)
+        if len(initials) <= chars:
+            return initials
+    return name[:chars]
 
 
 def _arrow(image: Image.Image, ink: Ink, x: int, y: int) -> None:

@@ -61,6 +61,18 @@ def four_players() -> JSON:
                 starter="QC", sides=sides(("Ann", 45, 40), ("Bob", 61, 59), ("Cy", 38, 32), ("Di", 70, 62)))
 
 
+def three_players() -> JSON:
+    return base(players=["Ann", "Bob", "Cy"], phase="play", dealer=2, turn=0, count=12, pile=["2S", "QH"],
+                starter="4C", sides=sides(("Ann", 20, 14), ("Bob", 33, 30), ("Cy", 27, 27)))
+
+
+def partners() -> JSON:
+    return base(players=["Ann", "Bob", "Cy", "Di"], phase="play", dealer=3, turn=2, count=21,
+                pile=["10S", "5H", "6D"], starter="AS",
+                sides=[{"name": "Ann & Cy", "seats": [0, 2], "score": 77, "rear": 70},
+                       {"name": "Bob & Di", "seats": [1, 3], "score": 64, "rear": 60}])
+
+
 def over_skunk() -> JSON:
     return base(phase="over", dealer=1, sides=sides(("Ann", 121, 113), ("Bob", 84, 80)),
                 winner=0, result="skunk")
@@ -105,6 +117,7 @@ def table() -> JSON:
 
 ALL = {
     "start": start, "mid-game": mid_game, "play": play, "show": show, "four-players": four_players,
+    "three-players": three_players, "partners": partners,
     "over-skunk": over_skunk, "bhargage": bhargage, "bhargage-start10": bhargage_start10, "go": go,
     "thirty-one": thirty_one, "question": question, "table": table,
 }
