@@ -40,6 +40,7 @@ def register(commands: Any, benches: Any) -> None:
     p.add_argument("--scale", type=int, default=4, help="enlarge pictures (nearest pixel), default 4")
     p.add_argument("--config", help="a TOML file with [display], [leds], [buttons], [strip] (for --check)")
     p.add_argument("--seconds", type=float, default=20.0, help="--check: how long to echo button presses")
+    p.add_argument("--pace", type=float, default=1.0, help="--check: seconds per example board")
     p.set_defaults(func=cmd_board)
 
 
@@ -194,13 +195,13 @@ def check_hardware(args: argparse.Namespace) -> int:
             display.announce(view) if view.get("last") else display.show(view)
             lights.show(view)
             strip.show(view)
-            time.sleep(1.0)
+            time.sleep(args.pace)
         for led in [*lights.seat_leds, *(list(lights.bar) if lights.bar is not None else []),
                     lights.score, lights.problem]:
             if led is not None:
-                print(f"LED on GPIO{led.pin.info.name if hasattr(led.pin, 'info') else led.pin}")
+                print(f"LED on {led.pin}")
                 led.on()
-                time.sleep(0.4)
+                time.sleep(min(0.4, args.pace))
                 led.off()
         display.notice(["Press the buttons"], big="OK?")
         print(f"press the buttons (for {args.seconds:.0f} s; Menu held = new game)")

@@ -62,3 +62,22 @@ def test_the_readme_pictures_are_up_to_date(tmp_path: Path) -> None:
     for name in pictures:
         with Image.open(tmp_path / name) as new, Image.open(docs / name) as old:
             assert new.convert("L").tobytes() == old.convert("L").tobytes(), f"docs/board/{name} is stale"
+
+
+def test_check_runs_through_the_hardware(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from gpiozero import Device
+    from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+    config = tmp_path / "pegpi.toml"
+    config.write_text('[display]\ndriver = "dummy"\nframe_time = 0\nhold_time = 0\n\n'
+                      '[buttons]\nbounce_time = 0.01\n', encoding="utf-8")
+    previous = Device.pin_factory
+    Device.pin_factory = MockFactory(pin_class=MockPWMPin)
+    try:
+        assert main(["board", "--check", "--config", str(config), "--seconds", "0", "--pace", "0"]) == 0
+    finally:
+        Device.pin_factory.reset()
+        Device.pin_factory = previous
+    out = capsys.readouterr().out
+    assert "display: yes; LEDs: yes; strip: none; buttons: go, menu, ok, undo" in out
+    assert "board: show" in out and "LED on GPIO26" in out
