@@ -30,6 +30,7 @@ class _Table:
         self.hands: list[list[Card]] = []
         self.laid: list[Card] = []
         self.crib_extra: list[Card] = []
+        self.mogged: dict[int, Card] = {}
 
     def deal(self, state: CribbageState) -> dict[str, Any]:
         game = self.game
@@ -46,6 +47,7 @@ class _Table:
         self.crib_extra = self.pack[:game.crib_from_stock]
         del self.pack[:game.crib_from_stock]
         self.laid = []
+        self.mogged = {}
         data: dict[str, Any] = {"act": "deal", "dealer": dealer}
         if self.known_hands:
             data["hands"] = [[str(c) for c in h] for h in self.hands]
@@ -61,7 +63,11 @@ def autoplay(name: str = "cribbage", players: list[str] | None = None, seed: int
     """Play a whole game with random legal choices and return its record."""
     rng = random.Random(seed)
     game = new_game(name, players or ["Ann", "Bob", "Cat", "Dan"][:_seats(name, options)], options)
-    assert isinstance(game, Cribbage)
+    if not isinstance(game, Cribbage):
+        from games.cribbage.patience import CribbagePatience, random_square
+
+        assert isinstance(game, CribbagePatience), f"autoplay plays the cribbage family, not {name}"
+        return random_square(seed, card_by_card=known_hands)
     state = game.new_initial_state()
     assert isinstance(state, CribbageState)
     table = _Table(game, rng, known_hands)
@@ -101,6 +107,9 @@ def autoplay(name: str = "cribbage", players: list[str] | None = None, seed: int
             seat = state.bid_queue[0]
             points = rng.choice([0, 0, 1, 2, 3, 5])
             do({"act": "bid", "player": seat, "points": min(points, state.scores[state.side_of(seat)])})
+        elif phase == "mog":
+            _mog_one(state, table, do)
+            _swap_mogged(state, table)
         elif phase == "starter":
             do({"act": "starter", "card": str(table.pack.pop(0))})
         elif phase == "play":
@@ -139,13 +148,43 @@ def _play_one(state: CribbageState, table: _Table, do: Any) -> None:
     assert state.turn is not None
     seat = state.turn
     limit = state.game.play_limit
-    playable = [c for c in table.hands[seat] if state.count + value(c) <= limit]
+    if state.game.count_may_pass_limit:
+        playable = list(table.hands[seat])
+    else:
+        playable = [c for c in table.hands[seat] if state.count + value(c) <= limit]
     if playable:
         card = table.rng.choice(playable)
         table.hands[seat].remove(card)
-        do({"act": "play", "player": seat, "card": str(card)})
+        data: dict[str, Any] = {"act": "play", "player": seat, "card": str(card)}
+        actions = {a.act: a for a in state.game.actions}
+        eleven = "eleven" in getattr(actions["play"], "__dataclass_fields__", {})
+        if eleven and card.rank == 1 and state.count + 11 <= limit and table.rng.random() < 0.5:
+            data["eleven"] = True
+        do(data)
     else:
         do({"act": "go", "player": seat})
+
+
+def _mog_one(state: Any, table: _Table, do: Any) -> None:
+    """Costly Colours: agree to mog (passing a random card) or refuse; swap when both agree."""
+    seat = state.mog_queue[0]
+    if table.rng.random() < 0.25:
+        do({"act": "refuse", "player": seat})
+        return
+    card = table.rng.choice(table.hands[seat])
+    do({"act": "mog", "player": seat, **({"card": str(card)} if table.known_hands else {})})
+    table.mogged[seat] = card
+
+
+def _swap_mogged(state: Any, table: _Table) -> None:
+    """Both agreed to mog: the passed cards change hands."""
+    if len(getattr(state, "mogged", {})) == 2 and state.phase != "mog" and len(table.mogged) == 2:
+        a, b = table.mogged[0], table.mogged[1]
+        table.hands[0].remove(a)
+        table.hands[1].remove(b)
+        table.hands[0].append(b)
+        table.hands[1].append(a)
+        table.mogged = {}
 
 
 def _optional_claims(state: CribbageState, game: Cribbage, rng: random.Random, do: Any) -> None:

@@ -83,6 +83,8 @@ class Cribbage(Game):
     has_crib = True
     #: deals played from one shuffle of the pack (Revised: several)
     deals_per_shuffle = 1
+    #: a card may take the count past the limit, which ends the play (Noddy)
+    count_may_pass_limit = False
 
     def parse_card(self, text: str) -> Card:
         card = Card.parse(text)
@@ -485,22 +487,30 @@ class CribbageState(State):
             if self._phase != "play" or seat != self.turn:
                 raise IllegalActionError(f"it is not {self.game.players[seat]}'s turn to play")
         limit = self.game.play_limit
-        if self.count + value(card) > limit:
+        worth = self._play_value(action)
+        if self.count + worth > limit:
             raise IllegalActionError(
-                f"{card} would take the count to {self.count + value(card)}, over {limit}: "
+                f"{card} would take the count to {self.count + worth}, over {limit}: "
                 f"{self.game.players[seat]} must say go"
             )
         self._take_from_hand(seat, card, "play")
         self.played[seat].append(card)
         self.pile.append(card)
-        self.count += value(card)
+        self.count += worth
         self.last_player = seat
-        items = self.game.score_pile(self.pile)
+        items = self._score_played()
         self.peg(seat, sum(i.points for i in items), "play", items)
         if self.count == limit:
             self._reset_count(after=seat)
         else:
             self._advance(seat)
+
+    def _play_value(self, action: Play) -> int:
+        """What the played card adds to the count (Costly Colours lets an ace count 11)."""
+        return value(action.card)
+
+    def _score_played(self) -> list[Item]:
+        return self.game.score_pile(self.pile)
 
     def _on_go(self, action: Go) -> None:
         self._need_phase(action, "play")
