@@ -1,0 +1,205 @@
+"""The phone page in a real headless Chromium at phone size (360x640), against a live waitress.
+
+A replayed game is watched as it updates over Server-Sent Events; then the phone pairs, says go,
+undoes it, corrects a misread card from the history and enters a card by tapping. Screenshots
+go to test-artifacts/web/. Needs Debian's chromium (tests/web/ensure_chromium.sh); without it
+these tests skip, unless PEGPI_REQUIRE_BROWSER=1 (CI), where they fail.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from web import create_app
+from web.replay_service import ReplayService
+from web.serve import make_server
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run",
+        "--disable-component-update", "--disable-sync"]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "web"
+CODE = "2468"
+WAIT_MS = 15_000  # how long to wait for the page to catch up: a wait, not a speed check
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not os.access(CHROMIUM, os.X_OK):
+        if os.environ.get("PEGPI_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"{CHROMIUM} is missing: run tests/web/ensure_chromium.sh")
+        pytest.skip(f"{CHROMIUM} is missing (tests/web/ensure_chromium.sh installs it)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def table(record_of: Any) -> Iterator[tuple[str, ReplayService]]:
+    """A replayed game served by waitress on a free loopback port: the starter of the second deal
+    has just been turned (21 actions)."""
+    service = ReplayService(record_of(), pairing_code=CODE, played=21)
+    app = create_app({"SSE_KEEPALIVE": 1.0}, service=service)
+    server = make_server(app, threads=8)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.effective_port}/", service
+    hub = app.extensions["pegpi"].hub
+    hub.close()
+    for _ in range(100):  # let the open streams end before the server goes
+        if not hub.listeners:
+            break
+        time.sleep(0.05)
+    service.close()
+    server.close()
+    thread.join(timeout=10)
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 360, "height": 640}, device_scale_factor=2,
+                                  is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(WAIT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("requestfailed", lambda request: errors.append(f"{request.url}: {request.failure}")
+            if "/api/stream" not in request.url and "/camera.jpg" not in request.url else None)
+    yield page
+    context.close()
+    assert errors == []
+
+
+def shot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+
+
+def wait_actions(page: Any, count: int) -> None:
+    page.wait_for_selector(f"body[data-actions='{count}']", state="attached")
+
+
+def scores_shown(page: Any) -> list[int]:
+    return [int(text.split("+")[0]) for text in page.locator(".side .score").all_inner_texts()]
+
+
+def fits_the_phone(page: Any) -> bool:
+    return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
+
+
+def test_a_replayed_game_is_watched_live(table: tuple[str, ReplayService], page: Any) -> None:
+    url, service = table
+    page.goto(url)
+    wait_actions(page, 21)
+    page.wait_for_selector(".live.on")
+    assert page.locator("#starter .card").get_attribute("data-card") == "2C"
+    for n in range(22, 28):
+        service.step()  # as if the camera had just read a card
+        wait_actions(page, n)
+        assert page.locator("#pile .card").last.get_attribute("data-card") == \
+            service.history()[-1]["action"]["card"]
+    view = service.view()
+    assert scores_shown(page) == [s["score"] for s in view["sides"]]
+    assert page.locator("#count").inner_text() == str(view["count"]) == "27"
+    assert page.locator("#prompt").inner_text() == view["prompt"]
+    assert page.locator(".side.turn .name").inner_text() == "Ann"
+    assert page.locator("#pegboard .peg-front").count() == 2
+    assert fits_the_phone(page)
+    shot(page, "board")
+    while view["phase"] != "show" or not view["show"]:
+        service.step()
+        view = service.view()
+    wait_actions(page, view["actions"])
+    page.locator("#show").scroll_into_view_if_needed()
+    says = page.locator("#show li .pts").all_inner_texts()
+    assert says == [item["say"] for item in view["show"]["items"]]
+    assert page.locator("#show .total").inner_text().startswith(str(view["show"]["total"]))
+    shot(page, "show")
+    page.click("a[data-tab=history]")
+    page.wait_for_selector(f".act[data-index='{view['actions'] - 1}']")
+    assert fits_the_phone(page)
+    shot(page, "history")
+
+
+def test_pair_undo_correct_and_tap_a_card(table: tuple[str, ReplayService], page: Any) -> None:
+    url, service = table
+    for _ in range(6):
+        service.step()  # Ann to play at a count of 27
+    page.goto(url + "#fix")
+    wait_actions(page, 27)
+    assert page.locator("#fix-locked").is_visible()
+    # pair: a wrong code first
+    page.click("#fix-locked [data-pair]")
+    page.fill("#pair-code", "1357")
+    page.click("#pair-send")
+    page.wait_for_selector("#pair-error:not([hidden])")
+    assert "not the code" in page.locator("#pair-error").inner_text()
+    page.fill("#pair-code", CODE)
+    page.click("#pair-seat button[data-seat='0']")
+    shot(page, "pair")
+    page.click("#pair-send")
+    page.wait_for_selector("#fix-open:not([hidden])")
+    assert page.locator("#pair-open").inner_text() == "Ann"
+    # say go for Ann, then undo it
+    assert page.locator("#go").inner_text() == "Go for Ann"
+    page.click("#go")
+    wait_actions(page, 28)
+    assert service.history()[-1] == {**service.history()[-1], "action": {"act": "go", "player": 0},
+                                     "source": "phone"}
+    page.click("#undo")
+    wait_actions(page, 27)
+    assert len(service.history()) == 27
+    # the camera misread Bob's 4C as the 4S: fix it from the history
+    assert service.history()[26]["action"] == {"act": "play", "player": 1, "card": "4S"}
+    page.click("a[data-tab=history]")
+    page.click(".act[data-index='26'] button.fix")
+    page.wait_for_selector("#entry-title:has-text('Correct action 27')")
+    page.click("#picker button[data-rank='4']")
+    page.click("#picker button[data-suit='C']")
+    assert page.locator("#entry-cards .card").get_attribute("data-card") == "4C"
+    shot(page, "correct")
+    page.click("#entry-send")
+    page.wait_for_selector(".toast:has-text('corrected')")
+    assert service.history()[26]["action"]["card"] == "4C"
+    assert page.locator("#pile .card").last.get_attribute("data-card") == "4C"
+    # no camera: Ann's ace of clubs entered by tapping
+    assert page.locator("#entry-title").inner_text() == "Enter an action"
+    assert page.locator("#entry-act").input_value() == "play"
+    assert page.locator("#entry-player button[aria-pressed=true]").inner_text() == "Ann"
+    page.click("#picker button[data-rank='A']")
+    page.click("#picker button[data-suit='C']")
+    page.click("#entry-send")
+    wait_actions(page, 28)
+    assert service.history()[-1]["action"] == {"act": "play", "player": 0, "card": "AC"}
+    assert page.locator("#count").inner_text() == "28"
+    # a refusal is shown as the engine words it
+    page.click("#picker button[data-rank='K']")
+    page.click("#picker button[data-suit='D']")
+    page.click("#entry-send")
+    page.wait_for_selector(".toast:has-text('over 31')")
+    assert len(service.history()) == 28
+    assert fits_the_phone(page)
+
+
+def test_a_watcher_cannot_change_anything(table: tuple[str, ReplayService], page: Any) -> None:
+    url, service = table
+    page.goto(url)
+    wait_actions(page, 21)
+    status = page.evaluate("""async () => (await fetch('/api/undo', {method: 'POST',
+        headers: {'X-CSRF-Token': document.querySelector('meta[name=csrf-token]').content}})).status""")
+    assert status == 403
+    assert len(service.history()) == 21
+    page.click("a[data-tab=setup]")
+    page.wait_for_selector("#setup-game option[value=cribbage5]", state="attached")
+    assert page.locator("#setup-start").is_disabled()
+    page.click("a[data-tab=camera]")
+    page.wait_for_selector("#camera-note:has-text('No camera')")
