@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -30,12 +31,18 @@ JSON = dict[str, Any]
 PAIRING_LINES = ("Pair a phone", "OK: show the code", "Menu: back")
 
 
+PAIRING_SECONDS = 60.0  # the pairing screen and code stay up this long unless dismissed
+REFUSAL_SECONDS = 4.0  # a refused button action is shown this long
+
+
 class Screen(Protocol):
     """What the buttons need of the display (``device.display.BoardDisplay`` is one)."""
 
     def show(self, view: Mapping[str, Any]) -> None: ...
 
-    def notice(self, lines: Sequence[str], big: str | None = None) -> None: ...
+    def notice(self, lines: Sequence[str], big: str | None = None, *, seconds: float | None = None) -> None: ...
+
+    def clear_notice(self) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -115,8 +122,11 @@ class ButtonPanel:
     """Connects the buttons to a :class:`device.service.TableService` (and optionally a screen)."""
 
     def __init__(self, service: Any, config: ButtonConfig | Mapping[str, Any] | None = None, *,
-                 screen: Screen | None = None, pin_factory: Any = None) -> None:
+                 screen: Screen | None = None, pin_factory: Any = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.service = service
+        self._clock = clock
+        self._mode_until = 0.0
         self.config = config if isinstance(config, ButtonConfig) else ButtonConfig.from_mapping(config)
         self.screen = screen
         self.mode = "board"  # "board" | "pairing" | "code"
@@ -161,13 +171,25 @@ class ButtonPanel:
 
     # The actions, callable directly too (the same as pressing the button).
 
+    def _screen_mode(self) -> str:
+        """The screen the buttons are on; the pairing screens time out as the display's notice does."""
+        if self.mode != "board" and self._clock() >= self._mode_until:
+            self.mode = "board"
+        return self.mode
+
+    def _enter(self, mode: str) -> None:
+        self.mode = mode
+        self._mode_until = self._clock() + PAIRING_SECONDS
+
     def ok(self) -> None:
         with self._lock:
-            if self.mode == "pairing":
-                self.mode = "code"
-                self._notice(["Pairing code"], big=str(self._safe(lambda: self.service.pairing_code) or "?"))
+            mode = self._screen_mode()
+            if mode == "pairing":
+                self._enter("code")
+                code = str(self._safe(lambda: self.service.pairing_code) or "?")
+                self._notice(["Pairing code"], big=code, seconds=PAIRING_SECONDS)
                 return
-            if self.mode == "code":
+            if mode == "code":
                 self._back_to_board()
                 return
             self._call("confirm", lambda: self.service.confirm(source="button"))
@@ -187,9 +209,9 @@ class ButtonPanel:
 
     def menu_short(self) -> None:
         with self._lock:
-            if self.mode == "board":
-                self.mode = "pairing"
-                self._notice(list(PAIRING_LINES))
+            if self._screen_mode() == "board":
+                self._enter("pairing")
+                self._notice(list(PAIRING_LINES), seconds=PAIRING_SECONDS)
             else:
                 self._back_to_board()
 
@@ -215,13 +237,16 @@ class ButtonPanel:
 
     def _back_to_board(self) -> None:
         self.mode = "board"
+        if self.screen is None:
+            return
         view = self._safe(self.service.view)
-        if view is not None and self.screen is not None:
+        self.screen.clear_notice()
+        if view is not None:
             self.screen.show(view)
 
-    def _notice(self, lines: list[str], big: str | None = None) -> None:
+    def _notice(self, lines: list[str], big: str | None = None, seconds: float | None = None) -> None:
         if self.screen is not None:
-            self.screen.notice(lines, big=big)
+            self.screen.notice(lines, big=big, seconds=seconds)
 
     def _call(self, what: str, action: Any) -> bool:
         """Run a session call; a refusal (an illegal go, nothing to undo) is shown, never raised
@@ -230,7 +255,7 @@ class ButtonPanel:
             result = action()
         except PegpiError as exc:
             log.info("buttons: %s refused: %s", what, exc)
-            self._notice([f"{what.capitalize()}: not now", str(exc)])
+            self._notice([f"{what.capitalize()}: not now", str(exc)], seconds=REFUSAL_SECONDS)
             return False
         if isinstance(result, Mapping) and self.screen is not None:
             self.screen.show(result)

@@ -148,15 +148,18 @@ class BoardDisplay:
     """
 
     def __init__(self, device: Any | None, *, render_mode: str | None = None, frame_time: float = 0.08,
-                 hold_time: float = 1.5, steps: int = 6, sleep: Callable[[float], None] = time.sleep) -> None:
+                 hold_time: float = 1.5, steps: int = 6, sleep: Callable[[float], None] = time.sleep,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.device = device
         self.render_mode = render_mode
         self.frame_time = frame_time
         self.hold_time = hold_time
         self.steps = steps
         self._sleep = sleep
+        self._clock = clock
         self._lock = threading.Lock()
         self._failing = False
+        self._notice_until: float | None = None
         self.last_view: Mapping[str, Any] | None = None
 
     @classmethod
@@ -171,13 +174,22 @@ class BoardDisplay:
     def size(self) -> tuple[int, int]:
         return (128, 64) if self.device is None else (int(self.device.width), int(self.device.height))
 
+    def _noticing(self) -> bool:
+        """A held notice (the pairing code) is on the screen: the board waits behind it."""
+        if self._notice_until is None:
+            return False
+        if self._clock() < self._notice_until:
+            return True
+        self._notice_until = None
+        return False
+
     def show(self, view: Mapping[str, Any]) -> None:
-        """Draw the board for ``view``."""
+        """Draw the board for ``view`` (kept for later while a held notice is up)."""
         from device.board import render_board
 
         with self._lock:
             self.last_view = view
-            if self.device is not None:
+            if self.device is not None and not self._noticing():
                 self._put(render_board(view, self.size, mode=self.render_mode))
 
     def announce(self, view: Mapping[str, Any]) -> None:
@@ -186,7 +198,8 @@ class BoardDisplay:
 
         if self.device is not None:
             with self._lock:
-                frames = announcement_frames(view, self.size, mode=self.render_mode, steps=self.steps)
+                frames = [] if self._noticing() else announcement_frames(
+                    view, self.size, mode=self.render_mode, steps=self.steps)
                 for frame in frames:
                     self._put(frame)
                     self._sleep(self.frame_time)
@@ -194,13 +207,23 @@ class BoardDisplay:
                     self._sleep(self.hold_time)
         self.show(view)
 
-    def notice(self, lines: Sequence[str], big: str | None = None) -> None:
-        """A whole-screen notice (the pairing code, a new game), until the next ``show``."""
+    def notice(self, lines: Sequence[str], big: str | None = None, *, seconds: float | None = None) -> None:
+        """A whole-screen notice. With ``seconds`` it is held that long over the board (views that
+        arrive meanwhile are drawn when it ends); without, the next view replaces it."""
         from device.board.notice import render_notice
 
         with self._lock:
+            self._notice_until = None if seconds is None else self._clock() + seconds
             if self.device is not None:
                 self._put(render_notice(lines, self.size, big=big, mode=self.render_mode))
+
+    def clear_notice(self) -> None:
+        """End a held notice and put the board back."""
+        with self._lock:
+            self._notice_until = None
+            view = self.last_view
+        if view is not None:
+            self.show(view)
 
     def _put(self, image: Image.Image) -> None:
         assert self.device is not None

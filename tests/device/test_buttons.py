@@ -220,3 +220,27 @@ def test_config_is_checked() -> None:
 def test_hardware_defaults_match_the_code() -> None:
     defaults = tomllib.loads(DEFAULTS.read_text(encoding="utf-8"))
     assert ButtonConfig.from_mapping(defaults["buttons"]) == ButtonConfig()
+
+
+def test_the_pairing_code_stays_while_the_game_goes_on(panel: ButtonPanel, table: RecordingTable,
+                                                       screen: tuple[BoardDisplay, Any]) -> None:
+    display, device = screen
+    press(panel, "menu")
+    press(panel, "ok")
+    code = device.image.copy()
+    display.show(samples.thirty_one())  # the session moves on meanwhile
+    assert device.image.tobytes() == code.tobytes()
+    press(panel, "ok")  # dismiss: the latest board comes back
+    from device.board import render_board
+
+    assert device.image.convert("1").tobytes() == render_board(table.current, (128, 64)).tobytes()
+
+
+def test_the_pairing_screen_times_out(factory: MockFactory, table: RecordingTable) -> None:
+    now = [0.0]
+    with ButtonPanel(table, FAST, clock=lambda: now[0]) as buttons:
+        press(buttons, "menu")
+        assert buttons.mode == "pairing"
+        now[0] += 61
+        press(buttons, "ok")  # the pairing screen is gone, so OK confirms
+    assert table.calls == [("confirm", "button")]

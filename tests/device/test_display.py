@@ -114,3 +114,37 @@ def test_from_config_with_no_display() -> None:
     with BoardDisplay.from_config({"driver": "none"}) as board:
         assert board.device is None
         board.show(samples.play())
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_held_notice_keeps_the_board_behind_it_until_it_ends() -> None:
+    device = dummy(width=128, height=64)
+    clock = Clock()
+    waits: list[float] = []
+    with BoardDisplay(device, sleep=waits.append, clock=clock) as board:
+        board.notice(["Pairing code"], big="4821", seconds=60)
+        code = device.image.copy()
+        board.show(samples.start())
+        board.announce(samples.play())  # a score while the code is up: no animation over it
+        assert device.image.tobytes() == code.tobytes() and waits == []
+        clock.now += 61  # the notice has timed out: the next view is drawn
+        board.show(samples.play())
+        assert device.image.convert("1").tobytes() == render_board(samples.play(), (128, 64)).tobytes()
+
+
+def test_clearing_a_notice_puts_back_the_latest_board() -> None:
+    device = dummy(width=128, height=64)
+    with BoardDisplay(device, clock=Clock()) as board:
+        board.notice(["Pair a phone"], seconds=60)
+        board.show(samples.mid_game())
+        board.clear_notice()
+        assert device.image.convert("1").tobytes() == render_board(samples.mid_game(), (128, 64)).tobytes()
