@@ -128,7 +128,7 @@ class Locator:
                 occluded.update(self._zones_under((x, y, x + bw, y + bh)))
                 continue
             edge = x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1
-            found = [] if area > 4.5 * self.card_px else self._cards_in(contour, (x, y, bw, bh), area, edge)
+            found = self._cards_in(contour, (x, y, bw, bh), area, edge)
             if not found:
                 occluded.update(self._zones_under((x, y, x + bw, y + bh)))
                 continue
