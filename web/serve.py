@@ -25,3 +25,47 @@ def make_server(app: Any, host: str = "127.0.0.1", port: int = 0, threads: int =
 
     return create_server(app, host=host, port=port, threads=threads, ident="pegpi",
                          channel_timeout=options.pop("channel_timeout", 60), **options)
+
+
+class Background:
+    """The app served by waitress in a thread, for tests and the bench::
+
+        with Background(app) as running:
+            urllib.request.urlopen(running.url)
+
+    Stopping ends the phones' event streams first, then lets waitress's threads finish, so that
+    nothing writes to a server that is already closed."""
+
+    def __init__(self, app: Any, host: str = "127.0.0.1", port: int = 0, threads: int = 32) -> None:
+        import threading
+
+        self.app = app
+        self.server = make_server(app, host=host, port=port, threads=threads)
+        self.thread = threading.Thread(target=self.server.run, name="pegpi-web", daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server.effective_port}/"
+
+    def __enter__(self) -> Background:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def stop(self) -> None:
+        import time
+
+        from waitress import wasyncore
+
+        pegpi = self.app.extensions.get("pegpi")
+        if pegpi is not None:
+            pegpi.hub.close()
+            deadline = time.monotonic() + 5
+            while pegpi.hub.listeners and time.monotonic() < deadline:
+                time.sleep(0.02)
+        self.server.task_dispatcher.shutdown(timeout=5)
+        self.server.close()
+        wasyncore.close_all(self.server._map)
+        self.thread.join(timeout=5)

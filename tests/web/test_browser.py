@@ -9,8 +9,6 @@ these tests skip, unless PEGPI_REQUIRE_BROWSER=1 (CI), where they fail.
 from __future__ import annotations
 
 import os
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,7 +17,7 @@ import pytest
 
 from web import create_app
 from web.replay_service import ReplayService
-from web.serve import make_server
+from web.serve import Background
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run",
@@ -48,20 +46,9 @@ def table(record_of: Any) -> Iterator[tuple[str, ReplayService]]:
     """A replayed game served by waitress on a free loopback port: the starter of the second deal
     has just been turned (21 actions)."""
     service = ReplayService(record_of(), pairing_code=CODE, played=21)
-    app = create_app({"SSE_KEEPALIVE": 1.0}, service=service)
-    server = make_server(app, threads=8)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.effective_port}/", service
-    hub = app.extensions["pegpi"].hub
-    hub.close()
-    for _ in range(100):  # let the open streams end before the server goes
-        if not hub.listeners:
-            break
-        time.sleep(0.05)
+    with Background(create_app({"SSE_KEEPALIVE": 1.0}, service=service), threads=8) as running:
+        yield running.url, service
     service.close()
-    server.close()
-    thread.join(timeout=10)
 
 
 @pytest.fixture

@@ -64,7 +64,7 @@ function toast(message, ok = false) {
   el.classList.toggle("ok", ok);
   el.hidden = false;
   clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { el.hidden = true; }, ok ? 2500 : 6000);
+  toast.timer = setTimeout(() => { el.hidden = true; }, ok ? 2000 : 6000);
 }
 
 function connect() {
@@ -148,6 +148,8 @@ function render(view) {
   $("fix-prompt").textContent = view.prompt || "";
   const counting = view.count !== null && view.count !== undefined;
   $("count").textContent = counting ? view.count : "–";
+  $("count-box").hidden = !counting;
+  $("count-box").parentElement.classList.toggle("single", !counting);
   fillCards($("pile"), view.pile);
   $("starter").replaceChildren(view.starter ? cardEl(view.starter) : el("span", "muted", "not turned"));
   const dealBits = [];
@@ -296,8 +298,9 @@ function renderBanner(view) {
 function renderLast(view) {
   const box = $("last");
   const last = view.last;
-  box.hidden = !last;
-  if (!last) return;
+  const shown = view.show && last && (last.kind === "hand" || last.kind === "crib") && last.seat === view.show.seat;
+  box.hidden = !last || shown;  // the show box below says it item by item
+  if (box.hidden) return;
   const who = last.side !== null && view.sides[last.side] ? view.sides[last.side].name : "";
   box.replaceChildren(el("div", "label", "Last score"));
   const line = el("div");
@@ -809,6 +812,7 @@ function showTab(name) {
 document.addEventListener("DOMContentLoaded", () => {
   window.addEventListener("hashchange", () => showTab(location.hash.slice(1)));
   $("pair-open").addEventListener("click", openPair);
+  $("toast").addEventListener("click", () => { $("toast").hidden = true; });
   for (const b of document.querySelectorAll("[data-pair]")) b.addEventListener("click", openPair);
   $("pair-form").addEventListener("submit", sendPair);
   $("pair-cancel").addEventListener("click", () => $("pair-dialog").close());
