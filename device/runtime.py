@@ -22,6 +22,7 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import struct
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -229,6 +230,8 @@ class Companion:
         self.error: BaseException | None = None
         self.expected: JSON | None = None  # the demo's record, to compare at the end
         self._last_frame: Any = None
+        self.pipeline: Any = None
+        self.classifier_name = "none"
         self._jpeg: tuple[int, bytes] | None = None
 
     # ------------------------------------------------------------------ start-up
@@ -257,13 +260,19 @@ class Companion:
         self.session = Session(store, game=game, players=players, options=options,
                                confidence=float(table.get("confidence", 0.85)))
         current = self.session.game
-        if self.expected is not None and (current.spec.name != self.expected["game"] or self.session.state.is_over
+        if self.source_name == "demo":
+            assert self.expected is not None  # every demo is a new game; earlier games stay in the store
+            self.session.new_game(self.expected["game"], list(self.expected["players"]),
+                                  self.expected.get("options") or {})
+        elif self.expected is not None and (current.spec.name != self.expected["game"] or self.session.state.is_over
                                           or list(current.players) != list(self.expected["players"])):
             self.session.new_game(self.expected["game"], list(self.expected["players"]),
                                   self.expected.get("options") or {})
         self.db_path = path
         self._open_outputs()
         self._start_web()
+        if not (self.source_name.startswith("script:") or (self.source_name == "demo" and not self.options.frames)):
+            self.pipeline = self._pipeline(self._layout(), demo=self.source_name == "demo")  # the model, before READY
         target = self._table_loop
         self._spawn("pegpi-table", target)
         self._spawn("pegpi-outputs", self._outputs_loop)
@@ -390,33 +399,31 @@ class Companion:
             return
 
     def _play_frames(self, steps: list[JSON]) -> None:
-        """The demo: the placement script rendered by the simulated table, read by the pipeline."""
-        from device.protocols.script import mat_at
-        from vision.simtable import CameraPose, SimTable
-
-        sim_script, buttons = sim_steps(steps)
-        layout = self._layout()
-        pose = CameraPose(fill=0.86, tilt=0.08, roll=1.5, offset=(10.0, 0.0))
-        sim = SimTable(layout, sim_script, title=self.session.game.spec.title, fps=float(self._camera_fps()),
-                       pose=pose, seed=self.options.seed)
-        # when each button is pressed: the time of the simulated step it follows
-        press = [(SimTable(layout, sim_script[:n], fps=sim.fps).duration, step) for n, step in buttons]
-        pipeline = self._pipeline(layout, demo=True)
-        truth = _Truth(steps, sim, mat_at)
-        start = time.monotonic()
-        for frame in sim.frames():
-            if self.stop_event.is_set():
-                return
-            if self.options.speed > 0:
-                due = start + frame.t / self.options.speed
-                delay = due - time.monotonic()
-                if delay > 0:
-                    self.stop_event.wait(delay)
-            self._process(pipeline, frame)
-            while press and press[0][0] <= frame.t:
-                _, button = press.pop(0)
-                self._press(button)
-            self._answer_asks_truth(truth, frame.t)
+        """The demo: the placement script rendered by the simulated table (a camera of its own, in
+        another process, as a real camera is another device), read by the pipeline."""
+        game = self.session.game
+        camera = SimCamera({"steps": steps, "table": game.spec.table, "seats": game.num_players,
+                            "paper": str(self.config["table"].get("paper", "A3")), "title": game.spec.title,
+                            "fps": self._camera_fps(), "seed": self.options.seed})
+        camera.open()
+        try:
+            press = list(camera.press)
+            truth = _Truth(camera.truth)
+            start = time.monotonic()
+            while not self.stop_event.is_set():
+                frame = camera.read()
+                if frame is None:
+                    return
+                if self.options.speed > 0:
+                    delay = start + frame.t / self.options.speed - time.monotonic()
+                    if delay > 0:
+                        self.stop_event.wait(delay)
+                self._process(self.pipeline, frame)
+                while press and press[0][0] <= frame.t:
+                    self._press(press.pop(0)[1])
+                self._answer_asks_truth(truth, frame.t)
+        finally:
+            camera.close()
 
     def _camera(self, name: str) -> None:
         from vision.sources import CaptureSource, FolderSource, PiCameraSource, ResilientSource
@@ -441,7 +448,7 @@ class Companion:
             self.stats.tick()  # the loop is alive, waiting for the camera
 
         resilient = ResilientSource(source, report=report, sleep=self._sleep)
-        pipeline = self._pipeline(self._layout(), demo=False)
+        pipeline = self.pipeline
         resilient.open()
         try:
             while not self.stop_event.is_set():
@@ -638,8 +645,8 @@ class _Stop(Exception):
 class _Truth:
     """What really lies on the simulated mat at a time (for the demo's players)."""
 
-    def __init__(self, steps: list[JSON], sim: Any, mat_at: Any) -> None:
-        self.events = [(e.t, e.zone, e.slot or 0, e.card, e.kind) for e in sim.truth]
+    def __init__(self, events: list[list[Any]]) -> None:
+        self.events = events  # [t, zone, slot, card, kind]
 
     def card_at(self, zone: str, slot: int, t: float) -> str | None:
         card = None
@@ -651,20 +658,121 @@ class _Truth:
         return card
 
 
+_HEAD = struct.Struct("<dII")
+
+
+class SimCamera:
+    """The simulated table as a camera in its own process: frames come down a pipe, so the
+    renderer's memory and time are not the companion's (and it renders on another core)."""
+
+    name = "simulated camera"
+
+    def __init__(self, spec: JSON) -> None:
+        self.spec = spec
+        self.press: list[tuple[float, JSON]] = []
+        self.truth: list[list[Any]] = []
+        self._proc: Any = None
+
+    def open(self) -> None:
+        import json
+        import subprocess
+        import sys
+
+        code = "from device.runtime import sim_camera_main; sim_camera_main()"
+        self._proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        assert self._proc.stdin is not None and self._proc.stdout is not None
+        self._proc.stdin.write(json.dumps(self.spec).encode() + b"\n")
+        self._proc.stdin.close()
+        head = self._proc.stdout.readline()
+        if not head:
+            raise RuntimeError_("the simulated camera did not start")
+        info = json.loads(head)
+        self.press = [(float(t), step) for t, step in info["press"]]
+        self.truth = info["truth"]
+        self.shape = tuple(info["shape"])
+
+    def read(self) -> Any:
+        import numpy as np
+
+        from vision.sources import Frame
+
+        out = self._proc.stdout
+        head = out.read(_HEAD.size)
+        if len(head) < _HEAD.size:
+            return None
+        t, index, size = _HEAD.unpack(head)
+        image = np.empty(self.shape, np.uint8)
+        view = memoryview(image).cast("B")
+        got = 0
+        while got < size:
+            n = out.readinto(view[got:])
+            if not n:
+                return None
+            got += n
+        return Frame(image, t, index)
+
+    def close(self) -> None:
+        if self._proc is not None:
+            self._proc.kill()
+            self._proc.wait()
+            if self._proc.stdout is not None:
+                self._proc.stdout.close()
+            self._proc = None
+
+
+def sim_camera_main() -> None:
+    """The simulated camera's process: read its spec (one JSON line), write a JSON header (when
+    buttons are pressed, what truly lies where), then every frame, raw, down stdout."""
+    import json
+    import sys
+
+    from vision.mat import layout_for
+    from vision.simtable import CameraPose, SimTable
+
+    spec = json.loads(sys.stdin.readline())
+    script, buttons = sim_steps(spec["steps"])
+    layout = layout_for(spec["table"], int(spec["seats"]), spec["paper"])
+    fps = float(spec["fps"])
+    pose = CameraPose(fill=0.86, tilt=0.08, roll=1.5, offset=(10.0, 0.0))
+    sim = SimTable(layout, script, title=spec["title"], fps=fps, pose=pose, seed=int(spec["seed"]))
+    press = [(SimTable(layout, script[:n], fps=fps).duration, step) for n, step in buttons]
+    truth = [[e.t, e.zone, e.slot or 0, e.card, e.kind] for e in sim.truth]
+    out = sys.stdout.buffer
+    shape = (sim.size[1], sim.size[0], 3)
+    out.write(json.dumps({"press": press, "truth": truth, "shape": shape}).encode() + b"\n")
+    out.flush()
+    try:
+        for index in range(len(sim.scenes)):
+            image = sim.render(index)
+            out.write(_HEAD.pack(sim.scenes[index].t, index, image.nbytes))
+            out.write(image.tobytes())
+        out.flush()
+    except (BrokenPipeError, KeyboardInterrupt):
+        pass
+
+
 def load_classifier(*, simulated: bool) -> tuple[Any, str]:
     """The shipped ONNX model; when there is none, the simulated table's deck can still be read
     by the template stand-in (real cards cannot: the log says so)."""
-    try:
-        from vision.classify import load_default_classifier
+    import importlib.util
 
-        return load_default_classifier(threads=1), "onnx model (vision.classify)"
-    except Exception as exc:  # noqa: BLE001 - no model file, or onnxruntime missing
-        why = f"{type(exc).__name__}: {exc}"
+    spec = importlib.util.find_spec("vision")
+    shipped = Path(spec.origin).parent.parent / "models" / "cards.onnx" if spec and spec.origin else None
+    if shipped is not None and not shipped.is_file():
+        why = f"no model file {shipped.parent.name}/{shipped.name}"  # skip importing onnxruntime for nothing
+    else:
+        try:
+            from vision.classify import load_default_classifier
+
+            return load_default_classifier(threads=1), "onnx model (vision.classify)"
+        except Exception as exc:  # noqa: BLE001 - no model file, or onnxruntime missing
+            why = f"{type(exc).__name__}: {exc}"
     from vision.render import CARD_IDS
     from vision.simtable import default_card_art
     from vision.template_classifier import TemplateClassifier
 
     if not simulated:
         log.warning("no card model (%s): only the simulated deck can be read; use the phone to enter cards", why)
-    clf = TemplateClassifier.from_art([*CARD_IDS, "back"], default_card_art(px_per_mm=3.0))
+    # the stand-in compares 24x34 thumbnails: faces drawn at 1.5 px/mm are plenty, and quick to draw
+    clf = TemplateClassifier.from_art([*CARD_IDS, "back"], default_card_art(px_per_mm=1.5))
     return clf, f"template stand-in taught the simulated deck (no model: {why})"

@@ -178,8 +178,6 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_bench_runtime(args: argparse.Namespace) -> int:
-    from device.bench import bench_runtime
-
     report = bench_runtime(seconds=args.seconds)
     if args.json:
         print(json.dumps(report))
@@ -192,3 +190,126 @@ def cmd_bench_runtime(args: argparse.Namespace) -> int:
     print(f"web page answered: {'yes' if report['web_ok'] else 'NO'} ({report['web_ms']:.1f} ms for /api/view)")
     print(f"within budget: {'yes' if report['ok'] else 'NO'}")
     return 0 if report["ok"] else 1
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _proc_kb(pid: int, key: str) -> float:
+    from pathlib import Path
+
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(key + ":"):
+            return float(line.split()[1])
+    return float("nan")
+
+
+def bench_runtime(seconds: float = 12.0) -> dict[str, Any]:
+    """Run ``pegpi demo`` as systemd would (a notify socket), at full speed with the web page on:
+    time to READY=1, its frame rate from its STATUS lines, its resident memory; then the pipeline
+    and session alone on pre-rendered frames."""
+    import os
+    import re
+    import signal
+    import socket
+    import statistics
+    import subprocess
+    import tempfile
+    import time
+    import urllib.request
+    from pathlib import Path
+
+    report: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        notify = str(Path(tmp) / "notify")
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        sock.bind(notify)
+        port = _free_port()
+        env = {**os.environ, "NOTIFY_SOCKET": notify, "PYTHONUNBUFFERED": "1"}
+        cmd = [sys.executable, "-m", "device", "demo", "--speed", "0", "--db", str(Path(tmp) / "bench.db"),
+               "--web", f"127.0.0.1:{port}", "--display", "none", "--config", os.devnull]
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        try:
+            sock.settimeout(30.0)
+            ready = None
+            while ready is None:
+                try:
+                    message = sock.recv(4096).decode()
+                except TimeoutError:
+                    raise CommandError("the companion did not become ready within 30 s") from None
+                if "READY=1" in message:
+                    ready = time.perf_counter() - start
+            report["startup_s"] = ready
+            fps: list[float] = []
+            sock.settimeout(1.0)
+            until = time.perf_counter() + seconds
+            while time.perf_counter() < until and proc.poll() is None:
+                try:
+                    message = sock.recv(4096).decode()
+                except TimeoutError:
+                    continue
+                found = re.search(r"\(([0-9.]+) fps\)", message)
+                if found:
+                    fps.append(float(found.group(1)))
+            began = time.perf_counter()
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/view", timeout=5) as answer:
+                report["web_ok"] = answer.status == 200 and "phase" in json.loads(answer.read())
+            report["web_ms"] = (time.perf_counter() - began) * 1e3
+            report["rss_mb"] = _proc_kb(proc.pid, "VmRSS") / 1024
+            report["peak_mb"] = _proc_kb(proc.pid, "VmHWM") / 1024
+            steady = fps[len(fps) // 3:] or fps
+            report["fps"] = statistics.median(steady) if steady else 0.0
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                _, err = proc.communicate(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                _, err = proc.communicate()
+            sock.close()
+        found = re.search(r"classifier: (.*)", err or "")
+        report["classifier"] = found.group(1).strip() if found else "unknown classifier"
+    report["pipeline_fps"] = _pipeline_fps()
+    report["ok"] = (report["startup_s"] <= 3.0 and report["peak_mb"] <= 150.0 and report["fps"] >= 30.0
+                    and report["web_ok"])
+    return report
+
+
+def _pipeline_fps(frames: int = 150) -> float:
+    """Frames per second of vision pipeline + session on pre-rendered frames of a simulated deal."""
+    import tempfile
+    import time
+    from pathlib import Path
+
+    from device.protocols.script import record_to_script
+    from device.runtime import demo_record, load_classifier, sim_steps
+    from device.session import Session
+    from device.store import Store
+    from vision.mat import layout_for
+    from vision.pipeline import TablePipeline
+    from vision.simtable import CameraPose, SimTable
+
+    record = demo_record("cribbage", 1)
+    layout = layout_for("pegging", 2)
+    script, _ = sim_steps(record_to_script(record)[:40])
+    sim = SimTable(layout, script, fps=30.0, pose=CameraPose(fill=0.86, tilt=0.08, roll=1.5, offset=(10.0, 0.0)))
+    rendered = [sim.render(i) for i in range(min(frames, len(sim.scenes)))]
+    times = [sim.scenes[i].t for i in range(len(rendered))]
+    classifier, _ = load_classifier(simulated=True)
+    pipeline = TablePipeline(layout, classifier)
+    with tempfile.TemporaryDirectory() as tmp:
+        session = Session(Store(Path(tmp) / "p.db"), players=record["players"])
+        start = time.perf_counter()
+        for image, t in zip(rendered, times, strict=True):
+            result = pipeline.process(image, t)
+            if result.events:
+                session.table_events(result.events)
+        spent = time.perf_counter() - start
+        session.store.close()
+    return len(rendered) / spent
