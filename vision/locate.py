@@ -97,6 +97,31 @@ class Locator:
         step = max(1, len(idx) // 3000)
         return idx[::step]
 
+    def empty_outlines(self, reference: np.ndarray) -> list[tuple[str, int]]:
+        """Repaint, in a freshly learned empty mat, the outlines that hold a card (the table was not
+        clear when the camera started, e.g. after a power cut): each gets the look of an empty outline
+        of the same size, so those cards are seen as placed instead of hiding in the reference.
+        Returns the (zone, slot) repainted; changes ``reference`` in place."""
+        felt = np.median(reference.reshape(-1, 3)[self._felt], axis=0)
+        inset, pad = round(5.0 * self.s), round(3.0 * self.s)
+        h, w = self.shape
+        taken, empty = [], {}
+        for zone, slot, (x0, y0, x1, y1) in self._slot_px:
+            inner = reference[y0 + inset:y1 - inset, x0 + inset:x1 - inset].astype(np.int16)
+            off = np.abs(inner - felt.astype(np.int16)).max(axis=2) > self.threshold
+            box = (max(0, y0 - pad), min(h, y1 + pad), max(0, x0 - pad), min(w, x1 + pad))
+            if off.mean() > 0.5:
+                taken.append((zone.name, slot.index, box))
+            else:
+                empty.setdefault((box[1] - box[0], box[3] - box[2]), box)
+        for _zone, _slot, (ya, yb, xa, xb) in taken:
+            donor = empty.get((yb - ya, xb - xa))
+            if donor is None:
+                reference[ya:yb, xa:xb] = felt.astype(np.uint8)
+            else:
+                reference[ya:yb, xa:xb] = reference[donor[0]:donor[1], donor[2]:donor[3]]
+        return [(zone, slot) for zone, slot, _ in taken]
+
     def difference(self, mat: np.ndarray, reference: np.ndarray) -> np.ndarray:
         """Binary mask (uint8 0/255) of where the mat differs from the empty mat, light-corrected."""
         flat_cur = mat.reshape(-1, 3)[self._felt]

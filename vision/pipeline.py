@@ -73,6 +73,8 @@ class TablePipeline:
         self._accumulator = np.zeros((h, w, 3), np.float32)
         self._learned = 0
         self._frames = 0
+        #: outlines that already held a card when the empty mat was learned (reported as placed)
+        self.started_with: list[tuple[str, int]] = []
         self._kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (15, 15))
 
     @property
@@ -144,7 +146,10 @@ class TablePipeline:
         self._learned += 1
         if self._learned >= self.config.learn_frames:
             self._accumulator /= self._learned
-            self._reference = self._accumulator.astype(np.uint8)
+            reference = self._accumulator.astype(np.uint8)
+            self.started_with = self.locator.empty_outlines(reference)
+            self._accumulator[:] = reference
+            self._reference = reference
 
     def _adapt(self, mat: np.ndarray, foreground: np.ndarray, sighting: Sighting) -> None:
         """Let the empty mat follow the light where the felt is bare (never under cards or hands)."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -37,7 +37,8 @@ SKIN = (118, 150, 205)
 @dataclass(frozen=True, slots=True)
 class Place:
     """Put ``card`` (``"back"`` for a face-down card) in a zone's slot (the first free one if None).
-    With ``hand=False`` the card simply appears (for measuring latency to the frame)."""
+    With ``hand=False`` the card simply appears in the next frame, with no pause after it (cards
+    already on the table at the start; latency measured to the frame)."""
 
     card: str
     zone: str
@@ -249,10 +250,11 @@ class SimTable:
                 del walk.cards[key]  # a pile: the new card covers the old one
             walk.cards[key] = lying
             walk.order.append(key)
+            self.truth.append(TableEvent(zone.name, step.card, "placed", walk.t, 1.0, slot))
             if step.hand:
                 self._reach(walk, scenes, lying.center, entry, dt, True, None)
-            self.truth.append(TableEvent(zone.name, step.card, "placed", walk.t, 1.0, slot))
-            self._still(walk, scenes, self.timing.settle_s, dt)
+                self.truth[-1] = replace(self.truth[-1], t=walk.t)
+                self._still(walk, scenes, self.timing.settle_s, dt)
         elif isinstance(step, Remove):
             zone = self._zone(step.zone)
             slot = self._slot(zone, step.slot, walk, free=False)

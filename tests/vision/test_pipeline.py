@@ -15,6 +15,7 @@ from vision.simtable import (
     Idle,
     Light,
     Place,
+    Remove,
     Shake,
     SimTable,
     Timing,
@@ -130,3 +131,15 @@ def test_a_frame_without_the_mat_is_lost_and_a_bad_frame_is_refused(classifier):
     assert pipeline.process(np.zeros((720, 1280, 3), np.uint8), 0.1).status == "dark"
     with pytest.raises(FrameError, match="BGR uint8"):
         pipeline.process(np.zeros((720, 1280), np.uint8), 0.2)
+
+
+def test_cards_already_on_the_mat_at_start_are_reported_then_tracked(art, classifier):
+    # the companion restarts mid-deal (a power cut): the mat it first sees is not empty
+    script = [Place("7H", "seat0", hand=False), Place("8C", "seat0", hand=False), Place("back", "crib", hand=False),
+              Idle(0.5), Place("JS", "seat1"), Remove("seat0"), Clear(), HandPass(None, 1.0), Idle(0.3)]
+    sim = SimTable(layout_for("pegging", 2), script, fps=FPS, seed=6, card_art=art, timing=TIMING)
+    pipeline = TablePipeline(sim.layout, classifier)
+    events = [e for f in sim.frames() for e in pipeline.process(f.image, f.t).events]
+    assert sorted(pipeline.started_with) == [("crib", 0), ("seat0", 0), ("seat0", 1)]
+    assert sorted(key(events[:3])) == sorted(key(sim.truth[:3]))
+    assert key(events[3:]) == key(sim.truth[3:])
