@@ -142,10 +142,22 @@ def layout_for(table: str, seats: int, paper: str = "A3") -> MatLayout:
     size = PAPERS[paper]
     marker_mm = 22.0 if paper == "A3" else 16.0
     markers = _markers(size, marker_mm)
-    zones, title = builders[table](table, seats, size, _EDGE + marker_mm + _QUIET)
+    reserve = _EDGE + marker_mm + _QUIET
+    zones, title = builders[table](table, seats, size, reserve)
+    title = _free_box(zones, [title, (reserve + 1.0, _EDGE, reserve + 100.0, reserve - 1.0),
+                              (reserve + 1.0, size[1] - reserve + 1.0, reserve + 100.0, size[1] - _EDGE)])
     layout = MatLayout(table, seats, paper, size, markers, tuple(zones), title)
     _check(layout)
     return layout
+
+
+def _free_box(zones: list[Zone], boxes: list[tuple[float, float, float, float]]) -> tuple[float, float, float, float]:
+    """The first box that overlaps no outline (the title goes there); the last one if none is free."""
+    rects = [s.rect for z in zones for s in z.slots]
+    for box in boxes:
+        if all(not (box[0] < r[2] and r[0] < box[2] and box[1] < r[3] and r[1] < box[3]) for r in rects):
+            return box
+    return boxes[-1]
 
 
 def _markers(size: tuple[float, float], side: float) -> tuple[Marker, ...]:

@@ -33,6 +33,8 @@ def test_every_outline_is_on_the_paper_off_the_markers_and_apart(table, seats, p
     for i, a in enumerate(rects):
         for b in rects[i + 1:]:
             assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), (a, b)
+    tx0, ty0, tx1, ty1 = layout.title_box
+    assert all(not (tx0 < r[2] and r[0] < tx1 and ty0 < r[3] and r[1] < ty1) for _, r in boxes(layout)), "title"
     if table != "layout":  # a layout is read as a whole; it has no seat zones
         assert [z.name for z in layout.zones if z.seat is not None] == [f"seat{i}" for i in range(seats)]
 
