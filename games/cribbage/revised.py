@@ -112,6 +112,8 @@ class RevisedState(CribbageState):
             return [last.player] if isinstance(last, Play) else []
         if isinstance(action, Back):
             sides = {e.side for e in self._just_pegged()}
+            if not sides:
+                return None  # nobody just pegged: _on_back says so
             return [s for side in sides for s in self.game.sides()[side]]
         moves = super().to_move(action)
         return None if moves is None else list(moves)
