@@ -145,7 +145,8 @@ def layout_for(table: str, seats: int, paper: str = "A3") -> MatLayout:
     reserve = _EDGE + marker_mm + _QUIET
     zones, title = builders[table](table, seats, size, reserve)
     title = _free_box(zones, [title, (reserve + 1.0, _EDGE, reserve + 100.0, reserve - 1.0),
-                              (reserve + 1.0, size[1] - reserve + 1.0, reserve + 100.0, size[1] - _EDGE)])
+                              (reserve + 1.0, size[1] - reserve + 1.0, reserve + 100.0, size[1] - _EDGE),
+                              (_EDGE, reserve + 1.0, _EDGE + 45.0, size[1] - reserve - 1.0)])
     layout = MatLayout(table, seats, paper, size, markers, tuple(zones), title)
     _check(layout)
     return layout
