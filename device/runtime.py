@@ -208,7 +208,7 @@ class Options:
     seed: int = 1
     frames: bool = True
     quit_at_end: bool = False
-    announce: Callable[[str], None] = print
+    source_factory: Callable[[str], Any] | None = None  # tests: a frame source for a source name
 
 
 class Companion:
@@ -264,8 +264,9 @@ class Companion:
             assert self.expected is not None  # every demo is a new game; earlier games stay in the store
             self.session.new_game(self.expected["game"], list(self.expected["players"]),
                                   self.expected.get("options") or {})
-        elif self.expected is not None and (current.spec.name != self.expected["game"] or self.session.state.is_over
-                                          or list(current.players) != list(self.expected["players"])):
+        elif self.expected is not None and (current.spec.name != self.expected["game"]
+                                            or list(current.players) != list(self.expected["players"])):
+            # a script resumes its own game after a restart; another game in the store is left as it is
             self.session.new_game(self.expected["game"], list(self.expected["players"]),
                                   self.expected.get("options") or {})
         self.db_path = path
@@ -430,8 +431,10 @@ class Companion:
 
         cam = self.config.get("camera", {})
         width, height, fps = int(cam.get("width", 1280)), int(cam.get("height", 720)), float(cam.get("fps", 30))
-        if name == "picamera":
-            source: Any = PiCameraSource(width=width, height=height)
+        if self.options.source_factory is not None:
+            source: Any = self.options.source_factory(name)
+        elif name == "picamera":
+            source = PiCameraSource(width=width, height=height)
         elif name.startswith("camera:"):
             source = CaptureSource(int(name[7:]), width=width, height=height, fps=fps)
         elif name.startswith("video:"):
