@@ -54,6 +54,7 @@ class Bhargage(DecktetPeggingGame):
     actions = (Cut, Deal, Discard, Starter, Play, Pass, Go, Show, Crib, CountBhargage)
     hand_size = 5
     crib_name = "bhargage"
+    play_limit = scoring.LIMIT
 
     @property
     def rules(self) -> scoring.Rules:

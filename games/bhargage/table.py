@@ -62,8 +62,15 @@ class DecktetPeggingGame(Game):
     def kept(self) -> int:
         return self.hand_size - self.lay_away
 
-    @property
-    def crib_size(self) -> int:
+    # The cribbage family's sizing, which the pegging table protocol asks every pegging game.
+
+    def discards(self, seat: int, dealer: int | None = None) -> int:
+        return self.lay_away
+
+    def kept_size(self, seat: int, dealer: int | None = None) -> int:
+        return self.kept
+
+    def crib_size(self, dealer: int | None = None) -> int:
         return self.lay_away * self.num_players
 
     def skunk_lines(self) -> list[tuple[str, int]]:
@@ -83,7 +90,7 @@ class DecktetPeggingGame(Game):
         start = self.parse_card(starter) if starter else None
         texts = list(cards) + ([starter] if starter else [])
         check_cards(hand + ([start] if start else []), texts=texts, what="the hand and top card")
-        size = self.crib_size if crib else self.kept
+        size = self.crib_size() if crib else self.kept
         if len(hand) != size:
             raise CardCountError(
                 f"a {self.crib_name if crib else 'hand'} in {self.spec.title} has {size} cards "
@@ -462,7 +469,7 @@ class DecktetPeggingState(State):
         if self.show_queue != ["crib"]:
             raise IllegalActionError(f"the {self.game.crib_name} is counted last: {self.prompt()}")
         assert self.dealer is not None
-        size = self.game.crib_size
+        size = self.game.crib_size()
         known = [c for row in self.laid_away for c in row]
         if action.cards is None:
             if len(known) != size:

@@ -74,6 +74,11 @@ class Suitcases(DecktetPeggingGame):
 class SuitcasesState(DecktetPeggingState):
     game: Suitcases
 
+    @property
+    def count(self) -> int:
+        """The suit attempt's sum (of use up to 11)."""
+        return scoring.attempt_sum(self.pile, self.game.rules)
+
     def _misfit(self, card: DecktetCard) -> str | None:
         clash = [s for s in card.suits if s in scoring.used_suits(self.pile)]
         if clash:
@@ -125,5 +130,5 @@ class SuitcasesState(DecktetPeggingState):
     def _view(self, view: dict[str, Any], seat: int | None) -> None:
         super()._view(view, seat)
         playing = self._phase == "play"
-        view["count"] = scoring.attempt_sum(self.pile, self.game.rules) if playing else None
+        view["count"] = self.count if playing else None
         view["suits_used"] = self.used() if playing else []
