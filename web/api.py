@@ -29,7 +29,23 @@ def me() -> Response:
 
 @bp.get("/history")
 def history() -> Response:
-    return jsonify(history=redact_history(service().history(), my_seat()))
+    return jsonify(history=redact_history([_entry(e) for e in service().history()], my_seat()))
+
+
+def _entry(entry: dict[str, Any]) -> dict[str, Any]:
+    """One history entry in one shape: ``points`` a number, ``scores`` what was scored and why
+    (a service may give ``points`` as the list of its score events)."""
+    points = entry.get("points")
+    scores = entry.get("scores")
+    if isinstance(points, list):
+        scores, points = points, sum(int(e.get("points", 0)) for e in points if isinstance(e, dict))
+    scores = [
+        {"side": e.get("side", e.get("player")), "seat": e.get("seat"), "points": e.get("points", 0),
+         "kind": e.get("kind"), "say": e.get("say", "")}
+        for e in scores or [] if isinstance(e, dict)
+    ]
+    return {"index": entry.get("index"), "action": entry.get("action") or {}, "source": entry.get("source"),
+            "corrected": bool(entry.get("corrected")), "points": points or 0, "scores": scores}
 
 
 @bp.get("/games")

@@ -61,3 +61,16 @@ def correct() -> Response:
 @changes_game
 def confirm() -> Response:
     return _then_view(lambda s: s.confirm(source="phone"))
+
+
+@bp.post("/resolve")
+@changes_game
+def resolve() -> Response:
+    """The card the device asks about (a card it could not read surely) is really this one."""
+    card = json_body().get("card")
+    if not isinstance(card, str) or not card.strip():
+        raise WebError(400, "Tap the card it really is.")
+    service = current_app.extensions["pegpi"].service
+    if not callable(getattr(service, "resolve", None)):
+        raise WebError(409, "The device is not asking about any card.")
+    return _then_view(lambda s: s.resolve(card.strip(), source="phone"))

@@ -52,6 +52,8 @@ class Hub:
             for update in self.service.subscribe():
                 kind = update.get("type") if isinstance(update, dict) else None
                 message = update.get("message") if isinstance(update, dict) else None
+                if kind != "view" and not isinstance(message, str):
+                    continue  # "action", "score", "ping"...: a "view" follows every change
                 with self._changed:
                     self._version += 1
                     self._cache.clear()
@@ -71,10 +73,10 @@ class Hub:
 
     # -- per phone ----------------------------------------------------------------------------
 
-    def _view_event(self, seat: int | None, version: int) -> str:
+    def _view_json(self, seat: int | None, version: int) -> str:
         cached = self._cache.get(seat)
         if cached is None:
-            cached = sse("view", self.service.view(seat), ident=version)
+            cached = json.dumps(self.service.view(seat), separators=(",", ":"))
             with self._changed:
                 if self._version == version:
                     self._cache[seat] = cached
@@ -88,7 +90,8 @@ class Hub:
             seen = self._version
         try:
             yield f"retry: {self.retry_ms}\n\n"
-            yield self._view_event(seat, seen)
+            sent = self._view_json(seat, seen)
+            yield f"id: {seen}\nevent: view\ndata: {sent}\n\n"
             while not self._closed:
                 with self._changed:
                     last = seen
@@ -103,7 +106,11 @@ class Hub:
                     continue
                 if notice:
                     yield sse("notice", {"message": notice}, ident=seen)
-                yield self._view_event(seat, seen)
+                view = self._view_json(seat, seen)
+                if view == sent:  # the same board again (an update that changed nothing here)
+                    continue
+                sent = view
+                yield f"id: {seen}\nevent: view\ndata: {view}\n\n"
         finally:
             with self._changed:
                 self.listeners -= 1

@@ -176,7 +176,7 @@ def check_code(given: Any) -> None:
     code = str(given).strip()
     if not code:
         raise WebError(400, "Enter the pairing code shown on the device.")
-    if not hmac.compare_digest(code.encode(), str(pegpi.service.pairing_code).encode()):
+    if not hmac.compare_digest(code.upper().encode(), str(pegpi.service.pairing_code).upper().encode()):
         pegpi.wrong_codes.miss(address)
         raise WebError(403, "That is not the code on the device. Check the screen and try again.")
     pair_this_phone()

@@ -126,6 +126,9 @@ class ReplayService:
     def confirm(self, *, source: str = "button") -> JSON:
         raise IllegalActionError("there is nothing to confirm: no card read is in doubt")
 
+    def resolve(self, card: str, *, source: str = "phone") -> JSON:
+        raise IllegalActionError("the device is not asking about any card")
+
     def new_game(self, game: str, players: list[str], options: JSON | None = None) -> JSON:
         rules = new_game(game, players, options)
         with self._lock:
@@ -192,3 +195,6 @@ class ReplayService:
 
     def camera_frame(self) -> bytes | None:
         return self._frame() if self._frame is not None else None
+
+    def set_frame_provider(self, provider: Callable[[], bytes | None] | None) -> None:
+        self._frame = provider

@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 
 from web import create_app
-from web.replay_service import ReplayService
 
 CODE = "2468"  # as in conftest.py
 Phone = Any  # conftest.Phone: a test client that sends its CSRF token
@@ -48,7 +47,7 @@ def test_nothing_is_fetched_from_the_internet(client: Any, path: str) -> None:
 # -- views -------------------------------------------------------------------------------------------
 
 
-def test_spectators_get_the_spectator_view(client: Any, service: ReplayService) -> None:
+def test_spectators_get_the_spectator_view(client: Any, service: Any) -> None:
     view = client.get("/api/view").get_json()
     assert view == json.loads(json.dumps(service.view(None)))
     assert view["seat"] is None and view["hand"] is None
@@ -61,7 +60,7 @@ def test_me_says_who_this_phone_is(client: Any) -> None:
     assert client.get("/api/me").get_json()["csrf"] == me["csrf"]  # one token per session
 
 
-def test_history_lists_every_action_with_its_points(client: Any, service: ReplayService) -> None:
+def test_history_lists_every_action_with_its_points(client: Any, service: Any) -> None:
     history = client.get("/api/history").get_json()["history"]
     assert [e["index"] for e in history] == list(range(27))
     assert history[0]["action"] == {"act": "cut", "player": 0, "card": "9S"}
@@ -80,7 +79,7 @@ def test_games_come_from_the_registry(client: Any) -> None:
     assert crib["players"] == [2] and any(o["name"] == "target" for o in crib["options"])
 
 
-def test_export_is_for_paired_phones(phone: Phone, paired: Phone, service: ReplayService) -> None:
+def test_export_is_for_paired_phones(phone: Phone, paired: Phone, service: Any) -> None:
     refused = phone.get("/api/export")
     assert refused.status_code == 403 and "Pair this phone" in refused.get_json()["error"]
     response = paired.get("/api/export")
@@ -90,8 +89,8 @@ def test_export_is_for_paired_phones(phone: Phone, paired: Phone, service: Repla
     assert record == service.export() and len(record["actions"]) == 27
 
 
-def test_export_waits_for_the_end_when_cards_are_hidden(new_phone: Any, record_of: Any) -> None:
-    service = ReplayService(record_of(known_hands=True), pairing_code=CODE, played=10)
+def test_export_waits_for_the_end_when_cards_are_hidden(new_phone: Any, record_of: Any, make_table: Any) -> None:
+    service = make_table(record_of(known_hands=True), played=10)
     phone = new_phone(create_app({"TESTING": True}, service=service))
     phone.pair()
     response = phone.get("/api/export")
@@ -159,7 +158,7 @@ def test_the_limit_lifts_after_the_window(app: Any, phone: Phone) -> None:
     assert phone.pair().status_code == 200
 
 
-def test_a_new_code_on_the_device_unpairs_every_phone(paired: Phone, service: ReplayService) -> None:
+def test_a_new_code_on_the_device_unpairs_every_phone(paired: Phone, service: Any) -> None:
     service._code = "9999"
     assert paired.get("/api/me").get_json()["paired"] is False
     assert paired.post("/api/undo").status_code == 403
@@ -174,11 +173,11 @@ def test_unpair_forgets_the_phone(paired: Phone) -> None:
 
 
 @pytest.fixture
-def known(record_of: Any) -> ReplayService:
-    return ReplayService(record_of(known_hands=True), pairing_code=CODE)
+def known(record_of: Any, make_table: Any) -> Any:
+    return make_table(record_of(known_hands=True))
 
 
-def test_a_seat_is_one_phones_and_shows_its_own_hand(known: ReplayService, new_phone: Any) -> None:
+def test_a_seat_is_one_phones_and_shows_its_own_hand(known: Any, new_phone: Any) -> None:
     app = create_app({"TESTING": True}, service=known)
     for _ in range(4):
         known.step()  # dealt, Ann has laid away
@@ -210,7 +209,7 @@ def _cards_in(data: Any) -> set[str]:
     return set(re.findall(r'"(10[SHDC]|[2-9AJQK][SHDC])"', text))
 
 
-def _hidden_cards(service: ReplayService, seat: int) -> set[str]:
+def _hidden_cards(service: Any, seat: int) -> set[str]:
     """``seat``'s cards that nobody else has seen yet."""
     mine = service.view(seat)
     public = service.view(None)
@@ -218,7 +217,7 @@ def _hidden_cards(service: ReplayService, seat: int) -> set[str]:
     return secret - _cards_in(public)
 
 
-def test_no_response_reveals_another_seats_hidden_cards(known: ReplayService, new_phone: Any) -> None:
+def test_no_response_reveals_another_seats_hidden_cards(known: Any, new_phone: Any) -> None:
     app = create_app({"TESTING": True}, service=known)
     ann, watcher = new_phone(app), new_phone(app)
     ann.pair(seat=0)
@@ -236,7 +235,7 @@ def test_no_response_reveals_another_seats_hidden_cards(known: ReplayService, ne
     assert checked > 100
 
 
-def test_history_shows_a_phone_its_own_discards_only(known: ReplayService, new_phone: Any) -> None:
+def test_history_shows_a_phone_its_own_discards_only(known: Any, new_phone: Any) -> None:
     app = create_app({"TESTING": True}, service=known)
     for _ in range(5):
         known.step()
@@ -254,7 +253,7 @@ def test_history_shows_a_phone_its_own_discards_only(known: ReplayService, new_p
 # -- entering, undoing, correcting -----------------------------------------------------------------------
 
 
-def test_an_action_is_applied_and_the_phone_gets_its_own_view(paired: Phone, service: ReplayService) -> None:
+def test_an_action_is_applied_and_the_phone_gets_its_own_view(paired: Phone, service: Any) -> None:
     response = paired.post("/api/action", {"action": {"act": "go", "player": 0}})
     assert response.status_code == 200
     view = response.get_json()["view"]
@@ -279,7 +278,7 @@ def test_an_action_is_applied_and_the_phone_gets_its_own_view(paired: Phone, ser
     ({"action": None}, 400, "Send the action"),
     ({}, 400, "Send the action"),
 ])
-def test_bad_actions_are_refused_with_a_reason(paired: Phone, service: ReplayService,
+def test_bad_actions_are_refused_with_a_reason(paired: Phone, service: Any,
                                                body: dict[str, Any], status: int, words: str) -> None:
     before = service.export()
     response = paired.post("/api/action", body)
@@ -290,7 +289,7 @@ def test_bad_actions_are_refused_with_a_reason(paired: Phone, service: ReplaySer
 
 @pytest.mark.parametrize("url", ["/api/action", "/api/undo", "/api/correct", "/api/confirm", "/api/new",
                                  "/api/seat"])
-def test_changes_need_pairing(phone: Phone, url: str, service: ReplayService) -> None:
+def test_changes_need_pairing(phone: Phone, url: str, service: Any) -> None:
     before = service.export()
     response = phone.post(url, {"action": {"act": "go", "player": 1}, "index": 0})
     assert response.status_code == 403
@@ -302,7 +301,7 @@ def test_changes_need_pairing(phone: Phone, url: str, service: ReplayService) ->
                                  "/api/seat", "/api/pair", "/api/unpair"])
 @pytest.mark.parametrize("token", [None, "", "forged"])
 def test_changes_need_the_csrf_token(paired: Phone, url: str, token: str | None,
-                                     service: ReplayService) -> None:
+                                     service: Any) -> None:
     before = service.export()
     headers = {} if token is None else {"X-CSRF-Token": token}
     response = paired.client.post(url, json={"action": {"act": "go", "player": 1}, "code": CODE},
@@ -320,7 +319,7 @@ def test_bodies_must_be_json_objects(paired: Phone, url: str) -> None:
     assert listed.status_code == 400 and "JSON object" in listed.get_json()["error"]
 
 
-def test_undo_takes_back_the_last_action(paired: Phone, service: ReplayService) -> None:
+def test_undo_takes_back_the_last_action(paired: Phone, service: Any) -> None:
     before = service.view()
     response = paired.post("/api/undo")
     assert response.status_code == 200
@@ -330,13 +329,13 @@ def test_undo_takes_back_the_last_action(paired: Phone, service: ReplayService) 
     assert service.view() == before
 
 
-def test_undo_with_nothing_to_undo(paired: Phone, service: ReplayService) -> None:
+def test_undo_with_nothing_to_undo(paired: Phone, service: Any) -> None:
     service.new_game("cribbage", ["Ann", "Bob"])
     response = paired.post("/api/undo")
     assert response.status_code == 409 and "nothing to undo" in response.get_json()["error"]
 
 
-def test_a_misread_card_is_corrected(paired: Phone, service: ReplayService) -> None:
+def test_a_misread_card_is_corrected(paired: Phone, service: Any) -> None:
     assert service.history()[26]["action"] == {"act": "play", "player": 1, "card": "4S"}
     response = paired.post("/api/correct", {"index": 26, "action": {"act": "play", "player": 1, "card": "4C"}})
     assert response.status_code == 200
@@ -357,9 +356,9 @@ def test_a_misread_card_is_corrected(paired: Phone, service: ReplayService) -> N
     # 5H was played two actions earlier: the corrected game is impossible, so nothing changes
     ({"index": 26, "action": {"act": "play", "player": 1, "card": "5H"}}, 409, "already been seen"),
     # a king for the 4D: four actions later the 4S would take the count past 31
-    ({"index": 22, "action": {"act": "play", "player": 1, "card": "KH"}}, 409, "makes action 27"),
+    ({"index": 22, "action": {"act": "play", "player": 1, "card": "KH"}}, 409, "4S would take the count to 33"),
 ])
-def test_bad_corrections_change_nothing(paired: Phone, service: ReplayService,
+def test_bad_corrections_change_nothing(paired: Phone, service: Any,
                                         body: dict[str, Any], status: int, words: str) -> None:
     before = service.export()
     response = paired.post("/api/correct", body)
@@ -373,10 +372,24 @@ def test_confirm_with_nothing_in_doubt(paired: Phone) -> None:
     assert response.status_code == 409 and "nothing to confirm" in response.get_json()["error"]
 
 
+@pytest.mark.parametrize("body, status, words", [
+    ({"card": "7H"}, 409, "not asking about"),
+    ({"card": ""}, 400, "Tap the card"),
+    ({"card": 7}, 400, "Tap the card"),
+    ({}, 400, "Tap the card"),
+])
+def test_resolving_a_card_nobody_asked_about(paired: Phone, service: Any, body: dict[str, Any],
+                                             status: int, words: str) -> None:
+    before = service.export()["actions"]
+    response = paired.post("/api/resolve", body)
+    assert response.status_code == status and words in response.get_json()["error"]
+    assert service.export()["actions"] == before
+
+
 # -- setting up ------------------------------------------------------------------------------------------
 
 
-def test_a_new_game_starts_from_the_registry(paired: Phone, service: ReplayService) -> None:
+def test_a_new_game_starts_from_the_registry(paired: Phone, service: Any) -> None:
     response = paired.post("/api/new", {"game": "cribbage5", "players": ["Cy", "Di"], "options": {}})
     assert response.status_code == 200
     view = response.get_json()["view"]
@@ -384,7 +397,7 @@ def test_a_new_game_starts_from_the_registry(paired: Phone, service: ReplayServi
     assert service.export()["players"] == ["Cy", "Di"]
 
 
-def test_a_new_game_frees_the_seats(app: Any, service: ReplayService, new_phone: Any) -> None:
+def test_a_new_game_frees_the_seats(app: Any, service: Any, new_phone: Any) -> None:
     ann = new_phone(app)
     ann.pair(seat=0)
     assert ann.post("/api/new", {"game": "cribbage", "players": ["A", "B"]}).status_code == 200
@@ -406,7 +419,7 @@ def test_a_new_game_frees_the_seats(app: Any, service: ReplayService, new_phone:
     ({"game": "cribbage", "players": ["A", "B"], "options": {"speed": 1}}, 400, "no option 'speed'"),
     ({"game": "cribbage", "players": ["A", "B"], "options": {"target": "lots"}}, 400, "whole number"),
 ])
-def test_bad_set_ups_are_refused(paired: Phone, service: ReplayService,
+def test_bad_set_ups_are_refused(paired: Phone, service: Any,
                                  body: dict[str, Any], status: int, words: str) -> None:
     before = service.export()
     response = paired.post("/api/new", body)
@@ -424,9 +437,10 @@ def test_no_camera_says_so(client: Any) -> None:
     assert "No camera" in response.get_json()["error"]
 
 
-def test_the_camera_frame_is_served_fresh() -> None:
+def test_the_camera_frame_is_served_fresh(service: Any) -> None:
     jpeg = b"\xff\xd8\xff\xe0fake-jpeg\xff\xd9"
-    app = create_app({"TESTING": True}, service=ReplayService(frame=lambda: jpeg))
+    service.set_frame_provider(lambda: jpeg)
+    app = create_app({"TESTING": True}, service=service)
     response = app.test_client().get("/camera.jpg")
     assert response.status_code == 200 and response.data == jpeg
     assert response.content_type == "image/jpeg" and response.headers["Cache-Control"] == "no-store"
@@ -447,13 +461,13 @@ def test_unknown_requests_get_a_readable_json_error(client: Any, method: str, ur
     assert response.get_json()["error"][0].isupper()
 
 
-def test_huge_bodies_are_refused(paired: Phone, service: ReplayService) -> None:
+def test_huge_bodies_are_refused(paired: Phone, service: Any) -> None:
     before = service.export()
     response = paired.post("/api/action", {"action": {"act": "go", "player": 1, "pad": "x" * 100_000}})
     assert response.status_code == 413
     assert service.export() == before
 
 
-def test_default_app_serves_an_empty_game() -> None:
+def test_default_app_serves_an_empty_game() -> None:  # web's own ReplayService
     view = create_app({"TESTING": True}).test_client().get("/api/view").get_json()
     assert view["game"] == "cribbage" and view["actions"] == 0

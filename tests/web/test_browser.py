@@ -16,7 +16,6 @@ from typing import Any
 import pytest
 
 from web import create_app
-from web.replay_service import ReplayService
 from web.serve import Background
 
 CHROMIUM = "/usr/bin/chromium"
@@ -42,10 +41,10 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.fixture
-def table(record_of: Any) -> Iterator[tuple[str, ReplayService]]:
-    """A replayed game served by waitress on a free loopback port: the starter of the second deal
-    has just been turned (21 actions)."""
-    service = ReplayService(record_of(), pairing_code=CODE, played=21)
+def table(record_of: Any, replayed_session: Any) -> Iterator[tuple[str, Any]]:
+    """The runtime's Session, served by waitress on a free loopback port, replaying a record: the
+    starter of the second deal has just been turned (21 actions)."""
+    service = replayed_session(record_of(), pairing_code=CODE, played=21)
     with Background(create_app({"SSE_KEEPALIVE": 1.0}, service=service), threads=8) as running:
         yield running.url, service
     service.close()
@@ -83,7 +82,7 @@ def fits_the_phone(page: Any) -> bool:
     return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
 
 
-def test_a_replayed_game_is_watched_live(table: tuple[str, ReplayService], page: Any) -> None:
+def test_a_replayed_game_is_watched_live(table: tuple[str, Any], page: Any) -> None:
     url, service = table
     page.goto(url)
     wait_actions(page, 21)
@@ -117,7 +116,7 @@ def test_a_replayed_game_is_watched_live(table: tuple[str, ReplayService], page:
     shot(page, "history")
 
 
-def test_pair_undo_correct_and_tap_a_card(table: tuple[str, ReplayService], page: Any) -> None:
+def test_pair_undo_correct_and_tap_a_card(table: tuple[str, Any], page: Any) -> None:
     url, service = table
     for _ in range(6):
         service.step()  # Ann to play at a count of 27
@@ -177,7 +176,7 @@ def test_pair_undo_correct_and_tap_a_card(table: tuple[str, ReplayService], page
     assert fits_the_phone(page)
 
 
-def test_a_watcher_cannot_change_anything(table: tuple[str, ReplayService], page: Any) -> None:
+def test_a_watcher_cannot_change_anything(table: tuple[str, Any], page: Any) -> None:
     url, service = table
     page.goto(url)
     wait_actions(page, 21)

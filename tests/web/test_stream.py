@@ -35,7 +35,7 @@ def next_view(stream: Iterator[tuple[str, Any]]) -> Any:
     raise AssertionError("the stream ended")
 
 
-def test_the_stream_sends_the_board_now_and_after_every_change(client: Any, service: ReplayService) -> None:
+def test_the_stream_sends_the_board_now_and_after_every_change(client: Any, service: Any) -> None:
     response = client.get("/api/stream", buffered=False)
     assert response.status_code == 200
     assert response.mimetype == "text/event-stream"
@@ -56,8 +56,8 @@ def test_a_quiet_stream_says_it_is_still_there(client: Any) -> None:
     assert next(stream) == ("comment", "still here")  # keepalive is 0.05 s in these tests
 
 
-def test_a_seated_phone_streams_its_own_hand(new_phone: Any, record_of: Any) -> None:
-    service = ReplayService(record_of(known_hands=True), pairing_code="2468", played=4)
+def test_a_seated_phone_streams_its_own_hand(new_phone: Any, record_of: Any, make_table: Any) -> None:
+    service = make_table(record_of(known_hands=True), played=4)
     from web import create_app
 
     app = create_app({"TESTING": True, "SSE_KEEPALIVE": 0.05}, service=service)
