@@ -77,7 +77,7 @@ class ButtonConfig:
     pull_up: bool = True  # buttons between the pin and ground
     bounce_time: float | None = 0.03
     hold_time: float = 1.5  # seconds of Menu that make a long press
-    games: Sequence[str] = ("cribbage/2", "cribbage5/2", "cribbage/3", "cribbage/4", "bhargage/2")
+    games: Sequence[str] = ("cribbage/2", "cribbage5/2", "cribbage3/3", "cribbage4/4", "bhargage/2")
 
     def __post_init__(self) -> None:
         for key in ("ok", "undo", "go", "menu"):

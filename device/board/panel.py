@@ -89,8 +89,9 @@ def _draw_play(image: Image.Image, ink: Ink, box: Box, board: Board) -> None:
     y_small = box.y0 + (text.DIGIT * 2 - text.DIGIT) if big else box.y0
     room = box.x1 - x + 1
     if board.starter and room > 60:
-        starter_w = text.card_width(board.starter)
-        text.draw_card(image, box.x1 - starter_w + 1, y_small, board.starter, ink.fg)
+        starter = text.card_label(board.starter, room // 2)
+        starter_w = text.card_width(starter)
+        text.draw_card(image, box.x1 - starter_w + 1, y_small, starter, ink.fg)
         line_x = box.x1 - starter_w - 3
         for yy in range(y_small, y_small + text.DIGIT + 1, 2):
             image.putpixel((line_x, yy), ink.dim)
@@ -132,10 +133,10 @@ def _draw_show(image: Image.Image, ink: Ink, box: Box, board: Board) -> None:
     y += LINE_GAP
     cards = list(show.cards)
     starter = [show.starter] if show.starter else []
-    x = text.draw_cards(image, box.x0, y, cards, ink.fg)
-    if starter:
+    x = text.draw_cards(image, box.x0, y, cards, ink.fg, right=box.x1)
+    if starter and x + text.CELL + 3 + text.card_width(starter[0]) - 1 <= box.x1:
         x = text.draw(image, x, y, "+", ink.dim) + 3
-        text.draw_cards(image, x, y, starter, ink.fg)
+        text.draw_cards(image, x, y, starter, ink.fg, right=box.x1)
     y += LINE_GAP
     room = lines - 2
     for line in says[-room:] if room > 0 else []:

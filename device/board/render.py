@@ -156,7 +156,8 @@ def _two_line(image: Image.Image, ink: Ink, board: Board, side: Side, box: Box, 
         x = text.draw(image, x, name_y, name, ink.fg) + 2
     if dealer:
         _inverted(image, ink, x + 1, name_y, "D")
-    track = Box(box.x0, top + 2 * text.DIGIT + 3, box.x1, box.y1 - 1)
+    track_top = top + 2 * text.DIGIT + 3
+    track = Box(box.x0, track_top, box.x1, min(box.y1 - 1, track_top + 8))  # a tall row keeps a 9-pixel street
     draw_track(image, ink, track, board, score, rear)
 
 

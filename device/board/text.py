@@ -124,10 +124,22 @@ def draw_card(image: Image.Image, x: int, y: int, card: str, fill: int) -> int:
     return x + CELL
 
 
-def draw_cards(image: Image.Image, x: int, y: int, cards: list[str], fill: int, gap: int = 4) -> int:
+def draw_cards(image: Image.Image, x: int, y: int, cards: list[str], fill: int, gap: int = 4,
+               right: int | None = None) -> int:
+    """Cards left to right; with ``right``, the ones that do not fit before it become "..".
+    Returns the x where the next card would go."""
     for card in cards:
+        if right is not None and x + card_width(card) - 1 > right:
+            if x + width("..") - 1 <= right:
+                draw(image, x, y, "..", fill)
+            return right + 1
         x = draw_card(image, x, y, card, fill) - 1 + gap
     return x
+
+
+def card_label(card: str, pixels: int) -> str:
+    """A card name cut to ``pixels`` columns (long Decktet names); French cards are always short."""
+    return card if card_width(card) <= pixels else fit(card, pixels)
 
 
 def cards_width(cards: list[str], gap: int = 4) -> int:

@@ -161,7 +161,7 @@ def test_a_refused_game_moves_the_cycle_on(panel: ButtonPanel, table: RecordingT
     panel.menu_long()
     table.refuse = None
     panel.menu_long()
-    assert [c[1] for c in table.calls] == ["cribbage5", "cribbage"]
+    assert [c[1] for c in table.calls] == ["cribbage5", "cribbage3"]
     assert table.calls[-1][2] == ["Ann", "Bob", "Player 3"]
 
 
