@@ -32,6 +32,8 @@ from vision.sources import Frame, IterSource
 MARGIN_MM = 70.0  # table visible around the mat (where arms come from)
 TABLE = (62, 84, 112)  # wood, BGR
 SKIN = (118, 150, 205)
+SHADOW_MM = (14.0, 18.0)  # where a hand's shadow falls, relative to the hand
+SHADOW_DEPTH = 0.6  # how much light the shadow leaves
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +180,7 @@ class SimTable:
         self._vignette: np.ndarray | None = None
         self._noise: list[tuple[np.ndarray, np.ndarray]] = []
         self._mat: np.ndarray | None = None
+        self._shade: np.ndarray | None = None
         self.scenes = self._lay_out(script)
         self._title = title
         self._noise_level = noise
@@ -396,17 +399,39 @@ class SimTable:
             self._paste(canvas, scene.held, (hx, hy + 25.0), 8.0)
         to_px = self._mm_to_canvas()
 
-        def px(x: float, y: float) -> tuple[int, int]:
+        def px(x: float | tuple[float, float], y: float = 0.0) -> tuple[int, int]:
+            if isinstance(x, tuple):
+                x, y = x
             return (round(to_px[0, 0] * x + to_px[0, 2]), round(to_px[1, 1] * y + to_px[1, 2]))
 
-        cv2.line(canvas, px(ex, ey), px(hx, hy), SKIN, round(65 * self.s), cv2.LINE_AA)
         angle = math.degrees(math.atan2(hy - ey, hx - ex))
+        self._shadow(canvas, px((ex + SHADOW_MM[0], ey + SHADOW_MM[1])), px((hx + SHADOW_MM[0], hy + SHADOW_MM[1])),
+                     angle)
+        cv2.line(canvas, px(ex, ey), px(hx, hy), SKIN, round(65 * self.s), cv2.LINE_AA)
         cv2.ellipse(canvas, px(hx, hy), (round(55 * self.s), round(45 * self.s)), angle, 0, 360, SKIN, -1,
                     cv2.LINE_AA)
         darker = tuple(int(c * 0.85) for c in SKIN)
         cv2.ellipse(canvas, px(hx, hy), (round(30 * self.s), round(22 * self.s)), angle, 0, 360, darker, -1,
                     cv2.LINE_AA)
         return canvas
+
+    def _shadow(self, canvas: np.ndarray, entry: tuple[int, int], hand: tuple[int, int], angle: float) -> None:
+        """The hand's soft-edged shadow, cast down and to the right by the room light."""
+        if self._shade is None or self._shade.shape != canvas.shape[:2]:
+            self._shade = np.zeros(canvas.shape[:2], np.uint8)
+        shade = self._shade
+        shade[:] = 0
+        cv2.line(shade, entry, hand, 255, round(60 * self.s))
+        cv2.ellipse(shade, hand, (round(52 * self.s), round(42 * self.s)), angle, 0, 360, 255, -1)
+        x, y, w, h = cv2.boundingRect(shade)
+        if w == 0 or h == 0:
+            return
+        region = canvas[y:y + h, x:x + w]
+        soft = cv2.blur(shade[y:y + h, x:x + w], (9, 9))
+        darker = cv2.multiply(region, (SHADOW_DEPTH,) * 3 + (0,), dtype=cv2.CV_8U)
+        weight = cv2.merge([soft] * 3)
+        region[:] = cv2.add(cv2.multiply(darker, weight, scale=1 / 255, dtype=cv2.CV_8U),
+                            cv2.multiply(region, cv2.bitwise_not(weight), scale=1 / 255, dtype=cv2.CV_8U))
 
     def _paste(self, canvas: np.ndarray, card: str, center: tuple[float, float], angle: float) -> None:
         art = self._art.get(card)
