@@ -222,3 +222,13 @@ def test_unknown_hands_are_trusted_and_shown():
         s3 = act(game, s, act="pass", player=0)
         s3 = act(game, s3, act="pass", player=1)
         act(game, s3, act="show", player=1)
+
+
+def test_whole_game_regression_record():
+    """A whole game (hidden hands) replays to the same end; see the record's note."""
+    record = json.loads((GOLDEN / "bhargage_whole_game.json").read_text())
+    result = replay(record)
+    expect = record["expect"]
+    assert (result.state.scores, result.state.winner, len(result.events)) == (
+        expect["scores"], expect["winner"], expect["events"])
+    assert result.state.scores[expect["winner"]] >= 111

@@ -179,3 +179,12 @@ def test_sequences_option_scores_runs_in_rank_order():
     hand = cards("the Excuse; Ace of Moons; the Author")
     runs = [i for i in score_show(hand, card("the Origin"), rules=rules).items if i.kind == "run"]
     assert [len(i.cards) for i in runs] == [3, 3]  # Excuse-Ace-2, twice (two 2s)
+
+
+@pytest.mark.parametrize("module", ["games.bhargage.combos", "games.bhargage.scoring", "games.bhargage.autoplay"])
+def test_examples_in_docstrings_run(module):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.attempted > 0 and result.failed == 0

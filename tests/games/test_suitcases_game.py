@@ -172,3 +172,13 @@ def test_views_hide_the_other_hand_and_show_the_suits_used():
     text = json.dumps(view)
     for name in ("the Forest", "the Mountain", "the Bard"):  # Ann's, not yet played
         assert f'"{name}"' not in text
+
+
+def test_whole_game_regression_record():
+    """A whole game (hidden hands) replays to the same end; see the record's note."""
+    record = json.loads((GOLDEN / "suitcases_whole_game.json").read_text())
+    result = replay(record)
+    expect = record["expect"]
+    assert (result.state.scores, result.state.winner, len(result.events)) == (
+        expect["scores"], expect["winner"], expect["events"])
+    assert result.state.scores[expect["winner"]] >= 121

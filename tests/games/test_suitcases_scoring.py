@@ -99,3 +99,12 @@ PLAYS = [
 @pytest.mark.parametrize("source, attempt, expected", PLAYS, ids=[p[1] for p in PLAYS])
 def test_play_scores(source, attempt, expected):
     assert [(i.kind, i.points) for i in score_play(cards(attempt))] == expected, source
+
+
+def test_examples_in_docstrings_run():
+    import doctest
+
+    import games.suitcases.scoring
+
+    result = doctest.testmod(games.suitcases.scoring)
+    assert result.attempted > 0 and result.failed == 0
