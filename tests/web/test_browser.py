@@ -189,3 +189,36 @@ def test_a_watcher_cannot_change_anything(table: tuple[str, Any], page: Any) -> 
     assert page.locator("#setup-start").is_disabled()
     page.click("a[data-tab=camera]")
     page.wait_for_selector("#camera-note:has-text('No camera')")
+
+
+def pair(page: Any, seat: int | None = None) -> None:
+    page.click("#pair-open")
+    page.fill("#pair-code", CODE.lower() if not CODE.isdigit() else CODE)
+    if seat is not None:
+        page.click(f"#pair-seat button[data-seat='{seat}']")
+    page.click("#pair-send")
+    page.wait_for_selector("#pair-open.paired")
+
+
+def test_the_device_asks_and_a_phone_answers(table: tuple[str, Any], page: Any) -> None:
+    from device.protocols import Ask
+
+    url, session = table
+    for _ in range(6):
+        session.step()  # Ann to play at a count of 27
+    page.goto(url)
+    wait_actions(page, 27)
+    pair(page)
+    with session._lock:  # what the pegging protocol does with a card it read with low confidence
+        session.protocol.ask = Ask("confirm", "is that the AC in Ann's row? OK, or correct it",
+                                   actions=[{"act": "play", "player": 0, "card": "AC"}])
+    session.publish_view()
+    page.wait_for_selector("#ask-link:not([hidden])")
+    assert "is that the AC" in page.locator("#ask-link").inner_text()
+    shot(page, "ask")
+    page.click("#ask-link")
+    page.wait_for_selector("#ask:not([hidden])")
+    page.click("#ask-ok")
+    wait_actions(page, 28)
+    assert session.history()[-1]["action"] == {"act": "play", "player": 0, "card": "AC"}
+    page.wait_for_selector("#ask", state="hidden")

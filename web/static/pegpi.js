@@ -162,6 +162,7 @@ function render(view) {
   renderRows(view);
   renderHand(view);
   renderFixButtons(view);
+  renderAsk(view);
   if (state.tab === "history" && view.actions !== state.lastSeen) loadHistory();
   if (state.entry.mode === "enter") syncEntry(false);
   state.lastSeen = view.actions;
@@ -487,14 +488,18 @@ function renderEntry() {
   actSel.value = entry.act;
   actSel.disabled = entry.mode === "correct";
   const correcting = entry.mode === "correct";
-  $("entry-title").textContent = correcting ? `Correct action ${entry.index + 1}` : "Enter an action";
+  const resolving = entry.mode === "resolve";
+  $("entry-title").textContent = correcting ? `Correct action ${entry.index + 1}` : resolving ? "Which card is it?"
+    : "Enter an action";
   $("entry-note").textContent = correcting
     ? "Change what was misread, then save. Everything after it is counted again."
-    : "For what the camera cannot see, or when there is no camera: tap the cards.";
-  $("entry-cancel").hidden = !correcting;
-  $("entry-send").textContent = correcting ? "Save correction" : "Enter";
+    : resolving ? "Tap the card that is really there."
+      : "For what the camera cannot see, or when there is no camera: tap the cards.";
+  $("entry-cancel").hidden = !(correcting || resolving);
+  $("entry-send").textContent = correcting ? "Save correction" : resolving ? "That's the card" : "Enter";
+  actSel.parentElement.hidden = resolving;
   // who
-  $("entry-player-field").hidden = !(spec.player || spec.dealer);
+  $("entry-player-field").hidden = resolving || !(spec.player || spec.dealer);
   const who = $("entry-player");
   who.replaceChildren(...(view ? view.players : []).map((name, seat) => {
     const b = el("button", null, name);
@@ -578,6 +583,11 @@ async function sendEntry(event) {
   let action;
   try { action = entryAction(); } catch (err) { toast(err.message); return; }
   const entry = state.entry;
+  if (entry.mode === "resolve") {
+    const done = await change("/api/resolve", { card: action.card });
+    if (done) endCorrection();
+    return;
+  }
   if (entry.mode === "correct") {
     const done = await change("/api/correct", { index: entry.index, action });
     if (done) { toast(`Action ${entry.index + 1} corrected.`, true); endCorrection(); loadHistory(); }
@@ -605,6 +615,30 @@ function startCorrection(entry) {
 function endCorrection() {
   state.entry.mode = "enter";
   syncEntry(true);
+}
+
+// The device asks about a card it is not sure of (or cannot read, or the rules refuse).
+function renderAsk(view) {
+  const ask = view.ask;
+  $("ask").hidden = !ask;
+  $("ask-link").hidden = !ask;
+  if (!ask) {
+    if (state.entry.mode === "resolve") endCorrection();
+    return;
+  }
+  $("ask-text").textContent = ask.text;
+  $("ask-link").textContent = `${ask.text} — tap to answer`;
+  $("ask-ok").textContent = ask.kind === "confirm" ? "Yes, that's right" : "OK, ignore that card";
+}
+
+function startResolve() {
+  const e = state.entry;
+  e.mode = "resolve";
+  e.act = "play";
+  e.cards = [];
+  e.rank = null;
+  renderEntry();
+  $("entry").scrollIntoView({ block: "start" });
 }
 
 function renderFixButtons(view) {
@@ -823,6 +857,8 @@ document.addEventListener("DOMContentLoaded", () => {
   });
   $("entry").addEventListener("submit", sendEntry);
   $("entry-cancel").addEventListener("click", endCorrection);
+  $("ask-ok").addEventListener("click", () => change("/api/confirm"));
+  $("ask-other").addEventListener("click", startResolve);
   $("entry-act").addEventListener("change", (e) => {
     state.entry.act = e.target.value; state.entry.cards = []; state.entry.rank = null; renderEntry();
   });
