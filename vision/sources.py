@@ -103,6 +103,7 @@ class CaptureSource(_Base):
         if self._live:
             cap.set(cv2.CAP_PROP_FRAME_WIDTH, self.size[0])
             cap.set(cv2.CAP_PROP_FRAME_HEIGHT, self.size[1])
+            cap.set(cv2.CAP_PROP_BUFFERSIZE, 1)  # the newest frame, not a queue of old ones
         self._cap = cap
         self._index = 0
 
@@ -226,12 +227,13 @@ class ResilientSource(_Base):
     """Wraps a source: skips broken/black frames, reopens a failed source with back-off.
 
     ``report`` is told each problem in words; ``sleep`` waits (tests pass a fake). After
-    ``max_bad`` bad frames in a row the source is reopened too. A finite source that ends,
-    ends."""
+    ``max_bad`` bad frames in a row the source is reopened too, and so it is after ``max_frozen``
+    identical frames in a row (a live camera's picture always has some noise; a stuck driver
+    repeats itself). A finite source that ends, ends."""
 
     def __init__(self, source: FrameSource, *, report: Callable[[str], None] = print,
                  sleep: Callable[[float], None] = time.sleep, backoff: tuple[float, float] = (0.5, 8.0),
-                 max_bad: int = 30, max_reopens: int | None = None) -> None:
+                 max_bad: int = 30, max_frozen: int | None = None, max_reopens: int | None = None) -> None:
         self.source = source
         self.name = f"resilient {source.name}"
         self._report = report
@@ -239,6 +241,9 @@ class ResilientSource(_Base):
         self._backoff = backoff
         self._max_bad = max_bad
         self._max_reopens = max_reopens
+        self._max_frozen = max_frozen
+        self._last_look = b""
+        self._same = 0
         self._opened = False
         self.reopens = 0
 
@@ -272,6 +277,8 @@ class ResilientSource(_Base):
                 if frame is None:
                     return None
                 check_frame(frame.image, self.source.name)
+                if self._max_frozen is not None:
+                    self._check_frozen(frame.image)
                 return frame
             except FrameError as exc:
                 bad += 1
@@ -283,6 +290,14 @@ class ResilientSource(_Base):
             self._reset()
             self._give_up_or_wait(f"{self.source.name}: reopening")
             bad = 0
+
+    def _check_frozen(self, image: np.ndarray) -> None:
+        look = image[::23, ::29].tobytes()
+        self._same = self._same + 1 if look == self._last_look else 0
+        self._last_look = look
+        if self._same + 1 >= self._max_frozen:
+            self._same = 0
+            raise SourceError(f"{self.source.name}: frozen (the same picture for {self._max_frozen} frames)")
 
     def _reset(self) -> None:
         try:

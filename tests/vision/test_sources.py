@@ -139,3 +139,23 @@ def test_an_iterable_becomes_a_source_and_must_be_opened():
         source.read()
     with source:
         assert [f.index for f in source] == [0, 1]
+
+
+def test_a_frozen_camera_is_reopened():
+    still = picture(90)
+    opened = []
+
+    def frames():
+        opened.append(True)
+        if len(opened) == 1:
+            return iter([Frame(still, i / 30, i) for i in range(10)])
+        return iter([Frame(picture(91), 1.0, 0)])
+
+    problems, waits = [], []
+    source = ResilientSource(IterSource(frames, name="camera 0"), report=problems.append, sleep=waits.append,
+                             max_frozen=4)
+    with source:
+        values = [int(f.image[2, 2, 0]) for f in source]
+    assert values == [90, 90, 90, 91]  # the fourth identical picture is the frozen one
+    assert any("frozen (the same picture for 4 frames)" in p for p in problems)
+    assert len(opened) == 2 and waits == [0.5]
