@@ -179,6 +179,10 @@ class NoddyState(CribbageState):
 
     def _view(self, view: dict[str, Any], seat: int | None) -> None:
         super()._view(view, seat)
+        shown = view.get("show")
+        if shown and seat != shown.get("seat") and self._phase in ("show", "over"):
+            # an announced hand is not revealed: others hear the total, not the cards
+            view["show"] = {k: v for k, v in shown.items() if k not in ("cards", "items")}
         view["turnup"] = view["starter"]
         view["crib"] = None
         view["crib_count"] = 0
