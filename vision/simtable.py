@@ -164,7 +164,7 @@ class SimTable:
     def __init__(self, layout: MatLayout, script: Sequence[Step], *, title: str = "pegpi", fps: float = 30.0,
                  size: tuple[int, int] = (1280, 720), pose: CameraPose | None = None, seed: int = 0,
                  card_art: Callable[[str], np.ndarray] | None = None, px_per_mm: float = 3.0,
-                 timing: Timing | None = None, noise: float = 3.0) -> None:
+                 timing: Timing | None = None, noise: float = 3.0, blur: float = 0.0) -> None:
         self.layout = layout
         self.fps = fps
         self.size = size
@@ -184,6 +184,7 @@ class SimTable:
         self.scenes = self._lay_out(script)
         self._title = title
         self._noise_level = noise
+        self._blur = blur
         self._base_cache: tuple[tuple[_Lying, ...], np.ndarray] | None = None
         self._canvas: np.ndarray | None = None
 
@@ -471,6 +472,8 @@ class SimTable:
             for _ in range(3):
                 noise = rng.normal(0, self._noise_level, frame.shape)
                 self._noise.append((np.clip(noise, 0, 255).astype(np.uint8), np.clip(-noise, 0, 255).astype(np.uint8)))
+        if self._blur > 0:  # focus and motion blur
+            frame = cv2.GaussianBlur(frame, (0, 0), self._blur)
         out = cv2.multiply(frame, self._vignette, scale=gain / 255.0, dtype=cv2.CV_8U)
         plus, minus = self._noise[index % len(self._noise)]
         cv2.add(out, plus, dst=out)
