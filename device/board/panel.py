@@ -88,6 +88,7 @@ def _draw_play(image: Image.Image, ink: Ink, box: Box, board: Board) -> None:
     pile = list(board.pile)
     y_small = box.y0 + (text.DIGIT * 2 - text.DIGIT) if big else box.y0
     room = box.x1 - x + 1
+    right = box.x1
     if board.starter and room > 60:
         starter = text.card_label(board.starter, room // 2)
         starter_w = text.card_width(starter)
@@ -96,9 +97,15 @@ def _draw_play(image: Image.Image, ink: Ink, box: Box, board: Board) -> None:
         for yy in range(y_small, y_small + text.DIGIT + 1, 2):
             image.putpixel((line_x, yy), ink.dim)
         room -= starter_w + 6
+        right = line_x - 5
     while pile and text.cards_width(pile) > room:
         pile = pile[1:]
-    text.draw_cards(image, x, y_small, pile, ink.fg)
+    end = text.draw_cards(image, x, y_small, pile, ink.fg)
+    if board.target != board.holes or board.start:
+        # An unusual game hole (Bhargage's 111 on a 121 board) stays in sight during the play.
+        goal = f"to {board.target}"
+        if end + 4 + text.width(goal) <= right:
+            text.draw_right(image, right, y_small, goal, ink.dim)
 
 
 def _show_title(board: Board) -> str:
