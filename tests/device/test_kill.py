@@ -92,10 +92,18 @@ def test_sigkill_at_random_moments_loses_nothing_and_doubles_nothing(tmp_path: P
     kills = 0
     moments: list[int] = []
     finished = False
+    total = len(expected["actions"])
     while not finished:
         proc = _start(record_file, db, notify)
-        if kills < KILLS and _wait_ready(notify, proc):
-            time.sleep(rng.uniform(0.0, 0.25))
+        if kills < KILLS:
+            if kills % 4 == 3:  # now and then, while it is still starting (opening the store, replaying)
+                time.sleep(rng.uniform(0.0, 0.6))
+            elif _wait_ready(notify, proc):
+                # then at a random point of the game: once the store holds a random number of rows
+                target = min(total, _rows(db) + rng.randint(1, max(2, 2 * total // KILLS)))
+                deadline = time.monotonic() + 30
+                while _rows(db) < target and proc.poll() is None and time.monotonic() < deadline:
+                    time.sleep(0.002)
             before = _rows(db)  # committed rows another reader can see
             proc.send_signal(signal.SIGKILL)
             proc.wait(timeout=30)
@@ -111,7 +119,7 @@ def test_sigkill_at_random_moments_loses_nothing_and_doubles_nothing(tmp_path: P
 
     got = _export(db)
     assert kills >= KILLS // 2, f"only {kills} kills landed before the game ended"
-    mid_game = {n for n in moments if 0 < n < len(expected["actions"])}
+    mid_game = {n for n in moments if 0 < n < total}
     assert len(mid_game) >= KILLS // 3, f"the kills did not land mid-game: rows at each kill {moments}"
     assert got["actions"] == expected["actions"]
     assert replay(got).state.scores == want.scores
