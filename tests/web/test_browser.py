@@ -66,6 +66,7 @@ def page(browser: Any) -> Iterator[Any]:
 
 
 def shot(page: Any, name: str) -> None:
+    page.wait_for_selector("#toast", state="hidden")  # as a player sees it, once the note has gone
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
 
@@ -152,6 +153,7 @@ def test_pair_undo_correct_and_tap_a_card(table: tuple[str, Any], page: Any) -> 
     page.click("#picker button[data-rank='4']")
     page.click("#picker button[data-suit='C']")
     assert page.locator("#entry-cards .card").get_attribute("data-card") == "4C"
+    page.locator("#entry").evaluate("form => form.scrollIntoView()")
     shot(page, "correct")
     page.click("#entry-send")
     page.wait_for_selector(".toast:has-text('corrected')")

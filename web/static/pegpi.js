@@ -64,7 +64,7 @@ function toast(message, ok = false) {
   el.classList.toggle("ok", ok);
   el.hidden = false;
   clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { el.hidden = true; }, ok ? 2000 : 6000);
+  toast.timer = setTimeout(() => { el.hidden = true; }, ok ? 1500 : 6000);
 }
 
 function connect() {
@@ -144,7 +144,7 @@ function render(view) {
   $("pegboard").hidden = !pegged;
   if (pegged) drawPegboard($("pegboard"), view);
   renderTable(view);
-  $("prompt").textContent = view.message || view.prompt || "";
+  $("prompt").textContent = (view.ask ? view.prompt : view.message || view.prompt) || "";
   $("fix-prompt").textContent = view.prompt || "";
   const counting = view.count !== null && view.count !== undefined;
   $("count").textContent = counting ? view.count : "–";
