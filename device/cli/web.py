@@ -27,6 +27,8 @@ def register(commands: Any, benches: Any) -> None:
     b = benches.add_parser("web", help="20 phones on Server-Sent Events: delivery latency and server memory")
     b.add_argument("--clients", type=int, default=20, help="phones watching at once (default 20)")
     b.add_argument("--updates", type=int, default=60, help="board changes to deliver (default 60)")
+    b.add_argument("--service", choices=("session", "replay"), default="session",
+                   help="the runtime's Session with its event store on disk (default), or web's in-memory replay")
     b.add_argument("--json", action="store_true", help="print JSON")
     b.set_defaults(func=cmd_bench_web)
 
@@ -64,13 +66,13 @@ def cmd_web(args: argparse.Namespace) -> int:
 def cmd_bench_web(args: argparse.Namespace) -> int:
     from web.bench import run
 
-    result = run(clients=args.clients, updates=args.updates)
+    result = run(clients=args.clients, updates=args.updates, service_kind=args.service)
     if args.json:
         print(json.dumps(result))
         return 0
     lat, rss = result["latency_ms"], result["server_rss_mb"]
     print(f"pegpi bench web: {result['clients']} SSE clients on loopback, {result['updates']} updates "
-          f"({result['deliveries']} deliveries)")
+          f"({result['deliveries']} deliveries), service: {result['service']}")
     print(f"delivery latency  median {lat['median']:.2f} ms   p95 {lat['p95']:.2f} ms   max {lat['max']:.2f} ms")
     print(f"server memory     RSS {rss['after_updates']:.1f} MB with the clients "
           f"({rss['before_clients']:.1f} MB before they connected)")

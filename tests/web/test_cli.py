@@ -16,6 +16,7 @@ RECORD = Path(__file__).parent / "game.json"
 def test_bench_web_reports_latency_and_memory(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "web", "--clients", "3", "--updates", "4", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
+    assert result["service"] == "session"
     assert result["clients"] == 3 and result["updates"] == 4 and result["deliveries"] == 12
     lat = result["latency_ms"]
     assert 0 < lat["median"] <= lat["p95"] <= lat["max"]
