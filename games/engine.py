@@ -44,10 +44,12 @@ class Item:
 
 @dataclass(frozen=True, slots=True)
 class Score:
-    """A counted hand: the total and every item that makes it."""
+    """A counted hand: the total and every item that makes it. ``to_opponent`` marks points
+    the count gives to the other side (Bhargage's shortage)."""
 
     total: int
     items: tuple[Item, ...] = ()
+    to_opponent: bool = False
 
     @classmethod
     def of(cls, items: Sequence[Item]) -> Score:
@@ -58,7 +60,10 @@ class Score:
         return spoken(self.items)
 
     def to_json(self) -> dict[str, Any]:
-        return {"total": self.total, "items": [i.to_json() for i in self.items]}
+        out: dict[str, Any] = {"total": self.total, "items": [i.to_json() for i in self.items]}
+        if self.to_opponent:
+            out["to_opponent"] = True
+        return out
 
 
 def say_item(item: Item, running: int) -> str:

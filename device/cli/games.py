@@ -56,22 +56,27 @@ def cmd_score(args: argparse.Namespace) -> int:
         print(f"pegpi: {game.spec.title} has no hand to count")
         return 2
     lines = scorer(args.cards, args.starter, args.crib)
-    total = sum(score.total for _, score in lines)
+    own = [(label, score) for label, score in lines if not score.to_opponent]
+    given = sum(score.total for _, score in lines if score.to_opponent)
+    total = sum(score.total for _, score in own)
     if args.json:
         out: dict[str, Any] = {
             "game": game.spec.name,
             "total": total,
-            "items": [item.to_json() for _, score in lines for item in score.items],
+            "items": [item.to_json() for _, score in own for item in score.items],
         }
+        if given:
+            out["to_opponent"] = given
         if len(lines) > 1:
             out["lines"] = [{"line": label, **score.to_json()} for label, score in lines]
         print(json.dumps(out))
         return 0
     for label, score in lines:
         prefix = f"{label}: " if len(lines) > 1 else ""
-        print(f"{prefix}{score.total}  ({score.spoken()})")
-    if len(lines) > 1:
-        print(f"total: {total}")
+        suffix = " to the opponent" if score.to_opponent else ""
+        print(f"{prefix}{score.total}{suffix}  ({score.spoken()})")
+    if len(own) > 1 or given:
+        print(f"total: {total}" + (f" (and {given} to the opponent)" if given else ""))
     return 0
 
 

@@ -8,6 +8,8 @@ reached; on a cribbage board both players start at 10 and race to 121.
 
 from __future__ import annotations
 
+import dataclasses
+
 from collections.abc import Sequence
 from typing import Any
 
@@ -70,7 +72,7 @@ class Bhargage(DecktetPeggingGame):
         lines = [(self.crib_name if crib else "hand", self.score_hand(hand, starter, crib))]
         short = scoring.shortage(hand, starter)
         if short.total:
-            lines.append(("shortage (to the opponent)", short))
+            lines.append(("shortage", dataclasses.replace(short, to_opponent=True)))
         return lines
 
     def new_initial_state(self) -> BhargageState:

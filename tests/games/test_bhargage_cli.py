@@ -21,7 +21,8 @@ def test_score_bhargage_hand_in_the_players_words(capsys):
     assert code == 0
     assert "hand: 10  (11 for 2, 11 is 4, 11 is 6, 11 is 8, pair 10)" in out
     # Moons, Suns, Waves, Leaves are held: Wyrms and Knots lacking, 3 to the opponent.
-    assert "shortage (to the opponent): 3  (shortage 3)" in out
+    assert "shortage: 3 to the opponent  (shortage 3)" in out
+    assert "total: 10 (and 3 to the opponent)" in out
 
 
 def test_score_bhargage_json(capsys):
