@@ -55,17 +55,24 @@ class Background:
         self.stop()
 
     def stop(self) -> None:
-        import time
-
-        from waitress import wasyncore
-
-        pegpi = self.app.extensions.get("pegpi")
-        if pegpi is not None:
-            pegpi.hub.close()
-            deadline = time.monotonic() + 5
-            while pegpi.hub.listeners and time.monotonic() < deadline:
-                time.sleep(0.02)
-        self.server.task_dispatcher.shutdown(timeout=5)
-        self.server.close()
-        wasyncore.close_all(self.server._map)
+        stop(self.app, self.server)
         self.thread.join(timeout=5)
+
+
+def stop(app: Any, server: Any, timeout: float = 5.0) -> None:
+    """Stop a server made by :func:`make_server` cleanly: end the phones' event streams, let
+    waitress's threads finish their responses, then close the sockets (closing first would leave
+    threads writing to a closed server). The thread running ``server.run()`` then returns."""
+    import time
+
+    from waitress import wasyncore
+
+    pegpi = app.extensions.get("pegpi")
+    if pegpi is not None:
+        pegpi.hub.close()
+        deadline = time.monotonic() + timeout
+        while pegpi.hub.listeners and time.monotonic() < deadline:
+            time.sleep(0.02)
+    server.task_dispatcher.shutdown(timeout=timeout)
+    server.close()
+    wasyncore.close_all(server._map)
