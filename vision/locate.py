@@ -149,10 +149,13 @@ class Locator:
             if area < 0.05 * self.card_px:
                 continue
             x, y, bw, bh = cv2.boundingRect(contour)
-            if area < 0.3 * self.card_px:
-                occluded.update(self._zones_under((x, y, x + bw, y + bh)))
-                continue
             edge = x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1
+            if area < 0.3 * self.card_px:
+                # fingertips reaching in freeze what they reach for; a coin or a peg lying on the
+                # mat is no card and must not freeze its zone for good
+                if edge:
+                    occluded.update(self._zones_under((x, y, x + bw, y + bh)))
+                continue
             found = self._cards_in(contour, (x, y, bw, bh), area, edge)
             if not found:
                 occluded.update(self._zones_under((x, y, x + bw, y + bh)))

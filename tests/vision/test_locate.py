@@ -112,3 +112,14 @@ def test_upright_orders_corners_clockwise_with_the_short_edge_on_top(angle):
     assert np.linalg.norm(q[2] - q[1]) == pytest.approx(88.0, abs=0.01)
     edge1, edge2 = q[1] - q[0], q[2] - q[1]
     assert edge1[0] * edge2[1] - edge1[1] * edge2[0] > 0  # clockwise on screen (y down)
+
+
+def test_a_coin_on_the_mat_freezes_nothing_and_is_no_card(table):
+    _, mats = table
+    mat = mats["full"][2].copy()
+    x, y = (round(v) for v in LAYOUT.zone("seat1").slots[4].center)
+    cv2.circle(mat, (x, y), 11, (40, 170, 200), -1)  # a coin in an empty outline of seat1
+    sighting, _ = Locator(LAYOUT).locate(mat, mats["empty"][2])
+    assert sighting.occluded == frozenset()
+    assert ("seat1", 4) not in {(c.zone, c.slot) for c in sighting.cards}
+    assert len(sighting.cards) == len(CARDS)
