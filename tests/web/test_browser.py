@@ -175,6 +175,12 @@ def test_pair_undo_correct_and_tap_a_card(table: tuple[str, Any], page: Any) -> 
     page.click("#entry-send")
     page.wait_for_selector(".toast:has-text('over 31')")
     assert len(service.history()) == 28
+    # any action of any game, written as in a game record
+    page.select_option("#entry-act", "other")
+    page.fill("#entry-raw", '{"act": "go", "player": 1}')
+    page.click("#entry-send")
+    wait_actions(page, 29)
+    assert service.history()[-1]["action"] == {"act": "go", "player": 1}
     assert fits_the_phone(page)
 
 

@@ -18,7 +18,10 @@ const ACTS = {
   cut: { label: "Cut for deal", player: true, cards: 1 },
   bid: { label: "Bid", player: true, points: true },
   muggins: { label: "Muggins", player: true },
+  other: { label: "Other (as in a game record)", raw: true },
 };
+// the word a game's bid is counted in (the engine's record vocabulary)
+const BID_FIELD = { ohhell: "tricks" };
 const PHASE_ACT = { cut: "cut", deal: "deal", discard: "discard", starter: "starter", play: "play", show: "show" };
 
 const state = { view: null, me: { paired: false, seat: null }, history: [], games: [], tab: "board",
@@ -509,6 +512,8 @@ function renderEntry() {
     return b;
   }));
   $("entry-points-field").hidden = !spec.points;
+  $("entry-points-label").textContent = (BID_FIELD[view && view.game] || "points") === "tricks" ? "Tricks" : "Points";
+  $("entry-raw-field").hidden = !spec.raw;
   // cards
   const want = cardsWanted(spec, view, entry.player);
   $("entry-cards-field").hidden = !want;
@@ -565,7 +570,13 @@ function entryAction() {
   const action = { act: entry.act };
   if (spec.player) action.player = entry.player;
   if (spec.dealer) action.dealer = entry.player;
-  if (spec.points) action.points = Number($("entry-points").value || 0);
+  if (spec.raw) {
+    let raw;
+    try { raw = JSON.parse($("entry-raw").value); } catch (err) { throw new Error('Write the action as JSON, e.g. {"act": "go", "player": 0}.'); }
+    if (!raw || typeof raw !== "object" || typeof raw.act !== "string") throw new Error('An action needs "act", e.g. {"act": "go", "player": 0}.');
+    return raw;
+  }
+  if (spec.points) action[BID_FIELD[state.view && state.view.game] || "points"] = Number($("entry-points").value || 0);
   if (spec.cards === 1) {
     if (!entry.cards.length) throw new Error("Tap the card first: its rank, then its suit.");
     action.card = entry.cards[0];
@@ -602,11 +613,12 @@ function startCorrection(entry) {
   const e = state.entry;
   e.mode = "correct";
   e.index = entry.index;
-  e.act = a.act in ACTS ? a.act : "play";
+  e.act = a.act in ACTS ? a.act : "other";
+  $("entry-raw").value = JSON.stringify(a);
   e.player = a.player ?? a.dealer ?? 0;
   e.cards = a.card ? [a.card] : [...(a.cards || [])];
   e.rank = null;
-  if (a.points !== undefined) $("entry-points").value = a.points;
+  if (a.points !== undefined || a.tricks !== undefined) $("entry-points").value = a.points ?? a.tricks;
   showTab("fix");
   renderEntry();
   $("entry").scrollIntoView({ block: "start" });
