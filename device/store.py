@@ -165,20 +165,25 @@ class Store:
         """One transaction, committed (and synced) on exit; rolled back on any error."""
         try:
             self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
+            yield self._db
             self._db.execute("COMMIT")
         except sqlite3.Error as exc:
-            if self._db.in_transaction:
-                self._db.execute("ROLLBACK")
+            self._rollback()
             if _is_full(exc):
                 raise StoreFullError(
                     f"the disk holding {self.path.name} is full: the last action was NOT recorded "
                     f"(free some space, then play it again)") from exc
             raise StoreError(f"cannot write the event store {self.path.name}: {exc}") from exc
+        except BaseException:
+            self._rollback()
+            raise
+
+    def _rollback(self) -> None:
+        if self._db.in_transaction:  # SQLite may have rolled back already (a full disk does)
+            try:
+                self._db.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
 
     # ------------------------------------------------------------------ settings
 

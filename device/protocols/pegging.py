@@ -58,6 +58,8 @@ class PeggingProtocol(TableProtocol):
         super().__init__(session)
         self.mat: dict[tuple[str, int], Seen] = {}
         self.waiting: list[tuple[Any, str | None]] = []
+        self.cleared = False  # the camera has seen the mat emptied (a deal is made only then)
+        self.watching = False  # table events come in: the table, not only the phone, is followed
 
     # ------------------------------------------------------------------ hooks
 
@@ -66,13 +68,16 @@ class PeggingProtocol(TableProtocol):
         self.waiting = []
 
     def on_events(self, events: Iterable[Any], *, on_table: Any = None, input: str | None = None) -> None:
+        self.watching = True
         for event in events:
             if self.ask is not None and not self._answers(event):
                 self.waiting.append((event, input))
                 continue
             self._event(event, input)
+        if on_table is not None and not on_table:
+            self.cleared = True
         if self.ask is None:
-            self._settle(input, clear=(not on_table) if on_table is not None else None)
+            self._settle(input)
 
     def confirm(self, *, source: str, input: str | None = None) -> None:
         ask = self.ask
@@ -107,7 +112,8 @@ class PeggingProtocol(TableProtocol):
             self.ask = None
 
     def after_change(self) -> None:
-        self._drain()
+        if self.watching:  # go on from what the phone said: held-back events, the show, the deal
+            self._drain()
 
     # ------------------------------------------------------------------ events
 
@@ -120,16 +126,18 @@ class PeggingProtocol(TableProtocol):
             event, input = self.waiting.pop(0)
             self._event(event, input)
         if self.ask is None:
-            self._settle(None, clear=None)
+            self._settle(None)
 
     def _event(self, event: Any, input: str | None) -> None:
         key = (event.zone, event.slot or 0)
         if event.kind == "removed":
             self.mat.pop(key, None)
+            self.cleared = not self.mat
             if self.ask is not None and (self.ask.zone, self.ask.slot) == key:
                 self.ask = None  # the card was taken back
             return
         self.mat[key] = Seen(event.card, event.confidence, event.confidence >= self.session.confidence)
+        self.cleared = False
         try:
             self._placed(event.zone, event.slot or 0, event.card, event.confidence, input)
         except PegpiError as exc:
@@ -224,7 +232,7 @@ class PeggingProtocol(TableProtocol):
 
     # ------------------------------------------------------------------ what follows by itself
 
-    def _settle(self, input: str | None, *, clear: bool | None) -> None:
+    def _settle(self, input: str | None) -> None:
         """Apply what the table now implies: the next deal on a cleared mat, the show of hands
         already seen, the crib once it is turned up."""
         session = self.session
@@ -233,8 +241,7 @@ class PeggingProtocol(TableProtocol):
             phase = state.phase
             action: JSON | None = None
             if phase == "deal":
-                empty = clear if clear is not None else not self.mat
-                if empty:
+                if self.cleared and not self.mat:
                     action = {"act": "deal", "dealer": state.dealer}
             elif phase == "show" and state.show_queue:
                 action = self._show_next(state)
@@ -242,6 +249,8 @@ class PeggingProtocol(TableProtocol):
                 return
             try:
                 session.apply([action], source="table", input=input)
+                if action["act"] == "deal":
+                    self.cleared = False
             except PegpiError as exc:
                 self.ask = Ask("illegal", f"{action['act']}: {exc}", None, None, None)
                 return
