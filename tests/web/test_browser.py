@@ -230,3 +230,25 @@ def test_the_device_asks_and_a_phone_answers(table: tuple[str, Any], page: Any) 
     wait_actions(page, 28)
     assert session.history()[-1]["action"] == {"act": "play", "player": 0, "card": "AC"}
     page.wait_for_selector("#ask", state="hidden")
+
+
+def test_set_up_a_game_that_is_not_pegged(table: tuple[str, Any], page: Any) -> None:
+    url, session = table
+    page.goto(url + "#setup")
+    wait_actions(page, 21)
+    pair(page, seat=0)
+    page.wait_for_selector("#setup-game option[value=ohhell]", state="attached")
+    page.select_option("#setup-game", "ohhell")
+    page.click("#setup-count button:has-text('3')")
+    for i, name in enumerate(["Cy", "Di", "Ed"]):
+        page.locator("#setup-names input").nth(i).fill(name)
+    page.on("dialog", lambda dialog: dialog.accept())  # "Start a new game? This one ends."
+    page.click("#setup-start")
+    page.wait_for_selector("body[data-actions='0']", state="attached")
+    assert session.view()["game"] == "ohhell" and session.view()["players"] == ["Cy", "Di", "Ed"]
+    assert page.locator("#pegboard").is_hidden()
+    assert page.locator("#score-table th").all_inner_texts() == ["", "Cy", "Di", "Ed"]
+    assert page.locator("#score-table tfoot td").all_inner_texts() == ["Total", "0", "0", "0"]
+    assert page.locator("#pair-open").inner_text() == "Paired"  # a new table: seats are chosen again
+    assert fits_the_phone(page)
+    shot(page, "ohhell")

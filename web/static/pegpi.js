@@ -144,7 +144,7 @@ function render(view) {
   $("title").textContent = view.title || "pegpi";
   renderScores(view);
   const pegged = view.pegged !== false && view.target;
-  $("pegboard").hidden = !pegged;
+  $("pegboard").toggleAttribute("hidden", !pegged);  // an SVG element has no .hidden
   if (pegged) drawPegboard($("pegboard"), view);
   renderTable(view);
   $("prompt").textContent = (view.ask ? view.prompt : view.message || view.prompt) || "";
@@ -153,6 +153,9 @@ function render(view) {
   $("count").textContent = counting ? view.count : "–";
   $("count-box").hidden = !counting;
   $("count-box").parentElement.classList.toggle("single", !counting);
+  const starterBox = $("starter").parentElement;
+  starterBox.hidden = !view.starter && !pegged;  // games without a starter (Oh Hell) say nothing of it
+  starterBox.parentElement.hidden = starterBox.hidden && !counting;
   fillCards($("pile"), view.pile);
   $("starter").replaceChildren(view.starter ? cardEl(view.starter) : el("span", "muted", "not turned"));
   const dealBits = [];
