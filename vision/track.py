@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.api import Prediction
+from vision.api import UNKNOWN, Prediction
 from vision.events import TableEvent
 from vision.locate import SeenCard, Sighting, similarity
 from vision.mat import MatLayout
@@ -27,11 +27,16 @@ Classify = Callable[[Sequence[SeenCard]], list[Prediction]]
 class TrackerConfig:
     """``stable_frames``: frames a new card must be seen unchanged before it counts as placed;
     ``removal_s``: seconds a slot must be seen empty before its card counts as removed;
-    ``same_card``: signature similarity above which two sightings are the same card."""
+    ``same_card``: signature similarity above which two sightings are the same card;
+    a reading below ``min_confidence`` (or ``unknown``) is tried again ``retries`` times, every
+    ``retry_frames`` frames (a glare, a blur), before the best reading is reported."""
 
     stable_frames: int = 3
     removal_s: float = 0.5
     same_card: float = 0.8
+    min_confidence: float = 0.5
+    retries: int = 2
+    retry_frames: int = 4
 
 
 @dataclass(slots=True)
@@ -42,6 +47,11 @@ class _SlotState:
     candidate: np.ndarray | None = None
     seen: int = 0
     missing_since: float | None = None
+    tries: int = 0
+    best: Prediction | None = None
+
+    def forget_candidate(self) -> None:
+        self.candidate, self.seen, self.tries, self.best = None, 0, 0, None
 
 
 class Tracker:
@@ -63,7 +73,8 @@ class Tracker:
         changes). Returns the events this frame settles, in zone/slot order."""
         if sighting is None:
             for st in self._slots.values():
-                st.seen, st.candidate, st.missing_since = 0, None, None
+                st.forget_candidate()
+                st.missing_since = None
             return []
         cfg = self.config
         seen = {(c.zone, c.slot): c for c in sighting.cards}
@@ -72,11 +83,12 @@ class Tracker:
         for key, st in self._slots.items():
             zone, slot = key
             if zone in sighting.occluded:
-                st.seen, st.candidate, st.missing_since = 0, None, None
+                st.forget_candidate()
+                st.missing_since = None
                 continue
             card = seen.get(key)
             if card is None:
-                st.seen, st.candidate = 0, None
+                st.forget_candidate()
                 if st.card is not None:
                     if st.missing_since is None:
                         st.missing_since = t
@@ -86,13 +98,15 @@ class Tracker:
                 continue
             st.missing_since = None
             if st.signature is not None and similarity(card.signature, st.signature) >= cfg.same_card:
-                st.seen, st.candidate = 0, None
+                st.forget_candidate()
                 continue
             if st.candidate is not None and similarity(card.signature, st.candidate) >= cfg.same_card:
                 st.seen += 1
             else:
+                st.forget_candidate()
                 st.candidate, st.seen = card.signature, 1
-            if st.seen >= cfg.stable_frames:
+            wait = st.seen - cfg.stable_frames
+            if wait >= 0 and wait % max(1, cfg.retry_frames) == 0:
                 ready.append((key, card))
         if ready:
             predictions = classify([card for _, card in ready])
@@ -105,8 +119,16 @@ class Tracker:
     def _settle(self, key: tuple[str, int], card: SeenCard, pred: Prediction, t: float) -> list[TableEvent]:
         st = self._slots[key]
         zone, slot = key
-        events = []
-        st.candidate, st.seen = None, 0
+        events: list[TableEvent] = []
+        if st.best is None or pred.confidence > st.best.confidence or st.best.label == UNKNOWN:
+            if pred.label != UNKNOWN or st.best is None:
+                st.best = pred
+        unsure = st.best.label == UNKNOWN or st.best.confidence < self.config.min_confidence
+        if unsure and st.tries < self.config.retries:
+            st.tries += 1  # look again in a few frames
+            return events
+        pred = st.best
+        st.forget_candidate()
         if st.card == pred.label:  # same card, new look (light, a nudge): just remember the new look
             st.signature = card.signature
             return events

@@ -123,3 +123,30 @@ def test_a_pile_zone_covering_a_card_is_not_a_removal():
     frames = [([card("7H", "pile")], ())] * 3 + [([card("JS", "pile")], ())] * 3
     events = feed(tracker, reader, frames)
     assert [(e.kind, e.card) for _, e in events] == [("placed", "7H"), ("placed", "JS")]
+
+
+def test_an_unsure_reading_is_tried_again_before_it_is_reported():
+    answers = [Prediction("unknown", 0.2), Prediction("7H", 0.35), Prediction("7H", 0.9)]
+
+    def hesitant(cards):
+        return [answers.pop(0) for _ in cards]
+
+    config = TrackerConfig(stable_frames=2, retries=2, retry_frames=3)
+    tracker = Tracker(LAYOUT, config)
+    events = feed(tracker, hesitant, [([card("7H")], ())] * 12)
+    # frames 1 (unknown), 4 (unsure 7H), 7 (sure): reported once, at the sure reading
+    assert [(i, e.card, e.confidence) for i, e in events] == [(7, "7H", 0.9)]
+    assert answers == []
+
+
+def test_a_card_never_read_is_reported_as_unknown_after_the_retries():
+    calls = []
+
+    def blind(cards):
+        calls.append(len(cards))
+        return [Prediction("unknown", 0.1) for _ in cards]
+
+    tracker = Tracker(LAYOUT, TrackerConfig(stable_frames=2, retries=2, retry_frames=3))
+    events = feed(tracker, blind, [([card("7H")], ())] * 20)
+    assert [(i, e.card, e.kind) for i, e in events] == [(7, "unknown", "placed")]
+    assert len(calls) == 3
