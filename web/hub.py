@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 log = logging.getLogger(__name__)
@@ -82,8 +82,10 @@ class Hub:
                     self._cache[seat] = cached
         return cached
 
-    def listen(self, seat: int | None) -> Iterator[str]:
-        """The SSE text for one phone: its view now, then after every change of the table."""
+    def listen(self, seat: int | None, allowed: Callable[[], bool] = lambda: True) -> Iterator[str]:
+        """The SSE text for one phone: its view now, then after every change of the table. The
+        stream ends (the page reconnects, as a spectator if need be) once ``allowed()`` is false:
+        the phone no longer holds the seat whose cards it was being sent."""
         self._ensure_reader()
         with self._changed:
             self.listeners += 1
@@ -104,6 +106,8 @@ class Hub:
                 if not fresh:
                     yield ": still here\n\n"
                     continue
+                if seat is not None and not allowed():
+                    return
                 if notice:
                     yield sse("notice", {"message": notice}, ident=seen)
                 view = self._view_json(seat, seen)

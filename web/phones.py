@@ -160,6 +160,24 @@ def my_seat() -> int | None:
     return seat
 
 
+def seat_guard(seat: int | None) -> Callable[[], bool]:
+    """For a stream that outlives its request: does this phone still hold ``seat``? False once the
+    device shows a new pairing code, the phone lets the seat go or a new game frees the seats."""
+    if seat is None:
+        return lambda: True
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    pair, phone = session.get("pair"), phone_id()
+    pegpi = app.extensions["pegpi"]
+    table = pegpi.seats.table
+
+    def still() -> bool:
+        with app.app_context():
+            paired = isinstance(pair, str) and hmac.compare_digest(pair, _digest(pegpi.service.pairing_code))
+        return paired and pegpi.seats.table == table and pegpi.seats.holds(seat, phone)
+
+    return still
+
+
 def keep_seat(seat: int) -> None:
     session["seat"] = [current_app.extensions["pegpi"].seats.table, seat]
 

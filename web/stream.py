@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app
 
-from web.phones import my_seat
+from web.phones import my_seat, seat_guard
 
 bp = Blueprint("stream", __name__, url_prefix="/api")
 
@@ -14,7 +14,7 @@ def stream() -> Response:
     seat = my_seat()  # read now: the stream outlives the request's session
     hub = current_app.extensions["pegpi"].hub
     return Response(
-        hub.listen(seat),
+        hub.listen(seat, seat_guard(seat)),
         mimetype="text/event-stream",
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
     )

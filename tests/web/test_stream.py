@@ -146,3 +146,20 @@ def test_seats_belong_to_one_phone() -> None:
 def test_redaction(action: dict[str, Any], seat: int | None, shown: dict[str, Any]) -> None:
     assert redact_action(action, seat) == shown
     assert has_hidden([action]) == (redact_action(action, None) != action)
+
+
+def test_a_seated_stream_ends_when_the_device_shows_a_new_code(new_phone: Any, record_of: Any,
+                                                                make_table: Any) -> None:
+    from web import create_app
+
+    service = make_table(record_of(known_hands=True), played=4)
+    app = create_app({"TESTING": True, "SSE_KEEPALIVE": 0.05}, service=service)
+    bob = new_phone(app)
+    bob.pair(seat=1)
+    stream = events(bob.client.get("/api/stream", buffered=False))
+    assert next_view(stream)["hand"] == service.view(1)["hand"]
+    service._code = "NEW42"  # the device showed a new code: Bob's phone must pair again
+    service.step()
+    assert [kind for kind, _ in stream if kind == "view"] == []  # the stream ended, nothing sent
+    assert bob.get("/api/view").get_json()["hand"] is None
+    app.extensions["pegpi"].hub.close()
