@@ -63,12 +63,13 @@ class MatFinder:
         first where the markers were (small windows), then over the whole downscaled frame."""
         if frame.ndim not in (2, 3) or frame.dtype != np.uint8 or frame.size == 0:
             raise FrameError(f"a frame must be a uint8 grey or BGR image, not {frame.dtype} {frame.shape}")
+        near: dict[int, np.ndarray] = {}
         if self._last is not None:
-            found = self._detect_near(frame, self._last)
-            if len(found) >= self.min_markers:
-                return found
+            near = self._detect_near(frame, self._last)
+            if len(near) >= self.min_markers:
+                return near
         grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        return self._detect_wide(grey)
+        return {**self._detect_wide(grey), **near}  # full-resolution corners win
 
     def _detect_near(self, frame: np.ndarray, pose: MatPose) -> dict[int, np.ndarray]:
         found: dict[int, np.ndarray] = {}
