@@ -67,14 +67,14 @@ def key(events):
     return [(e.zone, e.slot, e.card, e.kind) for e in events]
 
 
-@pytest.mark.parametrize("seed", [1, 2])
-def test_a_simulated_cribbage_deal_gives_exactly_the_played_events(seed, art, classifier):
+@pytest.mark.parametrize(("seed", "blur", "noise"), [(1, 0.0, 3.0), (2, 1.5, 6.0)])
+def test_a_simulated_cribbage_deal_gives_exactly_the_played_events(seed, blur, noise, art, classifier):
     rng = np.random.default_rng(seed)
     script = cribbage_deal()
     script.insert(1, Shake(1.0))
     script.insert(10, Light(0.75, 0.6))  # a lamp dims mid-deal
     sim = SimTable(layout_for("pegging", 2), script, fps=FPS, pose=CameraPose.random(rng), seed=seed,
-                   card_art=art, timing=TIMING)
+                   card_art=art, timing=TIMING, blur=blur, noise=noise)
     events = run(sim, classifier)
     assert key(events) == key(sim.truth)
     played = [e for e in sim.truth if e.kind == "placed"]
