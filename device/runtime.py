@@ -279,6 +279,7 @@ class Companion:
         self._spawn("pegpi-outputs", self._outputs_loop)
         self.stats.ready_at = time.monotonic()
         self.stats.status = "ready"
+        self.stats.tick()
 
     def _spawn(self, name: str, target: Callable[[], None]) -> None:
         thread = threading.Thread(target=self._guard(target), name=name, daemon=True)
@@ -601,7 +602,7 @@ class Companion:
         interval = watchdog_interval(float(self.config.get("watchdog", {}).get("interval", 0) or 0))
         sd_notify("READY=1\nSTATUS=" + self.status_line())
         tick = min(interval or 1.0, 1.0)
-        stale = max(3 * (interval or 1.0), 10.0)
+        stale = 3 * interval if interval else 10.0  # the table loop beats at every frame and while it waits
         while not self.stop_event.wait(tick):
             alive = time.monotonic() - self.stats.beat < stale or self.finished.is_set()
             if interval and alive:

@@ -1,0 +1,209 @@
+"""The companion as a whole: systemd notifications and the watchdog, a camera that dies and comes
+back mid-game, black and corrupt frames, the web page on the same session, the demo default."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from device.config import load_config
+from device.protocols.script import play_script, record_to_script
+from device.runtime import Companion, Options, resolve_source, sd_notify, sim_steps, watchdog_interval
+from device.session import Session
+from device.store import Store
+from games.cribbage.autoplay import autoplay
+from vision.errors import SourceError
+from vision.sources import Frame
+
+RECORD = autoplay("cribbage", seed=4, known_hands=False)
+
+
+@pytest.fixture
+def notify(tmp_path: Path):
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(str(tmp_path / "notify"))
+    sock.settimeout(0.05)
+    yield sock
+    sock.close()
+
+
+def _drain(sock: socket.socket, seconds: float) -> list[str]:
+    got, end = [], time.monotonic() + seconds
+    while time.monotonic() < end:
+        try:
+            got.append(sock.recv(4096).decode())
+        except TimeoutError:
+            pass
+    return got
+
+
+def _config(**table: Any) -> dict[str, Any]:
+    return load_config(system=None, overrides={"table": {"players": RECORD["players"], **table},
+                                               "watchdog": {"interval": 0.1}})
+
+
+def test_sd_notify_speaks_the_datagram_protocol(notify: socket.socket) -> None:
+    assert sd_notify("READY=1", env={"NOTIFY_SOCKET": notify.getsockname()})
+    assert notify.recv(100) == b"READY=1"
+    assert not sd_notify("READY=1", env={})
+    abstract = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    name = f"pegpi-test-{time.monotonic_ns()}"
+    abstract.bind("\0" + name)
+    try:
+        assert sd_notify("WATCHDOG=1", env={"NOTIFY_SOCKET": "@" + name})
+        assert abstract.recv(100) == b"WATCHDOG=1"
+    finally:
+        abstract.close()
+
+
+def test_watchdog_interval_is_half_of_systemds(monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    assert watchdog_interval(env={"WATCHDOG_USEC": "30000000"}) == 15.0
+    assert watchdog_interval(env={"WATCHDOG_USEC": "30000000", "WATCHDOG_PID": str(os.getpid())}) == 15.0
+    assert watchdog_interval(env={"WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "1"}) is None  # not for us
+    assert watchdog_interval(env={}) is None
+    assert watchdog_interval(2.0, env={}) == 2.0
+
+
+def test_the_watchdog_is_fed_while_the_table_loop_lives_and_starves_when_it_hangs(
+        tmp_path: Path, notify: socket.socket, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NOTIFY_SOCKET", notify.getsockname())
+    release = threading.Event()
+
+    class Hung:
+        name = "hung camera"
+
+        def open(self) -> None: ...
+
+        def read(self) -> Frame | None:
+            release.wait(30)  # a driver that never returns
+            return None
+
+        def close(self) -> None: ...
+
+    companion = Companion(_config(), Options(source="camera:0", db=str(tmp_path / "t.db"), web=None,
+                                             display="none", source_factory=lambda name: Hung()))
+    companion.start()
+    server = threading.Thread(target=companion.serve)
+    server.start()
+    try:
+        first = _drain(notify, 0.25)
+        _drain(notify, 0.3)
+        later = _drain(notify, 0.5)
+    finally:
+        companion.stop()
+        release.set()
+        server.join(5)
+        companion.close()
+    assert any(m.startswith("READY=1") for m in first)
+    assert "WATCHDOG=1" in first  # fed at first
+    assert "WATCHDOG=1" not in later  # the loop is stuck: systemd will restart us
+    assert any(m.startswith("STATUS=") for m in later)
+
+
+class FlakyCamera:
+    """Frames of a simulated deal; the camera is unplugged for a while mid-game (frames go by
+    unseen meanwhile, as the game goes on) and gives a black and a corrupt frame."""
+
+    name = "flaky camera"
+
+    def __init__(self, frames: list[Frame], die_at: int) -> None:
+        self.frames = frames
+        self.i = 0
+        self.die_at = die_at
+        self.opened = False
+        self.refuse_opens = 0
+        self.opens = 0
+
+    def open(self) -> None:
+        self.opens += 1
+        if self.refuse_opens:
+            self.refuse_opens -= 1
+            raise SourceError("flaky camera: cannot open (unplugged)")
+        self.opened = True
+
+    def read(self) -> Frame | None:
+        if not self.opened:
+            raise SourceError("flaky camera: read before open")
+        if self.i == self.die_at:
+            self.i += 8  # the world goes on while the camera is away
+            self.opened, self.refuse_opens = False, 1
+            raise SourceError("flaky camera: stopped giving frames (unplugged?)")
+        if self.i >= len(self.frames):
+            return None
+        frame = self.frames[self.i]
+        self.i += 1
+        if self.i == 20:
+            return Frame(np.zeros_like(frame.image), frame.t, frame.index)  # lens covered
+        if self.i == 21:
+            return Frame(np.zeros((7, 7), np.uint8), frame.t, frame.index)  # a torn buffer
+        return frame
+
+    def close(self) -> None:
+        self.opened = False
+
+
+def test_a_camera_that_dies_and_returns_mid_game_loses_nothing(tmp_path: Path) -> None:
+    from vision.mat import layout_for
+    from vision.simtable import CameraPose, SimTable
+
+    steps = record_to_script(RECORD)
+    starter = next(i for i, s in enumerate(steps) if s.get("zone") == "starter")
+    steps = steps[: starter + 5]  # cut, deal, crib, starter and four plays
+    script, _ = sim_steps(steps)
+    sim = SimTable(layout_for("pegging", 2), script, fps=10.0, seed=4,
+                   pose=CameraPose(fill=0.86, tilt=0.08, roll=1.5, offset=(10.0, 0.0)))
+    frames = list(sim.frames())
+    camera = FlakyCamera(frames, die_at=int(len(frames) * 0.6))
+    companion = Companion(_config(confidence=0.3), Options(source="camera:0", db=str(tmp_path / "t.db"), web=None,
+                                                           display="none", quit_at_end=True, source_factory=lambda n: camera))
+    companion.start()
+    try:
+        assert companion.serve() == 0
+    finally:
+        companion.close()
+    assert camera.opens >= 3  # it was reopened, and refused once while unplugged
+    assert any("stopped giving frames" in p for p in companion.stats.problems)
+    expected = Session(Store(tmp_path / "truth.db"), players=RECORD["players"])
+    play_script(expected, steps)
+    with Store(tmp_path / "t.db") as store:
+        got = store.export(store.current().id)["actions"]  # type: ignore[union-attr]
+    assert got == expected.export()["actions"]
+    assert len(got) > 8
+
+
+def test_the_web_page_serves_the_running_session(tmp_path: Path) -> None:
+    record_file = tmp_path / "game.json"
+    record_file.write_text(json.dumps(RECORD))
+    companion = Companion(_config(), Options(source=f"script:{record_file}", db=str(tmp_path / "t.db"),
+                                             web=("127.0.0.1", 0), quit_at_end=True))
+    companion.start()
+    try:
+        assert companion.url is not None
+        assert companion.serve() == 0
+        with urllib.request.urlopen(companion.url + "api/view", timeout=5) as answer:
+            view = json.loads(answer.read())
+    finally:
+        companion.close()
+    assert view["phase"] == "over"
+    assert [s["score"] for s in view["sides"]] == companion.session.state.scores
+
+
+def test_run_with_no_camera_runs_the_demo(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "picamera2" else real(name, *a))
+    assert resolve_source("auto") == "demo"
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: object() if name == "picamera2" else real(name, *a))
+    assert resolve_source("auto") == "picamera"
+    assert resolve_source("video:x.mp4") == "video:x.mp4"
