@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from games.cards import Card
-from games.cribbage.actions import Crib, Cut, Deal, Go, Muggins, Play, Show, Starter
+from games.cribbage.actions import Crib, Cut, Deal, Go, Play, Show, Starter
 from games.cribbage.game import CribbageState
 from games.cribbage.scoring import value
 from games.cribbage.threecard import ThreeCardCribbage
@@ -147,7 +147,7 @@ class CostlyColours(ThreeCardCribbage):
         summary="Three cards and a deck card, mogging, one play to 31 scoring 15/25/31 by the card, "
                 "colours in the show; game 61.",
     )
-    actions = (Cut, Deal, Starter, Mog, Refuse, CostlyPlay, Go, Show, Muggins)
+    actions = (Cut, Deal, Starter, Mog, Refuse, CostlyPlay, Go, Show)
 
     def score_hand(self, hand: Sequence[Card], starter: Card | None, crib: bool = False) -> Score:
         if starter is None:
@@ -175,7 +175,7 @@ class CostlyState(CribbageState):
 
     def to_move(self, action: Action) -> Sequence[int] | None:
         if isinstance(action, Mog | Refuse):
-            return self.mog_queue[:1]
+            return self.mog_queue[:1] or None
         return super().to_move(action)
 
     def prompt(self) -> str:

@@ -202,9 +202,10 @@ class CribbageState(State):
         if isinstance(action, Discard):
             return [s for s, n in enumerate(self.to_discard) if n > 0]
         if isinstance(action, Give):
-            return [s for s, n in enumerate(self.to_give) if n > 0]
+            # outside the give phase nobody is waited for: the phase check gives the reason
+            return [s for s, n in enumerate(self.to_give) if n > 0] or None
         if isinstance(action, Bid):
-            return self.bid_queue[:1]
+            return self.bid_queue[:1] or None
         if isinstance(action, Play):
             allowed = [self.turn] if self.turn is not None else []
             leader = self._leader_if_count_ends()

@@ -196,3 +196,12 @@ def test_patience_needs_the_starter():
     square = "AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AH 2H 3H".split()
     with pytest.raises(CardCountError, match="starter"):
         new_game("patience", 1).score_cards(square, None)
+
+
+@pytest.mark.parametrize("module", ["noddy", "costly", "patience", "scoring"])
+def test_the_examples_in_the_docstrings_run(module):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(f"games.cribbage.{module}"))
+    assert result.attempted > 0 and result.failed == 0
