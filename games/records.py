@@ -38,6 +38,7 @@ class Replay:
             "players": list(self.game.players),
             "scores": list(self.state.scores),
             "winner": self.state.winner,
+            "loser": self.state.loser,
             "phase": self.state.phase,
             "events": [e.to_json() for e in self.state.events],
         }
