@@ -9,7 +9,6 @@ reached; on a cribbage board both players start at 10 and race to 121.
 from __future__ import annotations
 
 import dataclasses
-
 from collections.abc import Sequence
 from typing import Any
 
