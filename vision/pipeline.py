@@ -31,7 +31,9 @@ class PipelineConfig:
     """Scales and thresholds. ``locate_px_per_mm``: the mat image the locator works on;
     ``crop_px_per_mm``: card crops handed to the classifier (cut from the full camera frame);
     ``learn_frames``: frames averaged into the empty mat; ``adapt``: how fast the empty mat follows
-    the light where the felt is bare (per update, every ``adapt_every`` frames)."""
+    the light where the felt is bare (per update, every ``adapt_every`` frames); ``absorb_s``: after
+    this long with something that is not a card lying still on the mat (a phone, a score pad, a hand
+    that was there when the mat was learned), it becomes part of the empty mat (0: never)."""
 
     locate_px_per_mm: float = 1.0
     crop_px_per_mm: float = 2.0
@@ -41,6 +43,7 @@ class PipelineConfig:
     learn_frames: int = 3
     adapt: float = 0.05
     adapt_every: int = 5
+    absorb_s: float = 8.0
     tracker: TrackerConfig = field(default_factory=TrackerConfig)
 
 
@@ -76,6 +79,8 @@ class TablePipeline:
         #: outlines that already held a card when the empty mat was learned (reported as placed)
         self.started_with: list[tuple[str, int]] = []
         self._kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (15, 15))
+        self._previous = np.zeros_like(self._mat)
+        self._still_since: float | None = None
 
     @property
     def reference(self) -> np.ndarray | None:
@@ -124,10 +129,12 @@ class TablePipeline:
         timings["classify"] = classify_ms[0]
         timings["track"] = (clock() - start) * 1e3 - classify_ms[0]
         self._frames += 1
+        start = clock()
         if self.config.adapt > 0 and self._frames % self.config.adapt_every == 0:
-            start = clock()
             self._adapt(mat, foreground, sighting)
-            timings["locate"] += (clock() - start) * 1e3
+        if self.config.absorb_s > 0:
+            self._absorb_still_things(mat, foreground, sighting, t)
+        timings["locate"] += (clock() - start) * 1e3
         return FrameResult(t, tuple(events), "ok" if pose.fresh else "held", timings, sighting)
 
     def run(self, frames: Iterable[Frame]) -> Iterator[FrameResult]:
@@ -150,6 +157,30 @@ class TablePipeline:
             self.started_with = self.locator.empty_outlines(reference)
             self._accumulator[:] = reference
             self._reference = reference
+
+    def _absorb_still_things(self, mat: np.ndarray, foreground: np.ndarray, sighting: Sighting, t: float) -> None:
+        """Something that is no card and has lain still for ``absorb_s`` joins the empty mat, so the
+        zones under it are not frozen for ever; outlines holding a known card are left alone."""
+        moving = cv2.norm(mat, self._previous, cv2.NORM_L1) / mat.size > 2.0
+        np.copyto(self._previous, mat)
+        if moving or not sighting.occluded:
+            self._still_since = None
+            return
+        if self._still_since is None:
+            self._still_since = t
+        if t - self._still_since < self.config.absorb_s or self._reference is None:
+            return
+        self._still_since = None
+        s = self.config.locate_px_per_mm
+        keep = np.zeros(foreground.shape, np.uint8)
+        for zone, slot in self.tracker.on_table():
+            x0, y0, x1, y1 = (round(v * s) for v in self.layout.zone(zone).slots[slot].rect)
+            pad = round(6 * s)
+            keep[max(0, y0 - pad):y1 + pad, max(0, x0 - pad):x1 + pad] = 255
+        free = cv2.bitwise_not(keep)
+        still = cv2.bitwise_and(cv2.dilate(cv2.bitwise_and(foreground, free), self._kernel), free) > 0
+        np.copyto(self._reference, mat, where=still[..., None])
+        np.copyto(self._accumulator, mat, where=still[..., None], casting="unsafe")
 
     def _adapt(self, mat: np.ndarray, foreground: np.ndarray, sighting: Sighting) -> None:
         """Let the empty mat follow the light where the felt is bare (never under cards or hands)."""

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
 from vision.errors import FrameError
 from vision.mat import layout_for
-from vision.pipeline import STAGES, TablePipeline
+from vision.pipeline import STAGES, PipelineConfig, TablePipeline
 from vision.simtable import (
     CameraPose,
     Clear,
@@ -143,3 +144,25 @@ def test_cards_already_on_the_mat_at_start_are_reported_then_tracked(art, classi
     assert sorted(pipeline.started_with) == [("crib", 0), ("seat0", 0), ("seat0", 1)]
     assert sorted(key(events[:3])) == sorted(key(sim.truth[:3]))
     assert key(events[3:]) == key(sim.truth[3:])
+
+
+def test_a_phone_left_on_a_zone_joins_the_empty_mat_and_the_zone_comes_back(art, classifier):
+    script = [Idle(3.0), Place("7H", "seat1", 0), Idle(1.0)]
+    sim = SimTable(layout_for("pegging", 2), script, fps=FPS, seed=8, card_art=art, timing=TIMING)
+    x0, y0, x1, y1 = sim.layout.zone("seat1").slots[3].rect
+    phone_mm = np.array([[x0 + 10, y0 - 2], [x0 + 80, y0 - 2], [x0 + 80, y1 + 50], [x0 + 10, y1 + 50]], np.float64)
+    phone = cv2.perspectiveTransform(phone_mm.reshape(-1, 1, 2), sim.to_frame()).reshape(-1, 2).astype(np.int32)
+
+    def frames(absorb_s):
+        pipeline = TablePipeline(sim.layout, classifier, PipelineConfig(absorb_s=absorb_s))
+        events = []
+        for f in sim.frames():
+            image = f.image
+            if f.t >= 0.4:  # someone puts their phone down across seat 1's row
+                image = image.copy()
+                cv2.fillConvexPoly(image, phone, (45, 40, 38))
+            events += pipeline.process(image, f.t).events
+        return events
+
+    assert frames(0.0) == []  # without absorbing, seat 1 stays frozen under the phone
+    assert key(frames(1.5)) == [("seat1", 0, "7H", "placed")]
