@@ -149,6 +149,10 @@ class TablePipeline:
     def _learn(self, mat: np.ndarray, pose: MatPose) -> None:
         if not pose.fresh:
             return
+        if self._learned and cv2.norm(mat, self._previous, cv2.NORM_L1) / mat.size > 2.0:
+            self._accumulator[:] = 0  # something moves over the mat: learn from still frames only
+            self._learned = 0
+        np.copyto(self._previous, mat)
         cv2.accumulate(mat, self._accumulator)
         self._learned += 1
         if self._learned >= self.config.learn_frames:

@@ -166,3 +166,13 @@ def test_a_phone_left_on_a_zone_joins_the_empty_mat_and_the_zone_comes_back(art,
 
     assert frames(0.0) == []  # without absorbing, seat 1 stays frozen under the phone
     assert key(frames(1.5)) == [("seat1", 0, "7H", "placed")]
+
+
+def test_the_empty_mat_is_learned_only_once_nothing_moves(art, classifier):
+    script = [HandPass("seat0", 1.0), Idle(0.5), Place("7H", "seat0"), Idle(0.3)]
+    sim = SimTable(layout_for("pegging", 2), script, fps=FPS, seed=9, card_art=art, timing=TIMING)
+    pipeline = TablePipeline(sim.layout, classifier)
+    results = [pipeline.process(f.image, f.t) for f in sim.frames()]
+    learning = [r.t for r in results if r.status == "learning"]
+    assert max(learning) >= 1.0 - 1e-6  # the hand waved over the mat until then
+    assert key([e for r in results for e in r.events]) == [("seat0", 0, "7H", "placed")]
