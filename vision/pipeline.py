@@ -40,7 +40,7 @@ class PipelineConfig:
     detect_width: int = 640
     hold_s: float = 2.0
     threshold: int = 45
-    learn_frames: int = 3
+    learn_frames: int = 5
     adapt: float = 0.05
     adapt_every: int = 5
     absorb_s: float = 8.0
@@ -79,7 +79,8 @@ class TablePipeline:
         #: outlines that already held a card when the empty mat was learned (reported as placed)
         self.started_with: list[tuple[str, int]] = []
         self._kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (15, 15))
-        self._previous = np.zeros_like(self._mat)
+        self._small = np.zeros((max(1, h // 4), max(1, w // 4), 3), np.uint8)
+        self._previous = np.zeros_like(self._small)
         self._still_since: float | None = None
 
     @property
@@ -149,10 +150,9 @@ class TablePipeline:
     def _learn(self, mat: np.ndarray, pose: MatPose) -> None:
         if not pose.fresh:
             return
-        if self._learned and cv2.norm(mat, self._previous, cv2.NORM_L1) / mat.size > 2.0:
+        if self._moved(mat) and self._learned:
             self._accumulator[:] = 0  # something moves over the mat: learn from still frames only
             self._learned = 0
-        np.copyto(self._previous, mat)
         cv2.accumulate(mat, self._accumulator)
         self._learned += 1
         if self._learned >= self.config.learn_frames:
@@ -162,12 +162,19 @@ class TablePipeline:
             self._accumulator[:] = reference
             self._reference = reference
 
+    def _moved(self, mat: np.ndarray) -> bool:
+        """Whether anything moved since the last call: a share of a quarter-scale mat (where camera
+        noise averages out) changed by more than half the locator's threshold."""
+        cv2.resize(mat, (self._small.shape[1], self._small.shape[0]), dst=self._small, interpolation=cv2.INTER_AREA)
+        diff = cv2.absdiff(self._small, self._previous)
+        np.copyto(self._previous, self._small)
+        changed = np.count_nonzero(diff.max(axis=2) > self.config.threshold // 2)
+        return changed > 0.003 * diff.shape[0] * diff.shape[1]
+
     def _absorb_still_things(self, mat: np.ndarray, foreground: np.ndarray, sighting: Sighting, t: float) -> None:
         """Something that is no card and has lain still for ``absorb_s`` joins the empty mat, so the
         zones under it are not frozen for ever; outlines holding a known card are left alone."""
-        moving = cv2.norm(mat, self._previous, cv2.NORM_L1) / mat.size > 2.0
-        np.copyto(self._previous, mat)
-        if moving or not sighting.occluded:
+        if self._moved(mat) or not sighting.occluded:
             self._still_since = None
             return
         if self._still_since is None:
