@@ -1,8 +1,20 @@
 """Frames in, table events out: markers -> warp -> locate -> classify -> track, each stage timed.
 
-The pipeline learns the empty mat from its first frames (the table must be clear when it
-starts, or after :meth:`TablePipeline.relearn`), then keeps that appearance up to date where the
-felt is bare, so slow light changes are absorbed.
+The pipeline learns the empty mat from its first still frames; outlines that already hold a
+card then (a restart mid-deal) are repainted from an empty outline, so those cards are reported
+as placed. It keeps the empty mat up to date where the felt is bare (slow light changes), and lets
+something that is no card and lies still for long (a phone) join it. :meth:`TablePipeline.relearn`
+starts over.
+
+>>> from vision.mat import layout_for
+>>> from vision.simtable import Idle, Place, SimTable
+>>> from vision.template_classifier import TemplateClassifier
+>>> from vision.simcamera import default_card_art
+>>> art = default_card_art()
+>>> sim = SimTable(layout_for("pegging", 2), [Idle(0.4), Place("5H", "seat0"), Idle(0.3)], fps=15, card_art=art)
+>>> pipeline = TablePipeline(sim.layout, TemplateClassifier.from_art(["5H", "5D", "back"], art))
+>>> [(e.kind, e.card, e.zone, e.slot) for f in sim.frames() for e in pipeline.process(f.image, f.t).events]
+[('placed', '5H', 'seat0', 0)]
 """
 
 from __future__ import annotations
