@@ -263,10 +263,24 @@ def non_card_crop(rng: np.random.Generator, *, px_per_mm: float | None = None,
             y = int(rng.uniform(0.3, 0.95) * H)
             x = int(rng.uniform(0.25, 0.6) * W)
             cv2.line(canvas, (x, y), (int(x + rng.uniform(0.1, 0.4) * W), y), (60.0, 60.0, 60.0), 1, cv2.LINE_AA)
-    elif kind == 3 and faces:  # a card far off the crop, or lying sideways in it
+    elif kind == 3 and faces:  # a card far off the crop, or lying sideways in it, or two half cards
         face = faces[int(rng.integers(len(faces)))]
         fh, fw = face.shape[:2]
-        if rng.random() < 0.5:
+        if rng.random() < 0.4:
+            for _two in range(2):
+                p0 = np.array([rng.uniform(-0.7, 0.6) * W, rng.uniform(-0.7, 0.6) * H])
+                ang = rng.uniform(-0.3, 0.3)
+                vx = np.array([np.cos(ang), np.sin(ang)]) * W
+                vy = np.array([-np.sin(ang), np.cos(ang)]) * H
+                dst = np.array([p0, p0 + vx, p0 + vx + vy, p0 + vy], np.float32)
+                if np.abs(p0).max() < 0.45 * W and abs(ang) < 0.15:
+                    p0 += 0.5 * W
+                    dst += 0.5 * W
+                src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
+                _paste(canvas, face[..., :3], face[..., 3], cv2.getPerspectiveTransform(src, dst))
+                face = faces[int(rng.integers(len(faces)))]
+            dst = None
+        elif rng.random() < 0.5:
             sx, sy = (rng.uniform(0.5, 0.9), rng.uniform(-0.3, 0.3)) if rng.random() < 0.5 else \
                 (rng.uniform(-0.3, 0.3), rng.uniform(0.5, 0.9))
             p0 = np.array([sx * W, sy * H])
@@ -275,8 +289,9 @@ def non_card_crop(rng: np.random.Generator, *, px_per_mm: float | None = None,
             p0 = np.array([rng.uniform(-0.1, 0.1) * W, rng.uniform(0.1, 0.4) * H])
             cw, ch = W * 1.1, W * 1.1 * CARD_MM[0] / CARD_MM[1]
             dst = np.array([p0 + [cw, 0], p0 + [cw, ch], p0 + [0, ch], p0], np.float32)
-        src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
-        _paste(canvas, face[..., :3], face[..., 3], cv2.getPerspectiveTransform(src, dst))
+        if dst is not None:
+            src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
+            _paste(canvas, face[..., :3], face[..., 3], cv2.getPerspectiveTransform(src, dst))
     img = np.clip(canvas, 0, 255).astype(np.uint8)
     return camera(img, rng, 1.0)
 

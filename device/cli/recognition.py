@@ -1,0 +1,364 @@
+"""Card recognition commands: ``pegpi classify``, ``pegpi recognize``, ``pegpi enroll`` and
+``pegpi bench recognition``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from games.errors import PegpiError
+
+IMAGE_EXT = (".png", ".jpg", ".jpeg", ".bmp", ".webp", ".tif", ".tiff")
+
+
+def register(commands: Any, benches: Any) -> None:
+    p = commands.add_parser("classify", help="read images of one upright card each")
+    p.add_argument("images", nargs="+", type=Path)
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--decks", default=None,
+                   help="enrolled decks to use, comma-separated (default: all enrolled; 'none' for none)")
+    p.set_defaults(func=cmd_classify)
+
+    p = commands.add_parser("recognize", help="find and read every card in photos")
+    p.add_argument("images", nargs="+", type=Path)
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--decks", default=None, help="enrolled decks to use (default: all; 'none')")
+    p.add_argument("--min-confidence", type=float, default=0.5)
+    p.add_argument("--draw", type=Path, default=None, help="folder to write the images with the cards drawn")
+    p.set_defaults(func=cmd_recognize)
+
+    p = commands.add_parser("enroll", help="teach the recogniser a new deck (one or a few images per card)")
+    p.add_argument("deck", nargs="?", help="deck name, e.g. decktet")
+    p.add_argument("images", nargs="*", type=Path,
+                   help="card images, or folders holding LABEL/*.jpg or LABEL.jpg (the label is the card's name)")
+    p.add_argument("--labels", default=None,
+                   help="one label per image, separated by commas (e.g. 'the Author, Ace of Moons')")
+    p.add_argument("--replace", action="store_true", help="forget earlier views of this deck")
+    p.add_argument("--threshold", type=float, default=None, help="similarity needed to recognise (default 0.8)")
+    p.add_argument("--list", action="store_true", help="list the enrolled decks")
+    p.add_argument("--remove", action="store_true", help="remove the deck")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_enroll)
+
+    b = benches.add_parser("recognition", help="card model: held-out accuracy, latency, size, enrolment")
+    b.add_argument("--json", action="store_true")
+    b.add_argument("--designs", type=int, default=32, help="held-out designs to test (at most 64)")
+    b.add_argument("--scenes", type=int, default=20, help="composed photos for recognize")
+    b.add_argument("--seed", type=int, default=0)
+    b.set_defaults(func=cmd_bench)
+
+
+def _read(path: Path) -> Any:
+    import cv2
+
+    img = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if img is None:
+        raise PegpiError(f"cannot read an image from {path}")
+    return img
+
+
+def _classifier(decks: str | None) -> Any:
+    from vision.classify import load_default_classifier
+
+    if decks is None:
+        return load_default_classifier(True)
+    if decks.strip().lower() == "none":
+        return load_default_classifier(None)
+    return load_default_classifier([d.strip() for d in decks.split(",") if d.strip()])
+
+
+def _as_card_crop(img: Any, clf: Any) -> Any:
+    """An image of one card: use it as it is if it is card-shaped, else find the card in it."""
+    h, w = img.shape[:2]
+    if w > h:  # landscape: maybe a photo with the card in it; at worst a card lying sideways
+        import numpy as np
+
+        img2 = np.ascontiguousarray(np.rot90(img))
+    else:
+        img2 = img
+    ratio = img2.shape[0] / img2.shape[1]
+    if 1.25 <= ratio <= 1.6:
+        return img2
+    from vision.recognize import recognize
+
+    found = recognize(img, clf)
+    if found:
+        from vision.recognize import warp
+
+        return warp(img, found[0].corners)
+    return img2
+
+
+def cmd_classify(args: argparse.Namespace) -> int:
+    clf = _classifier(args.decks)
+    crops = [_as_card_crop(_read(p), clf) for p in args.images]
+    preds = clf.classify(crops)
+    rows = [{"image": str(p), "card": r.label, "confidence": round(r.confidence, 4)}
+            for p, r in zip(args.images, preds, strict=True)]
+    if args.json:
+        print(json.dumps(rows if len(rows) > 1 else rows[0], indent=2))
+    else:
+        for row in rows:
+            print(f"{row['image']}: {row['card']} ({row['confidence']:.3f})")
+    return 0
+
+
+def cmd_recognize(args: argparse.Namespace) -> int:
+    from vision.recognize import recognize
+
+    clf = _classifier(args.decks)
+    out = []
+    for path in args.images:
+        img = _read(path)
+        found = recognize(img, clf, min_confidence=args.min_confidence)
+        out.append({"image": str(path), "cards": [d.as_dict() for d in found]})
+        if args.draw is not None:
+            _draw(img, found, args.draw / (path.stem + ".recognized.png"))
+    if args.json:
+        print(json.dumps(out[0]["cards"] if len(out) == 1 else out, indent=2))
+    else:
+        for item in out:
+            cards = ", ".join(f"{c['card']} ({c['confidence']:.2f})" for c in item["cards"]) or "no card"
+            print(f"{item['image']}: {cards}")
+    return 0
+
+
+def _draw(img: Any, found: list[Any], path: Path) -> None:
+    import cv2
+    import numpy as np
+
+    canvas = img.copy()
+    for d in found:
+        q = d.corners.astype(np.int32)
+        cv2.polylines(canvas, [q], True, (0, 200, 0), 2, cv2.LINE_AA)
+        cv2.circle(canvas, tuple(int(v) for v in q[0]), 5, (0, 0, 255), -1)
+        cv2.putText(canvas, f"{d.card} {d.confidence:.2f}", (int(q[0][0]), int(q[0][1]) - 6),
+                    cv2.FONT_HERSHEY_SIMPLEX, 0.7, (0, 0, 255), 2, cv2.LINE_AA)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(path), canvas)
+
+
+def _collect(images: list[Path], labels: str | None) -> tuple[list[Path], list[str]]:
+    files: list[Path] = []
+    names: list[str] = []
+    explicit = [x.strip() for x in labels.replace(";", ",").split(",") if x.strip()] if labels else None
+    for item in images:
+        if item.is_dir():
+            for sub in sorted(item.iterdir()):
+                if sub.is_dir():
+                    for f in sorted(sub.iterdir()):
+                        if f.suffix.lower() in IMAGE_EXT:
+                            files.append(f)
+                            names.append(sub.name)
+                elif sub.suffix.lower() in IMAGE_EXT:
+                    files.append(sub)
+                    names.append(sub.stem.rsplit("_", 1)[0] if sub.stem.rsplit("_", 1)[-1].isdigit() else sub.stem)
+        else:
+            files.append(item)
+            names.append(item.stem)
+    if explicit is not None:
+        if len(explicit) != len(files):
+            raise PegpiError(f"{len(files)} images but {len(explicit)} labels: give one label per image")
+        names = explicit
+    return files, names
+
+
+def cmd_enroll(args: argparse.Namespace) -> int:
+    from vision import enroll as en
+
+    if args.list:
+        decks = en.load_decks()
+        rows = [{"deck": d.name, "views": len(d.labels), "cards": len(set(d.labels))} for d in decks]
+        if args.json:
+            print(json.dumps(rows, indent=2))
+        else:
+            for r in rows:
+                print(f"{r['deck']}: {r['cards']} cards, {r['views']} views")
+            if not rows:
+                print(f"no deck enrolled (in {en.data_dir()})")
+        return 0
+    if not args.deck:
+        raise PegpiError("name the deck to enrol, e.g. `pegpi enroll decktet photos/`")
+    if args.remove:
+        ok = en.remove_deck(args.deck)
+        print(f"removed {args.deck}" if ok else f"no deck {args.deck!r}")
+        return 0 if ok else 1
+    if not args.images:
+        raise PegpiError("give the card images (or a folder of them) to enrol")
+    from vision.classify import load_default_classifier
+
+    clf = load_default_classifier(None)
+    files, labels = _collect(args.images, args.labels)
+    crops = [_as_card_crop(_read(f), clf) for f in files]
+    deck = en.enroll(clf, args.deck, crops, labels, merge=not args.replace,
+                     threshold=args.threshold if args.threshold is not None else en.DEFAULT_THRESHOLD)
+    summary = {"deck": deck.name, "views": len(deck.labels), "cards": len(set(deck.labels)),
+               "stored": str(en.data_dir() / f"{deck.name}.npz")}
+    print(json.dumps(summary, indent=2) if args.json else
+          f"enrolled {summary['cards']} cards ({summary['views']} views) as {deck.name!r} in {summary['stored']}")
+    return 0
+
+
+# -- bench -------------------------------------------------------------------------------------
+
+def run_bench(designs: int = 32, scenes: int = 20, seed: int = 0, progress: Any = None) -> dict[str, Any]:
+    """Measure the shipped model (see models/MODEL_CARD.md for what each figure means)."""
+    import numpy as np
+
+    from vision.classify import LABELS, MODEL_FILE, MODELS_DIR, OnnxCardClassifier, preprocess, to_tensor
+    from vision.enroll import enroll
+    from vision.recognize import recognize
+    from vision.render import CARD_IDS, HELDOUT_DESIGN_SEEDS, render_card
+    from vision.render.decktet import DECKTET_NAMES, render_decktet
+    from vision.render.photo import compose_scene, non_card_crop, table_crop
+
+    def say(msg: str) -> None:
+        if progress:
+            progress(msg)
+
+    clf = OnnxCardClassifier()
+    rng = np.random.default_rng([seed, 31337])
+    result: dict[str, Any] = {"model": str(Path("models") / MODEL_FILE),
+                              "model_bytes": (MODELS_DIR / MODEL_FILE).stat().st_size}
+    # 1. held-out designs
+    say(f"rendering {designs} held-out designs ...")
+    crops, truth, kinds = [], [], []
+    for d in HELDOUT_DESIGN_SEEDS[:designs]:
+        for label in CARD_IDS + ("back",):
+            face = render_card(label, d, px_per_mm=3.0, rng=rng, alpha=True)
+            crops.append(preprocess(table_crop(face, rng)))
+            truth.append(label)
+            kinds.append("card" if label != "back" else "back")
+        for _ in range(6):
+            crops.append(preprocess(non_card_crop(rng)))
+            truth.append("unknown")
+            kinds.append("unknown")
+    say(f"classifying {len(crops)} crops ...")
+    preds = []
+    for i in range(0, len(crops), 256):
+        preds += clf.classify(crops[i:i + 256])
+    labels = np.array([p.label for p in preds])
+    conf = np.array([p.confidence for p in preds])
+    truth_a, kinds_a = np.array(truth), np.array(kinds)
+    ok = labels == truth_a
+    held: dict[str, Any] = {
+        "designs": designs, "crops": len(crops),
+        "top1": round(float(ok.mean()), 5),
+        "confident_mistakes": round(float(((~ok) & (conf >= 0.9)).mean()), 5),
+        "mean_confidence": round(float(conf.mean()), 4),
+    }
+    for k in ("card", "back", "unknown"):
+        sel = kinds_a == k
+        held[f"top1_{k}"] = round(float(ok[sel].mean()), 5)
+    confusions: dict[str, int] = {}
+    for t, p in zip(truth_a[~ok], labels[~ok], strict=True):
+        confusions[f"{t}->{p}"] = confusions.get(f"{t}->{p}", 0) + 1
+    held["worst_confusions"] = dict(sorted(confusions.items(), key=lambda kv: -kv[1])[:10])
+    result["heldout"] = held
+    # 2. latency (model only, 1 intra-op thread) and with preprocessing
+    say("timing ...")
+    x1 = to_tensor(np.stack(crops[:1]))
+    xb = to_tensor(np.stack(crops[:64]))
+    for _ in range(20):
+        clf.session.run(None, {"image": x1})
+    t1 = []
+    for _ in range(300):
+        t = time.perf_counter()
+        clf.session.run(None, {"image": x1})
+        t1.append(time.perf_counter() - t)
+    tb = []
+    for _ in range(30):
+        t = time.perf_counter()
+        clf.session.run(None, {"image": xb})
+        tb.append((time.perf_counter() - t) / 64)
+    raw = [table_crop(render_card("7H", HELDOUT_DESIGN_SEEDS[0], px_per_mm=3.0, alpha=True), rng, px_per_mm=2.0)
+           for _ in range(16)]
+    tc = []
+    for _ in range(20):
+        t = time.perf_counter()
+        clf.classify(raw)
+        tc.append((time.perf_counter() - t) / len(raw))
+    result["latency_ms"] = {"batch1_median": round(float(np.median(t1)) * 1e3, 4),
+                            "batched64_median_per_card": round(float(np.median(tb)) * 1e3, 4),
+                            "classify_16_crops_with_preprocessing_per_card": round(float(np.median(tc)) * 1e3, 4),
+                            "threads": 1}
+    # 3. enrolment on a Decktet-like deck never seen in training
+    say("enrolment ...")
+    design = 7
+    faces = {n: render_decktet(n, design, px_per_mm=3.0, alpha=True) for n in DECKTET_NAMES}
+    enrol_views = [table_crop(faces[n], rng, strength=0.5, turn=False) for n in DECKTET_NAMES]
+    deck = enroll(clf, "bench-decktet", enrol_views, list(DECKTET_NAMES), save=False)
+    clf_e = OnnxCardClassifier(decks=[deck])
+    test_crops, test_truth = [], []
+    for n in DECKTET_NAMES:
+        for _ in range(5):
+            test_crops.append(table_crop(faces[n], rng))
+            test_truth.append(n)
+    ep = clf_e.classify(test_crops)
+    e_ok = np.array([p.label == t for p, t in zip(ep, test_truth, strict=True)])
+    # French cards must not be taken for enrolled Decktet cards
+    fr = [crops[i] for i in range(0, len(crops), 7) if kinds[i] == "card"][:200]
+    fr_truth = [truth[i] for i in range(0, len(crops), 7) if kinds[i] == "card"][:200]
+    fp = clf_e.classify(fr)
+    stolen = float(np.mean([p.label in DECKTET_NAMES for p in fp]))
+    fr_ok = float(np.mean([p.label == t for p, t in zip(fp, fr_truth, strict=True)]))
+    result["enrolment"] = {"deck": "procedural Decktet-like (45 cards, design 7)", "views_enrolled_per_card": 1,
+                           "test_views": len(test_crops), "top1": round(float(e_ok.mean()), 5),
+                           "confident_mistakes": round(float(np.mean([(not o) and p.confidence >= 0.9
+                                                                        for o, p in zip(e_ok, ep, strict=True)])), 5),
+                           "french_cards_taken_for_enrolled": round(stolen, 5),
+                           "french_top1_with_deck_enrolled": round(fr_ok, 5)}
+    # 4. recognize on composed photos
+    if scenes:
+        say(f"recognize on {scenes} composed photos ...")
+        tp = fp_n = fn = 0
+        t_scene = []
+        for s in range(scenes):
+            n = int(rng.integers(3, 7))
+            d = HELDOUT_DESIGN_SEEDS[int(rng.integers(len(HELDOUT_DESIGN_SEEDS)))]
+            ids = [CARD_IDS[int(i)] for i in rng.choice(54, n, replace=False)]
+            layout = "fan" if s % 2 else "scatter"
+            img, corners = compose_scene([render_card(c, d, px_per_mm=3.0, alpha=True) for c in ids], rng,
+                                         layout=layout)
+            t = time.perf_counter()
+            found = recognize(img, clf)
+            t_scene.append(time.perf_counter() - t)
+            want = set(ids)
+            got = [f.card for f in found]
+            tp += len(want & set(got))
+            fn += len(want - set(got))
+            fp_n += sum(1 for g in got if g not in want) + max(0, len(got) - len(set(got)))
+        result["recognize"] = {"photos": scenes, "cards": tp + fn, "found": tp, "missed": fn, "false": fp_n,
+                               "recall": round(tp / max(1, tp + fn), 4), "precision": round(tp / max(1, tp + fp_n), 4),
+                               "median_seconds_per_photo": round(float(np.median(t_scene)), 3)}
+    result["labels"] = len(LABELS)
+    return result
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    t0 = time.time()
+    res = run_bench(min(64, args.designs), args.scenes, args.seed,
+                    progress=None if args.json else (lambda m: print(m, file=sys.stderr, flush=True)))
+    res["bench_seconds"] = round(time.time() - t0, 1)
+    if args.json:
+        print(json.dumps(res, indent=2))
+        return 0
+    h, lat, e = res["heldout"], res["latency_ms"], res["enrolment"]
+    print(f"model {res['model']}: {res['model_bytes'] / 1e6:.2f} MB")
+    print(f"held-out designs ({h['designs']} decks, {h['crops']} crops): top-1 {h['top1']:.2%} "
+          f"(cards {h['top1_card']:.2%}, backs {h['top1_back']:.2%}, non-cards {h['top1_unknown']:.2%}); "
+          f"confident mistakes {h['confident_mistakes']:.3%}")
+    print(f"latency per card (1 thread): batch 1 {lat['batch1_median']:.3f} ms, batched {lat['batched64_median_per_card']:.3f} ms, "
+          f"with preprocessing {lat['classify_16_crops_with_preprocessing_per_card']:.3f} ms")
+    print(f"enrolment ({e['deck']}, 1 view per card): top-1 {e['top1']:.2%} on {e['test_views']} new views; "
+          f"French cards taken for enrolled {e['french_cards_taken_for_enrolled']:.2%}")
+    if "recognize" in res:
+        r = res["recognize"]
+        print(f"recognize ({r['photos']} photos, {r['cards']} cards): recall {r['recall']:.2%}, precision "
+              f"{r['precision']:.2%}, {r['median_seconds_per_photo']:.2f} s per photo")
+    print(f"worst confusions: {h['worst_confusions']}")
+    return 0

@@ -1,0 +1,151 @@
+"""The ONNX card classifier (implements :class:`vision.api.CardClassifier`).
+
+Input: upright card crops (BGR ``uint8``, any size, long side vertical, about 2 px/mm; a crop
+may be loose or tight by a few mm, blurred, or turned 180 degrees). Output: one
+:class:`~vision.api.Prediction` per crop with a label of :data:`LABELS` (or an enrolled card's
+name) and a calibrated confidence.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.api import BACK, UNKNOWN, Prediction
+
+#: Model input: the whole crop resized to 128 x 176 (2 px/mm for a 63 x 88 mm card).
+INPUT_W, INPUT_H = 128, 176
+_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+#: The model's labels, in output order: 52 cards (spades, hearts, diamonds, clubs), jokers, back, unknown.
+LABELS: tuple[str, ...] = tuple(r + s for s in "SHDC" for r in _RANKS) + ("RJ", "BJ", BACK, UNKNOWN)
+
+#: Where the shipped model lives: ``models/`` at the repository root (beside ``vision/``).
+MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+MODEL_FILE = "cards.onnx"
+
+
+def preprocess(crop: np.ndarray) -> np.ndarray:
+    """A crop as the model sees it: BGR uint8 ``(176, 128, 3)``."""
+    if crop.ndim == 2:
+        crop = cv2.cvtColor(crop, cv2.COLOR_GRAY2BGR)
+    elif crop.shape[2] == 4:
+        crop = crop[..., :3]
+    h, w = crop.shape[:2]
+    interp = cv2.INTER_AREA if (h > INPUT_H or w > INPUT_W) else cv2.INTER_LINEAR
+    return cv2.resize(crop, (INPUT_W, INPUT_H), interpolation=interp)
+
+
+def to_tensor(batch: np.ndarray) -> np.ndarray:
+    """uint8 NHWC -> float32 NCHW in 0..1."""
+    return np.ascontiguousarray(batch.transpose(0, 3, 1, 2), dtype=np.float32) * np.float32(1 / 255)
+
+
+class OnnxCardClassifier:
+    """The shipped card model, loaded once. ``classify`` and ``embed`` take a list of crops and
+    run them in one batched call.
+
+    With enrolled decks (:class:`vision.enroll.EnrolledDeck`) a crop whose embedding is close
+    enough to an enrolled view (cosine similarity at least the deck's threshold) gets that
+    card's label (e.g. ``"the Author"``) instead of the model's own reading."""
+
+    def __init__(self, model_path: str | os.PathLike[str] | None = None, *, threads: int = 1,
+                 decks: Sequence[Any] = ()) -> None:
+        import onnxruntime as ort
+
+        path = Path(model_path) if model_path is not None else MODELS_DIR / MODEL_FILE
+        if not path.exists():
+            raise FileNotFoundError(f"no card model at {path}")
+        self.model_path = path
+        meta_path = path.with_suffix(".json")
+        self.meta: dict[str, Any] = json.loads(meta_path.read_text(encoding="utf-8")) if meta_path.exists() else {}
+        labels_path = path.parent / self.meta.get("labels", "cards.labels.txt")
+        self.model_labels: tuple[str, ...] = (
+            tuple(line.strip() for line in labels_path.read_text(encoding="utf-8").splitlines() if line.strip())
+            if labels_path.exists() else LABELS
+        )
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 3
+        self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        self.decks: list[Any] = []
+        self._enrolled = np.zeros((0, 1), np.float32)
+        self._enrolled_labels: list[str] = []
+        self._thresholds = np.zeros(0, np.float32)
+        self.labels: tuple[str, ...] = self.model_labels
+        for deck in decks:
+            self.add_deck(deck)
+
+    # -- enrolment -------------------------------------------------------------------------
+    def add_deck(self, deck: Any) -> None:
+        """Use an enrolled deck (re-embedding its stored views if they came from another model)."""
+        emb = deck.embeddings_for(self)
+        self.decks.append(deck)
+        self._enrolled = emb if self._enrolled.shape[0] == 0 else np.concatenate([self._enrolled, emb])
+        self._enrolled_labels += list(deck.labels)
+        self._thresholds = np.concatenate([self._thresholds, np.full(len(deck.labels), deck.threshold, np.float32)])
+        extra = [lbl for lbl in dict.fromkeys(self._enrolled_labels) if lbl not in self.model_labels]
+        self.labels = self.model_labels + tuple(extra)
+
+    # -- inference -------------------------------------------------------------------------
+    def run(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """Calibrated probabilities over :attr:`model_labels` and unit embeddings, one row per crop."""
+        if len(crops) == 0:
+            return np.zeros((0, len(self.model_labels)), np.float32), np.zeros((0, 128), np.float32)
+        batch = to_tensor(np.stack([preprocess(c) for c in crops]))
+        probs, emb = self.session.run(None, {"image": batch})
+        return probs, emb
+
+    def embed(self, crops: Sequence[np.ndarray]) -> np.ndarray:
+        """Unit-norm embeddings (N, 128) for enrolment and nearest-neighbour look-up."""
+        return self.run(crops)[1]
+
+    def predict(self, probs: np.ndarray, emb: np.ndarray) -> list[Prediction]:
+        """Predictions from the outputs of :meth:`run` (enrolled decks first)."""
+        out = []
+        best = probs.argmax(axis=1)
+        if self._enrolled.shape[0]:
+            sims = emb @ self._enrolled.T
+        for i in range(len(probs)):
+            label, conf = self.model_labels[best[i]], float(probs[i, best[i]])
+            if self._enrolled.shape[0]:
+                j = int(sims[i].argmax())
+                s = float(sims[i, j])
+                thr = float(self._thresholds[j])
+                if s >= thr:
+                    name = self._enrolled_labels[j]
+                    others = [float(v) for v, lb in zip(sims[i], self._enrolled_labels, strict=True) if lb != name]
+                    margin = s - max(others, default=-1.0)
+                    # similarity above the threshold and a clear margin over other cards -> confident
+                    enrolled_conf = float(np.clip(0.5 + (s - thr) / max(1e-6, 1 - thr) * 0.5, 0.5, 0.999))
+                    enrolled_conf *= float(np.clip(margin / 0.1, 0.3, 1.0))
+                    if not (label in self.model_labels[:54] and conf >= 0.99 and enrolled_conf < 0.9):
+                        label, conf = name, enrolled_conf
+            out.append(Prediction(label, conf))
+        return out
+
+    def classify(self, crops: Sequence[np.ndarray]) -> list[Prediction]:
+        """Read each upright crop: a card id (``"10H"``, ``"RJ"``, an enrolled name), ``"back"``
+        or ``"unknown"``, with a calibrated confidence. One batched model call."""
+        probs, emb = self.run(crops)
+        return self.predict(probs, emb)
+
+
+def load_default_classifier(decks: Sequence[str] | bool | None = None, *, threads: int = 1,
+                            data_dir: str | os.PathLike[str] | None = None) -> OnnxCardClassifier:
+    """The shipped model (``models/cards.onnx`` beside the package). ``decks``: names of
+    enrolled decks to use, ``True`` for all that are enrolled, ``None``/``False`` for none.
+    Decks live in ``$PEGPI_DATA/decks`` or ``~/.local/share/pegpi/decks``."""
+    clf = OnnxCardClassifier(threads=threads)
+    if decks:
+        from vision.enroll import load_decks
+
+        for deck in load_decks(None if decks is True else list(decks), data_dir=data_dir):
+            clf.add_deck(deck)
+    return clf

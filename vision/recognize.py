@@ -1,0 +1,230 @@
+"""Find and read every card in an arbitrary photo.
+
+1. Segment card-like regions several ways (bright low-saturation paper against the table,
+   closed edges) and take their outlines.
+2. An outline that is a card-shaped quadrilateral is one card. Any other outline (touching,
+   overlapping or fanned cards) gives a card hypothesis at each of its right-angled corners,
+   sized from the single cards found or from the outline itself.
+3. Every hypothesis is warped upright (long side vertical, both ways round) and read in one
+   batched classifier call; readings that are neither ``unknown`` nor unsure are kept, and
+   overlapping hypotheses that claim the same card, or the same index corner, are merged.
+
+``recognize(image, classifier) -> list[Detection]``; each detection has the card, its
+confidence and its four corners in image pixels (the card's top-left, top-right, bottom-right,
+bottom-left as read).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.api import CARD_MM, UNKNOWN, CardClassifier
+
+ASPECT = CARD_MM[1] / CARD_MM[0]  # 1.397
+CROP_W, CROP_H = 126, 176  # 2 px/mm, what the table pipeline gives the classifier
+_WORK = 1280  # long side of the image the detector works on
+
+
+@dataclass(frozen=True)
+class Detection:
+    card: str
+    confidence: float
+    corners: np.ndarray  # 4x2 float32, image pixels: top-left, top-right, bottom-right, bottom-left
+
+    def as_dict(self) -> dict[str, object]:
+        return {"card": self.card, "confidence": round(self.confidence, 4),
+                "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners]}
+
+
+def _masks(img: np.ndarray) -> list[np.ndarray]:
+    """Binary masks of card-like regions."""
+    hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
+    v = hsv[..., 2].astype(np.int16)
+    s = hsv[..., 1].astype(np.int16)
+    white = np.clip(v - s, 0, 255).astype(np.uint8)
+    white = cv2.GaussianBlur(white, (5, 5), 0)
+    masks = []
+    thr, m = cv2.threshold(white, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    masks.append(m)
+    # a stricter level, for light tables
+    _, m2 = cv2.threshold(white, min(250, int(thr + (255 - thr) * 0.45)), 255, cv2.THRESH_BINARY)
+    masks.append(m2)
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    grey = cv2.GaussianBlur(grey, (5, 5), 0)
+    med = float(np.median(grey))
+    edges = cv2.Canny(grey, int(max(10, 0.5 * med)), int(min(255, max(40, 1.2 * med))))
+    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(edges)
+    cv2.drawContours(filled, contours, -1, 255, -1)
+    masks.append(cv2.erode(filled, np.ones((3, 3), np.uint8)))
+    out = []
+    k = np.ones((5, 5), np.uint8)
+    for m in masks:
+        m = cv2.morphologyEx(m, cv2.MORPH_OPEN, k)
+        out.append(cv2.morphologyEx(m, cv2.MORPH_CLOSE, k))
+    return out
+
+
+def _order(quad: np.ndarray) -> np.ndarray:
+    """Corners clockwise (image y down) starting anywhere."""
+    c = quad.mean(axis=0)
+    ang = np.arctan2(quad[:, 1] - c[1], quad[:, 0] - c[0])
+    return quad[np.argsort(ang)].astype(np.float32)
+
+
+def _upright(quad: np.ndarray) -> np.ndarray:
+    """A clockwise quad re-indexed so that corner 0 -> 1 is a short side (top)."""
+    q = _order(quad)
+    d01 = np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[3] - q[2])
+    d12 = np.linalg.norm(q[2] - q[1]) + np.linalg.norm(q[0] - q[3])
+    return q if d01 <= d12 else np.roll(q, -1, axis=0)
+
+
+def _single_cards(contour: np.ndarray, min_area: float) -> np.ndarray | None:
+    area = cv2.contourArea(contour)
+    if area < min_area:
+        return None
+    rect = cv2.minAreaRect(contour)
+    (w, h) = rect[1]
+    if min(w, h) < 8:
+        return None
+    aspect = max(w, h) / min(w, h)
+    fill = area / (w * h)
+    if fill < 0.88 or not (1.15 < aspect < 1.7):
+        return None
+    peri = cv2.arcLength(contour, True)
+    approx = cv2.approxPolyDP(contour, 0.02 * peri, True)
+    if len(approx) == 4 and cv2.isContourConvex(approx):
+        return _upright(approx.reshape(4, 2).astype(np.float32))
+    return _upright(cv2.boxPoints(rect).astype(np.float32))
+
+
+def _corner_hypotheses(contour: np.ndarray, card_h: Sequence[float]) -> list[np.ndarray]:
+    """Card rectangles anchored at the right-angled convex corners of an outline."""
+    peri = cv2.arcLength(contour, True)
+    approx = cv2.approxPolyDP(contour, 0.012 * peri, True).reshape(-1, 2).astype(np.float32)
+    n = len(approx)
+    if n < 3:
+        return []
+    # orientation of the polygon (positive area = clockwise in image coordinates)
+    signed = 0.5 * np.sum(approx[:, 0] * np.roll(approx[:, 1], -1) - np.roll(approx[:, 0], -1) * approx[:, 1])
+    hyps = []
+    for i in range(n):
+        p, a, b = approx[i], approx[i - 1], approx[(i + 1) % n]
+        e1, e2 = a - p, b - p
+        l1, l2 = np.linalg.norm(e1), np.linalg.norm(e2)
+        if l1 < 4 or l2 < 4:
+            continue
+        u1, u2 = e1 / l1, e2 / l2
+        cos = float(np.dot(u1, u2))
+        if abs(cos) > 0.35:  # not a right angle
+            continue
+        cross = u1[0] * u2[1] - u1[1] * u2[0]
+        if cross * signed > 0:  # a reflex (inner) corner
+            continue
+        # square up the two directions around their bisector
+        bis = (u1 + u2) / np.linalg.norm(u1 + u2)
+        perp = np.array([-bis[1], bis[0]], np.float32)
+        s1 = perp if np.dot(perp, u1) > 0 else -perp
+        d1 = (bis + s1) / np.sqrt(2)
+        d2 = (bis - s1) / np.sqrt(2)
+        for h in card_h:
+            w = h / ASPECT
+            for long_dir, short_dir in ((d1, d2), (d2, d1)):
+                quad = np.array([p, p + short_dir * w, p + short_dir * w + long_dir * h, p + long_dir * h], np.float32)
+                hyps.append(_upright(quad))
+    return hyps
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> float:
+    inter, _ = cv2.intersectConvexConvex(a, b)
+    if inter <= 0:
+        return 0.0
+    return float(inter / (cv2.contourArea(a) + cv2.contourArea(b) - inter))
+
+
+def candidates(img: np.ndarray) -> list[np.ndarray]:
+    """Card quadrilaterals (upright-ordered) that may hold a card, in ``img`` pixels."""
+    h, w = img.shape[:2]
+    min_area = 0.0015 * h * w
+    singles: list[np.ndarray] = []
+    others: list[np.ndarray] = []
+    for m in _masks(img):
+        contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        for c in contours:
+            if cv2.contourArea(c) < min_area:
+                continue
+            q = _single_cards(c, min_area)
+            if q is not None:
+                singles.append(q)
+            else:
+                others.append(c)
+    heights = [float(np.linalg.norm(q[3] - q[0])) for q in singles]
+    quads = list(singles)
+    for c in others:
+        rect = cv2.minAreaRect(c)
+        sizes = set()
+        if heights:
+            sizes.add(round(float(np.median(heights)), 1))
+        short = min(rect[1])
+        if short > 20:
+            sizes.add(round(float(short), 1))
+            if not heights:
+                sizes.add(round(float(short) * 0.92, 1))
+        if len(quads) > 600:
+            break
+        quads += _corner_hypotheses(c, sorted(sizes))
+    # drop near-duplicates
+    kept: list[np.ndarray] = []
+    for q in quads:
+        if all(np.abs(q - k).max() > 4 for k in kept):
+            kept.append(q)
+    return kept
+
+
+def warp(img: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The upright crop (126x176) of a quad whose corner 0 is the top-left."""
+    dst = np.array([[0, 0], [CROP_W, 0], [CROP_W, CROP_H], [0, CROP_H]], np.float32)
+    return cv2.warpPerspective(img, cv2.getPerspectiveTransform(quad.astype(np.float32), dst), (CROP_W, CROP_H),
+                               flags=cv2.INTER_AREA if max(img.shape[:2]) > 2000 else cv2.INTER_LINEAR)
+
+
+def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: float = 0.5,
+              include_backs: bool = True) -> list[Detection]:
+    """Every card found in ``image`` (BGR uint8) with its reading and corners."""
+    h, w = image.shape[:2]
+    scale = min(1.0, _WORK / max(h, w))
+    small = cv2.resize(image, (int(w * scale), int(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else image
+    quads = candidates(small)
+    if not quads:
+        return []
+    full = [q / scale for q in quads]
+    both = [q for q in full for q in (q, np.roll(q, 2, axis=0))]
+    crops = [warp(image, q) for q in both]
+    preds = classifier.classify(crops)
+    found = []
+    for q, p in zip(both, preds, strict=True):
+        if p.label == UNKNOWN or p.confidence < min_confidence:
+            continue
+        if p.label == "back" and not include_backs:
+            continue
+        found.append(Detection(p.label, p.confidence, q))
+    found.sort(key=lambda d: -d.confidence)
+    kept: list[Detection] = []
+    for d in found:
+        clash = False
+        for k in kept:
+            iou = _iou(d.corners, k.corners)
+            same_corner = np.linalg.norm(d.corners[0] - k.corners[0]) < 0.25 * np.linalg.norm(k.corners[1] - k.corners[0])
+            if iou > 0.75 or (d.card == k.card and iou > 0.1) or same_corner:
+                clash = True
+                break
+        if not clash:
+            kept.append(d)
+    # backs are only kept when no face was read inside them (a hypothesis can straddle cards)
+    return kept

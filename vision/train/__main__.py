@@ -1,0 +1,180 @@
+"""Train the card model and export it to ONNX.
+
+    python -m vision.train --seed 0 --out models/
+
+Makes (or reuses, from ``--cache``) the rendered data set, trains :class:`CardNet` on the CPU
+with 2 threads, fits the temperature on the validation designs, and writes
+``cards.onnx``, ``cards.labels.txt`` and ``cards.json`` into ``--out``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch.nn import functional as F
+
+from vision.classify import INPUT_H, INPUT_W, LABELS, MODEL_FILE, to_tensor
+from vision.train import data
+from vision.train.model import CardNet, Exported
+
+
+def supcon(emb: torch.Tensor, inst: torch.Tensor, tau: float = 0.1) -> torch.Tensor:
+    """Supervised contrastive loss over instance ids (anchors with id -1 are skipped)."""
+    sim = emb @ emb.t() / tau
+    n = emb.shape[0]
+    eye = torch.eye(n, dtype=torch.bool)
+    sim = sim.masked_fill(eye, -1e9)
+    pos = (inst[:, None] == inst[None, :]) & ~eye & (inst[:, None] >= 0)
+    valid = pos.any(dim=1)
+    if not valid.any():
+        return emb.sum() * 0
+    logprob = sim - torch.logsumexp(sim, dim=1, keepdim=True)
+    loss = -(logprob * pos).sum(dim=1) / pos.sum(dim=1).clamp(min=1)
+    return loss[valid].mean()
+
+
+def evaluate(net: CardNet, x: np.ndarray, batch: int = 512) -> tuple[np.ndarray, np.ndarray]:
+    net.eval()
+    logits, embs = [], []
+    with torch.no_grad():
+        for i in range(0, len(x), batch):
+            lg, em = net(torch.from_numpy(to_tensor(x[i:i + batch])))
+            logits.append(lg)
+            embs.append(em)
+    return torch.cat(logits).numpy(), torch.cat(embs).numpy()
+
+
+def fit_temperature(logits: np.ndarray, y: np.ndarray) -> float:
+    lg = torch.from_numpy(logits).double()
+    yt = torch.from_numpy(y.astype(np.int64))
+    best = (1.0, float("inf"))
+    for t in np.exp(np.linspace(np.log(0.3), np.log(5.0), 200)):
+        nll = F.cross_entropy(lg / t, yt).item()
+        if nll < best[1]:
+            best = (float(t), nll)
+    return best[0]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m vision.train")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--out", type=Path, default=Path("models"))
+    ap.add_argument("--cache", type=Path, default=Path("build/train-data"))
+    ap.add_argument("--instances", type=int, default=60_000, help="training instances (2 crops each)")
+    ap.add_argument("--val-instances", type=int, default=2_000)
+    ap.add_argument("--epochs", type=int, default=8)
+    ap.add_argument("--steps", type=int, default=0, help="total training steps (overrides --epochs)")
+    ap.add_argument("--batch", type=int, default=256)
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--width", type=int, default=1)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--time-limit", type=float, default=50.0, help="minutes of training at most")
+    args = ap.parse_args(argv)
+
+    t0 = time.time()
+    random.seed(args.seed)
+    np.random.seed(args.seed)
+    torch.manual_seed(args.seed)
+    cache = args.cache / f"seed{args.seed}"
+    print(f"rendering data into {cache} ...", flush=True)
+    train_paths, val_paths = data.build(cache, args.seed, args.instances, args.val_instances)
+    tr, va = data.load(train_paths), data.load(val_paths)
+    print(f"data: {len(tr['y'])} train, {len(va['y'])} val crops in {time.time() - t0:.0f} s", flush=True)
+
+    torch.set_num_threads(args.threads)
+    net = CardNet(len(LABELS), width=args.width)
+    opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
+    n_inst = len(tr["y"]) // 2
+    per_batch = args.batch // 2
+    steps_per_epoch = n_inst // per_batch
+    total = steps_per_epoch * args.epochs
+    if args.steps:
+        total = args.steps
+        args.epochs = math.ceil(total / steps_per_epoch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=total, pct_start=0.15)
+    gen = np.random.default_rng(args.seed)
+    step = 0
+    t_train = time.time()
+    stop = False
+    for epoch in range(args.epochs):
+        net.train()
+        order = gen.permutation(n_inst)
+        tot_loss = tot_acc = 0.0
+        for b in range(steps_per_epoch):
+            ids = order[b * per_batch:(b + 1) * per_batch]
+            idx = np.stack([2 * ids, 2 * ids + 1], axis=1).reshape(-1)
+            xb = tr["x"][idx]
+            if gen.random() < 0.5:  # cheap extra variety: brightness/contrast per batch half
+                xb = np.clip(xb.astype(np.float32) * gen.uniform(0.8, 1.15) + gen.uniform(-15, 15), 0, 255).astype(np.uint8)
+            x = torch.from_numpy(to_tensor(xb))
+            y = torch.from_numpy(tr["y"][idx].astype(np.int64))
+            inst = torch.from_numpy(tr["inst"][idx])
+            logits, emb = net(x)
+            loss = F.cross_entropy(logits, y, label_smoothing=0.05) + 0.5 * supcon(emb, inst)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            if step < total - 1:
+                sched.step()
+            step += 1
+            tot_loss += loss.item()
+            tot_acc += (logits.argmax(1) == y).float().mean().item()
+            if step % 25 == 0:
+                print(f"  step {step}/{total} loss {loss.item():.3f} ({(time.time() - t_train) / 60:.1f} min)", flush=True)
+            if step >= total or (time.time() - t_train) / 60 > args.time_limit:
+                stop = step < total
+                break
+        nb = b + 1
+        vl, _ = evaluate(net, va["x"])
+        vacc = (vl.argmax(1) == va["y"]).mean()
+        print(f"epoch {epoch + 1}: loss {tot_loss / nb:.3f} train acc {tot_acc / nb:.4f} val acc {vacc:.4f} "
+              f"({(time.time() - t_train) / 60:.1f} min)", flush=True)
+        if stop:
+            print("time limit reached", flush=True)
+        if step >= total or stop:
+            break
+
+    vl, _ = evaluate(net, va["x"])
+    temperature = fit_temperature(vl, va["y"])
+    probs = torch.softmax(torch.from_numpy(vl) / temperature, 1).numpy()
+    conf, pred = probs.max(1), probs.argmax(1)
+    wrong = pred != va["y"]
+    print(f"temperature {temperature:.3f}; val acc {(~wrong).mean():.4f}, confident mistakes "
+          f"{(wrong & (conf >= 0.9)).mean():.4%}", flush=True)
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    net.eval()
+    exported = Exported(net, temperature).eval()
+    onnx_path = args.out / MODEL_FILE
+    torch.onnx.export(exported, torch.zeros(1, 3, INPUT_H, INPUT_W), str(onnx_path), input_names=["image"],
+                      output_names=["probs", "embedding"],
+                      dynamic_axes={"image": {0: "n"}, "probs": {0: "n"}, "embedding": {0: "n"}},
+                      opset_version=17, dynamo=False)
+    (args.out / "cards.labels.txt").write_text("\n".join(LABELS) + "\n", encoding="utf-8")
+    meta = {
+        "model": MODEL_FILE,
+        "labels": "cards.labels.txt",
+        "input": {"height": INPUT_H, "width": INPUT_W, "layout": "NCHW", "channels": "BGR", "scale": "1/255"},
+        "outputs": {"probs": "calibrated softmax over labels", "embedding": "unit-norm 128-d"},
+        "temperature": round(temperature, 4),
+        "train": {"seed": args.seed, "instances": args.instances, "crops": int(len(tr["y"])), "epochs_run": epoch + 1,
+                  "width": args.width, "minutes": round((time.time() - t0) / 60, 1),
+                  "command": f"python -m vision.train --seed {args.seed} --out {args.out} --instances {args.instances} "
+                             f"--epochs {args.epochs} --width {args.width}"},
+        "val": {"accuracy": round(float((~wrong).mean()), 5),
+                "confident_mistakes": round(float((wrong & (conf >= 0.9)).mean()), 5)},
+    }
+    (args.out / "cards.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    print(f"wrote {onnx_path} ({onnx_path.stat().st_size / 1e6:.2f} MB) in {(time.time() - t0) / 60:.1f} min", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

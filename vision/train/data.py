@@ -1,0 +1,135 @@
+"""Training data: rendered cards through the camera model, made in worker processes.
+
+Every *instance* (one card of one design, or one back, or one foreign card) is rendered once
+and seen through the camera twice, so the embedding head can learn what makes an instance
+itself (supervised contrastive loss on instance ids); ``unknown`` crops have instance ``-1``.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.classify import INPUT_H, INPUT_W, LABELS, preprocess
+from vision.render import CARD_IDS, render_card
+from vision.render.cards import PALETTE, card_alpha
+from vision.render.fonts import pick_font
+from vision.render.glyphs import paint, text_mask
+from vision.render.photo import non_card_crop, table_crop
+
+#: Designs of the training pool used for the calibration/validation split (never trained on).
+VAL_DESIGNS = range(90_000, 100_000)
+TRAIN_DESIGNS = range(0, 90_000)
+
+LABEL_INDEX = {label: i for i, label in enumerate(LABELS)}
+
+
+def foreign_card(rng: np.random.Generator, px_per_mm: float) -> np.ndarray:
+    """A card of some other game (symbols that are not French suits, other corner marks): BGRA.
+    The classifier must not read it as a French card."""
+    k = px_per_mm
+    W, H = int(63 * k), int(88 * k)
+    canvas = np.empty((H, W, 3), np.float32)
+    canvas[:] = rng.uniform(200, 255, 3) if rng.random() < 0.7 else rng.uniform(30, 255, 3)
+    ink = np.asarray(PALETTE[int(rng.integers(len(PALETTE)))], np.float32)
+    kind = int(rng.integers(3))
+    if kind == 0:  # big central symbol
+        pts = []
+        n = int(rng.integers(3, 9))
+        for i in range(n * 2):
+            r = (0.35 if i % 2 == 0 else rng.uniform(0.1, 0.35)) * W
+            a = i * np.pi / n
+            pts.append((W / 2 + r * np.cos(a), H / 2 + r * np.sin(a)))
+        cv2.fillPoly(canvas, [np.array(pts, np.int32)], ink.tolist(), cv2.LINE_AA)
+    elif kind == 1:  # a big number in an oval
+        cv2.ellipse(canvas, (W // 2, H // 2), (int(W * 0.4), int(H * 0.3)), 30, 0, 360, ink.tolist(), -1, cv2.LINE_AA)
+        m = text_mask(str(int(rng.integers(0, 13))), pick_font(rng, False), H * 0.25)
+        paint(canvas, m, W / 2 - m.shape[1] / 2, H / 2 - m.shape[0] / 2, (250, 250, 250))
+    else:  # picture-like blobs
+        for _ in range(int(rng.integers(3, 10))):
+            col = np.asarray(PALETTE[int(rng.integers(len(PALETTE)))], np.float32).tolist()
+            cv2.circle(canvas, (int(rng.uniform(0.2, 0.8) * W), int(rng.uniform(0.2, 0.8) * H)),
+                       int(rng.uniform(0.05, 0.25) * W), col, -1, cv2.LINE_AA)
+    if rng.random() < 0.6:  # corner marks that are not rank + French suit
+        text = rng.choice(["+2", "0", "X", "?", "*", "S", "12", "20", "11", "1"])
+        m = text_mask(str(text), pick_font(rng, False), rng.uniform(5, 9) * k)
+        paint(canvas, m, 3 * k, 3 * k, ink)
+        paint(canvas, m, 3 * k, 3 * k, ink, rotate180=True)
+    out = np.clip(canvas, 0, 255).astype(np.uint8)
+    return np.dstack([out, card_alpha(H, W, 3 * k)])
+
+
+def make_chunk(seed: int, n_instances: int, designs: range | tuple[int, ...]) -> dict[str, np.ndarray]:
+    """``2 * n_instances`` preprocessed crops (uint8 NHWC), labels and instance ids."""
+    rng = np.random.default_rng([seed, 2024])
+    xs = np.empty((2 * n_instances, INPUT_H, INPUT_W, 3), np.uint8)
+    ys = np.empty(2 * n_instances, np.int16)
+    inst = np.empty(2 * n_instances, np.int64)
+    design = 0
+    for i in range(n_instances):
+        r = rng.random()
+        if i % 4 == 0:  # four instances in a row share a design: hard negatives for the embedding
+            design = int(designs[int(rng.integers(len(designs)))])
+        phone = rng.random() < 0.12
+        k = 4.5 if phone else 3.0
+        ppm = (lambda: float(rng.uniform(2.7, 5.0))) if phone else (lambda: float(rng.uniform(1.4, 2.7)))
+        iid = seed * 1_000_000 + i
+        if r < 0.13:  # unknown: no card to read
+            for v in range(2):
+                face = None
+                if rng.random() < 0.35:
+                    face = [render_card(CARD_IDS[int(rng.integers(54))], design, px_per_mm=2.5, alpha=True)
+                            for _ in range(2)]
+                xs[2 * i + v] = preprocess(non_card_crop(rng, px_per_mm=ppm(), faces=face or ()))
+                ys[2 * i + v] = LABEL_INDEX["unknown"]
+                inst[2 * i + v] = -1
+            continue
+        if r < 0.16:
+            face, label = foreign_card(rng, k), "unknown"
+        elif r < 0.23:
+            face, label = render_card("back", design, px_per_mm=k, rng=rng, alpha=True), "back"
+        else:
+            label = CARD_IDS[int(rng.integers(54))]
+            face = render_card(label, design, px_per_mm=k, rng=rng, alpha=True)
+        for v in range(2):
+            occ = None
+            if rng.random() < 0.08:
+                occ = render_card(CARD_IDS[int(rng.integers(54))], design, px_per_mm=2.5, alpha=True)
+            crop = table_crop(face, rng, px_per_mm=ppm(), occluder=occ, strength=float(rng.uniform(0.3, 1.3)))
+            xs[2 * i + v] = preprocess(crop)
+            ys[2 * i + v] = LABEL_INDEX[label]
+            inst[2 * i + v] = iid
+    return {"x": xs, "y": ys, "inst": inst}
+
+
+def _job(args: tuple[int, int, str, Path]) -> Path:
+    seed, n, split, folder = args
+    path = folder / f"{split}-{seed}.npz"
+    if not path.exists():
+        cv2.setNumThreads(1)
+        chunk = make_chunk(seed, n, VAL_DESIGNS if split == "val" else TRAIN_DESIGNS)
+        tmp = path.with_suffix(".tmp.npz")
+        np.savez(tmp, **chunk)
+        os.replace(tmp, path)
+    return path
+
+
+def build(folder: Path, seed: int, n_train: int, n_val: int, chunk: int = 500, workers: int = 2) -> tuple[list[Path], list[Path]]:
+    """Make (or reuse) the chunks of a data set: ``n_train``/``n_val`` instances (2 crops each)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    jobs = [(seed * 10_000 + j, chunk, "train", folder) for j in range(n_train // chunk)]
+    jobs += [(seed * 10_000 + 9_000 + j, chunk, "val", folder) for j in range(max(1, n_val // chunk))]
+    with mp.get_context("fork").Pool(workers) as pool:
+        paths = pool.map(_job, jobs, chunksize=1)
+    train = [p for p in paths if p.name.startswith("train")]
+    val = [p for p in paths if p.name.startswith("val")]
+    return train, val
+
+
+def load(paths: list[Path]) -> dict[str, np.ndarray]:
+    parts = [dict(np.load(p)) for p in paths]
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}

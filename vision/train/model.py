@@ -1,0 +1,73 @@
+"""The card network: a corner-index branch at full resolution and a whole-card branch at low
+resolution, a shared trunk, a class head (56 labels) and an embedding head (128-d, unit norm).
+
+Input: ``float32 [N, 3, 176, 128]``, BGR in 0..1 (see :func:`vision.classify.preprocess`).
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+CORNER_H, CORNER_W = 72, 56  # top-left 36 x 28 mm at 2 px/mm: where an index is, tight crop or loose
+
+
+def conv(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
+    return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
+
+
+def dwblock(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
+    return nn.Sequential(
+        nn.Conv2d(cin, cin, 3, stride, 1, groups=cin, bias=False), nn.BatchNorm2d(cin), nn.ReLU(inplace=True),
+        nn.Conv2d(cin, cout, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True),
+    )
+
+
+class CardNet(nn.Module):
+    def __init__(self, n_classes: int, emb_dim: int = 128, width: int = 1) -> None:
+        super().__init__()
+        w = width
+        self.corner = nn.Sequential(
+            conv(3, 16 * w, 2),          # 36 x 28
+            conv(16 * w, 32 * w),        # 36 x 28
+            dwblock(32 * w, 48 * w, 2),  # 18 x 14
+            dwblock(48 * w, 64 * w),
+            dwblock(64 * w, 96 * w, 2),  # 9 x 7
+            dwblock(96 * w, 128 * w),
+        )
+        self.whole = nn.Sequential(
+            conv(3, 16 * w),             # 44 x 32
+            conv(16 * w, 32 * w, 2),     # 22 x 16
+            dwblock(32 * w, 64 * w, 2),  # 11 x 8
+            dwblock(64 * w, 64 * w),
+            dwblock(64 * w, 64 * w, 2),  # 6 x 4
+        )
+        feat = 128 * w * 2 + 64 * w * 6
+        self.trunk = nn.Sequential(nn.Linear(feat, 256), nn.BatchNorm1d(256), nn.ReLU(inplace=True), nn.Dropout(0.2))
+        self.cls = nn.Linear(256, n_classes)
+        self.emb = nn.Linear(256, emb_dim)
+
+    def features(self, x: torch.Tensor) -> torch.Tensor:
+        c = self.corner(x[:, :, :CORNER_H, :CORNER_W])
+        c = torch.cat([c.mean(dim=(2, 3)), c.amax(dim=(2, 3))], dim=1)
+        g = self.whole(F.avg_pool2d(x, 4))
+        g = F.adaptive_avg_pool2d(g, (3, 2)).flatten(1)
+        return self.trunk(torch.cat([c, g], dim=1))
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        t = self.features(x)
+        return self.cls(t), F.normalize(self.emb(t), dim=1)
+
+
+class Exported(nn.Module):
+    """What goes into the ONNX file: calibrated probabilities and the unit embedding."""
+
+    def __init__(self, net: CardNet, temperature: float) -> None:
+        super().__init__()
+        self.net = net
+        self.register_buffer("inv_t", torch.tensor(1.0 / temperature))
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        logits, emb = self.net(x)
+        return torch.softmax(logits * self.inv_t, dim=1), emb
