@@ -3,8 +3,9 @@
 A card counts as placed once seen with the same appearance for ``stable_frames`` frames in a
 row, and as removed once its slot has been seen empty for ``removal_s`` seconds. A zone under a
 hand is frozen: nothing is placed or removed there until the hand has gone. The classifier is
-asked only about cards that are new or whose appearance changed, never about every card every
-frame; the clock is the frames' own time, so tests drive it by hand.
+asked only about cards that are new, whose appearance changed, or that a hand was over (it may
+have swapped one card for a look-alike: the jack of spades for the jack of hearts on a pile),
+never about every card every frame; the clock is the frames' own time, so tests drive it by hand.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ class _SlotState:
     missing_since: float | None = None
     tries: int = 0
     best: Prediction | None = None
+    verify: bool = False  # a hand was over the card: read it once more when it is seen again
 
     def forget_candidate(self) -> None:
         self.candidate, self.seen, self.tries, self.best = None, 0, 0, None
@@ -85,6 +87,7 @@ class Tracker:
             if zone in sighting.occluded:
                 st.forget_candidate()
                 st.missing_since = None
+                st.verify = st.card is not None
                 continue
             card = seen.get(key)
             if card is None:
@@ -97,7 +100,8 @@ class Tracker:
                         st.card, st.signature, st.missing_since = None, None, None
                 continue
             st.missing_since = None
-            if st.signature is not None and similarity(card.signature, st.signature) >= cfg.same_card:
+            if (st.signature is not None and not st.verify
+                    and similarity(card.signature, st.signature) >= cfg.same_card):
                 st.forget_candidate()
                 continue
             if st.candidate is not None and similarity(card.signature, st.candidate) >= cfg.same_card:
@@ -129,6 +133,9 @@ class Tracker:
             return events
         pred = st.best
         st.forget_candidate()
+        verifying, st.verify = st.verify, False
+        if verifying and unsure:  # a doubtful second look does not unseat a card read well before
+            return events
         if st.card == pred.label:  # same card, new look (light, a nudge): just remember the new look
             st.signature = card.signature
             return events

@@ -99,11 +99,12 @@ def test_a_hand_waving_over_an_idle_table_gives_no_events(art, classifier):
 
 
 def test_a_pile_reports_each_new_top_card_without_removing_the_covered_one(art, classifier):
-    script = [Idle(0.3), Place("7H", "pile"), Place("JS", "pile"), Place("2D", "pile"), Clear("pile"), Idle(0.2)]
+    # the jack of hearts on the jack of spades looks much the same: the hand over the pile says look again
+    script = [Idle(0.3), Place("7H", "pile"), Place("JS", "pile"), Place("JH", "pile"), Clear("pile"), Idle(0.2)]
     sim = SimTable(layout_for("pile", 2), script, fps=FPS, seed=3, card_art=art, timing=TIMING)
     events = run(sim, classifier)
-    assert key(events) == [("pile", 0, "7H", "placed"), ("pile", 0, "JS", "placed"), ("pile", 0, "2D", "placed"),
-                           ("pile", 0, "2D", "removed")]
+    assert key(events) == [("pile", 0, "7H", "placed"), ("pile", 0, "JS", "placed"), ("pile", 0, "JH", "placed"),
+                           ("pile", 0, "JH", "removed")]
 
 
 def test_only_new_cards_are_classified(art, classifier):

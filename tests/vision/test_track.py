@@ -84,7 +84,28 @@ def test_a_hand_over_the_zone_is_occlusion_not_removal():
     frames = [([card("7H")], ())] * 3 + [hand] * 40 + [([card("7H", noise=0.05)], ())] * 5
     events = feed(tracker, reader, frames)
     assert [(e.kind, e.card) for _, e in events] == [("placed", "7H")]
-    assert reader.asked == ["7H"]
+    assert reader.asked == ["7H", "7H"]  # read once more after the hand: it may have swapped the card
+
+
+@pytest.mark.parametrize(("zone", "table", "expected"), [
+    ("pile", "pile", [("placed", "JS"), ("placed", "JH")]),
+    ("seat0", "pegging", [("placed", "JS"), ("removed", "JS"), ("placed", "JH")]),
+])
+def test_a_look_alike_swapped_under_a_hand_is_caught(zone, table, expected):
+    readings = [Prediction("JS", 0.9), Prediction("JH", 0.9)]
+    tracker = Tracker(layout_for(table, 2), TrackerConfig(stable_frames=2))
+    frames = [([card("JS", zone)], ())] * 3 + [([], (zone,))] * 5 + [([card("JS", zone, noise=0.02)], ())] * 4
+    events = feed(tracker, lambda cards: [readings.pop(0) for _ in cards], frames)
+    assert [(e.kind, e.card) for _, e in events] == expected
+
+
+def test_a_doubtful_second_look_keeps_the_card():
+    readings = [Prediction("7H", 0.9)] + [Prediction("unknown", 0.2)] * 3
+    tracker = Tracker(LAYOUT, TrackerConfig(stable_frames=2, retries=2, retry_frames=2))
+    frames = [([card("7H")], ())] * 3 + [([], ("seat0",))] * 5 + [([card("7H")], ())] * 12
+    events = feed(tracker, lambda cards: [readings.pop(0) for _ in cards], frames)
+    assert [(e.kind, e.card) for _, e in events] == [("placed", "7H")]
+    assert readings == [] and tracker.on_table() == {("seat0", 0): "7H"}
 
 
 def test_a_different_card_in_the_same_slot_is_a_removal_and_a_placement():
