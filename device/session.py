@@ -152,13 +152,21 @@ class Session:
 
     def confirm(self, *, source: str = "button", input: str | None = None) -> JSON:
         with self._lock:
-            self.protocol.confirm(source=source, input=input)
+            asked = self.protocol.ask
+            try:
+                self.protocol.confirm(source=source, input=input)
+            finally:
+                self._asked(asked)
             return self._view()
 
     def resolve(self, card: str, *, source: str = "phone") -> JSON:
         """The card the device is asking about is really ``card`` (the phone's card picker)."""
         with self._lock:
-            self.protocol.resolve(card, source=source)
+            asked = self.protocol.ask
+            try:
+                self.protocol.resolve(card, source=source)
+            finally:
+                self._asked(asked)
             return self._view()
 
     def new_game(self, game: str, players: list[str], options: JSON | None = None) -> JSON:
@@ -223,7 +231,11 @@ class Session:
         """Hand table events (``vision.events.TableEvent``) to the game's table protocol.
         ``on_table``: what the tracker believes lies on the mat now (None when not known)."""
         with self._lock:
-            self.protocol.on_events(events, on_table=on_table, input=input)
+            asked = self.protocol.ask
+            try:
+                self.protocol.on_events(events, on_table=on_table, input=input)
+            finally:
+                self._asked(asked)
 
     def close(self) -> None:
         """Wake every subscriber so they end."""
@@ -278,6 +290,13 @@ class Session:
                 self.store.finish_game(self.game_id, self.state.result_text())
             except PegpiError as exc:  # the actions are safe; only the label is missing
                 log.warning("could not mark game %s finished: %s", self.game_id, exc)
+
+    def _asked(self, before: Any) -> None:
+        """The device's question changed (asked, answered, dropped): everyone must see it now."""
+        ask = self.protocol.ask
+        if ask is not before:
+            self._publish({"type": "ask", "ask": ask.to_json() if ask is not None else None,
+                           "message": ask.text if ask is not None else None})
 
     def _publish(self, *updates: JSON) -> None:
         """Tell every listener ``updates`` and then the new view. Listeners too far behind are dropped."""

@@ -18,7 +18,7 @@ from vision.events import TableEvent
 
 def _session(tmp_path: Path, record: dict, name: str = "t.db") -> Session:
     return Session(Store(tmp_path / name), game=record["game"], players=record["players"],
-                   options=record.get("options"))
+                   options=record.get("options"), ping_s=0.01)
 
 
 def _first(steps: list[dict], op: str, zone_prefix: str = "seat", after: int = 0) -> int:
@@ -48,10 +48,17 @@ def test_a_doubtful_read_is_asked_about_and_play_waits_until_ok(tmp_path: Path) 
     k = _first(steps, "place", after=_first(steps, "place", "starter"))
     steps[k] = {**steps[k], "confidence": 0.4}
     session = _session(tmp_path, record)
+    updates = session.subscribe()
+    next(updates)
     table = ScriptTable(steps)
     for index, _, events in table.events():
         session.table_events(events, input=f"script:{index}")
         if index == k:
+            pending = []
+            while (update := next(updates))["type"] != "ping":  # what the phones were told at once
+                pending.append(update)
+            assert any(u["type"] == "ask" and u["ask"]["card"] == steps[k]["card"] for u in pending)
+            updates.close()
             held = len(session.entries)
             ask = session.view()["ask"]
             assert ask["kind"] == "confirm" and ask["card"] == steps[k]["card"]
