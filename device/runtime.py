@@ -37,7 +37,7 @@ log = logging.getLogger("pegpi")
 JSON = dict[str, Any]
 
 
-class RuntimeError_(PegpiError, RuntimeError):
+class CompanionError(PegpiError, RuntimeError):
     """The companion cannot start (a bad source, a port in use, a store it cannot open)."""
 
 
@@ -147,12 +147,12 @@ def load_script(path: str | Path) -> tuple[JSON | None, list[JSON]]:
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise RuntimeError_(f"cannot read the script {str(path)!r}: {exc}") from exc
+        raise CompanionError(f"cannot read the script {str(path)!r}: {exc}") from exc
     if isinstance(data, list):
         return None, data
     if isinstance(data, dict) and "actions" in data:
         return data, record_to_script(data)
-    raise RuntimeError_(f"{path}: neither a placement script (a list of steps) nor a game record")
+    raise CompanionError(f"{path}: neither a placement script (a list of steps) nor a game record")
 
 
 def sim_steps(steps: list[JSON]) -> tuple[list[Any], list[tuple[int, JSON]]]:
@@ -233,6 +233,10 @@ class Companion:
         self.pipeline: Any = None
         self.classifier_name = "none"
         self._jpeg: tuple[int, bytes] | None = None
+        self._board_changed = threading.Condition()
+        self._newest: JSON | None = None
+        self._scored = False
+        self._board_done = False
 
     # ------------------------------------------------------------------ start-up
 
@@ -351,7 +355,7 @@ class Companion:
         try:
             self.server = make_server(app, host=host, port=port, threads=threads)
         except OSError as exc:
-            raise RuntimeError_(f"web: cannot listen on {host}:{port} ({exc.strerror}); "
+            raise CompanionError(f"web: cannot listen on {host}:{port} ({exc.strerror}); "
                                 "choose another with --web HOST:PORT, or --no-web") from exc
         shown = "localhost" if host in ("0.0.0.0", "::", "") else host
         self.url = f"http://{shown}:{self.server.effective_port}/"
@@ -443,7 +447,7 @@ class Companion:
         elif name.startswith("folder:"):
             source = FolderSource(name[7:], fps=fps)
         else:
-            raise RuntimeError_(f"unknown source {name!r}")
+            raise CompanionError(f"unknown source {name!r}")
 
         def report(problem: str) -> None:
             log.warning("camera: %s", problem)
@@ -549,24 +553,45 @@ class Companion:
             log.info("demo players could not answer %r: %s", ask.text, exc)
 
     def _outputs_loop(self) -> None:
+        """Follow the session's updates into the newest view (and whether points were scored
+        since the last drawing); the drawer shows it. A slow screen (an announcement holds for a
+        second or two) skips straight to the newest board instead of falling behind."""
+        drawer = threading.Thread(target=self._guard(self._draw_loop), name="pegpi-board", daemon=True)
+        drawer.start()
         updates = self.session.subscribe()
         try:
             for update in updates:
-                if self.stop_event.is_set():
-                    return
                 kind = update.get("type")
-                if kind == "view":
-                    for out in self.outputs:
-                        self._safely(out.show, update["view"])
-                elif kind == "score":
-                    view = self.session.view()
-                    for out in self.outputs:
-                        self._safely(getattr(out, "announce", out.show), view)
+                if kind == "score":
                     event = update["event"]
                     names = self.session.game.side_names()
                     log.info("%s pegs %d: %s", names[event["player"]], event["points"], event["say"])
+                    with self._board_changed:
+                        self._scored = True
+                elif kind == "view":
+                    with self._board_changed:
+                        self._newest = update["view"]
+                        self._board_changed.notify()
+                elif kind == "ask" and update.get("message"):
+                    log.info("asking: %s", update["message"])
         finally:
             updates.close()
+            with self._board_changed:
+                self._board_done = True
+                self._board_changed.notify()
+            drawer.join(timeout=5.0)
+
+    def _draw_loop(self) -> None:
+        while True:
+            with self._board_changed:
+                while self._newest is None and not self._board_done:
+                    self._board_changed.wait()
+                view, scored = self._newest, self._scored
+                self._newest, self._scored = None, False
+                if view is None:
+                    return
+            for out in self.outputs:
+                self._safely(getattr(out, "announce", out.show) if scored else out.show, view)
 
     @staticmethod
     def _safely(call: Callable[[Any], None], view: Any) -> None:
@@ -689,7 +714,7 @@ class SimCamera:
         self._proc.stdin.close()
         head = self._proc.stdout.readline()
         if not head:
-            raise RuntimeError_("the simulated camera did not start")
+            raise CompanionError("the simulated camera did not start")
         info = json.loads(head)
         self.press = [(float(t), step) for t, step in info["press"]]
         self.truth = info["truth"]

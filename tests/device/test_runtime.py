@@ -207,3 +207,31 @@ def test_run_with_no_camera_runs_the_demo(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: object() if name == "picamera2" else real(name, *a))
     assert resolve_source("auto") == "picamera"
     assert resolve_source("video:x.mp4") == "video:x.mp4"
+
+
+def test_the_board_follows_the_game_to_its_end(tmp_path: Path) -> None:
+    from PIL import ImageChops
+
+    from device.board import render_board
+
+    record_file = tmp_path / "game.json"
+    record_file.write_text(json.dumps(RECORD))
+    config = load_config(system=None, overrides={"display": {"driver": "dummy", "frame_time": 0, "hold_time": 0}})
+    companion = Companion(config, Options(source=f"script:{record_file}", db=str(tmp_path / "t.db"), web=None,
+                                          display="dummy", quit_at_end=True))
+    companion.start()
+    board = companion.outputs[0]
+    oled = board.device  # luma's dummy: keeps the last picture sent to it
+    assert oled is not None
+    try:
+        assert companion.serve() == 0
+        final = companion.session.view()
+        deadline = time.monotonic() + 10
+        while board.last_view != final and time.monotonic() < deadline:  # the board draws at its own pace
+            time.sleep(0.01)
+        drawn = oled.image.copy()
+    finally:
+        companion.close()  # (closing blanks the screen)
+    assert board.last_view == final and final["phase"] == "over"
+    want = render_board(final, (128, 64)).convert(drawn.mode)
+    assert ImageChops.difference(drawn, want).getbbox() is None
