@@ -89,3 +89,22 @@ def test_a_file_that_is_not_a_database_is_a_clear_error(tmp_path: Path) -> None:
     path.write_bytes(b"this is not sqlite" * 100)
     with pytest.raises(StoreError, match="cannot open the event store"):
         Store(path)
+
+
+def test_pegpi_export_prints_a_stored_game_as_a_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from device.cli import main
+
+    record = autoplay("cribbage5", seed=1, known_hands=False)
+    db = tmp_path / "t.db"
+    with Store(db) as store:
+        game = store.new_game("cribbage5", record["players"], record["options"])
+        store.append(game, [("action", a, None) for a in record["actions"]], source="table")
+        store.append(game, [("undo", None, None)], source="phone")
+    assert main(["export", "--db", str(db), "-o", str(tmp_path / "out.json")]) == 0
+    exported = json.loads((tmp_path / "out.json").read_text())
+    assert exported["actions"] == record["actions"][:-1]  # the undo took the last one back
+    assert replay(exported).state.scores == replay(record, upto=len(record["actions"]) - 1).state.scores
+    assert main(["export", "--db", str(db), "--list"]) == 0
+    assert "cribbage5" in capsys.readouterr().out
