@@ -110,9 +110,13 @@ class Session:
 
     def submit(self, action: JSON, *, source: str = "phone", input: str | None = None) -> JSON:
         with self._lock:
-            self.protocol.before_submit(action)
-            self.apply([action], source=source, input=input)
-            self.protocol.after_change()
+            asked = self.protocol.ask
+            self.apply([action], source=source, input=input)  # refused: the question stands
+            self.protocol.answered(action)
+            try:
+                self.protocol.after_change()
+            finally:
+                self._asked(asked)
             return self._view()
 
     def undo(self, *, source: str = "phone") -> JSON:

@@ -66,8 +66,8 @@ class TableProtocol:
 
         raise IllegalActionError("there is nothing to correct: the device is not asking about a card")
 
-    def before_submit(self, action: JSON) -> None:
-        """An action from the phone or a button is about to be applied."""
+    def answered(self, action: JSON) -> None:
+        """An action from the phone or a button was recorded: it answers any question pending."""
 
     def after_change(self) -> None:
         """An action from the phone or a button was applied."""

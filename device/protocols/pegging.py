@@ -107,7 +107,7 @@ class PeggingProtocol(TableProtocol):
             self.session.apply(actions, source=source)
         self._drain()
 
-    def before_submit(self, action: JSON) -> None:
+    def answered(self, action: JSON) -> None:
         if self.ask is not None:  # the phone gives what the table could not: the question is answered
             self.ask = None
 
