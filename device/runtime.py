@@ -355,6 +355,11 @@ class Companion:
         try:
             self.server = make_server(app, host=host, port=port, threads=threads)
         except OSError as exc:
+            if self.source_name == "demo" and port != 0:  # the demo must start anywhere: any free port
+                log.warning("web: port %d is taken (%s); the demo uses a free one", port, exc.strerror)
+                self.options.web = (host, 0)
+                self._start_web()
+                return
             raise CompanionError(f"web: cannot listen on {host}:{port} ({exc.strerror}); "
                                 "choose another with --web HOST:PORT, or --no-web") from exc
         shown = "localhost" if host in ("0.0.0.0", "::", "") else host
