@@ -235,3 +235,27 @@ def test_the_board_follows_the_game_to_its_end(tmp_path: Path) -> None:
     assert board.last_view == final and final["phase"] == "over"
     want = render_board(final, (128, 64)).convert(drawn.mode)
     assert ImageChops.difference(drawn, want).getbbox() is None
+
+
+def test_the_demo_reads_its_simulated_camera_through_the_pipeline(tmp_path: Path) -> None:
+    config = load_config(system=None, overrides={"demo": {"seed": 2}})
+    companion = Companion(config, Options(source="demo", db=str(tmp_path / "t.db"), web=None, display="none",
+                                          speed=0.0, seed=2))
+    companion.start()
+    server = threading.Thread(target=companion.serve)
+    server.start()
+    try:
+        deadline = time.monotonic() + 60
+        while companion.session.state.deals < 1 and time.monotonic() < deadline and server.is_alive():
+            time.sleep(0.05)
+    finally:
+        companion.stop()
+        server.join(10)
+        companion.close()
+    assert companion.error is None
+    assert companion.stats.frames > 30
+    assert companion.expected is not None
+    cuts = [a for a in companion.expected["actions"] if a["act"] == "cut"]
+    read = [e.action for e in companion.session.entries if e.action["act"] == "cut"]
+    assert read == cuts  # the cut for deal, read by the camera pipeline from rendered frames
+    assert companion.session.state.deals == 1
