@@ -85,6 +85,10 @@ def _setup_logging(level: str, verbose: bool) -> None:
     logging.basicConfig(level=logging.DEBUG if verbose else getattr(logging, level.upper()), format=fmt,
                         datefmt="%H:%M:%S", stream=sys.stderr)
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # SSE holds threads on purpose
+    import warnings
+
+    # gpiozero says so for every pin library it tries; the LED and button warnings say what matters
+    warnings.filterwarnings("ignore", message="Falling back from")
 
 
 def cmd_run(args: argparse.Namespace) -> int:
