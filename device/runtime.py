@@ -22,7 +22,6 @@ from __future__ import annotations
 import logging
 import os
 import socket
-import struct
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -30,15 +29,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from device.demo import SimCamera, TableTruth, demo_record, load_script
+from device.errors import CompanionError
 from games.errors import PegpiError
 
 log = logging.getLogger("pegpi")
 
 JSON = dict[str, Any]
-
-
-class CompanionError(PegpiError, RuntimeError):
-    """The companion cannot start (a bad source, a port in use, a store it cannot open)."""
 
 
 # --------------------------------------------------------------------------------- systemd
@@ -127,72 +124,6 @@ def resolve_source(source: str) -> str:
     return source
 
 
-def demo_record(game: str = "cribbage", seed: int = 1, players: list[str] | None = None) -> JSON:
-    """A whole legal game of the cribbage family, hands unseen as at a real table, to be played on
-    the simulated table."""
-    from games import get_game
-    from games.cribbage.autoplay import autoplay
-
-    name = get_game(game).spec.name
-    record: JSON = autoplay(name, players=players or ["Ann", "Bob"], seed=seed, known_hands=False)
-    return record
-
-
-def load_script(path: str | Path) -> tuple[JSON | None, list[JSON]]:
-    """A placement script from a file: a JSON list of steps, or a game record (turned into one)."""
-    import json
-
-    from device.protocols.script import record_to_script
-
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise CompanionError(f"cannot read the script {str(path)!r}: {exc}") from exc
-    if isinstance(data, list):
-        return None, data
-    if isinstance(data, dict) and "actions" in data:
-        return data, record_to_script(data)
-    raise CompanionError(f"{path}: neither a placement script (a list of steps) nor a game record")
-
-
-def sim_steps(steps: list[JSON]) -> tuple[list[Any], list[tuple[int, JSON]]]:
-    """A placement script as ``vision.simtable`` steps, and the buttons pressed (each with the
-    number of simulated steps before it). Removals that empty the mat become one sweep."""
-    from vision.simtable import Clear, Idle, Place, Remove
-
-    out: list[Any] = [Idle(0.4)]
-    buttons: list[tuple[int, JSON]] = []
-    mat: set[tuple[str, int]] = set()
-    i = 0
-    while i < len(steps):
-        step = steps[i]
-        op = step["op"]
-        if op == "remove":
-            j = i
-            while j < len(steps) and steps[j]["op"] == "remove":
-                j += 1
-            keys = {(s["zone"], int(s.get("slot", 0))) for s in steps[i:j]}
-            if keys >= mat and len(keys) > 1:
-                out.append(Clear())
-                mat.clear()
-                i = j
-                continue
-            mat.discard((step["zone"], int(step.get("slot", 0))))
-            out.append(Remove(step["zone"], int(step.get("slot", 0))))
-        elif op == "place":
-            key = (step["zone"], int(step.get("slot", 0)))
-            if key in mat:
-                out.append(Remove(*key))
-            mat.add(key)
-            out.append(Place(step["card"], key[0], key[1]))
-        else:
-            out.append(Idle(1.0))  # the vision settles first, then the button is pressed
-            buttons.append((len(out), step))
-        i += 1
-    out.append(Idle(1.0))
-    return out, buttons
-
-
 # --------------------------------------------------------------------------------- the companion
 
 
@@ -224,6 +155,7 @@ class Companion:
         self.session: Any = None
         self.threads: list[threading.Thread] = []
         self.server: Any = None
+        self.web_app: Any = None
         self.url: str | None = None
         self.outputs: list[Any] = []
         self.buttons: Any = None
@@ -350,8 +282,8 @@ class Companion:
         except ImportError as exc:
             log.warning("web: the phone page is not available (%s)", exc)
             return
-        threads = int(self.config.get("web", {}).get("threads", 12))
-        app = create_app(service=self.session)
+        threads = int(self.config.get("web", {}).get("threads", 32))
+        app = self.web_app = create_app({"SECRET_KEY": self._web_secret()}, service=self.session)
         try:
             self.server = make_server(app, host=host, port=port, threads=threads)
         except OSError as exc:
@@ -365,6 +297,18 @@ class Companion:
         shown = "localhost" if host in ("0.0.0.0", "::", "") else host
         self.url = f"http://{shown}:{self.server.effective_port}/"
         self._spawn("pegpi-web", self.server.run)
+
+    def _web_secret(self) -> str:
+        """The key that signs the phones' cookies, kept in the store so that paired phones stay
+        paired across a restart (the pairing code itself is kept there too)."""
+        import secrets
+
+        assert self.session is not None
+        secret = self.session.store.meta("web_secret")
+        if secret is None:
+            secret = secrets.token_hex(32)
+            self.session.store.set_meta("web_secret", secret)
+        return secret
 
     # ------------------------------------------------------------------ the loops
 
@@ -419,7 +363,7 @@ class Companion:
         camera.open()
         try:
             press = list(camera.press)
-            truth = _Truth(camera.truth)
+            truth = TableTruth(camera.truth)
             start = time.monotonic()
             while not self.stop_event.is_set():
                 frame = camera.read()
@@ -540,7 +484,7 @@ class Companion:
         truth = mat_at(steps, upto).get((ask.zone, ask.slot or 0))
         self._answer(ask, truth[0] if truth else None)
 
-    def _answer_asks_truth(self, truth: _Truth, t: float) -> None:
+    def _answer_asks_truth(self, truth: TableTruth, t: float) -> None:
         ask = self.session.protocol.ask
         if ask is None or ask.zone is None:
             return
@@ -654,7 +598,9 @@ class Companion:
         self.stop_event.set()
         if self.server is not None:
             try:
-                self.server.close()
+                from web.serve import stop
+
+                stop(self.web_app, self.server)
             except Exception as exc:  # noqa: BLE001
                 log.debug("web close: %s", exc)
         if self.session is not None:
@@ -674,115 +620,6 @@ class Companion:
 
 class _Stop(Exception):
     """The companion is stopping: leave the table loop."""
-
-
-class _Truth:
-    """What really lies on the simulated mat at a time (for the demo's players)."""
-
-    def __init__(self, events: list[list[Any]]) -> None:
-        self.events = events  # [t, zone, slot, card, kind]
-
-    def card_at(self, zone: str, slot: int, t: float) -> str | None:
-        card = None
-        for when, z, s, c, kind in self.events:
-            if when > t + 1.0:
-                break
-            if (z, s) == (zone, slot):
-                card = c if kind == "placed" else None
-        return card
-
-
-_HEAD = struct.Struct("<dII")
-
-
-class SimCamera:
-    """The simulated table as a camera in its own process: frames come down a pipe, so the
-    renderer's memory and time are not the companion's (and it renders on another core)."""
-
-    name = "simulated camera"
-
-    def __init__(self, spec: JSON) -> None:
-        self.spec = spec
-        self.press: list[tuple[float, JSON]] = []
-        self.truth: list[list[Any]] = []
-        self._proc: Any = None
-
-    def open(self) -> None:
-        import json
-        import subprocess
-        import sys
-
-        code = "from device.runtime import sim_camera_main; sim_camera_main()"
-        self._proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        assert self._proc.stdin is not None and self._proc.stdout is not None
-        self._proc.stdin.write(json.dumps(self.spec).encode() + b"\n")
-        self._proc.stdin.close()
-        head = self._proc.stdout.readline()
-        if not head:
-            raise CompanionError("the simulated camera did not start")
-        info = json.loads(head)
-        self.press = [(float(t), step) for t, step in info["press"]]
-        self.truth = info["truth"]
-        self.shape = tuple(info["shape"])
-
-    def read(self) -> Any:
-        import numpy as np
-
-        from vision.sources import Frame
-
-        out = self._proc.stdout
-        head = out.read(_HEAD.size)
-        if len(head) < _HEAD.size:
-            return None
-        t, index, size = _HEAD.unpack(head)
-        image = np.empty(self.shape, np.uint8)
-        view = memoryview(image).cast("B")
-        got = 0
-        while got < size:
-            n = out.readinto(view[got:])
-            if not n:
-                return None
-            got += n
-        return Frame(image, t, index)
-
-    def close(self) -> None:
-        if self._proc is not None:
-            self._proc.kill()
-            self._proc.wait()
-            if self._proc.stdout is not None:
-                self._proc.stdout.close()
-            self._proc = None
-
-
-def sim_camera_main() -> None:
-    """The simulated camera's process: read its spec (one JSON line), write a JSON header (when
-    buttons are pressed, what truly lies where), then every frame, raw, down stdout."""
-    import json
-    import sys
-
-    from vision.mat import layout_for
-    from vision.simtable import CameraPose, SimTable
-
-    spec = json.loads(sys.stdin.readline())
-    script, buttons = sim_steps(spec["steps"])
-    layout = layout_for(spec["table"], int(spec["seats"]), spec["paper"])
-    fps = float(spec["fps"])
-    pose = CameraPose(fill=0.86, tilt=0.08, roll=1.5, offset=(10.0, 0.0))
-    sim = SimTable(layout, script, title=spec["title"], fps=fps, pose=pose, seed=int(spec["seed"]))
-    press = [(SimTable(layout, script[:n], fps=fps).duration, step) for n, step in buttons]
-    truth = [[e.t, e.zone, e.slot or 0, e.card, e.kind] for e in sim.truth]
-    out = sys.stdout.buffer
-    shape = (sim.size[1], sim.size[0], 3)
-    out.write(json.dumps({"press": press, "truth": truth, "shape": shape}).encode() + b"\n")
-    out.flush()
-    try:
-        for index in range(len(sim.scenes)):
-            image = sim.render(index)
-            out.write(_HEAD.pack(sim.scenes[index].t, index, image.nbytes))
-            out.write(image.tobytes())
-        out.flush()
-    except (BrokenPipeError, KeyboardInterrupt):
-        pass
 
 
 def load_classifier(*, simulated: bool) -> tuple[Any, str]:

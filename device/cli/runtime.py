@@ -295,8 +295,9 @@ def _pipeline_fps(frames: int = 150) -> float:
     import time
     from pathlib import Path
 
+    from device.demo import demo_record, sim_steps
     from device.protocols.script import record_to_script
-    from device.runtime import demo_record, load_classifier, sim_steps
+    from device.runtime import load_classifier
     from device.session import Session
     from device.store import Store
     from vision.mat import layout_for

@@ -1,0 +1,192 @@
+"""The simulated table as a camera: a whole legal game played on rendered frames.
+
+The demo (``pegpi demo``, and ``make run`` without a Pi camera) takes a random legal game from
+``games``' autoplay, turns it into a placement script, and renders it with ``vision.simtable``
+in a process of its own, so the renderer's memory and time are not the companion's. The frames
+then go through exactly the path a real camera's frames take.
+"""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+from typing import Any
+
+from device.errors import CompanionError
+
+JSON = dict[str, Any]
+
+
+def demo_record(game: str = "cribbage", seed: int = 1, players: list[str] | None = None) -> JSON:
+    """A whole legal game of the cribbage family, hands unseen as at a real table, to be played on
+    the simulated table."""
+    from games import get_game
+    from games.cribbage.autoplay import autoplay
+
+    name = get_game(game).spec.name
+    record: JSON = autoplay(name, players=players or ["Ann", "Bob"], seed=seed, known_hands=False)
+    return record
+
+
+def load_script(path: str | Path) -> tuple[JSON | None, list[JSON]]:
+    """A placement script from a file: a JSON list of steps, or a game record (turned into one)."""
+    import json
+
+    from device.protocols.script import record_to_script
+
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise CompanionError(f"cannot read the script {str(path)!r}: {exc}") from exc
+    if isinstance(data, list):
+        return None, data
+    if isinstance(data, dict) and "actions" in data:
+        return data, record_to_script(data)
+    raise CompanionError(f"{path}: neither a placement script (a list of steps) nor a game record")
+
+
+def sim_steps(steps: list[JSON]) -> tuple[list[Any], list[tuple[int, JSON]]]:
+    """A placement script as ``vision.simtable`` steps, and the buttons pressed (each with the
+    number of simulated steps before it). Removals that empty the mat become one sweep."""
+    from vision.simtable import Clear, Idle, Place, Remove
+
+    out: list[Any] = [Idle(0.4)]
+    buttons: list[tuple[int, JSON]] = []
+    mat: set[tuple[str, int]] = set()
+    i = 0
+    while i < len(steps):
+        step = steps[i]
+        op = step["op"]
+        if op == "remove":
+            j = i
+            while j < len(steps) and steps[j]["op"] == "remove":
+                j += 1
+            keys = {(s["zone"], int(s.get("slot", 0))) for s in steps[i:j]}
+            if keys >= mat and len(keys) > 1:
+                out.append(Clear())
+                mat.clear()
+                i = j
+                continue
+            mat.discard((step["zone"], int(step.get("slot", 0))))
+            out.append(Remove(step["zone"], int(step.get("slot", 0))))
+        elif op == "place":
+            key = (step["zone"], int(step.get("slot", 0)))
+            if key in mat:
+                out.append(Remove(*key))
+            mat.add(key)
+            out.append(Place(step["card"], key[0], key[1]))
+        else:
+            out.append(Idle(1.0))  # the vision settles first, then the button is pressed
+            buttons.append((len(out), step))
+        i += 1
+    out.append(Idle(1.0))
+    return out, buttons
+
+
+class TableTruth:
+    """What really lies on the simulated mat at a time (for the demo's players)."""
+
+    def __init__(self, events: list[list[Any]]) -> None:
+        self.events = events  # [t, zone, slot, card, kind]
+
+    def card_at(self, zone: str, slot: int, t: float) -> str | None:
+        card = None
+        for when, z, s, c, kind in self.events:
+            if when > t + 1.0:
+                break
+            if (z, s) == (zone, slot):
+                card = c if kind == "placed" else None
+        return card
+
+
+_HEAD = struct.Struct("<dII")
+
+
+class SimCamera:
+    """The simulated table as a camera in its own process: frames come down a pipe, so the
+    renderer's memory and time are not the companion's (and it renders on another core)."""
+
+    name = "simulated camera"
+
+    def __init__(self, spec: JSON) -> None:
+        self.spec = spec
+        self.press: list[tuple[float, JSON]] = []
+        self.truth: list[list[Any]] = []
+        self._proc: Any = None
+
+    def open(self) -> None:
+        import json
+        import subprocess
+        import sys
+
+        code = "from device.demo import sim_camera_main; sim_camera_main()"
+        self._proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        assert self._proc.stdin is not None and self._proc.stdout is not None
+        self._proc.stdin.write(json.dumps(self.spec).encode() + b"\n")
+        self._proc.stdin.close()
+        head = self._proc.stdout.readline()
+        if not head:
+            raise CompanionError("the simulated camera did not start")
+        info = json.loads(head)
+        self.press = [(float(t), step) for t, step in info["press"]]
+        self.truth = info["truth"]
+        self.shape = tuple(info["shape"])
+
+    def read(self) -> Any:
+        import numpy as np
+
+        from vision.sources import Frame
+
+        out = self._proc.stdout
+        head = out.read(_HEAD.size)
+        if len(head) < _HEAD.size:
+            return None
+        t, index, size = _HEAD.unpack(head)
+        image = np.empty(self.shape, np.uint8)
+        view = memoryview(image).cast("B")
+        got = 0
+        while got < size:
+            n = out.readinto(view[got:])
+            if not n:
+                return None
+            got += n
+        return Frame(image, t, index)
+
+    def close(self) -> None:
+        if self._proc is not None:
+            self._proc.kill()
+            self._proc.wait()
+            if self._proc.stdout is not None:
+                self._proc.stdout.close()
+            self._proc = None
+
+
+def sim_camera_main() -> None:
+    """The simulated camera's process: read its spec (one JSON line), write a JSON header (when
+    buttons are pressed, what truly lies where), then every frame, raw, down stdout."""
+    import json
+    import sys
+
+    from vision.mat import layout_for
+    from vision.simtable import CameraPose, SimTable
+
+    spec = json.loads(sys.stdin.readline())
+    script, buttons = sim_steps(spec["steps"])
+    layout = layout_for(spec["table"], int(spec["seats"]), spec["paper"])
+    fps = float(spec["fps"])
+    pose = CameraPose(fill=0.86, tilt=0.08, roll=1.5, offset=(10.0, 0.0))
+    sim = SimTable(layout, script, title=spec["title"], fps=fps, pose=pose, seed=int(spec["seed"]))
+    press = [(SimTable(layout, script[:n], fps=fps).duration, step) for n, step in buttons]
+    truth = [[e.t, e.zone, e.slot or 0, e.card, e.kind] for e in sim.truth]
+    out = sys.stdout.buffer
+    shape = (sim.size[1], sim.size[0], 3)
+    out.write(json.dumps({"press": press, "truth": truth, "shape": shape}).encode() + b"\n")
+    out.flush()
+    try:
+        for index in range(len(sim.scenes)):
+            image = sim.render(index)
+            out.write(_HEAD.pack(sim.scenes[index].t, index, image.nbytes))
+            out.write(image.tobytes())
+        out.flush()
+    except (BrokenPipeError, KeyboardInterrupt):
+        pass
