@@ -36,10 +36,14 @@ NOT_A_FACE = ("back", "unknown")
 
 
 def supports(game: Any) -> bool:
-    """The cribbage family (six- and five-card, and their variants) is read this way."""
+    """The cribbage family (six- and five-card, and their variants) and Bhargage are read this way.
+
+    Suitcases is not yet: its "go" (a pass in a suit attempt) depends on suits, not on a count,
+    so it cannot be inferred from the order of plays; it is played from the phone."""
+    from games.bhargage.game import Bhargage
     from games.cribbage.game import Cribbage
 
-    return isinstance(game, Cribbage)
+    return isinstance(game, Cribbage | Bhargage)
 
 
 @dataclass

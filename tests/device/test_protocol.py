@@ -11,6 +11,7 @@ import pytest
 from device.protocols.script import ScriptTable, play_script, record_to_script
 from device.session import Session
 from device.store import Store
+from games.bhargage.autoplay import autoplay as decktet_autoplay
 from games.cribbage.autoplay import autoplay
 from games.records import replay
 from vision.events import TableEvent
@@ -26,9 +27,11 @@ def _first(steps: list[dict], op: str, zone_prefix: str = "seat", after: int = 0
                 and str(s.get("zone", "")).startswith(zone_prefix) and s.get("card") not in (None, "back"))
 
 
-@pytest.mark.parametrize(("game", "seed"), [(g, s) for g in ("cribbage", "cribbage5") for s in range(4)])
+@pytest.mark.parametrize(("game", "seed"),
+                         [(g, s) for g in ("cribbage", "cribbage5", "bhargage") for s in range(4)])
 def test_a_game_played_on_the_mat_scores_as_the_record(tmp_path: Path, game: str, seed: int) -> None:
-    record = autoplay(game, seed=seed, known_hands=False)
+    maker = decktet_autoplay if game == "bhargage" else autoplay
+    record = maker(game, seed=seed, known_hands=False)
     steps = record_to_script(record)
     assert not any(s["op"] == "say" and s["action"]["act"] == "play" for s in steps)  # plays are seen
     session = _session(tmp_path, record)
