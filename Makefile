@@ -33,8 +33,13 @@ pytest: $(STAMP)
 browser:
 	@if [ -f tests/web/ensure_chromium.sh ]; then bash tests/web/ensure_chromium.sh; fi
 
+# Speed and memory, printed as figures (budgets in the README and ARCHITECTURE.md).
 bench: $(STAMP)
 	$(BIN)/pegpi bench cribbage-shows
+	$(BIN)/pegpi bench recognition
+	$(BIN)/pegpi bench vision
+	$(BIN)/pegpi bench runtime
+	$(BIN)/pegpi bench web
 
 clean:
 	rm -rf $(VENV) build *.egg-info
