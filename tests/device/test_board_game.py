@@ -6,12 +6,10 @@ end. The Go button plays the record's "go"s and Undo takes an action back on the
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from gpiozero import Device
-from gpiozero.pins.mock import MockFactory, MockPWMPin
+from gpiozero.pins.mock import MockFactory
 from luma.core.device import dummy
 
 from device.board import render_board
@@ -54,17 +52,6 @@ class EngineTable:
 
     def new_game(self, game: str, players: list[str], options: dict[str, Any] | None = None) -> dict[str, Any]:
         raise AssertionError("no new game in this test")
-
-
-@pytest.fixture
-def factory() -> Iterator[MockFactory]:
-    previous = Device.pin_factory
-    Device.pin_factory = MockFactory(pin_class=MockPWMPin)
-    try:
-        yield Device.pin_factory
-    finally:
-        Device.pin_factory.reset()
-        Device.pin_factory = previous
 
 
 def press(panel: ButtonPanel, name: str) -> None:

@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
-from gpiozero import Device
-from gpiozero.pins.mock import MockFactory, MockPWMPin
+from gpiozero.pins.mock import MockFactory
 from luma.core.device import dummy
 
 from device.board import render_board, samples
@@ -16,17 +13,6 @@ from device.board.outputs import PegBoard, is_scoring
 from device.display import BoardDisplay
 from device.leds import LedConfig, TableLights
 from device.strip import PegStrip
-
-
-@pytest.fixture
-def factory() -> Iterator[MockFactory]:
-    previous = Device.pin_factory
-    Device.pin_factory = MockFactory(pin_class=MockPWMPin)
-    try:
-        yield Device.pin_factory
-    finally:
-        Device.pin_factory.reset()
-        Device.pin_factory = previous
 
 
 def test_a_score_is_a_rise_with_a_last_moment() -> None:

@@ -9,24 +9,13 @@ from pathlib import Path
 
 import pytest
 from gpiozero import Device
-from gpiozero.pins.mock import MockFactory, MockPWMPin
+from gpiozero.pins.mock import MockFactory
 
 from device.board import samples
 from device.display import HardwareConfigError
 from device.leds import LedConfig, TableLights
 
 DEFAULTS = Path(__file__).parents[2] / "hardware" / "defaults.toml"
-
-
-@pytest.fixture
-def factory() -> Iterator[MockFactory]:
-    previous = Device.pin_factory
-    Device.pin_factory = MockFactory(pin_class=MockPWMPin)
-    try:
-        yield Device.pin_factory
-    finally:
-        Device.pin_factory.reset()
-        Device.pin_factory = previous
 
 
 @pytest.fixture
