@@ -1,4 +1,9 @@
-"""The actions of the cribbage family, as written in game records (see seeds/cribbage.md)."""
+"""The actions of the cribbage family, as written in game records (see seeds/cribbage.md).
+
+The actions every pegging game shares live in :mod:`games.pegging.actions`; this module names
+them for the cribbage family and adds its own (Auction's bid, solo three-hand's give, Revised's
+nob and back).
+"""
 
 from __future__ import annotations
 
@@ -7,33 +12,12 @@ from typing import ClassVar
 
 from games.cards import Card
 from games.engine import Action
+from games.pegging.actions import Crib, Cut, Deal, Discard, Go, Muggins, Play, Show, Starter
 
-
-@dataclass(frozen=True)
-class Cut(Action):
-    """A player cuts the pack to decide the first dealer: the lowest card deals."""
-
-    act: ClassVar[str] = "cut"
-    player: int
-    card: Card
-
-
-@dataclass(frozen=True)
-class Deal(Action):
-    """A deal. ``hands`` (one list per seat, or null) when the cards are known; usually unknown."""
-
-    act: ClassVar[str] = "deal"
-    dealer: int | None = None
-    hands: tuple[tuple[Card, ...] | None, ...] | None = None
-
-
-@dataclass(frozen=True)
-class Discard(Action):
-    """A player lays cards away to the crib; ``cards`` may be omitted (the crib is face down)."""
-
-    act: ClassVar[str] = "discard"
-    player: int
-    cards: tuple[Card, ...] | None = None
+__all__ = [
+    "CRIBBAGE_ACTIONS", "Back", "Bid", "Crib", "Cut", "Deal", "Discard", "Give", "Go", "Muggins", "Nob",
+    "Play", "Show", "Starter",
+]
 
 
 @dataclass(frozen=True)
@@ -43,57 +27,6 @@ class Bid(Action):
     act: ClassVar[str] = "bid"
     player: int
     points: int
-
-
-@dataclass(frozen=True)
-class Starter(Action):
-    """The starter (the cut card) is turned up."""
-
-    act: ClassVar[str] = "starter"
-    card: Card
-
-
-@dataclass(frozen=True)
-class Play(Action):
-    act: ClassVar[str] = "play"
-    player: int
-    card: Card
-
-
-@dataclass(frozen=True)
-class Go(Action):
-    """The player cannot play without passing the limit of the count."""
-
-    act: ClassVar[str] = "go"
-    player: int
-
-
-@dataclass(frozen=True)
-class Show(Action):
-    """A player shows their hand. ``cards`` are needed only for cards not yet seen; ``claim``
-    is the points the player claims (with muggins)."""
-
-    act: ClassVar[str] = "show"
-    player: int
-    cards: tuple[Card, ...] | None = None
-    claim: int | None = None
-
-
-@dataclass(frozen=True)
-class Crib(Action):
-    """The dealer turns up the crib and counts it."""
-
-    act: ClassVar[str] = "crib"
-    cards: tuple[Card, ...] | None = None
-    claim: int | None = None
-
-
-@dataclass(frozen=True)
-class Muggins(Action):
-    """An opponent takes the points the last show missed (when playing muggins)."""
-
-    act: ClassVar[str] = "muggins"
-    player: int
 
 
 @dataclass(frozen=True)
