@@ -55,13 +55,15 @@ class OnnxCardClassifier:
     card's label (e.g. ``"the Author"``) instead of the model's own reading."""
 
     def __init__(self, model_path: str | os.PathLike[str] | None = None, *, threads: int = 1,
-                 decks: Sequence[Any] = ()) -> None:
+                 decks: Sequence[Any] = (), both_ways: bool = True) -> None:
         import onnxruntime as ort
 
         path = Path(model_path) if model_path is not None else MODELS_DIR / MODEL_FILE
         if not path.exists():
             raise FileNotFoundError(f"no card model at {path}")
         self.model_path = path
+        #: read each crop as given and turned 180 degrees (both indices), averaging the two
+        self.both_ways = both_ways
         meta_path = path.with_suffix(".json")
         self.meta: dict[str, Any] = json.loads(meta_path.read_text(encoding="utf-8")) if meta_path.exists() else {}
         labels_path = path.parent / self.meta.get("labels", "cards.labels.txt")
@@ -88,8 +90,9 @@ class OnnxCardClassifier:
         emb = deck.embeddings_for(self)
         self.decks.append(deck)
         self._enrolled = emb if self._enrolled.shape[0] == 0 else np.concatenate([self._enrolled, emb])
-        self._enrolled_labels += list(deck.labels)
-        self._thresholds = np.concatenate([self._thresholds, np.full(len(deck.labels), deck.threshold, np.float32)])
+        labels = list(deck.all_labels)
+        self._enrolled_labels += labels
+        self._thresholds = np.concatenate([self._thresholds, np.full(len(labels), deck.threshold, np.float32)])
         extra = [lbl for lbl in dict.fromkeys(self._enrolled_labels) if lbl not in self.model_labels]
         self.labels = self.model_labels + tuple(extra)
 
@@ -98,9 +101,16 @@ class OnnxCardClassifier:
         """Calibrated probabilities over :attr:`model_labels` and unit embeddings, one row per crop."""
         if len(crops) == 0:
             return np.zeros((0, len(self.model_labels)), np.float32), np.zeros((0, 128), np.float32)
-        batch = to_tensor(np.stack([preprocess(c) for c in crops]))
-        probs, emb = self.session.run(None, {"image": batch})
-        return probs, emb
+        pre = np.stack([preprocess(c) for c in crops])
+        if not self.both_ways:
+            probs, emb = self.session.run(None, {"image": to_tensor(pre)})
+            return probs, emb
+        n = len(pre)
+        probs, emb = self.session.run(None, {"image": to_tensor(np.concatenate([pre, pre[:, ::-1, ::-1]]))})
+        p = 0.5 * (probs[:n] + probs[n:])
+        e = emb[:n] + emb[n:]
+        e /= np.maximum(np.linalg.norm(e, axis=1, keepdims=True), 1e-6)
+        return p, e
 
     def embed(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         """Unit-norm embeddings (N, 128) for enrolment and nearest-neighbour look-up."""

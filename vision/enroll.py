@@ -17,13 +17,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 
 from games.errors import PegpiError
 from vision.classify import preprocess
 
 #: Cosine similarity an enrolled view must reach to be recognised (see models/MODEL_CARD.md).
-DEFAULT_THRESHOLD = 0.8
+DEFAULT_THRESHOLD = 0.72
+#: Synthetic variants made of each enrolled view (shift, tilt, blur, light, noise, turned).
+DEFAULT_AUGMENT = 8
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}$")
 
 
@@ -43,10 +46,29 @@ def model_id(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
 
 
+def augment_views(view: np.ndarray, n: int, seed: int) -> list[np.ndarray]:
+    """``view`` (preprocessed 176x128 BGR) and ``n`` variants of it, deterministic per seed."""
+    rng = np.random.default_rng([seed, 99])
+    h, w = view.shape[:2]
+    out = [view]
+    for i in range(n):
+        m = cv2.getRotationMatrix2D((w / 2, h / 2), float(rng.normal(0, 1.5)), float(rng.uniform(0.95, 1.06)))
+        m[:, 2] += rng.normal(0, 3, 2)
+        v = cv2.warpAffine(view, m, (w, h), borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+        if rng.random() < 0.6:
+            v = cv2.GaussianBlur(v, (0, 0), float(rng.uniform(0.3, 1.3)))
+        v = v * rng.uniform(0.85, 1.15, 3).astype(np.float32) * float(rng.uniform(0.75, 1.15)) + float(rng.uniform(-15, 15))
+        v += rng.normal(0, rng.uniform(0, 6), v.shape).astype(np.float32)
+        v8 = np.clip(v, 0, 255).astype(np.uint8)
+        out.append(np.ascontiguousarray(v8[::-1, ::-1] if i % 2 else v8))
+    return out
+
+
 @dataclass
 class EnrolledDeck:
     """Enrolled views of a deck: ``labels[i]`` is the card shown in ``views[i]`` (preprocessed,
-    uint8 176x128x3) whose embedding under model ``model`` is ``embeddings[i]``."""
+    uint8 176x128x3). Each view is expanded into ``1 + augment`` variants; ``embeddings`` (under
+    model ``model``) has one row per variant, labelled by :attr:`all_labels`."""
 
     name: str
     labels: list[str]
@@ -54,15 +76,23 @@ class EnrolledDeck:
     embeddings: np.ndarray
     model: str
     threshold: float = DEFAULT_THRESHOLD
+    augment: int = DEFAULT_AUGMENT
     _cache: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
+
+    @property
+    def all_labels(self) -> list[str]:
+        return [lb for lb in self.labels for _ in range(1 + self.augment)]
+
+    def expanded_views(self) -> list[np.ndarray]:
+        return [v for i, view in enumerate(self.views) for v in augment_views(view, self.augment, i)]
 
     def embeddings_for(self, classifier: Any) -> np.ndarray:
         """Embeddings under ``classifier``'s model (re-computed from the views if it differs)."""
         mid = model_id(classifier.model_path)
-        if mid == self.model:
+        if mid == self.model and len(self.embeddings) == len(self.all_labels):
             return self.embeddings
         if mid not in self._cache:
-            self._cache[mid] = classifier.embed(list(self.views))
+            self._cache[mid] = classifier.embed(self.expanded_views())
         return self._cache[mid]
 
     def save(self, folder: str | os.PathLike[str] | None = None) -> Path:
@@ -70,7 +100,8 @@ class EnrolledDeck:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(path.name + ".tmp.npz")
         np.savez_compressed(tmp, labels=np.array(self.labels), views=self.views, embeddings=self.embeddings,
-                            model=np.array(self.model), threshold=np.array(self.threshold))
+                            model=np.array(self.model), threshold=np.array(self.threshold),
+                            augment=np.array(self.augment))
         os.replace(tmp, path)
         return path
 
@@ -79,12 +110,12 @@ class EnrolledDeck:
         with np.load(path) as z:
             return cls(name=Path(path).stem, labels=[str(x) for x in z["labels"]], views=z["views"],
                        embeddings=z["embeddings"].astype(np.float32), model=str(z["model"]),
-                       threshold=float(z["threshold"]))
+                       threshold=float(z["threshold"]), augment=int(z["augment"]) if "augment" in z else 0)
 
 
 def enroll(classifier: Any, name: str, crops: Sequence[np.ndarray], labels: Sequence[str], *,
            threshold: float = DEFAULT_THRESHOLD, folder: str | os.PathLike[str] | None = None,
-           save: bool = True, merge: bool = True) -> EnrolledDeck:
+           save: bool = True, merge: bool = True, augment: int = DEFAULT_AUGMENT) -> EnrolledDeck:
     """Enrol ``crops`` (upright card images, one or a few per card) as deck ``name``.
 
     With ``merge`` the views are added to an already enrolled deck of that name. The deck is
@@ -94,13 +125,14 @@ def enroll(classifier: Any, name: str, crops: Sequence[np.ndarray], labels: Sequ
     if len(crops) != len(labels) or not crops:
         raise EnrolError(f"{len(crops)} images but {len(labels)} labels: give one label per image")
     views = np.stack([preprocess(c) for c in crops])
-    emb = classifier.embed(list(crops))
-    deck = EnrolledDeck(name, [str(lb) for lb in labels], views, emb, model_id(classifier.model_path), threshold)
     path = data_dir(folder) / f"{name}.npz"
+    all_labels, all_views = [str(lb) for lb in labels], views
     if merge and path.exists():
         old = EnrolledDeck.load(path)
-        deck = EnrolledDeck(name, old.labels + deck.labels, np.concatenate([old.views, views]),
-                            np.concatenate([old.embeddings_for(classifier), emb]), deck.model, threshold)
+        all_labels, all_views = old.labels + all_labels, np.concatenate([old.views, views])
+    deck = EnrolledDeck(name, all_labels, all_views, np.zeros((0, 1), np.float32), model_id(classifier.model_path),
+                        threshold, augment)
+    deck.embeddings = classifier.embed(deck.expanded_views())
     if save:
         deck.save(folder)
     return deck

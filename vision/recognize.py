@@ -53,15 +53,28 @@ def _masks(img: np.ndarray) -> list[np.ndarray]:
     # a stricter level, for light tables
     _, m2 = cv2.threshold(white, min(250, int(thr + (255 - thr) * 0.45)), 255, cv2.THRESH_BINARY)
     masks.append(m2)
+    # distance from the table's colour (estimated on the image border), for tables as light as cards
+    lab = cv2.cvtColor(cv2.GaussianBlur(img, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    b = max(2, min(img.shape[:2]) // 40)
+    border = np.concatenate([lab[:b].reshape(-1, 3), lab[-b:].reshape(-1, 3), lab[:, :b].reshape(-1, 3),
+                             lab[:, -b:].reshape(-1, 3)])
+    table = np.median(border, axis=0)
+    dist = np.linalg.norm((lab - table) * np.array([0.6, 1.0, 1.0], np.float32), axis=2)
+    for level in (9.0, 18.0):  # fixed colour differences from the table
+        masks.append(((dist > level) * 255).astype(np.uint8))
+    dist = np.clip(dist * (255.0 / max(1.0, float(np.percentile(dist, 99.5)))), 0, 255).astype(np.uint8)
+    _, m3 = cv2.threshold(dist, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    masks.append(m3)
     grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     grey = cv2.GaussianBlur(grey, (5, 5), 0)
     med = float(np.median(grey))
-    edges = cv2.Canny(grey, int(max(10, 0.5 * med)), int(min(255, max(40, 1.2 * med))))
-    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
-    contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    filled = np.zeros_like(edges)
-    cv2.drawContours(filled, contours, -1, 255, -1)
-    masks.append(cv2.erode(filled, np.ones((3, 3), np.uint8)))
+    for lo, hi in ((max(8, 0.3 * med), min(255, max(30, 0.8 * med))), (6, 18)):
+        edges = cv2.Canny(grey, int(lo), int(hi))
+        edges = cv2.morphologyEx(cv2.dilate(edges, np.ones((3, 3), np.uint8)), cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
+        contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        filled = np.zeros_like(edges)
+        cv2.drawContours(filled, contours, -1, 255, -1)
+        masks.append(cv2.erode(filled, np.ones((3, 3), np.uint8)))
     out = []
     k = np.ones((5, 5), np.uint8)
     for m in masks:
@@ -141,6 +154,33 @@ def _corner_hypotheses(contour: np.ndarray, card_h: Sequence[float]) -> list[np.
     return hyps
 
 
+def _edge_hypotheses(contour: np.ndarray, card_h: float | None) -> list[np.ndarray]:
+    """Cards whose top edge lies along a long straight edge of an outline (the hidden corners of
+    a fan of parallel cards), every tenth of a card width along it."""
+    if card_h is None:
+        return []
+    card_w = card_h / ASPECT
+    peri = cv2.arcLength(contour, True)
+    poly = cv2.approxPolyDP(contour, 0.012 * peri, True).reshape(-1, 2).astype(np.float32)
+    signed = 0.5 * np.sum(poly[:, 0] * np.roll(poly[:, 1], -1) - np.roll(poly[:, 0], -1) * poly[:, 1])
+    hyps = []
+    for i in range(len(poly)):
+        a, b = poly[i - 1], poly[i]
+        length = float(np.linalg.norm(b - a))
+        if length < 1.3 * card_w:
+            continue
+        u = (b - a) / length
+        inward = np.array([-u[1], u[0]], np.float32) * (1 if signed > 0 else -1)
+        for along, across in ((card_w, card_h), (card_h, card_w)):
+            if along > length:
+                continue
+            for t in np.arange(0.0, length - along + 1e-3, 0.1 * card_w):
+                p = a + u * t
+                quad = np.array([p, p + u * along, p + u * along + inward * across, p + inward * across], np.float32)
+                hyps.append(_upright(quad))
+    return hyps
+
+
 def _iou(a: np.ndarray, b: np.ndarray) -> float:
     inter, _ = cv2.intersectConvexConvex(a, b)
     if inter <= 0:
@@ -150,14 +190,20 @@ def _iou(a: np.ndarray, b: np.ndarray) -> float:
 
 def candidates(img: np.ndarray) -> list[np.ndarray]:
     """Card quadrilaterals (upright-ordered) that may hold a card, in ``img`` pixels."""
+    return _candidates(img)[0]
+
+
+def _candidates(img: np.ndarray) -> tuple[list[np.ndarray], int]:
+    """The quads, and how many of them (at the front) are whole card outlines."""
     h, w = img.shape[:2]
     min_area = 0.0015 * h * w
     singles: list[np.ndarray] = []
     others: list[np.ndarray] = []
     for m in _masks(img):
         contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        contours = sorted(contours, key=cv2.contourArea, reverse=True)[:12]
         for c in contours:
-            if cv2.contourArea(c) < min_area:
+            if not (min_area <= cv2.contourArea(c) <= 0.6 * h * w):
                 continue
             q = _single_cards(c, min_area)
             if q is not None:
@@ -166,25 +212,40 @@ def candidates(img: np.ndarray) -> list[np.ndarray]:
                 others.append(c)
     heights = [float(np.linalg.norm(q[3] - q[0])) for q in singles]
     quads = list(singles)
+    # card sizes for the hypotheses: the single cards' heights, and the commonest lengths of the
+    # outlines' straight edges read as a card's height or width
+    votes: dict[int, float] = {}
+    bin_w = np.log(1.08)
+    for hgt in heights:
+        b = int(round(np.log(hgt) / bin_w))
+        votes[b] = votes.get(b, 0.0) + 3 * hgt
     for c in others:
-        rect = cv2.minAreaRect(c)
-        sizes = set()
-        if heights:
-            sizes.add(round(float(np.median(heights)), 1))
-        short = min(rect[1])
-        if short > 20:
-            sizes.add(round(float(short), 1))
-            if not heights:
-                sizes.add(round(float(short) * 0.92, 1))
-        if len(quads) > 600:
+        peri = cv2.arcLength(c, True)
+        poly = cv2.approxPolyDP(c, 0.012 * peri, True).reshape(-1, 2).astype(np.float32)
+        for i in range(len(poly)):
+            length = float(np.linalg.norm(poly[i] - poly[i - 1]))
+            if length < 0.03 * max(h, w):
+                continue
+            for hgt in (length, length * ASPECT):
+                b = int(round(np.log(hgt) / bin_w))
+                votes[b] = votes.get(b, 0.0) + length
+    top = sorted(votes, key=lambda b: -votes[b])[:3]
+    sizes = sorted({round(float(np.exp(b * bin_w)), 1) for b in top})
+    for c in others:
+        if len(quads) > 800:
             break
-        quads += _corner_hypotheses(c, sorted(sizes))
+        rect = cv2.minAreaRect(c)
+        extra = [round(float(min(rect[1])), 1)] if min(rect[1]) > 20 else []
+        quads += _corner_hypotheses(c, sorted(set(sizes + extra)))
+        quads += _edge_hypotheses(c, sizes[len(sizes) // 2] if sizes else None)
     # drop near-duplicates
     kept: list[np.ndarray] = []
-    for q in quads:
+    n_single = 0
+    for i, q in enumerate(quads):
         if all(np.abs(q - k).max() > 4 for k in kept):
             kept.append(q)
-    return kept
+            n_single += i < len(singles)
+    return kept, n_single
 
 
 def warp(img: np.ndarray, quad: np.ndarray) -> np.ndarray:
@@ -200,31 +261,32 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
     h, w = image.shape[:2]
     scale = min(1.0, _WORK / max(h, w))
     small = cv2.resize(image, (int(w * scale), int(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else image
-    quads = candidates(small)
+    quads, n_single = _candidates(small)
     if not quads:
         return []
     full = [q / scale for q in quads]
     both = [q for q in full for q in (q, np.roll(q, 2, axis=0))]
+    single = [i < n_single for i in range(len(full)) for _ in (0, 1)]
     crops = [warp(image, q) for q in both]
     preds = classifier.classify(crops)
     found = []
-    for q, p in zip(both, preds, strict=True):
-        if p.label == UNKNOWN or p.confidence < min_confidence:
+    for q, p, whole in zip(both, preds, single, strict=True):
+        if p.label == UNKNOWN or p.confidence < (min_confidence if whole else max(min_confidence, 0.75)):
             continue
-        if p.label == "back" and not include_backs:
+        # a back is only taken from a whole card outline: hypotheses over patterned tables look like backs
+        if p.label == "back" and (not include_backs or not whole or p.confidence < 0.8):
             continue
         found.append(Detection(p.label, p.confidence, q))
-    found.sort(key=lambda d: -d.confidence)
+    found.sort(key=lambda d: (d.card == "back", -d.confidence))
     kept: list[Detection] = []
     for d in found:
         clash = False
         for k in kept:
             iou = _iou(d.corners, k.corners)
             same_corner = np.linalg.norm(d.corners[0] - k.corners[0]) < 0.25 * np.linalg.norm(k.corners[1] - k.corners[0])
-            if iou > 0.75 or (d.card == k.card and iou > 0.1) or same_corner:
+            if iou > 0.75 or (d.card == k.card and iou > 0.1) or same_corner or (d.card == "back" and iou > 0.1):
                 clash = True
                 break
         if not clash:
             kept.append(d)
-    # backs are only kept when no face was read inside them (a hypothesis can straddle cards)
     return kept

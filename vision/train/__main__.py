@@ -65,6 +65,7 @@ def fit_temperature(logits: np.ndarray, y: np.ndarray) -> float:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m vision.train")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--data-seeds", default=None, help="comma-separated data seeds (default: --seed)")
     ap.add_argument("--out", type=Path, default=Path("models"))
     ap.add_argument("--cache", type=Path, default=Path("build/train-data"))
     ap.add_argument("--instances", type=int, default=60_000, help="training instances (2 crops each)")
@@ -82,9 +83,14 @@ def main(argv: list[str] | None = None) -> int:
     random.seed(args.seed)
     np.random.seed(args.seed)
     torch.manual_seed(args.seed)
-    cache = args.cache / f"seed{args.seed}"
-    print(f"rendering data into {cache} ...", flush=True)
-    train_paths, val_paths = data.build(cache, args.seed, args.instances, args.val_instances)
+    data_seeds = [int(x) for x in args.data_seeds.split(",")] if args.data_seeds else [args.seed]
+    train_paths, val_paths = [], []
+    for ds in data_seeds:
+        cache = args.cache / f"seed{ds}"
+        print(f"rendering data into {cache} ...", flush=True)
+        tp, vp = data.build(cache, ds, args.instances, args.val_instances)
+        train_paths += tp
+        val_paths += vp if ds == data_seeds[0] else []
     tr, va = data.load(train_paths), data.load(val_paths)
     print(f"data: {len(tr['y'])} train, {len(va['y'])} val crops in {time.time() - t0:.0f} s", flush=True)
 
@@ -164,10 +170,10 @@ def main(argv: list[str] | None = None) -> int:
         "input": {"height": INPUT_H, "width": INPUT_W, "layout": "NCHW", "channels": "BGR", "scale": "1/255"},
         "outputs": {"probs": "calibrated softmax over labels", "embedding": "unit-norm 128-d"},
         "temperature": round(temperature, 4),
-        "train": {"seed": args.seed, "instances": args.instances, "crops": int(len(tr["y"])), "epochs_run": epoch + 1,
+        "train": {"seed": args.seed, "data_seeds": data_seeds, "instances_per_data_seed": args.instances, "crops": int(len(tr["y"])), "epochs_run": epoch + 1,
                   "width": args.width, "minutes": round((time.time() - t0) / 60, 1),
-                  "command": f"python -m vision.train --seed {args.seed} --out {args.out} --instances {args.instances} "
-                             f"--epochs {args.epochs} --width {args.width}"},
+                  "command": f"python -m vision.train --seed {args.seed} --data-seeds {','.join(map(str, data_seeds))} "
+                             f"--out {args.out} --instances {args.instances} --steps {total} --threads {args.threads}"},
         "val": {"accuracy": round(float((~wrong).mean()), 5),
                 "confident_mistakes": round(float((wrong & (conf >= 0.9)).mean()), 5)},
     }

@@ -1,0 +1,70 @@
+"""The shipped ONNX model: loads, agrees with its labels, reads unseen designs, rejects non-cards."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pytest
+
+from vision.api import Prediction
+from vision.classify import LABELS, MODEL_FILE, MODELS_DIR, OnnxCardClassifier, load_default_classifier
+from vision.render import CARD_IDS, HELDOUT_DESIGN_SEEDS, render_card
+from vision.render.photo import non_card_crop, table_crop
+
+
+@functools.lru_cache(maxsize=1)
+def clf() -> OnnxCardClassifier:
+    return load_default_classifier()
+
+
+def test_model_file_and_labels() -> None:
+    path = MODELS_DIR / MODEL_FILE
+    assert path.exists() and path.stat().st_size < 5_000_000
+    labels = (MODELS_DIR / "cards.labels.txt").read_text(encoding="utf-8").split()
+    assert tuple(labels) == LABELS
+    assert clf().labels == LABELS
+    assert LABELS[:54] == CARD_IDS and LABELS[54:] == ("back", "unknown")
+    probs, emb = clf().run([np.zeros((176, 126, 3), np.uint8)] * 3)
+    assert probs.shape == (3, len(LABELS)) and emb.shape[0] == 3
+    assert np.allclose(probs.sum(axis=1), 1, atol=1e-4)
+    assert np.allclose(np.linalg.norm(emb, axis=1), 1, atol=1e-3)
+
+
+def test_one_batched_call_any_size() -> None:
+    crops = [render_card("5C", HELDOUT_DESIGN_SEEDS[2], px_per_mm=k) for k in (1.5, 2.0, 4.0)]
+    preds = clf().classify(crops)
+    assert all(isinstance(p, Prediction) for p in preds) and len(preds) == 3
+    assert [p.label for p in preds] == ["5C"] * 3
+    assert clf().classify([]) == []
+
+
+def test_reads_cards_of_unseen_designs() -> None:
+    rng = np.random.default_rng(5)
+    crops, truth = [], []
+    for design in HELDOUT_DESIGN_SEEDS[40:43]:
+        for cid in CARD_IDS:
+            crops.append(table_crop(render_card(cid, design, px_per_mm=3.0, alpha=True), rng, strength=0.6))
+            truth.append(cid)
+    preds = clf().classify(crops)
+    acc = np.mean([p.label == t for p, t in zip(preds, truth, strict=True)])
+    assert acc >= 0.93, acc
+    turned = clf().classify([c[::-1, ::-1] for c in crops[:54]])
+    assert np.mean([p.label == t for p, t in zip(turned, truth[:54], strict=True)]) >= 0.9
+
+
+def test_backs_and_non_cards() -> None:
+    rng = np.random.default_rng(6)
+    backs = [table_crop(render_card("back", d, px_per_mm=3.0, alpha=True), rng, strength=0.5)
+             for d in HELDOUT_DESIGN_SEEDS[:10]]
+    assert np.mean([p.label == "back" for p in clf().classify(backs)]) >= 0.8
+    junk = [non_card_crop(rng) for _ in range(40)]
+    preds = clf().classify(junk)
+    # a non-card is called unknown, or at least not read with confidence
+    assert np.mean([p.label == "unknown" or p.confidence < 0.6 for p in preds]) >= 0.9
+
+
+@pytest.mark.parametrize("cid", ["10H", "RJ", "BJ", "QS"])
+def test_clean_heldout_cards(cid: str) -> None:
+    crops = [render_card(cid, d, px_per_mm=2.0) for d in HELDOUT_DESIGN_SEEDS[:6]]
+    assert np.mean([p.label == cid for p in clf().classify(crops)]) >= 0.8

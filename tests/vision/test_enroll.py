@@ -1,0 +1,43 @@
+"""Enrolment round trip: a Decktet-like deck never seen in training, one view per card."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.classify import load_default_classifier
+from vision.enroll import EnrolError, enroll, list_decks, load_decks, remove_deck
+from vision.render.decktet import DECKTET_NAMES, render_decktet
+from vision.render.photo import table_crop
+
+
+def test_enrol_save_load_recognise(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PEGPI_DATA", str(tmp_path))
+    rng = np.random.default_rng(3)
+    names = DECKTET_NAMES[::3]  # 15 cards
+    faces = {n: render_decktet(n, 11, px_per_mm=3.0, alpha=True) for n in names}
+    clf = load_default_classifier()
+    enroll(clf, "decktet", [table_crop(faces[n], rng, strength=0.4, turn=False) for n in names], list(names))
+    assert list_decks() == ["decktet"]
+    assert (tmp_path / "decks" / "decktet.npz").exists()
+    clf2 = load_default_classifier(["decktet"])
+    assert set(names) <= set(clf2.labels)
+    tests = [(n, table_crop(faces[n], rng, strength=0.8)) for n in names for _ in range(2)]
+    preds = clf2.classify([c for _, c in tests])
+    acc = np.mean([p.label == n for (n, _), p in zip(tests, preds, strict=True)])
+    assert acc >= 0.9, acc
+    # all enrolled decks
+    assert load_default_classifier(True).labels == clf2.labels
+    assert remove_deck("decktet") and list_decks() == []
+
+
+def test_enrol_errors(tmp_path: Path) -> None:
+    clf = load_default_classifier()
+    with pytest.raises(EnrolError):
+        enroll(clf, "x", [np.zeros((176, 126, 3), np.uint8)], ["a", "b"], folder=tmp_path)
+    with pytest.raises(EnrolError):
+        enroll(clf, "../evil", [np.zeros((176, 126, 3), np.uint8)], ["a"], folder=tmp_path)
+    with pytest.raises(EnrolError):
+        load_decks(["nope"], data_dir=tmp_path)

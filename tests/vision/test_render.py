@@ -1,0 +1,72 @@
+"""The card renderer: deterministic per seed, every card and back, held-out designs apart."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.render import CARD_IDS, HELDOUT_DESIGN_SEEDS, TRAIN_DESIGN_RANGE, design_from_seed, render_card
+from vision.render.decktet import DECKTET_NAMES, render_decktet
+from vision.render.fonts import font_pool
+from vision.render.photo import compose_scene, non_card_crop, table_crop
+
+
+def test_card_ids_match_the_engine() -> None:
+    from games.cards import Card
+
+    assert len(CARD_IDS) == 54
+    assert all(str(Card.parse(c)) == c for c in CARD_IDS)
+
+
+def test_deterministic_per_seed() -> None:
+    a = render_card("10H", 3, px_per_mm=2.0)
+    b = render_card("10H", 3, px_per_mm=2.0)
+    assert np.array_equal(a, b)
+    assert not np.array_equal(a, render_card("10H", 4, px_per_mm=2.0))
+    r1 = render_card("QS", 5, px_per_mm=2.0, rng=np.random.default_rng(1))
+    r2 = render_card("QS", 5, px_per_mm=2.0, rng=np.random.default_rng(1))
+    assert np.array_equal(r1, r2)
+
+
+@pytest.mark.parametrize("seed", [0, HELDOUT_DESIGN_SEEDS[0]])
+def test_every_face_and_back_renders(seed: int) -> None:
+    for cid in (*CARD_IDS, "back"):
+        img = render_card(cid, seed, px_per_mm=1.5)
+        assert img.shape == (132, 94, 3) and img.dtype == np.uint8
+        assert img.std() > 3  # something is drawn
+    rgba = render_card("AS", seed, px_per_mm=4.0, alpha=True)
+    assert rgba.shape == (352, 252, 4) and rgba[0, 0, 3] < 128 and rgba[176, 126, 3] == 255
+
+
+def test_unknown_card_id_is_refused() -> None:
+    with pytest.raises(ValueError):
+        render_card("1X", 0)
+
+
+def test_heldout_designs_use_only_heldout_fonts() -> None:
+    assert not set(HELDOUT_DESIGN_SEEDS) & set(TRAIN_DESIGN_RANGE)
+    train_fonts = {f.path or f.name for f in font_pool(False)}
+    held_fonts = {f.path or f.name for f in font_pool(True)}
+    assert not train_fonts & held_fonts
+    assert {design_from_seed(s).font.family for s in HELDOUT_DESIGN_SEEDS} <= {f.family for f in font_pool(True)}
+    assert len({design_from_seed(s).font.family for s in range(200)}) >= 8  # many index styles in training
+
+
+def test_decktet_cards() -> None:
+    assert len(DECKTET_NAMES) == 45
+    a = render_decktet("the Author", 0, px_per_mm=2.0)
+    assert a.shape == (176, 126, 3)
+    assert not np.array_equal(a, render_decktet("the Origin", 0, px_per_mm=2.0))
+
+
+def test_photo_effects_and_scenes() -> None:
+    rng = np.random.default_rng(0)
+    face = render_card("7D", 1, px_per_mm=3.0, alpha=True)
+    crop = table_crop(face, rng, px_per_mm=2.0)
+    assert 150 < crop.shape[0] < 210 and 105 < crop.shape[1] < 150
+    assert non_card_crop(rng).ndim == 3
+    img, corners = compose_scene([face, render_card("KS", 1, px_per_mm=3.0, alpha=True)], rng, size=(640, 480),
+                                 card_px=(120, 160))
+    assert img.shape == (480, 640, 3) and len(corners) == 2
+    for q in corners:
+        assert q.shape == (4, 2) and (q[:, 0] >= 0).all() and (q[:, 0] < 640).all()
