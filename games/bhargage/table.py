@@ -25,7 +25,8 @@ from games.cards import Card
 from games.decktet import DECKTET, DecktetCard
 from games.engine import Action, Score
 from games.errors import CardCountError, CardError, IllegalActionError
-from games.pegging.table import PeggingGame, PeggingState
+from games.pegging.game import PeggingGame
+from games.pegging.table import PeggingState
 
 
 class DecktetPeggingGame(PeggingGame[DecktetCard]):

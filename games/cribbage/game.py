@@ -1,5 +1,8 @@
 """The cribbage rules core: six-card Cribbage and the machinery every variant shares.
 
+The deal, the discards, the starter and the show are the pegging core's
+(:mod:`games.pegging.table`); this module adds the count to 31 and what the variants change.
+
 A deal runs: (cut for the first deal) -> deal -> discards to the crib -> starter (2 for his
 heels) -> the play (counts to 31, "go", 1 for last) -> the show (hands from the dealer's left,
 then the crib) -> the next deal. The game ends the instant a side reaches the target.
@@ -28,7 +31,8 @@ from games.cribbage.scoring import (
 )
 from games.engine import Action, Item, Option, Score, Spec, register
 from games.errors import CardError, IllegalActionError
-from games.pegging.table import PeggingGame, PeggingState
+from games.pegging.game import PeggingGame
+from games.pegging.table import PeggingState
 
 
 class Cribbage(PeggingGame[Card]):
