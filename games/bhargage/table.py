@@ -23,8 +23,8 @@ from typing import Any
 from games.bhargage.actions import Pass, Play
 from games.cards import Card
 from games.decktet import DECKTET, DecktetCard
-from games.engine import Action, Score
-from games.errors import CardCountError, CardError, IllegalActionError
+from games.engine import Action
+from games.errors import CardError, IllegalActionError
 from games.pegging.game import PeggingGame
 from games.pegging.table import PeggingState
 
@@ -41,6 +41,7 @@ class DecktetPeggingGame(PeggingGame[DecktetCard]):
     crib_name = "crib"
     starter_name = "top card"
     crib_unseen_hint = "give its cards"
+    size_hint = " (the top card given with --starter)"
     # Decktet card names have spaces: lists of cards are joined with semicolons
     list_sep = hand_sep = "; "
 
@@ -87,28 +88,6 @@ class DecktetPeggingGame(PeggingGame[DecktetCard]):
 
     def skunk_lines(self) -> list[tuple[str, int]]:
         return []
-
-    def score_cards(self, cards: Sequence[str], starter: str | None,
-                    crib: bool = False) -> list[tuple[str, Score]]:
-        """`pegpi score`: count one hand (or the crib) with the top card."""
-        from games.cards import check_cards
-
-        hand = [self.parse_card(c) for c in cards]
-        start = self.parse_card(starter) if starter else None
-        texts = list(cards) + ([starter] if starter else [])
-        check_cards(hand + ([start] if start else []), texts=texts, what="the hand and top card")
-        size = self.crib_size() if crib else self.kept
-        if len(hand) != size:
-            raise CardCountError(
-                f"a {self.crib_name if crib else 'hand'} in {self.spec.title} has {size} cards "
-                f"(the top card given with --starter), got {len(hand)}: " + "; ".join(cards)
-            )
-        return self.score_lines(hand, start, crib)
-
-    def score_lines(self, hand: Sequence[DecktetCard], starter: DecktetCard | None,
-                    crib: bool) -> list[tuple[str, Score]]:
-        return [(self.crib_name if crib else "hand", self.score_hand(hand, starter, crib))]
-
 
 
 class DecktetPeggingState(PeggingState[DecktetCard]):

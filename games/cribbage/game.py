@@ -122,24 +122,6 @@ class Cribbage(PeggingGame[Card]):
     def score_hand(self, hand: Sequence[Card], starter: Card | None, crib: bool = False) -> Score:
         return score_show(hand, starter, crib, self.show_rules)
 
-    def score_cards(self, cards: Sequence[str], starter: str | None, crib: bool = False) -> list[tuple[str, Score]]:
-        """`pegpi score`: count one hand (the kept cards) with the starter."""
-        from games.cards import check_cards
-
-        hand = [self.parse_card(c) for c in cards]
-        start = self.parse_card(starter) if starter else None
-        size = self.crib_size(0) if crib else self.kept_size(1, 0)
-        check_cards(hand + ([start] if start else []), texts=list(cards) + ([starter] if starter else []),
-                    what="the hand and starter")
-        if len(hand) != size:
-            from games.errors import CardCountError
-
-            raise CardCountError(
-                f"a {'crib' if crib else 'hand'} in {self.spec.title} has {size} cards, got {len(hand)}: "
-                + " ".join(cards)
-            )
-        return [("crib" if crib else "hand", self.score_hand(hand, start, crib))]
-
     def new_initial_state(self) -> CribbageState:
         return CribbageState(self)
 

@@ -8,7 +8,9 @@ from abc import abstractmethod
 from collections.abc import Sequence
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
+from games.cards import check_cards
 from games.engine import Game, Score
+from games.errors import CardCountError
 
 
 class PeggingCard(Protocol):
@@ -34,6 +36,8 @@ class PeggingGame(Game, Generic[C]):
     hand_sep: ClassVar[str] = " "
     #: the dealer counts a crib after the hands
     has_crib: ClassVar[bool] = True
+    #: what `pegpi score` adds to the size of a hand when it has the wrong number of cards
+    size_hint: ClassVar[str] = ""
 
     @abstractmethod
     def parse_card(self, text: str) -> C: ...
@@ -75,3 +79,21 @@ class PeggingGame(Game, Generic[C]):
 
     def next_dealer(self, dealer: int) -> int:
         return (dealer + 1) % self.num_players
+
+    def score_cards(self, cards: Sequence[str], starter: str | None, crib: bool = False) -> list[tuple[str, Score]]:
+        """`pegpi score`: count one hand (the kept cards) or the crib with the starter."""
+        hand = [self.parse_card(c) for c in cards]
+        start = self.parse_card(starter) if starter else None
+        texts = list(cards) + ([starter] if starter else [])
+        check_cards(hand + ([start] if start else []), texts=texts, what=f"the hand and {self.starter_name}")
+        size = self.crib_size(0) if crib else self.kept_size(1, 0)
+        if len(hand) != size:
+            raise CardCountError(
+                f"a {self.crib_name if crib else 'hand'} in {self.spec.title} has {size} cards{self.size_hint}, "
+                f"got {len(hand)}: " + self.hand_sep.join(cards)
+            )
+        return self.score_lines(hand, start, crib)
+
+    def score_lines(self, hand: Sequence[C], starter: C | None, crib: bool) -> list[tuple[str, Score]]:
+        """The lines `pegpi score` prints: the count (Bhargage adds the opponent's shortage)."""
+        return [(self.crib_name if crib else "hand", self.score_hand(hand, starter, crib))]
