@@ -72,7 +72,7 @@ class DecktetPeggingGame(PeggingGame[DecktetCard]):
     def kept(self) -> int:
         return self.hand_size - self.lay_away
 
-    # The cribbage family's sizing, which the pegging table protocol asks every pegging game.
+    # The pegging core's sizes (the pegging table protocol asks them too): the same every deal.
 
     def dealt(self, seat: int, dealer: int | None = None) -> int:
         return self.hand_size
