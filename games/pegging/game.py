@@ -81,7 +81,12 @@ class PeggingGame(Game, Generic[C]):
         return (dealer + 1) % self.num_players
 
     def score_cards(self, cards: Sequence[str], starter: str | None, crib: bool = False) -> list[tuple[str, Score]]:
-        """`pegpi score`: count one hand (the kept cards) or the crib with the starter."""
+        """`pegpi score`: count one hand (the kept cards) or the crib with the starter.
+
+        >>> from games import new_game
+        >>> [(what, score.total) for what, score in new_game("cribbage").score_cards(["5H", "5C", "5S", "JD"], "5D")]
+        [('hand', 29)]
+        """
         hand = [self.parse_card(c) for c in cards]
         start = self.parse_card(starter) if starter else None
         texts = list(cards) + ([starter] if starter else [])
