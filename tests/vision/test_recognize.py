@@ -33,7 +33,7 @@ def test_scattered_cards(seed: int) -> None:
         if cid in got:  # corners close to the truth, in either turn of the card
             d = got[cid].corners
             err = min(np.abs(d - np.roll(quad, k, axis=0)).max() for k in (0, 2))
-            assert err < 25, err
+            assert err < 40, err  # cards are 200-260 px tall here
 
 
 def test_fanned_cards() -> None:
