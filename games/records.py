@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -78,6 +78,24 @@ def game_of(record: Mapping[str, Any]) -> Game:
     return new_game(str(record["game"]), players, options)
 
 
+def steps(source: str | Path | Mapping[str, Any], *, upto: int | None = None,
+          game: Game | None = None) -> Iterator[tuple[State, Action, State]]:
+    """Each action of a record with the states before and after it (for invariant checks); an
+    illegal action raises RecordError naming its index and the reason."""
+    record = load_record(source)
+    game = game or game_of(record)
+    state = game.new_initial_state()
+    raws: Sequence[Any] = record["actions"] if upto is None else record["actions"][:upto]
+    for index, raw in enumerate(raws):
+        try:
+            action = game.action_from_json(raw)
+            after = state.apply(action)
+        except PegpiError as exc:
+            raise RecordError(f"action {index} {json.dumps(raw)}: {exc}", index) from exc
+        yield state, action, after
+        state = after
+
+
 def replay(source: str | Path | Mapping[str, Any], *, upto: int | None = None) -> Replay:
     """Run every action of a record (or the first ``upto``); an illegal one raises RecordError
     naming its index and the reason."""
@@ -85,14 +103,9 @@ def replay(source: str | Path | Mapping[str, Any], *, upto: int | None = None) -
     game = game_of(record)
     state = game.new_initial_state()
     actions: list[Action] = []
-    steps: Sequence[Any] = record["actions"] if upto is None else record["actions"][:upto]
-    for index, raw in enumerate(steps):
-        try:
-            action = game.action_from_json(raw)
-            state = state.apply(action)
-        except PegpiError as exc:
-            raise RecordError(f"action {index} {json.dumps(raw)}: {exc}", index) from exc
+    for _, action, after in steps(record, upto=upto, game=game):
         actions.append(action)
+        state = after
     return Replay(game, actions, state)
 
 

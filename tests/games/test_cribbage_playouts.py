@@ -10,31 +10,18 @@ from hypothesis import strategies as st
 from games import new_game
 from games.cribbage.autoplay import autoplay
 from games.cribbage.scoring import count_of
+from games.records import steps
 
 
 def walk(record):
-    game = new_game(record["game"], record["players"], record.get("options"))
-    state = game.new_initial_state()
-    for raw in record["actions"]:
-        before = state
-        state = state.apply(game.action_from_json(raw))
-        yield before, state
+    for before, _, after in steps(record):
+        yield before, after
 
 
-def strings(view):
-    if isinstance(view, dict):
-        for v in view.values():
-            yield from strings(v)
-    elif isinstance(view, list):
-        for v in view:
-            yield from strings(v)
-    elif isinstance(view, str):
-        yield view
-
-
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=12, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 10_000), name=st.sampled_from(["cribbage", "cribbage5"]), known=st.booleans())
-def test_random_games_keep_the_invariants(seed, name, known):
+def test_random_games_keep_the_invariants(view_texts, seed, name, known):
     record = autoplay(name, seed=seed, known_hands=known)
     target = new_game(name, 2).target
     state = None
@@ -51,7 +38,7 @@ def test_random_games_keep_the_invariants(seed, name, known):
         # views never show a card still hidden in another seat's hand
         for seat in (0, 1):
             other = state.known[1 - seat] or []
-            shown = set(strings(state.view_for(seat))) | set(strings(state.view_for(None)))
+            shown = view_texts(state.view_for(seat)) | view_texts(state.view_for(None))
             assert not {str(c) for c in other} & shown - {str(c) for row in state.played for c in row}
     assert state is not None and state.is_over
     assert max(state.scores) >= target and state.scores[state.winner] == max(state.scores)

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import new_game
 from games.cribbage.autoplay import autoplay
+from games.records import steps
 
 # (game, options, players): every variant, the based ones over a few bases
 VARIANTS = [
@@ -35,26 +35,11 @@ MAY_GO_DOWN = {"bid", "back", "pegged back"}
 
 
 def walk(record):
-    game = new_game(record["game"], record["players"], record.get("options"))
-    state = game.new_initial_state()
-    for raw in record["actions"]:
-        before = state
-        state = state.apply(game.action_from_json(raw))
-        yield before, state
+    for before, _, after in steps(record):
+        yield before, after
 
 
-def strings(view):
-    if isinstance(view, dict):
-        for v in view.values():
-            yield from strings(v)
-    elif isinstance(view, list):
-        for v in view:
-            yield from strings(v)
-    elif isinstance(view, str):
-        yield view
-
-
-def check_cribbage_step(before, state):
+def check_cribbage_step(before, state, view_texts):
     n = len(state.scores)
     for side in range(n):
         if state.scores[side] < before.scores[side]:
@@ -73,19 +58,20 @@ def check_cribbage_step(before, state):
         for other in range(players):
             if other != seat:
                 hidden |= {str(c) for c in state.known[other] or []} - {str(c) for c in state.played[other]}
-        assert not hidden & set(strings(state.view_for(seat))), "a view shows another seat's hidden card"
+        assert not hidden & view_texts(state.view_for(seat)), "a view shows another seat's hidden card"
 
 
 @pytest.mark.parametrize("name,options,players", VARIANTS,
                          ids=[f"{n}-{o}-{len(p) if p else ''}" for n, o, p in VARIANTS])
-@settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=2, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 10_000), known=st.booleans())
-def test_random_games_keep_the_invariants(name, options, players, seed, known):
+def test_random_games_keep_the_invariants(view_texts, name, options, players, seed, known):
     record = autoplay(name, players, seed=seed, known_hands=known, options=options)
     state = None
     for before, state in walk(record):
         if name != "patience":
-            check_cribbage_step(before, state)
+            check_cribbage_step(before, state, view_texts)
     assert state is not None and state.is_over
     target = state.game.target
     if name == "patience":
