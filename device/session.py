@@ -84,7 +84,7 @@ class Session:
         state = self.game.new_initial_state()
         for index, entry in enumerate(entries):
             try:
-                state = state.apply(self.game.action_from_json(entry.action))
+                state = state.apply_json(entry.action)
             except PegpiError as exc:
                 raise RecordError(f"game {self.game_id}, action {index} {entry.action}: {exc}", index) from exc
         return state

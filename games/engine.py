@@ -238,7 +238,7 @@ class State(ABC):
 
         >>> from games import new_game
         >>> s = new_game("cribbage", ["Ann", "Bob"]).new_initial_state()
-        >>> s = s.apply(s.game.action_from_json({"act": "deal", "dealer": 0}))
+        >>> s = s.apply_json({"act": "deal", "dealer": 0})
         >>> s.phase
         'discard'
         """
@@ -262,6 +262,10 @@ class State(ABC):
         new._apply(action)
         new.history.append(action)
         return new
+
+    def apply_json(self: S, data: Mapping[str, Any]) -> S:
+        """:meth:`apply` for an action in game-record form: ``{"act": "go", "player": 0}``."""
+        return self.apply(self.game.action_from_json(data))
 
     def side_of(self, seat: int) -> int:
         for i, side in enumerate(self.game.sides()):

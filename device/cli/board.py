@@ -133,7 +133,7 @@ def record_frames(path: Path, out: Path, size: tuple[int, int], scale: int) -> i
     durations: list[int] = []
     views = [state.view_for(None)]
     for action in record.get("actions", []):
-        state = state.apply(game.action_from_json(action))
+        state = state.apply_json(action)
         views.append(state.view_for(None))
     previous: list[int] | None = None
     for index, view in enumerate(views):

@@ -200,7 +200,7 @@ class PeggingProtocol(TableProtocol):
     def _check(self, actions: Sequence[JSON]) -> list[JSON]:
         state = self.session.state
         for action in actions:
-            state = state.apply(self.session.game.action_from_json(action))
+            state = state.apply_json(action)
         return list(actions)
 
     def _plan_play(self, seat: int, card: Any) -> list[JSON]:
@@ -221,14 +221,14 @@ class PeggingProtocol(TableProtocol):
                 break  # with a count this low every card fits: nobody can have said go
             go = {"act": "go", "player": turn}
             try:
-                state = state.apply(game.action_from_json(go))
+                state = state.apply_json(go)
             except IllegalActionError:
                 break
             gos.append(go)
             if state.phase != "play":
                 return gos  # the play is over (a one-count game): the card is laid for the show
             try:
-                state.apply(game.action_from_json(play))
+                state.apply_json(play)
             except IllegalActionError:
                 continue
             return [*gos, play]

@@ -200,7 +200,7 @@ def _optional_claims(state: CribbageState, game: Cribbage, rng: random.Random, d
         if not seats:
             continue
         try:
-            trial = state.apply(game.action_from_json({"act": act, "player": seats[0]}))
+            trial = state.apply_json({"act": act, "player": seats[0]})
         except Exception:  # refused: the claim was not open
             continue
         del trial

@@ -38,7 +38,7 @@ class EngineTable:
 
     def submit(self, action: dict[str, Any], *, source: str = "phone") -> dict[str, Any]:
         self.before.append(self.state)
-        self.state = self.state.apply(self.game.action_from_json(action))
+        self.state = self.state.apply_json(action)
         self.sources.append(source)
         return self.view()
 

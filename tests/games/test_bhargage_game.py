@@ -27,12 +27,12 @@ def start(actions=(), options=None):
     game = new_game("bhargage", ["Ann", "Bob"], options)
     state = game.new_initial_state()
     for a in actions:
-        state = state.apply(game.action_from_json(a))
+        state = state.apply_json(a)
     return game, state
 
 
 def act(game, state, **data):
-    return state.apply(game.action_from_json(data))
+    return state.apply_json(data)
 
 
 def test_hand_counted_golden_deal():

@@ -15,12 +15,12 @@ def start(name="cribbage", actions=(), options=None):
     game = new_game(name, ["Ann", "Bob"], options)
     state = game.new_initial_state()
     for a in actions:
-        state = state.apply(game.action_from_json(a))
+        state = state.apply_json(a)
     return game, state
 
 
 def act(game, state, **data):
-    return state.apply(game.action_from_json(data))
+    return state.apply_json(data)
 
 
 DEALT = [{"act": "deal", "dealer": 0}, {"act": "discard", "player": 0}, {"act": "discard", "player": 1}]

@@ -12,7 +12,7 @@ from games.ohhell import TRICK_RANK, deal_sizes
 
 
 def act(game, state, **data):
-    return state.apply(game.action_from_json(data))
+    return state.apply_json(data)
 
 
 def test_deal_sequence_from_the_seed():

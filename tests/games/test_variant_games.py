@@ -21,7 +21,7 @@ def golden(name, upto=None):
 
 
 def act(state, **data):
-    return state.apply(state.game.action_from_json(data))
+    return state.apply_json(data)
 
 
 def deal(name, players, dealer, hands, options=None):
