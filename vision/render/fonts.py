@@ -26,11 +26,23 @@ TRAIN_PACKAGES = (
     "font_intuitive",
     "font_amatic_sc",
 )
+#: Families shipped inside matplotlib (``mpl-data/fonts/ttf``), a dependency of the ``train``
+#: and ``dev`` extras: DejaVu Sans, Sans Mono and Serif, STIX (a Times-like serif) and three
+#: Computer Modern cuts. Family -> file names (upright cuts only).
+MATPLOTLIB_FAMILIES = {
+    "dejavu_sans": ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf"),
+    "dejavu_sans_mono": ("DejaVuSansMono.ttf", "DejaVuSansMono-Bold.ttf"),
+    "dejavu_serif": ("DejaVuSerif.ttf", "DejaVuSerif-Bold.ttf"),
+    "stix": ("STIXGeneral.ttf", "STIXGeneralBol.ttf"),
+    "cm_roman": ("cmr10.ttf", "cmb10.ttf"),
+    "cm_sans": ("cmss10.ttf",),
+    "cm_typewriter": ("cmtt10.ttf",),
+}
 #: Families never used in training: only held-out designs use them.
 HELDOUT_PACKAGES = ("font_caladea", "font_rhd", "font_fjallaone")
 
 #: The PyPI names of the font packages (for the ``dev`` and ``train`` extras).
-PYPI_NAMES = tuple(p.replace("_", "-") for p in TRAIN_PACKAGES + HELDOUT_PACKAGES)
+PYPI_NAMES = tuple(p.replace("_", "-") for p in TRAIN_PACKAGES + HELDOUT_PACKAGES) + ("matplotlib",)
 
 #: OpenCV Hershey fonts: (id, italic). COMPLEX is held out.
 HERSHEY_TRAIN = (0, 2, 3, 4, 6, 7)  # SIMPLEX, DUPLEX, TRIPLEX, COMPLEX_SMALL, SCRIPT_SIMPLEX, SCRIPT_COMPLEX
@@ -64,6 +76,15 @@ def _package_fonts(package: str) -> list[Path]:
     return [f for f in files if not any(s in f.name for s in skip)]
 
 
+def _matplotlib_fonts() -> dict[str, list[Path]]:
+    spec = importlib.util.find_spec("matplotlib")
+    if spec is None or not spec.submodule_search_locations:
+        return {}
+    folder = Path(next(iter(spec.submodule_search_locations))) / "mpl-data" / "fonts" / "ttf"
+    found = {fam: [folder / n for n in names if (folder / n).exists()] for fam, names in MATPLOTLIB_FAMILIES.items()}
+    return {fam: files for fam, files in found.items() if files}
+
+
 @functools.lru_cache(maxsize=2)
 def font_pool(heldout: bool) -> tuple[FontFace, ...]:
     """All faces of the training pool (``heldout=False``) or the held-out pool.
@@ -78,6 +99,9 @@ def font_pool(heldout: bool) -> tuple[FontFace, ...]:
         if not files:
             missing.append(package)
         faces += [FontFace("ttf", f.stem, family=package, path=str(f)) for f in files]
+    if not heldout:
+        for fam, files in _matplotlib_fonts().items():
+            faces += [FontFace("ttf", f.stem, family=fam, path=str(f)) for f in files]
     if not faces:
         raise RuntimeError(
             "no font package found for the card renderer: install pegpi with its dev or train extra "

@@ -99,7 +99,10 @@ def main(argv: list[str] | None = None) -> int:
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
     n_inst = len(tr["y"]) // 2
     per_batch = args.batch // 2
-    steps_per_epoch = n_inst // per_batch
+    group = data.DESIGN_GROUP
+    n_groups = n_inst // group
+    groups_per_batch = per_batch // group
+    steps_per_epoch = n_groups // groups_per_batch
     total = steps_per_epoch * args.epochs
     if args.steps:
         total = args.steps
@@ -111,10 +114,12 @@ def main(argv: list[str] | None = None) -> int:
     stop = False
     for epoch in range(args.epochs):
         net.train()
-        order = gen.permutation(n_inst)
+        order = gen.permutation(n_groups)
         tot_loss = tot_acc = 0.0
         for b in range(steps_per_epoch):
-            ids = order[b * per_batch:(b + 1) * per_batch]
+            # whole design groups: every card meets the other cards of its deck in the batch
+            gids = order[b * groups_per_batch:(b + 1) * groups_per_batch]
+            ids = (gids[:, None] * group + np.arange(group)[None, :]).reshape(-1)
             idx = np.stack([2 * ids, 2 * ids + 1], axis=1).reshape(-1)
             xb = tr["x"][idx]
             if gen.random() < 0.5:  # cheap extra variety: brightness/contrast per batch half
@@ -157,6 +162,8 @@ def main(argv: list[str] | None = None) -> int:
 
     args.out.mkdir(parents=True, exist_ok=True)
     net.eval()
+    torch.save({"state_dict": net.state_dict(), "width": args.width, "temperature": temperature},
+               args.out / "cards.pt")  # for re-export; not shipped
     exported = Exported(net, temperature).eval()
     onnx_path = args.out / MODEL_FILE
     torch.onnx.export(exported, torch.zeros(1, 3, INPUT_H, INPUT_W), str(onnx_path), input_names=["image"],

@@ -27,6 +27,11 @@ TRAIN_DESIGNS = range(0, 90_000)
 
 LABEL_INDEX = {label: i for i, label in enumerate(LABELS)}
 
+#: Instances in a row that share a design. Training batches take whole groups, so each card is
+#: contrasted with other cards of its own deck (the task of enrolment: tell the cards of one
+#: unfamiliar deck apart), not only with other decks.
+DESIGN_GROUP = 8
+
 
 def foreign_card(rng: np.random.Generator, px_per_mm: float) -> np.ndarray:
     """A card of some other game (symbols that are not French suits, other corner marks): BGRA.
@@ -72,7 +77,7 @@ def make_chunk(seed: int, n_instances: int, designs: range | tuple[int, ...]) ->
     design = 0
     for i in range(n_instances):
         r = rng.random()
-        if i % 4 == 0:  # four instances in a row share a design: hard negatives for the embedding
+        if i % DESIGN_GROUP == 0:  # a run of instances share a design: hard negatives for the embedding
             design = int(designs[int(rng.integers(len(designs)))])
         phone = rng.random() < 0.12
         k = 4.5 if phone else 3.0
