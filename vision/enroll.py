@@ -25,8 +25,8 @@ from vision.classify import preprocess
 
 #: Cosine similarity an enrolled view must reach to be recognised (see models/MODEL_CARD.md).
 DEFAULT_THRESHOLD = 0.72
-#: Synthetic variants made of each enrolled view (shift, tilt, blur, light, noise, turned).
-DEFAULT_AUGMENT = 8
+#: Synthetic variants made of each enrolled view (see :func:`augment_views`).
+DEFAULT_AUGMENT = 24
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}$")
 
 
@@ -47,20 +47,28 @@ def model_id(path: Path) -> str:
 
 
 def augment_views(view: np.ndarray, n: int, seed: int) -> list[np.ndarray]:
-    """``view`` (preprocessed 176x128 BGR) and ``n`` variants of it, deterministic per seed."""
+    """``view`` (preprocessed 176x128 BGR) and ``n`` variants of it, deterministic per seed: what
+    the camera could make of the same card another time. Each variant moves the card in its
+    crop (shift, scale, tilt and a residual perspective, as a crop from the table is) and then
+    goes through the renderer's camera model (light, white balance, shadow, glare, blur, noise,
+    JPEG) at a random severity; every other one is turned 180 degrees."""
+    from vision.render.photo import camera
+
     rng = np.random.default_rng([seed, 99])
     h, w = view.shape[:2]
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     out = [view]
     for i in range(n):
-        m = cv2.getRotationMatrix2D((w / 2, h / 2), float(rng.normal(0, 1.5)), float(rng.uniform(0.95, 1.06)))
-        m[:, 2] += rng.normal(0, 3, 2)
-        v = cv2.warpAffine(view, m, (w, h), borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
-        if rng.random() < 0.6:
-            v = cv2.GaussianBlur(v, (0, 0), float(rng.uniform(0.3, 1.3)))
-        v = v * rng.uniform(0.85, 1.15, 3).astype(np.float32) * float(rng.uniform(0.75, 1.15)) + float(rng.uniform(-15, 15))
-        v += rng.normal(0, rng.uniform(0, 6), v.shape).astype(np.float32)
-        v8 = np.clip(v, 0, 255).astype(np.uint8)
-        out.append(np.ascontiguousarray(v8[::-1, ::-1] if i % 2 else v8))
+        scale = rng.uniform(0.94, 1.06)
+        dst = (src - [w / 2, h / 2]) * [scale * rng.uniform(0.97, 1.03), scale] + [w / 2, h / 2]
+        dst += rng.normal(0, 0.012 * w, (4, 2)) + rng.normal(0, 0.025 * w, 2)
+        ang = np.radians(rng.normal(0, 1.5))
+        c = dst.mean(axis=0)
+        rot = np.array([[np.cos(ang), -np.sin(ang)], [np.sin(ang), np.cos(ang)]])
+        dst = ((dst - c) @ rot.T + c).astype(np.float32)
+        v = cv2.warpPerspective(view, cv2.getPerspectiveTransform(src, dst), (w, h), borderMode=cv2.BORDER_REPLICATE)
+        v = camera(v, rng, float(rng.uniform(0.3, 1.0)))
+        out.append(np.ascontiguousarray(v[::-1, ::-1] if i % 2 else v))
     return out
 
 

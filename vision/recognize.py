@@ -117,40 +117,70 @@ def _single_cards(contour: np.ndarray, min_area: float) -> np.ndarray | None:
     return _upright(cv2.boxPoints(rect).astype(np.float32))
 
 
-def _corner_hypotheses(contour: np.ndarray, card_h: Sequence[float]) -> list[np.ndarray]:
-    """Card rectangles anchored at the right-angled convex corners of an outline."""
+def _line_meet(a0: np.ndarray, a1: np.ndarray, b0: np.ndarray, b1: np.ndarray) -> np.ndarray | None:
+    """Where the line through ``a0, a1`` meets the line through ``b0, b1``."""
+    da, db = a1 - a0, b1 - b0
+    den = da[0] * db[1] - da[1] * db[0]
+    if abs(den) < 1e-6:
+        return None
+    t = ((b0[0] - a0[0]) * db[1] - (b0[1] - a0[1]) * db[0]) / den
+    return (a0 + t * da).astype(np.float32)
+
+
+def _corner_hypotheses(contour: np.ndarray, card_h: Sequence[float], detail: float = 0.012) -> list[np.ndarray]:
+    """Card rectangles anchored at the right-angled convex corners of an outline, simplified to
+    ``detail`` of its length (a fine level finds the small steps the corners of a held fan make).
+
+    A card's corner is rounded, so a fine outline cuts it with one or two short edges: the
+    corner is then where the two long edges on either side of them meet."""
     peri = cv2.arcLength(contour, True)
-    approx = cv2.approxPolyDP(contour, 0.012 * peri, True).reshape(-1, 2).astype(np.float32)
+    approx = cv2.approxPolyDP(contour, max(1.5, detail * peri), True).reshape(-1, 2).astype(np.float32)
     n = len(approx)
-    if n < 3:
+    if n < 3 or not card_h:
         return []
     # orientation of the polygon (positive area = clockwise in image coordinates)
     signed = 0.5 * np.sum(approx[:, 0] * np.roll(approx[:, 1], -1) - np.roll(approx[:, 0], -1) * approx[:, 1])
+    rounding = 0.08 * min(card_h) / ASPECT  # how much edge a rounded corner may take
     hyps = []
     for i in range(n):
-        p, a, b = approx[i], approx[i - 1], approx[(i + 1) % n]
-        e1, e2 = a - p, b - p
-        l1, l2 = np.linalg.norm(e1), np.linalg.norm(e2)
-        if l1 < 4 or l2 < 4:
-            continue
-        u1, u2 = e1 / l1, e2 / l2
-        cos = float(np.dot(u1, u2))
-        if abs(cos) > 0.35:  # not a right angle
-            continue
-        cross = u1[0] * u2[1] - u1[1] * u2[0]
-        if cross * signed > 0:  # a reflex (inner) corner
-            continue
-        # square up the two directions around their bisector
-        bis = (u1 + u2) / np.linalg.norm(u1 + u2)
-        perp = np.array([-bis[1], bis[0]], np.float32)
-        s1 = perp if np.dot(perp, u1) > 0 else -perp
-        d1 = (bis + s1) / np.sqrt(2)
-        d2 = (bis - s1) / np.sqrt(2)
-        for h in card_h:
-            w = h / ASPECT
-            for long_dir, short_dir in ((d1, d2), (d2, d1)):
-                quad = np.array([p, p + short_dir * w, p + short_dir * w + long_dir * h, p + long_dir * h], np.float32)
-                hyps.append(_upright(quad))
+        a0, a1 = approx[i - 1], approx[i]
+        skipped = 0.0
+        for k in range(3):
+            b0, b1 = approx[(i + k) % n], approx[(i + k + 1) % n]
+            if k:
+                skipped += float(np.linalg.norm(b0 - approx[(i + k - 1) % n]))
+                if skipped > rounding:
+                    break
+            e1, e2 = a0 - a1, b1 - b0
+            l1, l2 = float(np.linalg.norm(e1)), float(np.linalg.norm(e2))
+            if l1 < 4 or l2 < 4 or (k and min(l1, l2) < skipped):
+                continue
+            u1, u2 = e1 / l1, e2 / l2
+            if abs(float(np.dot(u1, u2))) > 0.35:  # not a right angle
+                continue
+            cross = u1[0] * u2[1] - u1[1] * u2[0]
+            if cross * signed > 0:  # a reflex (inner) corner
+                continue
+            p = a1 if k == 0 else _line_meet(a0, a1, b0, b1)
+            if p is None or (k and float(np.linalg.norm(p - a1)) > rounding):
+                continue
+            if min(l1, l2) < 0.25 * max(l1, l2):
+                # one side is only a short step: take the long side's direction, square the other
+                d1 = u1 if l1 >= l2 else u2
+                nrm = np.array([-d1[1], d1[0]], np.float32)
+                d2 = nrm if np.dot(nrm, u2 if l1 >= l2 else u1) > 0 else -nrm
+            else:
+                # square up the two directions around their bisector
+                bis = (u1 + u2) / np.linalg.norm(u1 + u2)
+                perp = np.array([-bis[1], bis[0]], np.float32)
+                s1 = perp if np.dot(perp, u1) > 0 else -perp
+                d1 = (bis + s1) / np.sqrt(2)
+                d2 = (bis - s1) / np.sqrt(2)
+            for h in card_h:
+                w = h / ASPECT
+                for long_dir, short_dir in ((d1, d2), (d2, d1)):
+                    quad = np.array([p, p + short_dir * w, p + short_dir * w + long_dir * h, p + long_dir * h], np.float32)
+                    hyps.append(_upright(quad))
     return hyps
 
 
@@ -181,6 +211,117 @@ def _edge_hypotheses(contour: np.ndarray, card_h: float | None) -> list[np.ndarr
     return hyps
 
 
+def _strip_hypotheses(contour: np.ndarray, grey: np.ndarray, *, inner_edge: bool = False) -> list[np.ndarray]:
+    """Cards laid in a straight row that overlap (a hand spread on the table, a patience column).
+
+    The outline's minimal rectangle is then as wide as one card: its short side is a card's
+    height (cards side by side) or width (a column), and each card shows the end where its
+    index is. The visible card edges that cross the row are found as peaks of the gradient
+    along it (an edge crosses the whole row; pips and letters do not), and a card window is put
+    against each such edge, on either side of it, and against both ends of the row. With
+    ``inner_edge`` (an outline that could be one card) nothing is proposed unless an edge
+    crosses the row well inside it."""
+    (cx, cy), (rw, rh), ang = cv2.minAreaRect(contour)
+    short, long_ = min(rw, rh), max(rw, rh)
+    if short < 20 or long_ < 1.15 * short:
+        return []
+    if cv2.contourArea(contour) / max(1.0, rw * rh) < 0.8:
+        return []
+    box = cv2.boxPoints(((cx, cy), (rw, rh), ang)).astype(np.float32)
+    e01, e12 = box[1] - box[0], box[2] - box[1]
+    if np.linalg.norm(e01) >= np.linalg.norm(e12):
+        u, v, origin = e01 / np.linalg.norm(e01), e12 / np.linalg.norm(e12), box[0]
+    else:
+        u, v, origin = e12 / np.linalg.norm(e12), -e01 / np.linalg.norm(e01), box[1]
+    # the row straightened: x along it, y across it
+    L, S = int(round(long_)), int(round(short))
+    src = np.array([origin, origin + u * long_, origin + v * short], np.float32)
+    dst = np.array([[0, 0], [L, 0], [0, S]], np.float32)
+    row = cv2.warpAffine(grey, cv2.getAffineTransform(src, dst), (L, S), flags=cv2.INTER_LINEAR)
+    gx = np.abs(cv2.Sobel(row.astype(np.float32), cv2.CV_32F, 1, 0, ksize=3))
+    band = gx[int(0.1 * S):max(int(0.1 * S) + 1, int(0.9 * S))]
+    profile = np.percentile(band, 60, axis=0)
+    profile = cv2.GaussianBlur(profile.reshape(1, -1), (0, 0), 1.5).ravel()
+    # an edge of a card crosses the whole row; the frame of a court picture stops short of it
+    full = np.percentile(gx[int(0.02 * S):max(int(0.02 * S) + 1, int(0.98 * S))], 8, axis=0)
+    full = cv2.GaussianBlur(full.reshape(1, -1), (0, 0), 1.5).ravel()
+    hyps = []
+    for along, across in ((short / ASPECT, short), (short * ASPECT, short)):
+        if along > long_ * 1.02:
+            continue
+        card_w = min(along, across)
+        gap = max(3, int(0.15 * card_w))
+        peaks = [i for i in range(1, L - 1) if profile[i] >= profile[max(0, i - gap):i + gap + 1].max()
+                 and profile[i] > 2.5 * float(np.median(profile)) + 1.0]
+        inner = [x for x in peaks if 0.2 * card_w < x < long_ - 0.2 * card_w
+                 and full[x] > 2.5 * float(np.median(full)) + 1.0]
+        if inner_edge and not inner:
+            continue
+        starts = {0.0, long_ - along}
+        for x in peaks:
+            starts.update(t for t in (float(x), float(x) - along) if -0.05 * along <= t <= long_ - 0.95 * along)
+        for size in (1.0, 0.92):
+            a, c = along * size, across * size
+            off = v * (across - c) / 2
+            for t in sorted(starts):
+                t = t + (along - a) / 2 if t > 0 else t
+                p = origin + u * t + off
+                hyps.append(_upright(np.array([p, p + u * a, p + u * a + v * c, p + v * c], np.float32)))
+    return hyps
+
+
+def _line_hypotheses(grey: np.ndarray, contour: np.ndarray, card_h: Sequence[float]) -> list[np.ndarray]:
+    """Cards whose long edge is a straight line seen inside an outline of several cards: in a
+    fan held in the hand every card's left edge crosses the card under it from the top-left
+    corner down. A card is put against each such line, its top-left corner at either end and
+    lying to the side of the line where the outline is."""
+    if not card_h:
+        return []
+    x, y, w, h = cv2.boundingRect(contour)
+    mask = np.zeros((h + 2, w + 2), np.uint8)
+    cv2.drawContours(mask, [contour - [x - 1, y - 1]], -1, 255, -1)
+    roi = grey[max(0, y - 1):y + h + 1, max(0, x - 1):x + w + 1]
+    mask = mask[:roi.shape[0], :roi.shape[1]]
+    med = float(np.median(roi[mask > 0])) if (mask > 0).any() else 128.0
+    edges = cv2.Canny(cv2.GaussianBlur(roi, (3, 3), 0), max(5, int(0.08 * med)), max(15, int(0.25 * med)))
+    edges[cv2.dilate(mask, np.ones((5, 5), np.uint8)) == 0] = 0
+    shortest = min(card_h)
+    lines = cv2.HoughLinesP(edges, 1, np.pi / 180, threshold=int(0.25 * shortest),
+                            minLineLength=0.45 * shortest, maxLineGap=3)
+    if lines is None:
+        return []
+    origin = np.array([x - 1, y - 1], np.float32)
+    inside = mask > 0
+    hyps: list[np.ndarray] = []
+    def reach(p: np.ndarray, step: np.ndarray) -> np.ndarray:
+        """Follow the line from ``p`` (roi pixels) while it stays inside the outline: a segment
+        often stops short of the card's corner (the index is drawn close to the edge)."""
+        q = p
+        for _ in range(int(0.5 * shortest)):
+            n = q + step
+            xi, yi = int(round(float(n[0]))), int(round(float(n[1])))
+            if not (0 <= yi < inside.shape[0] and 0 <= xi < inside.shape[1]) or not inside[yi, xi]:
+                break
+            q = n
+        return q
+
+    for x1, y1, x2, y2 in lines.reshape(-1, 4)[:40].astype(np.float32):
+        a, b = np.array([x1, y1], np.float32), np.array([x2, y2], np.float32)
+        d = (b - a) / max(1e-6, float(np.linalg.norm(b - a)))
+        a, b = reach(a, -d) + origin, reach(b, d) + origin
+        nrm = np.array([-d[1], d[0]], np.float32)
+        for corner, down in ((a, d), (b, -d)):
+            for side in (nrm, -nrm):
+                for hgt in card_h:
+                    wid = hgt / ASPECT
+                    quad = np.array([corner, corner + side * wid, corner + side * wid + down * hgt, corner + down * hgt],
+                                    np.float32)
+                    cx, cy = (quad.mean(axis=0) - origin).astype(int)
+                    if 0 <= cy < inside.shape[0] and 0 <= cx < inside.shape[1] and inside[cy, cx]:
+                        hyps.append(_upright(quad))
+    return hyps
+
+
 def _iou(a: np.ndarray, b: np.ndarray) -> float:
     inter, _ = cv2.intersectConvexConvex(a, b)
     if inter <= 0:
@@ -199,6 +340,7 @@ def _candidates(img: np.ndarray) -> tuple[list[np.ndarray], int]:
     min_area = 0.0015 * h * w
     singles: list[np.ndarray] = []
     others: list[np.ndarray] = []
+    card_like: list[np.ndarray] = []
     for m in _masks(img):
         contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         contours = sorted(contours, key=cv2.contourArea, reverse=True)[:12]
@@ -208,9 +350,11 @@ def _candidates(img: np.ndarray) -> tuple[list[np.ndarray], int]:
             q = _single_cards(c, min_area)
             if q is not None:
                 singles.append(q)
+                card_like.append(c)  # or a short row of overlapping cards
             else:
                 others.append(c)
     heights = [float(np.linalg.norm(q[3] - q[0])) for q in singles]
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     quads = list(singles)
     # card sizes for the hypotheses: the single cards' heights, and the commonest lengths of the
     # outlines' straight edges read as a card's height or width
@@ -237,7 +381,12 @@ def _candidates(img: np.ndarray) -> tuple[list[np.ndarray], int]:
         rect = cv2.minAreaRect(c)
         extra = [round(float(min(rect[1])), 1)] if min(rect[1]) > 20 else []
         quads += _corner_hypotheses(c, sorted(set(sizes + extra)))
+        quads += _corner_hypotheses(c, sorted(set(sizes + extra)), detail=0.003)
         quads += _edge_hypotheses(c, sizes[len(sizes) // 2] if sizes else None)
+        quads += _strip_hypotheses(c, grey)
+        quads += _line_hypotheses(grey, c, sorted(set(sizes + extra)))
+    for c in card_like:
+        quads += _strip_hypotheses(c, grey, inner_edge=True)
     # drop near-duplicates
     kept: list[np.ndarray] = []
     n_single = 0

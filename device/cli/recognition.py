@@ -46,8 +46,9 @@ def register(commands: Any, benches: Any) -> None:
 
     b = benches.add_parser("recognition", help="card model: held-out accuracy, latency, size, enrolment")
     b.add_argument("--json", action="store_true")
+    b.add_argument("--model", type=Path, default=None, help="another ONNX card model (default: the shipped one)")
     b.add_argument("--designs", type=int, default=32, help="held-out designs to test (at most 64)")
-    b.add_argument("--scenes", type=int, default=20, help="composed photos for recognize")
+    b.add_argument("--scenes", type=int, default=30, help="composed photos for recognize (scatter, row, held fan in turn)")
     b.add_argument("--seed", type=int, default=0)
     b.set_defaults(func=cmd_bench)
 
@@ -205,7 +206,14 @@ def cmd_enroll(args: argparse.Namespace) -> int:
 
 # -- bench -------------------------------------------------------------------------------------
 
-def run_bench(designs: int = 32, scenes: int = 20, seed: int = 0, progress: Any = None) -> dict[str, Any]:
+#: Decktet-like designs enrolled by the bench (each alone, one view per card).
+ENROL_DESIGNS = (7, 11, 13, 17)
+#: How the composed photos lay the cards out: apart, a straight overlapping row, a held fan.
+LAYOUTS = ("scatter", "fan", "arc")
+
+
+def run_bench(designs: int = 32, scenes: int = 30, seed: int = 0, progress: Any = None,
+              model: Path | None = None) -> dict[str, Any]:
     """Measure the shipped model (see models/MODEL_CARD.md for what each figure means)."""
     import numpy as np
 
@@ -220,10 +228,11 @@ def run_bench(designs: int = 32, scenes: int = 20, seed: int = 0, progress: Any 
         if progress:
             progress(msg)
 
-    clf = OnnxCardClassifier()
+    model_path = model if model is not None else MODELS_DIR / MODEL_FILE
+    clf = OnnxCardClassifier(model_path)
     rng = np.random.default_rng([seed, 31337])
-    result: dict[str, Any] = {"model": str(Path("models") / MODEL_FILE),
-                              "model_bytes": (MODELS_DIR / MODEL_FILE).stat().st_size}
+    result: dict[str, Any] = {"model": str(model) if model is not None else str(Path("models") / MODEL_FILE),
+                              "model_bytes": model_path.stat().st_size}
     # 1. held-out designs
     say(f"rendering {designs} held-out designs ...")
     crops, truth, kinds = [], [], []
@@ -286,42 +295,52 @@ def run_bench(designs: int = 32, scenes: int = 20, seed: int = 0, progress: Any 
                             "batched64_median_per_card": round(float(np.median(tb)) * 1e3, 4),
                             "classify_16_crops_with_preprocessing_per_card": round(float(np.median(tc)) * 1e3, 4),
                             "threads": 1}
-    # 3. enrolment on a Decktet-like deck never seen in training
+    # 3. enrolment on Decktet-like decks never seen in training: each deck enrolled alone, one
+    # view per card, then read on new views through the full camera model
     say("enrolment ...")
-    design = 7
-    faces = {n: render_decktet(n, design, px_per_mm=3.0, alpha=True) for n in DECKTET_NAMES}
-    enrol_views = [table_crop(faces[n], rng, strength=0.5, turn=False) for n in DECKTET_NAMES]
-    deck = enroll(clf, "bench-decktet", enrol_views, list(DECKTET_NAMES), save=False)
-    clf_e = OnnxCardClassifier(decks=[deck])
-    test_crops, test_truth = [], []
-    for n in DECKTET_NAMES:
-        for _ in range(5):
-            test_crops.append(table_crop(faces[n], rng))
-            test_truth.append(n)
-    ep = clf_e.classify(test_crops)
-    e_ok = np.array([p.label == t for p, t in zip(ep, test_truth, strict=True)])
-    # French cards must not be taken for enrolled Decktet cards
+    e_right = e_conf_wrong = e_total = 0
+    e_confusions: dict[str, int] = {}
+    stolen_n = fr_right = fr_total = 0
     fr = [crops[i] for i in range(0, len(crops), 7) if kinds[i] == "card"][:200]
     fr_truth = [truth[i] for i in range(0, len(crops), 7) if kinds[i] == "card"][:200]
-    fp = clf_e.classify(fr)
-    stolen = float(np.mean([p.label in DECKTET_NAMES for p in fp]))
-    fr_ok = float(np.mean([p.label == t for p, t in zip(fp, fr_truth, strict=True)]))
-    result["enrolment"] = {"deck": "procedural Decktet-like (45 cards, design 7)", "views_enrolled_per_card": 1,
-                           "test_views": len(test_crops), "top1": round(float(e_ok.mean()), 5),
-                           "confident_mistakes": round(float(np.mean([(not o) and p.confidence >= 0.9
-                                                                        for o, p in zip(e_ok, ep, strict=True)])), 5),
-                           "french_cards_taken_for_enrolled": round(stolen, 5),
-                           "french_top1_with_deck_enrolled": round(fr_ok, 5)}
+    for design in ENROL_DESIGNS:
+        faces = {n: render_decktet(n, design, px_per_mm=3.0, alpha=True) for n in DECKTET_NAMES}
+        enrol_views = [table_crop(faces[n], rng, strength=0.5, turn=False) for n in DECKTET_NAMES]
+        deck = enroll(clf, f"bench-decktet-{design}", enrol_views, list(DECKTET_NAMES), save=False)
+        clf_e = OnnxCardClassifier(model_path, decks=[deck])
+        test_crops, test_truth = [], []
+        for n in DECKTET_NAMES:
+            for _ in range(5):
+                test_crops.append(table_crop(faces[n], rng))
+                test_truth.append(n)
+        for p, t in zip(clf_e.classify(test_crops), test_truth, strict=True):
+            e_total += 1
+            e_right += p.label == t
+            e_conf_wrong += p.label != t and p.confidence >= 0.9
+            if p.label != t:
+                e_confusions[f"{t}->{p.label}"] = e_confusions.get(f"{t}->{p.label}", 0) + 1
+        # French cards must not be taken for enrolled Decktet cards
+        for p, t in zip(clf_e.classify(fr), fr_truth, strict=True):
+            fr_total += 1
+            stolen_n += p.label in DECKTET_NAMES
+            fr_right += p.label == t
+    result["enrolment"] = {"deck": f"procedural Decktet-like, {len(ENROL_DESIGNS)} designs x 45 cards",
+                           "views_enrolled_per_card": 1, "test_views": e_total,
+                           "top1": round(e_right / e_total, 5),
+                           "confident_mistakes": round(e_conf_wrong / e_total, 5),
+                           "french_cards_taken_for_enrolled": round(stolen_n / fr_total, 5),
+                           "french_top1_with_deck_enrolled": round(fr_right / fr_total, 5),
+                           "mistakes": dict(sorted(e_confusions.items(), key=lambda kv: -kv[1])[:8])}
     # 4. recognize on composed photos
     if scenes:
         say(f"recognize on {scenes} composed photos ...")
-        tp = fp_n = fn = 0
+        per_layout = {lay: [0, 0, 0] for lay in LAYOUTS}  # found, missed, false
         t_scene = []
         for s in range(scenes):
             n = int(rng.integers(3, 7))
             d = HELDOUT_DESIGN_SEEDS[int(rng.integers(len(HELDOUT_DESIGN_SEEDS)))]
             ids = [CARD_IDS[int(i)] for i in rng.choice(54, n, replace=False)]
-            layout = "fan" if s % 2 else "scatter"
+            layout = LAYOUTS[s % len(LAYOUTS)]
             img, corners = compose_scene([render_card(c, d, px_per_mm=3.0, alpha=True) for c in ids], rng,
                                          layout=layout)
             t = time.perf_counter()
@@ -329,12 +348,17 @@ def run_bench(designs: int = 32, scenes: int = 20, seed: int = 0, progress: Any 
             t_scene.append(time.perf_counter() - t)
             want = set(ids)
             got = [f.card for f in found]
-            tp += len(want & set(got))
-            fn += len(want - set(got))
-            fp_n += sum(1 for g in got if g not in want) + max(0, len(got) - len(set(got)))
+            counts = per_layout[layout]
+            counts[0] += len(want & set(got))
+            counts[1] += len(want - set(got))
+            counts[2] += sum(1 for g in got if g not in want) + max(0, len(got) - len(set(got)))
+        tp, fn, fp_n = (sum(c[i] for c in per_layout.values()) for i in range(3))
         result["recognize"] = {"photos": scenes, "cards": tp + fn, "found": tp, "missed": fn, "false": fp_n,
                                "recall": round(tp / max(1, tp + fn), 4), "precision": round(tp / max(1, tp + fp_n), 4),
-                               "median_seconds_per_photo": round(float(np.median(t_scene)), 3)}
+                               "median_seconds_per_photo": round(float(np.median(t_scene)), 3),
+                               "by_layout": {lay: {"recall": round(c[0] / max(1, c[0] + c[1]), 4),
+                                                   "precision": round(c[0] / max(1, c[0] + c[2]), 4)}
+                                             for lay, c in per_layout.items()}}
     result["labels"] = len(LABELS)
     return result
 
@@ -342,7 +366,7 @@ def run_bench(designs: int = 32, scenes: int = 20, seed: int = 0, progress: Any 
 def cmd_bench(args: argparse.Namespace) -> int:
     t0 = time.time()
     res = run_bench(min(64, args.designs), args.scenes, args.seed,
-                    progress=None if args.json else (lambda m: print(m, file=sys.stderr, flush=True)))
+                    progress=None if args.json else (lambda m: print(m, file=sys.stderr, flush=True)), model=args.model)
     res["bench_seconds"] = round(time.time() - t0, 1)
     if args.json:
         print(json.dumps(res, indent=2))
@@ -355,10 +379,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
     print(f"latency per card (1 thread): batch 1 {lat['batch1_median']:.3f} ms, batched {lat['batched64_median_per_card']:.3f} ms, "
           f"with preprocessing {lat['classify_16_crops_with_preprocessing_per_card']:.3f} ms")
     print(f"enrolment ({e['deck']}, 1 view per card): top-1 {e['top1']:.2%} on {e['test_views']} new views; "
+          f"confident mistakes {e['confident_mistakes']:.2%}; "
           f"French cards taken for enrolled {e['french_cards_taken_for_enrolled']:.2%}")
     if "recognize" in res:
         r = res["recognize"]
         print(f"recognize ({r['photos']} photos, {r['cards']} cards): recall {r['recall']:.2%}, precision "
-              f"{r['precision']:.2%}, {r['median_seconds_per_photo']:.2f} s per photo")
+              f"{r['precision']:.2%}, {r['median_seconds_per_photo']:.2f} s per photo; "
+              + ", ".join(f"{lay} {v['recall']:.0%}/{v['precision']:.0%}" for lay, v in r["by_layout"].items()))
     print(f"worst confusions: {h['worst_confusions']}")
     return 0

@@ -300,7 +300,8 @@ def compose_scene(faces: Sequence[np.ndarray], rng: np.random.Generator, *, size
                   card_px: tuple[float, float] = (170.0, 300.0), layout: str = "scatter",
                   strength: float = 0.6) -> tuple[np.ndarray, list[np.ndarray]]:
     """A photo of ``faces`` (BGRA) on a random background. ``layout`` ``"scatter"`` puts the cards
-    apart, ``"fan"`` overlaps them like a hand (each still showing its top-left index).
+    apart, ``"fan"`` overlaps them in a straight row like a hand spread on the table, ``"arc"``
+    fans them round a point like a hand held (each still showing its top-left index).
 
     Returns the BGR image and for each card its corners (4x2 float32, the card's own top-left,
     top-right, bottom-right, bottom-left, in image pixels), in the order of ``faces``."""
@@ -310,6 +311,11 @@ def compose_scene(faces: Sequence[np.ndarray], rng: np.random.Generator, *, size
     ch = float(rng.uniform(*card_px))
     cw = ch * CARD_MM[0] / CARD_MM[1]
     placed: list[np.ndarray] = []
+    if layout == "arc":
+        spread = np.radians(rng.uniform(8, 15))
+        theta0 = rng.uniform(0, 2 * np.pi)
+        radius = rng.uniform(0.3, 0.45) * ch  # the pivot is this far below each card's centre
+    pivot = np.array([w / 2, h / 2])
     if layout == "fan":
         ang0 = rng.uniform(0, 2 * np.pi)
         step = rng.uniform(0.45, 0.7) * cw
@@ -317,7 +323,12 @@ def compose_scene(faces: Sequence[np.ndarray], rng: np.random.Generator, *, size
         start = np.array([w / 2, h / 2]) - 0.5 * (n - 1) * step * np.array([np.cos(ang0), np.sin(ang0)])
     for i, face in enumerate(faces):
         for _attempt in range(200):
-            if layout == "fan":
+            if layout == "arc":
+                if i == 0:  # the first card places the hand
+                    pivot = rng.uniform((0.3 * w, 0.3 * h), (0.7 * w, 0.7 * h))
+                ang = theta0 + (i - (len(faces) - 1) / 2) * spread + rng.normal(0, 0.01)
+                centre = pivot + radius * np.array([np.sin(ang), -np.cos(ang)]) + rng.normal(0, 2, 2)
+            elif layout == "fan":
                 ang = ang0 + rng.normal(0, 0.05)
                 centre = start + i * step * np.array([np.cos(ang0), np.sin(ang0)]) + rng.normal(0, 3, 2)
             else:
@@ -329,7 +340,7 @@ def compose_scene(faces: Sequence[np.ndarray], rng: np.random.Generator, *, size
             quad += rng.normal(0, 0.015 * cw, (4, 2)).astype(np.float32)
             inside = (quad[:, 0].min() > 2) and (quad[:, 1].min() > 2) and (quad[:, 0].max() < w - 2) and (quad[:, 1].max() < h - 2)
             if not inside:
-                if layout == "fan" and _attempt > 150:
+                if layout in ("fan", "arc") and _attempt > 150:
                     break
                 continue
             if layout == "scatter" and any(_overlap(quad, q) for q in placed):

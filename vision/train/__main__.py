@@ -10,7 +10,6 @@ with 2 threads, fits the temperature on the validation designs, and writes
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import random
 import time
@@ -20,9 +19,10 @@ import numpy as np
 import torch
 from torch.nn import functional as F
 
-from vision.classify import INPUT_H, INPUT_W, LABELS, MODEL_FILE, to_tensor
+from vision.classify import LABELS, to_tensor
 from vision.train import data
-from vision.train.model import CardNet, Exported
+from vision.train.export import export
+from vision.train.model import CardNet
 
 
 def supcon(emb: torch.Tensor, inst: torch.Tensor, tau: float = 0.1) -> torch.Tensor:
@@ -160,31 +160,16 @@ def main(argv: list[str] | None = None) -> int:
     print(f"temperature {temperature:.3f}; val acc {(~wrong).mean():.4f}, confident mistakes "
           f"{(wrong & (conf >= 0.9)).mean():.4%}", flush=True)
 
-    args.out.mkdir(parents=True, exist_ok=True)
-    net.eval()
-    torch.save({"state_dict": net.state_dict(), "width": args.width, "temperature": temperature},
-               args.out / "cards.pt")  # for re-export; not shipped
-    exported = Exported(net, temperature).eval()
-    onnx_path = args.out / MODEL_FILE
-    torch.onnx.export(exported, torch.zeros(1, 3, INPUT_H, INPUT_W), str(onnx_path), input_names=["image"],
-                      output_names=["probs", "embedding"],
-                      dynamic_axes={"image": {0: "n"}, "probs": {0: "n"}, "embedding": {0: "n"}},
-                      opset_version=17, dynamo=False)
-    (args.out / "cards.labels.txt").write_text("\n".join(LABELS) + "\n", encoding="utf-8")
     meta = {
-        "model": MODEL_FILE,
-        "labels": "cards.labels.txt",
-        "input": {"height": INPUT_H, "width": INPUT_W, "layout": "NCHW", "channels": "BGR", "scale": "1/255"},
-        "outputs": {"probs": "calibrated softmax over labels", "embedding": "unit-norm 128-d"},
-        "temperature": round(temperature, 4),
-        "train": {"seed": args.seed, "data_seeds": data_seeds, "instances_per_data_seed": args.instances, "crops": int(len(tr["y"])), "epochs_run": epoch + 1,
+        "train": {"seed": args.seed, "data_seeds": data_seeds, "instances_per_data_seed": args.instances,
+                  "crops": int(len(tr["y"])), "epochs_run": epoch + 1, "steps": step,
                   "width": args.width, "minutes": round((time.time() - t0) / 60, 1),
                   "command": f"python -m vision.train --seed {args.seed} --data-seeds {','.join(map(str, data_seeds))} "
                              f"--out {args.out} --instances {args.instances} --steps {total} --threads {args.threads}"},
         "val": {"accuracy": round(float((~wrong).mean()), 5),
                 "confident_mistakes": round(float((wrong & (conf >= 0.9)).mean()), 5)},
     }
-    (args.out / "cards.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    onnx_path = export(net, temperature, args.out, meta)
     print(f"wrote {onnx_path} ({onnx_path.stat().st_size / 1e6:.2f} MB) in {(time.time() - t0) / 60:.1f} min", flush=True)
     return 0
 

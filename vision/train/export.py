@@ -1,0 +1,64 @@
+"""Write a trained :class:`CardNet` as the shipped ONNX model, and re-export a checkpoint.
+
+    python -m vision.train.export build/model-v6/cards.pt --out models/
+
+re-exports the network kept by training (``cards.pt``) with the current :class:`Exported`
+outputs and keeps the training facts of the ``cards.json`` beside the checkpoint.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from vision.classify import INPUT_H, INPUT_W, LABELS, MODEL_FILE
+from vision.train.model import CardNet, Exported
+
+#: What the shipped model's outputs are (written into ``cards.json``).
+OUTPUTS = {"probs": "calibrated softmax over labels",
+           "embedding": "unit-norm 640-d enrolment descriptor: corner-branch (256) and whole-card (384) "
+                        "features, each unit length, joined"}
+
+
+def export(net: CardNet, temperature: float, out: Path, meta: dict[str, Any]) -> Path:
+    """``cards.onnx``, ``cards.labels.txt``, ``cards.json`` (``meta`` plus the input/output
+    description) and the checkpoint ``cards.pt`` (not shipped) into ``out``."""
+    out.mkdir(parents=True, exist_ok=True)
+    net.eval()
+    torch.save({"state_dict": net.state_dict(), "width": meta.get("train", {}).get("width", 1),
+                "temperature": temperature}, out / "cards.pt")
+    onnx_path = out / MODEL_FILE
+    torch.onnx.export(Exported(net, temperature).eval(), torch.zeros(1, 3, INPUT_H, INPUT_W), str(onnx_path),
+                      input_names=["image"], output_names=["probs", "embedding"],
+                      dynamic_axes={"image": {0: "n"}, "probs": {0: "n"}, "embedding": {0: "n"}},
+                      opset_version=17, dynamo=False)
+    (out / "cards.labels.txt").write_text("\n".join(LABELS) + "\n", encoding="utf-8")
+    full = {"model": MODEL_FILE, "labels": "cards.labels.txt",
+            "input": {"height": INPUT_H, "width": INPUT_W, "layout": "NCHW", "channels": "BGR", "scale": "1/255"},
+            "outputs": OUTPUTS, "temperature": round(temperature, 4)}
+    full.update({k: v for k, v in meta.items() if k not in full})
+    (out / "cards.json").write_text(json.dumps(full, indent=2) + "\n", encoding="utf-8")
+    return onnx_path
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m vision.train.export")
+    ap.add_argument("checkpoint", type=Path, help="cards.pt written by training")
+    ap.add_argument("--out", type=Path, default=Path("models"))
+    args = ap.parse_args(argv)
+    ck = torch.load(args.checkpoint, map_location="cpu")
+    net = CardNet(len(LABELS), width=int(ck["width"]))
+    net.load_state_dict(ck["state_dict"])
+    meta_path = args.checkpoint.with_name("cards.json")
+    meta = json.loads(meta_path.read_text(encoding="utf-8")) if meta_path.exists() else {}
+    path = export(net, float(ck["temperature"]), args.out, meta)
+    print(f"wrote {path} ({path.stat().st_size / 1e6:.2f} MB)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
