@@ -76,31 +76,50 @@ class OnnxCardClassifier:
         options.inter_op_num_threads = 1
         options.log_severity_level = 3
         self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        dim = self.session.get_outputs()[1].shape[-1]
+        #: length of the enrolment descriptor (the model's ``embedding`` output)
+        self.embedding_dim = int(dim) if isinstance(dim, int) else 0
         self.decks: list[Any] = []
         self._enrolled = np.zeros((0, 1), np.float32)
         self._enrolled_labels: list[str] = []
         self._thresholds = np.zeros(0, np.float32)
+        self._label_ids = np.zeros(0, np.int64)
+        #: the model's own reading of a card or back at this confidence beats an unsure match
+        self.model_sure = 0.99
         self.labels: tuple[str, ...] = self.model_labels
         for deck in decks:
             self.add_deck(deck)
 
     # -- enrolment -------------------------------------------------------------------------
     def add_deck(self, deck: Any) -> None:
-        """Use an enrolled deck (re-embedding its stored views if they came from another model)."""
+        """Use an enrolled deck (re-embedding its stored views if they came from another model).
+
+        The first deck also brings a fixed set of non-card views into the gallery as
+        ``unknown``: a crop closer to one of them than to any enrolled card keeps the model's
+        own reading."""
+        from vision.enroll import negative_embeddings
+
+        if not self.decks:
+            neg = negative_embeddings(self)
+            self._add_gallery(neg, [UNKNOWN] * len(neg), 1.0)
         emb = deck.embeddings_for(self)
         self.decks.append(deck)
-        self._enrolled = emb if self._enrolled.shape[0] == 0 else np.concatenate([self._enrolled, emb])
-        labels = list(deck.all_labels)
-        self._enrolled_labels += labels
-        self._thresholds = np.concatenate([self._thresholds, np.full(len(labels), deck.threshold, np.float32)])
+        self._add_gallery(emb, list(deck.all_labels), deck.threshold_for(self))
         extra = [lbl for lbl in dict.fromkeys(self._enrolled_labels) if lbl not in self.model_labels]
         self.labels = self.model_labels + tuple(extra)
+
+    def _add_gallery(self, emb: np.ndarray, labels: list[str], threshold: float) -> None:
+        self._enrolled = emb if self._enrolled.shape[0] == 0 else np.concatenate([self._enrolled, emb])
+        self._enrolled_labels += labels
+        self._thresholds = np.concatenate([self._thresholds, np.full(len(labels), threshold, np.float32)])
+        names = {lb: i for i, lb in enumerate(dict.fromkeys(self._enrolled_labels))}
+        self._label_ids = np.array([names[lb] for lb in self._enrolled_labels])
 
     # -- inference -------------------------------------------------------------------------
     def run(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """Calibrated probabilities over :attr:`model_labels` and unit embeddings, one row per crop."""
         if len(crops) == 0:
-            return np.zeros((0, len(self.model_labels)), np.float32), np.zeros((0, 128), np.float32)
+            return np.zeros((0, len(self.model_labels)), np.float32), np.zeros((0, self.embedding_dim), np.float32)
         pre = np.stack([preprocess(c) for c in crops])
         if not self.both_ways:
             probs, emb = self.session.run(None, {"image": to_tensor(pre)})
@@ -113,29 +132,33 @@ class OnnxCardClassifier:
         return p, e
 
     def embed(self, crops: Sequence[np.ndarray]) -> np.ndarray:
-        """Unit-norm embeddings (N, 128) for enrolment and nearest-neighbour look-up."""
+        """Unit-norm enrolment descriptors (N, :attr:`embedding_dim`) for nearest-neighbour look-up."""
         return self.run(crops)[1]
 
     def predict(self, probs: np.ndarray, emb: np.ndarray) -> list[Prediction]:
-        """Predictions from the outputs of :meth:`run` (enrolled decks first)."""
+        """Predictions from the outputs of :meth:`run` (enrolled decks first).
+
+        A crop takes an enrolled card's name when its nearest enrolled view is that card's and
+        at least as similar as the deck's threshold, unless the model itself reads a card or a
+        back at :attr:`model_sure` or more and the match is not as sure (< 0.9). The match's confidence grows with its margin
+        over the nearest view of any other card (a wrong match almost never has one)."""
+        from vision.enroll import MARGIN_SCALE
+
         out = []
         best = probs.argmax(axis=1)
-        if self._enrolled.shape[0]:
-            sims = emb @ self._enrolled.T
+        sims = emb @ self._enrolled.T if self._enrolled.shape[0] else None
         for i in range(len(probs)):
             label, conf = self.model_labels[best[i]], float(probs[i, best[i]])
-            if self._enrolled.shape[0]:
+            if sims is not None:
                 j = int(sims[i].argmax())
                 s = float(sims[i, j])
-                thr = float(self._thresholds[j])
-                if s >= thr:
-                    name = self._enrolled_labels[j]
-                    others = [float(v) for v, lb in zip(sims[i], self._enrolled_labels, strict=True) if lb != name]
-                    margin = s - max(others, default=-1.0)
-                    # similarity above the threshold and a clear margin over other cards -> confident
-                    enrolled_conf = float(np.clip(0.5 + (s - thr) / max(1e-6, 1 - thr) * 0.5, 0.5, 0.999))
-                    enrolled_conf *= float(np.clip(margin / 0.1, 0.3, 1.0))
-                    if not (label in self.model_labels[:54] and conf >= 0.99 and enrolled_conf < 0.9):
+                name = self._enrolled_labels[j]
+                if name != UNKNOWN and s >= float(self._thresholds[j]):
+                    others = sims[i][self._label_ids != self._label_ids[j]]
+                    margin = s - (float(others.max()) if others.size else -1.0)
+                    enrolled_conf = float(np.clip(0.5 + 0.45 * margin / MARGIN_SCALE, 0.5, 0.97))
+                    model_sure = label != UNKNOWN and conf >= self.model_sure
+                    if not (model_sure and enrolled_conf < 0.9):
                         label, conf = name, enrolled_conf
             out.append(Prediction(label, conf))
         return out

@@ -9,6 +9,7 @@ takes the label of the nearest enrolled view when its cosine similarity reaches 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
@@ -23,8 +24,12 @@ import numpy as np
 from games.errors import PegpiError
 from vision.classify import preprocess
 
-#: Cosine similarity an enrolled view must reach to be recognised (see models/MODEL_CARD.md).
-DEFAULT_THRESHOLD = 0.72
+#: Cosine similarity of enrolment descriptors an enrolled view must reach to be recognised, and
+#: the margin over the nearest other card that makes a match sure (see models/MODEL_CARD.md).
+DEFAULT_THRESHOLD = 0.94
+MARGIN_SCALE = 0.02
+#: Non-card views (table, clutter, hands, blank paper) every gallery holds as ``unknown``.
+NEGATIVE_VIEWS = 160
 #: Synthetic variants made of each enrolled view (see :func:`augment_views`).
 DEFAULT_AUGMENT = 24
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}$")
@@ -72,6 +77,26 @@ def augment_views(view: np.ndarray, n: int, seed: int) -> list[np.ndarray]:
     return out
 
 
+@functools.lru_cache(maxsize=1)
+def negative_views(n: int = NEGATIVE_VIEWS, seed: int = 2718) -> tuple[np.ndarray, ...]:
+    """Crops with no card in them, the same every time (the renderer's non-card generator)."""
+    from vision.render.photo import non_card_crop
+
+    rng = np.random.default_rng([seed, 7])
+    return tuple(preprocess(non_card_crop(rng)) for _ in range(n))
+
+
+_NEGATIVES: dict[str, np.ndarray] = {}
+
+
+def negative_embeddings(classifier: Any) -> np.ndarray:
+    """:func:`negative_views` embedded by ``classifier``'s model (once per model)."""
+    mid = model_id(classifier.model_path)
+    if mid not in _NEGATIVES:
+        _NEGATIVES[mid] = classifier.embed(list(negative_views()))
+    return _NEGATIVES[mid]
+
+
 @dataclass
 class EnrolledDeck:
     """Enrolled views of a deck: ``labels[i]`` is the card shown in ``views[i]`` (preprocessed,
@@ -102,6 +127,11 @@ class EnrolledDeck:
         if mid not in self._cache:
             self._cache[mid] = classifier.embed(self.expanded_views())
         return self._cache[mid]
+
+    def threshold_for(self, classifier: Any) -> float:
+        """The deck's threshold if it was set under ``classifier``'s model, else the default
+        (thresholds belong to a model's descriptor)."""
+        return self.threshold if model_id(classifier.model_path) == self.model else DEFAULT_THRESHOLD
 
     def save(self, folder: str | os.PathLike[str] | None = None) -> Path:
         path = data_dir(folder) / f"{self.name}.npz"

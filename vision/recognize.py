@@ -310,9 +310,12 @@ def _line_hypotheses(grey: np.ndarray, contour: np.ndarray, card_h: Sequence[flo
         d = (b - a) / max(1e-6, float(np.linalg.norm(b - a)))
         a, b = reach(a, -d) + origin, reach(b, d) + origin
         nrm = np.array([-d[1], d[0]], np.float32)
+        # followed to the outline at both ends, the edge of a held card is about its height
+        span = float(np.linalg.norm(b - a))
+        heights = list(card_h) + ([span] if 0.6 * shortest < span < 2.5 * max(card_h) else [])
         for corner, down in ((a, d), (b, -d)):
             for side in (nrm, -nrm):
-                for hgt in card_h:
+                for hgt in heights:
                     wid = hgt / ASPECT
                     quad = np.array([corner, corner + side * wid, corner + side * wid + down * hgt, corner + down * hgt],
                                     np.float32)
@@ -374,17 +377,18 @@ def _candidates(img: np.ndarray) -> tuple[list[np.ndarray], int]:
                 b = int(round(np.log(hgt) / bin_w))
                 votes[b] = votes.get(b, 0.0) + length
     top = sorted(votes, key=lambda b: -votes[b])[:3]
-    sizes = sorted({round(float(np.exp(b * bin_w)), 1) for b in top})
+    common = sorted({round(float(np.exp(b * bin_w)), 1) for b in top})
+    others.sort(key=cv2.contourArea, reverse=True)  # the largest outlines first: they hold the most cards
     for c in others:
-        if len(quads) > 800:
+        if len(quads) > 1200:
             break
         rect = cv2.minAreaRect(c)
-        extra = [round(float(min(rect[1])), 1)] if min(rect[1]) > 20 else []
-        quads += _corner_hypotheses(c, sorted(set(sizes + extra)))
-        quads += _corner_hypotheses(c, sorted(set(sizes + extra)), detail=0.003)
-        quads += _edge_hypotheses(c, sizes[len(sizes) // 2] if sizes else None)
+        sizes = sorted(set(common + ([round(float(min(rect[1])), 1)] if min(rect[1]) > 20 else [])))
+        quads += _corner_hypotheses(c, sizes)
+        quads += _corner_hypotheses(c, sizes, detail=0.003)
+        quads += _edge_hypotheses(c, common[len(common) // 2] if common else None)
         quads += _strip_hypotheses(c, grey)
-        quads += _line_hypotheses(grey, c, sorted(set(sizes + extra)))
+        quads += _line_hypotheses(grey, c, sizes)
     for c in card_like:
         quads += _strip_hypotheses(c, grey, inner_edge=True)
     # drop near-duplicates
@@ -414,26 +418,27 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
     if not quads:
         return []
     full = [q / scale for q in quads]
-    both = [q for q in full for q in (q, np.roll(q, 2, axis=0))]
-    single = [i < n_single for i in range(len(full)) for _ in (0, 1)]
-    crops = [warp(image, q) for q in both]
-    preds = classifier.classify(crops)
-    found = []
-    for q, p, whole in zip(both, preds, single, strict=True):
+    # the classifier reads every crop both ways up, so one warp per quad covers either turn
+    preds = classifier.classify([warp(image, q) for q in full])
+    found: list[tuple[Detection, bool]] = []
+    for i, (q, p) in enumerate(zip(full, preds, strict=True)):
+        whole = i < n_single
         if p.label == UNKNOWN or p.confidence < (min_confidence if whole else max(min_confidence, 0.75)):
             continue
         # a back is only taken from a whole card outline: hypotheses over patterned tables look like backs
         if p.label == "back" and (not include_backs or not whole or p.confidence < 0.8):
             continue
-        found.append(Detection(p.label, p.confidence, q))
-    found.sort(key=lambda d: (d.card == "back", -d.confidence))
+        found.append((Detection(p.label, p.confidence, q), whole))
+    # the surest readings first, a whole card outline counting a little surer than a hypothesis;
+    # a face is reported once (backs may repeat)
+    found.sort(key=lambda dw: (dw[0].card == "back", -(dw[0].confidence + 0.1 * dw[1])))
     kept: list[Detection] = []
-    for d in found:
+    for d, _whole in found:
         clash = False
         for k in kept:
             iou = _iou(d.corners, k.corners)
             same_corner = np.linalg.norm(d.corners[0] - k.corners[0]) < 0.25 * np.linalg.norm(k.corners[1] - k.corners[0])
-            if iou > 0.75 or (d.card == k.card and iou > 0.1) or same_corner or (d.card == "back" and iou > 0.1):
+            if iou > 0.75 or (d.card == k.card and d.card != "back") or same_corner or (d.card == "back" and iou > 0.1):
                 clash = True
                 break
         if not clash:

@@ -28,9 +28,32 @@ def test_enrol_save_load_recognise(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     preds = clf2.classify([c for _, c in tests])
     acc = np.mean([p.label == n for (n, _), p in zip(tests, preds, strict=True)])
     assert acc >= 0.9, acc
+    # French cards and empty table are still read by the model, not taken for enrolled cards
+    from vision.render import CARD_IDS, HELDOUT_DESIGN_SEEDS, render_card
+    from vision.render.photo import non_card_crop
+
+    french = [(c, table_crop(render_card(c, HELDOUT_DESIGN_SEEDS[1], px_per_mm=3.0, alpha=True), rng, strength=0.5))
+              for c in CARD_IDS[::5]]
+    fp = clf2.classify([x for _, x in french])
+    assert not any(p.label in names for p in fp), [p.label for p in fp]
+    assert np.mean([p.label == c for (c, _), p in zip(french, fp, strict=True)]) >= 0.9
+    assert not any(p.label in names for p in clf2.classify([non_card_crop(rng) for _ in range(12)]))
     # all enrolled decks
     assert load_default_classifier(True).labels == clf2.labels
     assert remove_deck("decktet") and list_decks() == []
+
+
+def test_threshold_belongs_to_the_model(tmp_path: Path) -> None:
+    """A deck saved under another model is re-embedded and matched with the default threshold."""
+    from vision.enroll import DEFAULT_THRESHOLD, EnrolledDeck
+
+    clf = load_default_classifier()
+    view = render_decktet("the Author", 3, px_per_mm=2.0)
+    deck = enroll(clf, "old", [view], ["the Author"], folder=tmp_path, threshold=0.5)
+    assert deck.threshold_for(clf) == 0.5
+    stale = EnrolledDeck(deck.name, deck.labels, deck.views, deck.embeddings[:, :7], "another-model", 0.5, deck.augment)
+    assert stale.threshold_for(clf) == DEFAULT_THRESHOLD
+    assert stale.embeddings_for(clf).shape == deck.embeddings.shape
 
 
 def test_enrol_errors(tmp_path: Path) -> None:

@@ -70,3 +70,23 @@ def test_photo_effects_and_scenes() -> None:
     assert img.shape == (480, 640, 3) and len(corners) == 2
     for q in corners:
         assert q.shape == (4, 2) and (q[:, 0] >= 0).all() and (q[:, 0] < 640).all()
+
+
+@pytest.mark.parametrize("layout", ["fan", "arc"])
+def test_overlapping_layouts_leave_every_index_in_sight(layout: str) -> None:
+    """In a row or a held fan each card lies on the one before it, and every card's top-left
+    index (the corner region 8 x 12 mm) stays uncovered by the cards laid after it."""
+    import cv2
+
+    rng = np.random.default_rng(4)
+    faces = [render_card(c, 2, px_per_mm=3.0, alpha=True) for c in ("AS", "7H", "QD", "10C", "3S")]
+    _, corners = compose_scene(faces, rng, layout=layout)
+    for i, q in enumerate(corners):
+        tl, right, down = q[0], (q[1] - q[0]) / 63.0, (q[3] - q[0]) / 88.0  # image px per card mm
+        index_centre = tl + right * 5 + down * 8
+        for later in corners[i + 1:]:
+            assert cv2.pointPolygonTest(later.reshape(-1, 1, 2), tuple(map(float, index_centre)), False) < 0
+    # overlapping: each card covers part of the one before it
+    for a, b in zip(corners, corners[1:], strict=False):
+        inter, _ = cv2.intersectConvexConvex(a, b)
+        assert inter > 0
