@@ -90,3 +90,25 @@ def test_overlapping_layouts_leave_every_index_in_sight(layout: str) -> None:
     for a, b in zip(corners, corners[1:], strict=False):
         inter, _ = cv2.intersectConvexConvex(a, b)
         assert inter > 0
+
+
+def test_held_crop_is_deterministic_and_covers_all_but_the_index() -> None:
+    """Training views of a card in a held fan: same seed, same crop; the covering cards change
+    the body of the card but leave its index corner as the bare card shows it."""
+    from vision.render.photo import held_crop
+
+    face = render_card("9D", 3, px_per_mm=3.0, alpha=True)
+    covers = [render_card(c, 3, px_per_mm=2.5, alpha=True) for c in ("KS", "2C")]
+    a = held_crop(face, covers, np.random.default_rng(8), px_per_mm=2.0, strength=0.0)
+    b = held_crop(face, covers, np.random.default_rng(8), px_per_mm=2.0, strength=0.0)
+    bare = held_crop(face, [], np.random.default_rng(8), px_per_mm=2.0, strength=0.0)
+    assert np.array_equal(a, b) and a.shape == bare.shape
+    h, w = a.shape[:2]
+    index = (slice(int(0.05 * h), int(0.2 * h)), slice(int(0.04 * w), int(0.14 * w)))
+    body = (slice(int(0.3 * h), int(0.7 * h)), slice(int(0.6 * w), w))
+    # either crop may have come out turned 180 degrees: compare them as the card was laid
+    pairs = [(x, y) for x in (a, a[::-1, ::-1]) for y in (bare, bare[::-1, ::-1])]
+    held, laid = min(pairs, key=lambda p: np.abs(p[0][index].astype(int) - p[1][index].astype(int)).mean())
+    diff = np.abs(held.astype(int) - laid.astype(int)).max(axis=2)
+    assert diff[index].mean() < 8  # the index strip is in sight
+    assert diff[body].mean() > 20  # the body is covered

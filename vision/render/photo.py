@@ -205,6 +205,45 @@ def table_crop(face: np.ndarray, rng: np.random.Generator, *, px_per_mm: float |
     return camera(img, rng, strength)
 
 
+def held_crop(face: np.ndarray, covers: Sequence[np.ndarray], rng: np.random.Generator, *,
+              px_per_mm: float | None = None, strength: float = 1.0) -> np.ndarray:
+    """``face`` (BGRA) as the table pipeline would crop it out of a fan held in the hand: the
+    ``covers`` (BGRA cards) lie over it, each turned a little further about a point near the
+    bottom of the cards, so that only a strip with the top-left index stays in sight. Upright,
+    maybe turned 180 degrees, with :func:`camera` effects. Returns BGR uint8."""
+    if px_per_mm is None:
+        px_per_mm = float(rng.uniform(1.5, 2.7)) if rng.random() < 0.85 else float(rng.uniform(2.7, 5.0))
+    k = px_per_mm
+    cw, ch = CARD_MM[0] * k * rng.uniform(0.96, 1.04), CARD_MM[1] * k * rng.uniform(0.97, 1.03)
+    ml, mr, mt, mb = rng.uniform(-0.02, 0.07, 4) * np.array([cw, cw, ch, ch])
+    W, H = int(round(cw + ml + mr)), int(round(ch + mt + mb))
+    card = np.array([[ml, mt], [ml + cw, mt], [ml + cw, mt + ch], [ml, mt + ch]], np.float32)
+    canvas = background(H, W, rng).astype(np.float32)
+    fh, fw = face.shape[:2]
+    src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
+    _paste(canvas, face[..., :3], face[..., 3], cv2.getPerspectiveTransform(src, card))
+    pivot = np.array([ml + cw * rng.uniform(0.2, 0.5), mt + ch * rng.uniform(0.85, 1.05)], np.float32)
+    index = np.array([ml + 10 * k, mt + 22 * k], np.float32)  # the far corner of the index strip
+    angle = 0.0
+    for cover in covers:
+        # turn the next card about the pivot until the index strip is clear of it
+        angle += float(rng.uniform(6, 14))
+        for _ in range(30):
+            t = np.radians(angle)
+            rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]], np.float32)
+            quad = ((card - pivot) @ rot.T + pivot).astype(np.float32)
+            if cv2.pointPolygonTest(quad.reshape(-1, 1, 2), (float(index[0]), float(index[1])), False) < 0:
+                break
+            angle += 2.0
+        ch_, cw_ = cover.shape[:2]
+        csrc = np.array([[0, 0], [cw_, 0], [cw_, ch_], [0, ch_]], np.float32)
+        _paste(canvas, cover[..., :3], cover[..., 3], cv2.getPerspectiveTransform(csrc, quad))
+    img = np.clip(canvas, 0, 255).astype(np.uint8)
+    if rng.random() < 0.5:
+        img = img[::-1, ::-1].copy()
+    return camera(img, rng, strength)
+
+
 def _occlude(canvas: np.ndarray, occluder: np.ndarray | None, rng: np.random.Generator, cw: float, ch: float) -> None:
     """Cover part of the card away from its top-left index: another card or a finger."""
     H, W = canvas.shape[:2]

@@ -75,6 +75,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--batch", type=int, default=256)
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--width", type=int, default=1)
+    ap.add_argument("--held", type=float, default=0.0,
+                    help="share of card views cut out of a fan held in the hand (not yet in the shipped model)")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--time-limit", type=float, default=50.0, help="minutes of training at most")
     args = ap.parse_args(argv)
@@ -86,9 +88,9 @@ def main(argv: list[str] | None = None) -> int:
     data_seeds = [int(x) for x in args.data_seeds.split(",")] if args.data_seeds else [args.seed]
     train_paths, val_paths = [], []
     for ds in data_seeds:
-        cache = args.cache / f"seed{ds}"
+        cache = args.cache / (f"seed{ds}" if not args.held else f"seed{ds}-held{round(args.held * 100)}")
         print(f"rendering data into {cache} ...", flush=True)
-        tp, vp = data.build(cache, ds, args.instances, args.val_instances)
+        tp, vp = data.build(cache, ds, args.instances, args.val_instances, held=args.held)
         train_paths += tp
         val_paths += vp if ds == data_seeds[0] else []
     tr, va = data.load(train_paths), data.load(val_paths)
@@ -165,7 +167,8 @@ def main(argv: list[str] | None = None) -> int:
                   "crops": int(len(tr["y"])), "epochs_run": epoch + 1, "steps": step,
                   "width": args.width, "minutes": round((time.time() - t0) / 60, 1),
                   "command": f"python -m vision.train --seed {args.seed} --data-seeds {','.join(map(str, data_seeds))} "
-                             f"--out {args.out} --instances {args.instances} --steps {total} --threads {args.threads}"},
+                             f"--out {args.out} --instances {args.instances} --steps {total} --threads {args.threads}"
+                             + (f" --held {args.held}" if args.held else "")},
         "val": {"accuracy": round(float((~wrong).mean()), 5),
                 "confident_mistakes": round(float((wrong & (conf >= 0.9)).mean()), 5)},
     }

@@ -19,7 +19,7 @@ from vision.render import CARD_IDS, render_card
 from vision.render.cards import PALETTE, card_alpha
 from vision.render.fonts import pick_font
 from vision.render.glyphs import paint, text_mask
-from vision.render.photo import non_card_crop, table_crop
+from vision.render.photo import held_crop, non_card_crop, table_crop
 
 #: Designs of the training pool used for the calibration/validation split (never trained on).
 VAL_DESIGNS = range(90_000, 100_000)
@@ -68,8 +68,11 @@ def foreign_card(rng: np.random.Generator, px_per_mm: float) -> np.ndarray:
     return np.dstack([out, card_alpha(H, W, 3 * k)])
 
 
-def make_chunk(seed: int, n_instances: int, designs: range | tuple[int, ...]) -> dict[str, np.ndarray]:
-    """``2 * n_instances`` preprocessed crops (uint8 NHWC), labels and instance ids."""
+def make_chunk(seed: int, n_instances: int, designs: range | tuple[int, ...], held: float = 0.0) -> dict[str, np.ndarray]:
+    """``2 * n_instances`` preprocessed crops (uint8 NHWC), labels and instance ids. With
+    ``held`` > 0 that share of the card views comes out of a fan held in the hand (only the index
+    strip in sight: :func:`vision.render.photo.held_crop`); with 0 the random stream is the one
+    the shipped model was trained on."""
     rng = np.random.default_rng([seed, 2024])
     xs = np.empty((2 * n_instances, INPUT_H, INPUT_W, 3), np.uint8)
     ys = np.empty(2 * n_instances, np.int16)
@@ -101,6 +104,14 @@ def make_chunk(seed: int, n_instances: int, designs: range | tuple[int, ...]) ->
             label = CARD_IDS[int(rng.integers(54))]
             face = render_card(label, design, px_per_mm=k, rng=rng, alpha=True)
         for v in range(2):
+            if held and label not in ("unknown", "back") and rng.random() < held:
+                covers = [render_card(CARD_IDS[int(rng.integers(54))], design, px_per_mm=2.5, alpha=True)
+                          for _ in range(int(rng.integers(1, 4)))]
+                xs[2 * i + v] = preprocess(held_crop(face, covers, rng, px_per_mm=ppm(),
+                                                     strength=float(rng.uniform(0.3, 1.3))))
+                ys[2 * i + v] = LABEL_INDEX[label]
+                inst[2 * i + v] = iid
+                continue
             occ = None
             if rng.random() < 0.08:
                 occ = render_card(CARD_IDS[int(rng.integers(54))], design, px_per_mm=2.5, alpha=True)
@@ -111,23 +122,24 @@ def make_chunk(seed: int, n_instances: int, designs: range | tuple[int, ...]) ->
     return {"x": xs, "y": ys, "inst": inst}
 
 
-def _job(args: tuple[int, int, str, Path]) -> Path:
-    seed, n, split, folder = args
+def _job(args: tuple[int, int, str, Path, float]) -> Path:
+    seed, n, split, folder, held = args
     path = folder / f"{split}-{seed}.npz"
     if not path.exists():
         cv2.setNumThreads(1)
-        chunk = make_chunk(seed, n, VAL_DESIGNS if split == "val" else TRAIN_DESIGNS)
+        chunk = make_chunk(seed, n, VAL_DESIGNS if split == "val" else TRAIN_DESIGNS, held)
         tmp = path.with_suffix(".tmp.npz")
         np.savez(tmp, **chunk)
         os.replace(tmp, path)
     return path
 
 
-def build(folder: Path, seed: int, n_train: int, n_val: int, chunk: int = 500, workers: int = 2) -> tuple[list[Path], list[Path]]:
+def build(folder: Path, seed: int, n_train: int, n_val: int, chunk: int = 500, workers: int = 2,
+          held: float = 0.0) -> tuple[list[Path], list[Path]]:
     """Make (or reuse) the chunks of a data set: ``n_train``/``n_val`` instances (2 crops each)."""
     folder.mkdir(parents=True, exist_ok=True)
-    jobs = [(seed * 10_000 + j, chunk, "train", folder) for j in range(n_train // chunk)]
-    jobs += [(seed * 10_000 + 9_000 + j, chunk, "val", folder) for j in range(max(1, n_val // chunk))]
+    jobs = [(seed * 10_000 + j, chunk, "train", folder, held) for j in range(n_train // chunk)]
+    jobs += [(seed * 10_000 + 9_000 + j, chunk, "val", folder, held) for j in range(max(1, n_val // chunk))]
     with mp.get_context("fork").Pool(workers) as pool:
         paths = pool.map(_job, jobs, chunksize=1)
     train = [p for p in paths if p.name.startswith("train")]
