@@ -62,6 +62,7 @@ class OnnxCardClassifier:
         if not path.exists():
             raise FileNotFoundError(f"no card model at {path}")
         self.model_path = path
+        self._model_id: str | None = None
         #: read each crop as given and turned 180 degrees (both indices), averaging the two
         self.both_ways = both_ways
         meta_path = path.with_suffix(".json")
@@ -89,6 +90,15 @@ class OnnxCardClassifier:
         self.labels: tuple[str, ...] = self.model_labels
         for deck in decks:
             self.add_deck(deck)
+
+    @property
+    def model_id(self) -> str:
+        """A short hash of the model file (read once): enrolled descriptors belong to it."""
+        if self._model_id is None:
+            from vision.enroll import model_id
+
+            self._model_id = model_id(self.model_path)
+        return self._model_id
 
     # -- enrolment -------------------------------------------------------------------------
     def add_deck(self, deck: Any) -> None:

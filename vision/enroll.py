@@ -91,7 +91,7 @@ _NEGATIVES: dict[str, np.ndarray] = {}
 
 def negative_embeddings(classifier: Any) -> np.ndarray:
     """:func:`negative_views` embedded by ``classifier``'s model (once per model)."""
-    mid = model_id(classifier.model_path)
+    mid = classifier.model_id
     if mid not in _NEGATIVES:
         _NEGATIVES[mid] = classifier.embed(list(negative_views()))
     return _NEGATIVES[mid]
@@ -121,7 +121,7 @@ class EnrolledDeck:
 
     def embeddings_for(self, classifier: Any) -> np.ndarray:
         """Embeddings under ``classifier``'s model (re-computed from the views if it differs)."""
-        mid = model_id(classifier.model_path)
+        mid = classifier.model_id
         if mid == self.model and len(self.embeddings) == len(self.all_labels):
             return self.embeddings
         if mid not in self._cache:
@@ -131,7 +131,7 @@ class EnrolledDeck:
     def threshold_for(self, classifier: Any) -> float:
         """The deck's threshold if it was set under ``classifier``'s model, else the default
         (thresholds belong to a model's descriptor)."""
-        return self.threshold if model_id(classifier.model_path) == self.model else DEFAULT_THRESHOLD
+        return self.threshold if classifier.model_id == self.model else DEFAULT_THRESHOLD
 
     def save(self, folder: str | os.PathLike[str] | None = None) -> Path:
         path = data_dir(folder) / f"{self.name}.npz"
@@ -168,7 +168,7 @@ def enroll(classifier: Any, name: str, crops: Sequence[np.ndarray], labels: Sequ
     if merge and path.exists():
         old = EnrolledDeck.load(path)
         all_labels, all_views = old.labels + all_labels, np.concatenate([old.views, views])
-    deck = EnrolledDeck(name, all_labels, all_views, np.zeros((0, 1), np.float32), model_id(classifier.model_path),
+    deck = EnrolledDeck(name, all_labels, all_views, np.zeros((0, 1), np.float32), classifier.model_id,
                         threshold, augment)
     deck.embeddings = classifier.embed(deck.expanded_views())
     if save:

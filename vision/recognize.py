@@ -40,8 +40,8 @@ class Detection:
                 "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners]}
 
 
-def _masks(img: np.ndarray) -> list[np.ndarray]:
-    """Binary masks of card-like regions."""
+def _masks(img: np.ndarray, grey: np.ndarray) -> list[np.ndarray]:
+    """Binary masks of card-like regions (``grey``: ``img`` in grey)."""
     hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
     v = hsv[..., 2].astype(np.int16)
     s = hsv[..., 1].astype(np.int16)
@@ -65,7 +65,6 @@ def _masks(img: np.ndarray) -> list[np.ndarray]:
     dist = np.clip(dist * (255.0 / max(1.0, float(np.percentile(dist, 99.5)))), 0, 255).astype(np.uint8)
     _, m3 = cv2.threshold(dist, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     masks.append(m3)
-    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     grey = cv2.GaussianBlur(grey, (5, 5), 0)
     med = float(np.median(grey))
     for lo, hi in ((max(8, 0.3 * med), min(255, max(30, 0.8 * med))), (6, 18)):
@@ -344,7 +343,8 @@ def _candidates(img: np.ndarray) -> tuple[list[np.ndarray], int]:
     singles: list[np.ndarray] = []
     others: list[np.ndarray] = []
     card_like: list[np.ndarray] = []
-    for m in _masks(img):
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    for m in _masks(img, grey):
         contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         contours = sorted(contours, key=cv2.contourArea, reverse=True)[:12]
         for c in contours:
@@ -357,7 +357,6 @@ def _candidates(img: np.ndarray) -> tuple[list[np.ndarray], int]:
             else:
                 others.append(c)
     heights = [float(np.linalg.norm(q[3] - q[0])) for q in singles]
-    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     quads = list(singles)
     # card sizes for the hypotheses: the single cards' heights, and the commonest lengths of the
     # outlines' straight edges read as a card's height or width
