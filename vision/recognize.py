@@ -400,11 +400,28 @@ def _candidates(img: np.ndarray) -> tuple[list[np.ndarray], int]:
     return kept, n_single
 
 
+def _height(quad: np.ndarray) -> float:
+    return 0.5 * float(np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1]))
+
+
 def warp(img: np.ndarray, quad: np.ndarray) -> np.ndarray:
     """The upright crop (126x176) of a quad whose corner 0 is the top-left."""
+    quad = quad.astype(np.float32)
+    # a card far larger than the crop is first shrunk by area averaging (a perspective warp
+    # samples, and would alias the fine print of the index)
+    span = max(float(np.linalg.norm(quad[3] - quad[0])), float(np.linalg.norm(quad[2] - quad[1])))
+    factor = span / CROP_H
+    if factor > 1.5:
+        x0, y0 = np.floor(quad.min(axis=0)).astype(int).clip(0)
+        x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
+        part = img[y0:y1, x0:x1]
+        if part.size:
+            ph, pw = part.shape[:2]
+            size = (max(1, int(round(pw / factor))), max(1, int(round(ph / factor))))
+            img = cv2.resize(part, size, interpolation=cv2.INTER_AREA)
+            quad = (quad - np.array([x0, y0], np.float32)) * np.array([size[0] / pw, size[1] / ph], np.float32)
     dst = np.array([[0, 0], [CROP_W, 0], [CROP_W, CROP_H], [0, CROP_H]], np.float32)
-    return cv2.warpPerspective(img, cv2.getPerspectiveTransform(quad.astype(np.float32), dst), (CROP_W, CROP_H),
-                               flags=cv2.INTER_AREA if max(img.shape[:2]) > 2000 else cv2.INTER_LINEAR)
+    return cv2.warpPerspective(img, cv2.getPerspectiveTransform(quad, dst), (CROP_W, CROP_H), flags=cv2.INTER_LINEAR)
 
 
 def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: float = 0.5,
@@ -428,6 +445,13 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
         if p.label == "back" and (not include_backs or not whole or p.confidence < 0.8):
             continue
         found.append((Detection(p.label, p.confidence, q), whole))
+    # the cards of one photo are one size: a hypothesis far from the size of the whole cards (or,
+    # with none, of the surest readings) is some other shape's corner
+    sizes = [_height(d.corners) for d, whole in found if whole and d.card != "back"] or \
+        [_height(d.corners) for d, _whole in found if d.card != "back" and d.confidence >= 0.97]
+    if sizes:
+        ref = float(np.median(sizes))
+        found = [(d, whole) for d, whole in found if whole or abs(_height(d.corners) / ref - 1) <= 0.25]
     # the surest readings first, a whole card outline counting a little surer than a hypothesis;
     # a face is reported once (backs may repeat)
     found.sort(key=lambda dw: (dw[0].card == "back", -(dw[0].confidence + 0.1 * dw[1])))
@@ -443,3 +467,90 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
         if not clash:
             kept.append(d)
     return kept
+
+
+# -- one card per image ------------------------------------------------------------------------
+
+_ONE_WORK = 640  # long side the single-card locator works on
+
+
+def _large_quads(mask: np.ndarray, min_area: float, out: list[np.ndarray]) -> None:
+    """Card-shaped outlines of at least ``min_area`` in ``mask``, added to ``out``."""
+    h, w = mask.shape[:2]
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    for c in sorted(contours, key=cv2.contourArea, reverse=True)[:3]:
+        if not min_area <= cv2.contourArea(c) <= 0.97 * h * w:
+            continue
+        q = _single_cards(c, min_area)
+        if q is not None and all(np.abs(q - k).max() > 4 for k in out):
+            out.append(q)
+
+
+def card_outlines(img: np.ndarray, min_share: float = 0.12) -> list[np.ndarray]:
+    """Outlines (upright-ordered quads, ``img`` pixels) of a card that fills at least
+    ``min_share`` of an image meant to show one card: a loose crop or a photo of one card on
+    any background. Largest first; empty if no card outline stands out."""
+    h, w = img.shape[:2]
+    scale = min(1.0, _ONE_WORK / max(h, w))
+    small = cv2.resize(img, (max(1, int(w * scale)), max(1, int(h * scale))), interpolation=cv2.INTER_AREA) \
+        if scale < 1 else img
+    sh, sw = small.shape[:2]
+    min_area = min_share * sh * sw
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    masks = _masks(small, grey)
+    quads: list[np.ndarray] = []
+    for m in masks:
+        _large_quads(m, min_area, quads)
+    # things on the table touching the card join its outline: open them off
+    for share in (0.04, 0.08):
+        k = max(3, int(share * min(sh, sw)) | 1)
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+        for m in masks:
+            _large_quads(cv2.morphologyEx(m, cv2.MORPH_OPEN, kernel), min_area, quads)
+    if not quads and min(sh, sw) >= 40:
+        # no clean outline (clutter, shadow, a table as light as the card): let GrabCut split
+        # the card from what surrounds it, starting from "the card is in the middle"
+        s = min(1.0, 240 / max(sh, sw))
+        tiny = cv2.resize(small, (int(sw * s), int(sh * s)), interpolation=cv2.INTER_AREA) if s < 1 else small
+        th, tw = tiny.shape[:2]
+        gc = np.zeros((th, tw), np.uint8)
+        bgd, fgd = np.zeros((1, 65), np.float64), np.zeros((1, 65), np.float64)
+        try:
+            cv2.grabCut(tiny, gc, (int(0.03 * tw), int(0.03 * th), int(0.94 * tw), int(0.94 * th)), bgd, fgd, 4,
+                        cv2.GC_INIT_WITH_RECT)
+            fg = np.where((gc == cv2.GC_FGD) | (gc == cv2.GC_PR_FGD), 255, 0).astype(np.uint8)
+            _large_quads(cv2.resize(fg, (sw, sh), interpolation=cv2.INTER_NEAREST), min_area, quads)
+        except cv2.error:
+            pass  # a flat image: GrabCut has nothing to model
+    quads.sort(key=lambda q: -cv2.contourArea(q))
+    return [q / scale for q in quads]
+
+
+def read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
+    """The card in an image of one card: an upright card crop as the table pipeline makes, or a
+    loose crop or photo with background around a card at any angle.
+
+    The image is read as it is (long side vertical) and through every card outline
+    :func:`card_outlines` finds; an outline's reading wins when it is a card (or back) at 0.5
+    or more, else the image as it is. If neither finds an outline nor reads a card, the surest
+    card :func:`recognize` finds is taken. ``corners`` are the image's own corners when the
+    image was read as it is."""
+    h, w = image.shape[:2]
+    if image.ndim != 3 or image.shape[2] != 3 or min(h, w) < 8:
+        raise ValueError(f"read_card wants a BGR image of at least 8x8 pixels, got shape {image.shape}")
+    whole = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    if w > h:  # long side vertical; at worst the card lies sideways, read both ways up
+        whole = np.roll(whole, -1, axis=0)
+    quads = card_outlines(image)
+    preds = classifier.classify([warp(image, whole)] + [warp(image, q) for q in quads])
+    best: Detection | None = None
+    for q, p in zip(quads, preds[1:], strict=True):
+        if p.label != UNKNOWN and p.confidence >= 0.5 and (best is None or p.confidence > best.confidence):
+            best = Detection(p.label, p.confidence, q)
+    if best is not None:
+        return best
+    if not quads and preds[0].label == UNKNOWN:
+        found = recognize(image, classifier)
+        if found:
+            return found[0]
+    return Detection(preds[0].label, preds[0].confidence, whole)

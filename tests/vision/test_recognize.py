@@ -12,9 +12,9 @@ import pytest
 
 from device.cli import main
 from vision.classify import load_default_classifier
-from vision.recognize import recognize
+from vision.recognize import read_card, recognize
 from vision.render import HELDOUT_DESIGN_SEEDS, render_card
-from vision.render.photo import compose_scene
+from vision.render.photo import compose_scene, loose_crop, non_card_crop, table_crop
 
 
 def _scene(ids: list[str], layout: str, seed: int) -> tuple[np.ndarray, list[np.ndarray]]:
@@ -70,3 +70,36 @@ def test_cli_classify_and_recognize(tmp_path: Path, capsys: pytest.CaptureFixtur
     cards = json.loads(capsys.readouterr().out)
     assert {"AS", "KD"} <= {c["card"] for c in cards}
     assert all(len(c["corners"]) == 4 for c in cards)
+
+
+@pytest.mark.parametrize("seed", [11, 12, 13])
+def test_read_card_in_a_loose_photo(seed: int) -> None:
+    """One card photographed with the table round it, at any angle: read, with its corners."""
+    rng = np.random.default_rng(seed)
+    ids = ["KS", "4D", "JH"]
+    label = ids[seed % 3]
+    img, quad = loose_crop(render_card(label, HELDOUT_DESIGN_SEEDS[seed], px_per_mm=3.0, rng=rng, alpha=True), rng)
+    d = read_card(img, load_default_classifier())
+    assert d.card == label, d
+    err = min(np.abs(d.corners - np.roll(quad, k, axis=0)).max() for k in (0, 2))
+    assert err < 0.12 * np.linalg.norm(quad[3] - quad[0]), err
+
+
+def test_read_card_keeps_a_tight_upright_card_and_says_unknown_for_none() -> None:
+    rng = np.random.default_rng(3)
+    clf = load_default_classifier()
+    card = table_crop(render_card("9C", HELDOUT_DESIGN_SEEDS[9], px_per_mm=3.0, alpha=True), rng, px_per_mm=2.0)
+    assert read_card(card, clf).card == "9C"
+    assert read_card(non_card_crop(rng), clf).card in ("unknown", "back") or read_card(non_card_crop(rng), clf).confidence < 0.9
+    with pytest.raises(ValueError, match="BGR image"):
+        read_card(np.zeros((4, 4), np.uint8), clf)
+
+
+def test_cli_classify_a_photo_of_a_turned_card(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rng = np.random.default_rng(21)
+    img, _ = loose_crop(render_card("QS", HELDOUT_DESIGN_SEEDS[21], px_per_mm=3.0, rng=rng, alpha=True), rng,
+                        max_turn=60)
+    cv2.imwrite(str(tmp_path / "turned.jpg"), img)
+    assert main(["classify", str(tmp_path / "turned.jpg"), "--json", "--decks", "none"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["card"] == "QS" and len(out["corners"]) == 4

@@ -205,6 +205,29 @@ def table_crop(face: np.ndarray, rng: np.random.Generator, *, px_per_mm: float |
     return camera(img, rng, strength)
 
 
+def loose_crop(face: np.ndarray, rng: np.random.Generator, *, max_turn: float = 180.0,
+               strength: float = 0.8) -> tuple[np.ndarray, np.ndarray]:
+    """``face`` (BGRA) as someone would photograph or cut out one card: at 1.8-4 px/mm, turned
+    by up to ``max_turn`` degrees either way, with a little perspective and 5-35 % of the table
+    round it, then :func:`camera` effects. Returns the BGR image and the card's corners
+    (top-left, top-right, bottom-right, bottom-left of the face) in its pixels."""
+    k = float(rng.uniform(1.8, 4.0))
+    cw, ch = CARD_MM[0] * k, CARD_MM[1] * k
+    t = np.radians(rng.uniform(-max_turn, max_turn))
+    rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+    quad = (np.array([[0, 0], [cw, 0], [cw, ch], [0, ch]]) - [cw / 2, ch / 2]) @ rot.T
+    quad += rng.normal(0, 0.02 * cw, (4, 2))
+    lo, hi = quad.min(axis=0), quad.max(axis=0)
+    pad = (hi - lo) * rng.uniform(0.05, 0.35) * rng.uniform(0.3, 1.0, 2)
+    W, H = (hi - lo + 2 * pad).astype(int)
+    quad = (quad - lo + pad).astype(np.float32)
+    canvas = background(int(H), int(W), rng).astype(np.float32)
+    fh, fw = face.shape[:2]
+    src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
+    _paste(canvas, face[..., :3], face[..., 3], cv2.getPerspectiveTransform(src, quad))
+    return camera(np.clip(canvas, 0, 255).astype(np.uint8), rng, strength), quad
+
+
 def held_crop(face: np.ndarray, covers: Sequence[np.ndarray], rng: np.random.Generator, *,
               px_per_mm: float | None = None, strength: float = 1.0) -> np.ndarray:
     """``face`` (BGRA) as the table pipeline would crop it out of a fan held in the hand: the
