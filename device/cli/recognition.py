@@ -74,19 +74,6 @@ def _classifier(decks: str | None) -> Any:
     return load_default_classifier([d.strip() for d in decks.split(",") if d.strip()])
 
 
-def _enrol_crop(img: Any) -> Any:
-    """The upright crop of the card in an enrolment image: its outline if one stands out, else
-    the whole image (long side vertical)."""
-    import numpy as np
-
-    from vision.recognize import card_outlines, warp
-
-    quads = card_outlines(img)
-    if quads:
-        return warp(img, quads[0])
-    return img if img.shape[0] >= img.shape[1] else np.ascontiguousarray(np.rot90(img))
-
-
 def cmd_classify(args: argparse.Namespace) -> int:
     from vision.recognize import read_card
 
@@ -187,10 +174,11 @@ def cmd_enroll(args: argparse.Namespace) -> int:
     if not args.images:
         raise PegpiError("give the card images (or a folder of them) to enrol")
     from vision.classify import load_default_classifier
+    from vision.recognize import card_crop
 
     clf = load_default_classifier(None)
     files, labels = _collect(args.images, args.labels)
-    crops = [_enrol_crop(_read(f)) for f in files]
+    crops = [card_crop(_read(f)) for f in files]
     deck = en.enroll(clf, args.deck, crops, labels, merge=not args.replace,
                      threshold=args.threshold if args.threshold is not None else en.DEFAULT_THRESHOLD)
     summary = {"deck": deck.name, "views": len(deck.labels), "cards": len(set(deck.labels)),

@@ -103,3 +103,23 @@ def test_cli_classify_a_photo_of_a_turned_card(tmp_path: Path, capsys: pytest.Ca
     assert main(["classify", str(tmp_path / "turned.jpg"), "--json", "--decks", "none"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["card"] == "QS" and len(out["corners"]) == 4
+
+
+def test_card_crop_for_enrolment() -> None:
+    """Enrolment cannot read the card, so it crops by shape: a tight crop stays whole (the
+    picture printed inside is no outline), a wide photo gives the card cut out of the table."""
+    from vision.recognize import card_crop, warp
+    from vision.render.decktet import render_decktet
+
+    tight = render_decktet("the Author", 7, px_per_mm=2.0)
+    assert card_crop(tight) is tight
+    rng = np.random.default_rng(4)
+    face = render_decktet("the Mill", 7, px_per_mm=3.0, alpha=True)
+    for _ in range(20):  # a photo that is not card-shaped
+        img, quad = loose_crop(face, rng)
+        if not 1.25 <= max(img.shape[:2]) / min(img.shape[:2]) <= 1.6:
+            break
+    crop = card_crop(img)
+    assert crop.shape == (176, 126, 3)
+    ref = warp(img, quad)
+    assert min(np.abs(crop.astype(int) - r.astype(int)).mean() for r in (ref, ref[::-1, ::-1])) < 25

@@ -38,6 +38,23 @@ def test_every_face_and_back_renders(seed: int) -> None:
     assert rgba.shape == (352, 252, 4) and rgba[0, 0, 3] < 128 and rgba[176, 126, 3] == 255
 
 
+def test_ornate_courts_in_both_pools() -> None:
+    """Commercial court cards are dense print: about half the decks of each pool draw their
+    figures that way, the same on every render, while pip cards are untouched."""
+    from dataclasses import replace
+
+    for pool in (range(0, 400), HELDOUT_DESIGN_SEEDS):
+        share = np.mean([design_from_seed(s).ornate for s in pool])
+        assert 0.3 < share < 0.7, share
+    seed = next(s for s in range(100) if design_from_seed(s).ornate and design_from_seed(s).court_style != 3)
+    plain = replace(design_from_seed(seed), ornate=False)
+    ornate = render_card("KH", seed, px_per_mm=3.0)
+    assert np.array_equal(ornate, render_card("KH", seed, px_per_mm=3.0))
+    drawn = np.abs(ornate.astype(int) - render_card("KH", plain, px_per_mm=3.0).astype(int)).sum(axis=2) > 40
+    assert drawn.mean() > 0.1  # a good part of the figure is re-printed
+    assert np.array_equal(render_card("7H", seed, px_per_mm=3.0), render_card("7H", plain, px_per_mm=3.0))
+
+
 def test_unknown_card_id_is_refused() -> None:
     with pytest.raises(ValueError):
         render_card("1X", 0)

@@ -33,6 +33,11 @@ TRAIN_DESIGN_RANGE = range(0, 100_000)
 Color = tuple[float, float, float]
 
 
+#: Bumped whenever a change to the renderer changes what a seed draws, so that cached training
+#: data made by an older renderer is not reused (2: ornate court figures).
+RENDER_VERSION = 2
+
+
 def is_heldout(seed: int) -> bool:
     return seed >= 1_000_000
 
@@ -72,6 +77,7 @@ class DesignSpec:
     back_margin: float
     corner_radius: float
     wear: float
+    ornate: bool = False  # court figures in dense printed detail, as most commercial decks
 
     def ink(self, suit: str) -> Color:
         """The ink of a suit: red/black, or the four-colour deck's blue diamonds and green clubs."""
@@ -155,6 +161,8 @@ def design_from_seed(seed: int) -> DesignSpec:
         back_margin=_u(rng, 0.0, 5.0) if rng.random() < 0.75 else 0.0,
         corner_radius=_u(rng, 2.5, 4.0),
         wear=_u(rng, 0.0, 1.0) if rng.random() < 0.3 else 0.0,
+        # drawn last, so the fields above are what they were before it existed
+        ornate=bool(rng.random() < 0.5),
     )
 
 
@@ -305,6 +313,58 @@ def _figure_half(w: int, h: int, d: DesignSpec, rank: str, suit: str, k: float, 
     return half
 
 
+def _ornament(half: np.ndarray, d: DesignSpec, k: float, rng: np.random.Generator) -> None:
+    """Print dense detail over a figure (in place): its robe cut into many small fields, each
+    flat-coloured or patterned (stripes, dots, checks), all edged in black, as on the court cards
+    of most commercial decks."""
+    h, w = half.shape[:2]
+    paper = np.asarray(d.paper, np.float32)
+    skin_like = (half[..., 2] > 200) & (half[..., 1] > 140) & (half[..., 0] > 100) & (half[..., 0] < 170)
+    body = (np.abs(half - paper).sum(axis=2) > 30) & ~skin_like
+    body_u8 = cv2.erode(body.astype(np.uint8), np.ones((3, 3), np.uint8))
+    ys, xs = np.nonzero(body_u8)
+    if len(xs) < 50:
+        return
+    pal = [np.asarray(c, np.float32) for c in d.court_palette] + [np.asarray(d.black, np.float32)]
+    n = int(rng.integers(18, 40))
+    pick = rng.integers(0, len(xs), n)
+    pts = np.stack([xs[pick], ys[pick]], axis=1).astype(np.float32)
+    # every pixel to its nearest seed point: the fields
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    dist = (xx[..., None] - pts[:, 0]) ** 2 + (yy[..., None] - pts[:, 1]) ** 2
+    field = dist.argmin(axis=2)
+    line = max(1, int(round(0.22 * k)))
+    for i in range(n):
+        m = (field == i) & body
+        if not m.any():
+            continue
+        base = pal[int(rng.integers(len(pal) - 1))]
+        half[m] = base
+        kind = int(rng.integers(4))
+        if kind == 0:
+            continue
+        ink = pal[int(rng.integers(len(pal)))]
+        pattern = np.zeros((h, w), np.uint8)
+        step = max(3, int(rng.uniform(1.0, 2.2) * k))
+        if kind == 1:  # stripes at an angle
+            ang = rng.uniform(0, np.pi)
+            pattern = ((((xx * np.cos(ang) + yy * np.sin(ang)) // (step / 2)) % 2) == 0).astype(np.uint8)
+        elif kind == 2:  # dots
+            for y in range(0, h, step):
+                for x in range((y // step % 2) * step // 2, w, step):
+                    cv2.circle(pattern, (x, y), max(1, step // 4), 1, -1)
+        else:  # checks
+            pattern = (((xx // step) + (yy // step)) % 2 == 0).astype(np.uint8)
+        half[m & (pattern > 0)] = ink
+    # black edges round every field and round the figure
+    edges = (cv2.morphologyEx(field.astype(np.uint16), cv2.MORPH_GRADIENT, np.ones((2, 2), np.uint8)) > 0) & body
+    outline = cv2.morphologyEx(body.astype(np.uint8), cv2.MORPH_GRADIENT, np.ones((2, 2), np.uint8)) > 0
+    edge = (edges | outline).astype(np.uint8)
+    if line > 1:
+        edge = cv2.dilate(edge, np.ones((line, line), np.uint8))
+    half[edge > 0] = np.asarray(d.black, np.float32)
+
+
 def _draw_court(canvas: np.ndarray, d: DesignSpec, rank: str, suit: str, k: float) -> None:
     H, W = canvas.shape[:2]
     rng = np.random.default_rng(_seed("court", d.seed, rank, suit))
@@ -320,6 +380,8 @@ def _draw_court(canvas: np.ndarray, d: DesignSpec, rank: str, suit: str, k: floa
         paint(canvas, pip, W / 2 - pip.shape[1] / 2, H / 2 + fh * 0.06, ink)
         return
     half = _figure_half(fw, fh // 2 + 1, d, rank, suit, k, rng)
+    if d.ornate:
+        _ornament(half, d, k, np.random.default_rng(_seed("ornament", d.seed, rank, suit)))
     full = np.concatenate([half, half[::-1, ::-1]], axis=0)[:fh]
     if style == 1:  # two-tone print
         grey = full.mean(axis=2, keepdims=True) / 255.0

@@ -20,6 +20,7 @@ import torch
 from torch.nn import functional as F
 
 from vision.classify import LABELS, to_tensor
+from vision.render import RENDER_VERSION
 from vision.train import data
 from vision.train.export import export
 from vision.train.model import CardNet
@@ -88,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     data_seeds = [int(x) for x in args.data_seeds.split(",")] if args.data_seeds else [args.seed]
     train_paths, val_paths = [], []
     for ds in data_seeds:
-        cache = args.cache / (f"seed{ds}" if not args.held else f"seed{ds}-held{round(args.held * 100)}")
+        cache = args.cache / (f"seed{ds}-r{RENDER_VERSION}" + (f"-held{round(args.held * 100)}" if args.held else ""))
         print(f"rendering data into {cache} ...", flush=True)
         tp, vp = data.build(cache, ds, args.instances, args.val_instances, held=args.held)
         train_paths += tp
@@ -163,7 +164,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{(wrong & (conf >= 0.9)).mean():.4%}", flush=True)
 
     meta = {
-        "train": {"seed": args.seed, "data_seeds": data_seeds, "instances_per_data_seed": args.instances,
+        "train": {"seed": args.seed, "data_seeds": data_seeds, "render_version": RENDER_VERSION,
+                  "instances_per_data_seed": args.instances,
                   "crops": int(len(tr["y"])), "epochs_run": epoch + 1, "steps": step,
                   "width": args.width, "minutes": round((time.time() - t0) / 60, 1),
                   "command": f"python -m vision.train --seed {args.seed} --data-seeds {','.join(map(str, data_seeds))} "
