@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.api import CARD_MM, UNKNOWN, CardClassifier
+from vision.api import CARD_MM, UNKNOWN, CardClassifier, Prediction
 
 ASPECT = CARD_MM[1] / CARD_MM[0]  # 1.397
 CROP_W, CROP_H = 126, 176  # 2 px/mm, what the table pipeline gives the classifier
@@ -486,10 +486,12 @@ def _large_quads(mask: np.ndarray, min_area: float, out: list[np.ndarray]) -> No
             out.append(q)
 
 
-def card_outlines(img: np.ndarray, min_share: float = 0.12) -> list[np.ndarray]:
+def card_outlines(img: np.ndarray, min_share: float = 0.12, *, grabcut: bool | None = None) -> list[np.ndarray]:
     """Outlines (upright-ordered quads, ``img`` pixels) of a card that fills at least
     ``min_share`` of an image meant to show one card: a loose crop or a photo of one card on
-    any background. Largest first; empty if no card outline stands out."""
+    any background. GrabCut separates the card from its surroundings when nothing else finds an
+    outline (``grabcut=None``), always (``True``) or never (``False``). Best supported by the
+    image's edges first; empty if no card outline stands out."""
     h, w = img.shape[:2]
     scale = min(1.0, _ONE_WORK / max(h, w))
     small = cv2.resize(img, (max(1, int(w * scale)), max(1, int(h * scale))), interpolation=cv2.INTER_AREA) \
@@ -507,7 +509,7 @@ def card_outlines(img: np.ndarray, min_share: float = 0.12) -> list[np.ndarray]:
         kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
         for m in masks:
             _large_quads(cv2.morphologyEx(m, cv2.MORPH_OPEN, kernel), min_area, quads)
-    if not quads and min(sh, sw) >= 40:
+    if (grabcut or (grabcut is None and not quads)) and min(sh, sw) >= 40:
         # no clean outline (clutter, shadow, a table as light as the card): let GrabCut split
         # the card from what surrounds it, starting from "the card is in the middle"
         s = min(1.0, 240 / max(sh, sw))
@@ -554,15 +556,24 @@ def card_crop(image: np.ndarray) -> np.ndarray:
     return warp(image, quads[0]) if quads else upright
 
 
+def _surest(quads: Sequence[np.ndarray], preds: Sequence[Prediction]) -> Detection | None:
+    """The surest reading of a card (or back) at 0.5 or more among ``quads``, if any."""
+    best: Detection | None = None
+    for q, p in zip(quads, preds, strict=True):
+        if p.label != UNKNOWN and p.confidence >= 0.5 and (best is None or p.confidence > best.confidence):
+            best = Detection(p.label, p.confidence, q)
+    return best
+
+
 def read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
     """The card in an image of one card: an upright card crop as the table pipeline makes, or a
     loose crop or photo with background around a card at any angle.
 
     The image is read as it is (long side vertical) and through every card outline
-    :func:`card_outlines` finds; an outline's reading wins when it is a card (or back) at 0.5
-    or more, else the image as it is. If neither finds an outline nor reads a card, the surest
-    card :func:`recognize` finds is taken. ``corners`` are the image's own corners when the
-    image was read as it is."""
+    :func:`card_outlines` finds; the surest outline read as a card (or back) at 0.5 or more
+    wins. Failing that, GrabCut's outline and the cards :func:`recognize` finds are read too,
+    and the surest of them wins unless the image as it is reads a card at least as surely.
+    ``corners`` are the image's own corners when the image was read as it is."""
     h, w = image.shape[:2]
     if image.ndim != 3 or image.shape[2] != 3 or min(h, w) < 8:
         raise ValueError(f"read_card wants a BGR image of at least 8x8 pixels, got shape {image.shape}")
@@ -571,14 +582,17 @@ def read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
         whole = np.roll(whole, -1, axis=0)
     quads = card_outlines(image)
     preds = classifier.classify([warp(image, whole)] + [warp(image, q) for q in quads])
-    best: Detection | None = None
-    for q, p in zip(quads, preds[1:], strict=True):
-        if p.label != UNKNOWN and p.confidence >= 0.5 and (best is None or p.confidence > best.confidence):
-            best = Detection(p.label, p.confidence, q)
+    best = _surest(quads, preds[1:])
+    if best is None:
+        # no outline read as a card: the outlines may have taken in a shadow or a pattern of the
+        # table; look harder, with GrabCut and with the hypotheses of recognize()
+        more = [q for q in card_outlines(image, grabcut=True) if all(np.abs(q - k).max() > 4 for k in quads)]
+        best = _surest(more, classifier.classify([warp(image, q) for q in more]) if more else [])
+        found = recognize(image, classifier) if preds[0].label == UNKNOWN or preds[0].confidence < 0.9 else []
+        if found and (best is None or found[0].confidence > best.confidence):
+            best = found[0]
+        if best is not None and preds[0].label != UNKNOWN and preds[0].confidence >= best.confidence:
+            best = None  # the image as it is reads surer
     if best is not None:
         return best
-    if not quads and preds[0].label == UNKNOWN:
-        found = recognize(image, classifier)
-        if found:
-            return found[0]
     return Detection(preds[0].label, preds[0].confidence, whole)
