@@ -411,7 +411,7 @@ def warp(img: np.ndarray, quad: np.ndarray) -> np.ndarray:
     # samples, and would alias the fine print of the index)
     span = max(float(np.linalg.norm(quad[3] - quad[0])), float(np.linalg.norm(quad[2] - quad[1])))
     factor = span / CROP_H
-    if factor > 1.5:
+    if factor > 2.0:
         x0, y0 = np.floor(quad.min(axis=0)).astype(int).clip(0)
         x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
         part = img[y0:y1, x0:x1]
@@ -547,7 +547,7 @@ def card_crop(image: np.ndarray) -> np.ndarray:
     """The upright crop (long side vertical) of the card in an image of one card, without
     reading it (enrolment: the deck is not known yet). A card-shaped image is taken as the card
     itself (an outline inside it may be a picture printed on the card); any other image gives
-    the largest card outline found in it, or else the whole image."""
+    the card outline found in it that the image's edges support best, or else the whole image."""
     h, w = image.shape[:2]
     upright = image if h >= w else np.ascontiguousarray(np.rot90(image))
     if 1.25 <= upright.shape[0] / upright.shape[1] <= 1.6:
