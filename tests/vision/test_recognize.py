@@ -90,7 +90,9 @@ def test_read_card_keeps_a_tight_upright_card_and_says_unknown_for_none() -> Non
     clf = load_default_classifier()
     card = table_crop(render_card("9C", HELDOUT_DESIGN_SEEDS[9], px_per_mm=3.0, alpha=True), rng, px_per_mm=2.0)
     assert read_card(card, clf).card == "9C"
-    assert read_card(non_card_crop(rng), clf).card in ("unknown", "back") or read_card(non_card_crop(rng), clf).confidence < 0.9
+    for _ in range(3):  # no card: nothing read as a card with confidence
+        d = read_card(non_card_crop(rng), clf)
+        assert d.card in ("unknown", "back") or d.confidence < 0.9, d
     with pytest.raises(ValueError, match="BGR image"):
         read_card(np.zeros((4, 4), np.uint8), clf)
 
