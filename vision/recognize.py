@@ -490,8 +490,8 @@ def card_outlines(img: np.ndarray, min_share: float = 0.12, *, grabcut: bool | N
     """Outlines (upright-ordered quads, ``img`` pixels) of a card that fills at least
     ``min_share`` of an image meant to show one card: a loose crop or a photo of one card on
     any background. GrabCut separates the card from its surroundings when nothing else finds an
-    outline (``grabcut=None``), always (``True``) or never (``False``). Best supported by the
-    image's edges first; empty if no card outline stands out."""
+    outline (``grabcut=None``) or never (``False``); ``True`` gives GrabCut's outline only.
+    Best supported by the image's edges first; empty if no card outline stands out."""
     h, w = img.shape[:2]
     scale = min(1.0, _ONE_WORK / max(h, w))
     small = cv2.resize(img, (max(1, int(w * scale)), max(1, int(h * scale))), interpolation=cv2.INTER_AREA) \
@@ -499,16 +499,17 @@ def card_outlines(img: np.ndarray, min_share: float = 0.12, *, grabcut: bool | N
     sh, sw = small.shape[:2]
     min_area = min_share * sh * sw
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-    masks = _masks(small, grey)
     quads: list[np.ndarray] = []
-    for m in masks:
-        _large_quads(m, min_area, quads)
-    # things on the table touching the card join its outline: open them off
-    for share in (0.04, 0.08):
-        k = max(3, int(share * min(sh, sw)) | 1)
-        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    if grabcut is not True:
+        masks = _masks(small, grey)
         for m in masks:
-            _large_quads(cv2.morphologyEx(m, cv2.MORPH_OPEN, kernel), min_area, quads)
+            _large_quads(m, min_area, quads)
+        # things on the table touching the card join its outline: open them off
+        for share in (0.04, 0.08):
+            k = max(3, int(share * min(sh, sw)) | 1)
+            kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+            for m in masks:
+                _large_quads(cv2.morphologyEx(m, cv2.MORPH_OPEN, kernel), min_area, quads)
     if (grabcut or (grabcut is None and not quads)) and min(sh, sw) >= 40:
         # no clean outline (clutter, shadow, a table as light as the card): let GrabCut split
         # the card from what surrounds it, starting from "the card is in the middle"
@@ -524,11 +525,12 @@ def card_outlines(img: np.ndarray, min_share: float = 0.12, *, grabcut: bool | N
             _large_quads(cv2.resize(fg, (sw, sh), interpolation=cv2.INTER_NEAREST), min_area, quads)
         except cv2.error:
             pass  # a flat image: GrabCut has nothing to model
-    # the outline that runs along the image's edges best first (an outline that swallowed
-    # something touching the card leaves the card's edge somewhere), then the larger
-    edges = cv2.dilate(cv2.Canny(cv2.GaussianBlur(grey, (3, 3), 0), 30, 90), np.ones((5, 5), np.uint8))
-    score = {id(q): round(_edge_support(edges, q), 1) for q in quads}
-    quads.sort(key=lambda q: (-score[id(q)], -cv2.contourArea(q)))
+    if len(quads) > 1:
+        # the outline that runs along the image's edges best first (an outline that swallowed
+        # something touching the card leaves the card's edge somewhere), then the larger
+        edges = cv2.dilate(cv2.Canny(cv2.GaussianBlur(grey, (3, 3), 0), 30, 90), np.ones((5, 5), np.uint8))
+        score = {id(q): round(_edge_support(edges, q), 1) for q in quads}
+        quads.sort(key=lambda q: (-score[id(q)], -cv2.contourArea(q)))
     return [q / scale for q in quads]
 
 
@@ -585,8 +587,10 @@ def read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
     best = _surest(quads, preds[1:])
     if best is None:
         # no outline read as a card: the outlines may have taken in a shadow or a pattern of the
-        # table; look harder, with GrabCut and with the hypotheses of recognize()
-        more = [q for q in card_outlines(image, grabcut=True) if all(np.abs(q - k).max() > 4 for k in quads)]
+        # table; look harder, with GrabCut (unless it made the outlines) and with the hypotheses
+        # of recognize()
+        more = [] if not quads else [q for q in card_outlines(image, grabcut=True)
+                                     if all(np.abs(q - k).max() > 4 for k in quads)]
         best = _surest(more, classifier.classify([warp(image, q) for q in more]) if more else [])
         found = recognize(image, classifier) if preds[0].label == UNKNOWN or preds[0].confidence < 0.9 else []
         if found and (best is None or found[0].confidence > best.confidence):
