@@ -160,6 +160,14 @@ def camera(img: np.ndarray, rng: np.random.Generator, strength: float = 1.0) -> 
     return out
 
 
+def _paste_card(dst: np.ndarray, card: np.ndarray, quad: np.ndarray) -> None:
+    """Lay ``card`` (BGRA, any size) onto float ``dst`` in place, its corners (top-left,
+    top-right, bottom-right, bottom-left) at ``quad``."""
+    h, w = card.shape[:2]
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    _paste(dst, card[..., :3], card[..., 3], cv2.getPerspectiveTransform(src, np.asarray(quad, np.float32)))
+
+
 def _paste(dst: np.ndarray, src: np.ndarray, alpha: np.ndarray, H: np.ndarray) -> None:
     """Warp ``src`` (with uint8 ``alpha``) by homography ``H`` onto float ``dst`` in place."""
     h, w = dst.shape[:2]
@@ -192,9 +200,7 @@ def table_crop(face: np.ndarray, rng: np.random.Generator, *, px_per_mm: float |
     rot = np.array([[np.cos(ang), -np.sin(ang)], [np.sin(ang), np.cos(ang)]], np.float32)
     dst = (dst - c) @ rot.T + c
     canvas = background(H, W, rng).astype(np.float32)
-    fh, fw = face.shape[:2]
-    src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
-    _paste(canvas, face[..., :3], face[..., 3], cv2.getPerspectiveTransform(src, dst))
+    _paste_card(canvas, face, dst)
     if occluder is not None or rng.random() < 0.06:
         _occlude(canvas, occluder, rng, cw, ch)
     img = np.clip(canvas, 0, 255).astype(np.uint8)
@@ -222,9 +228,7 @@ def loose_crop(face: np.ndarray, rng: np.random.Generator, *, max_turn: float = 
     W, H = (hi - lo + 2 * pad).astype(int)
     quad = (quad - lo + pad).astype(np.float32)
     canvas = background(int(H), int(W), rng).astype(np.float32)
-    fh, fw = face.shape[:2]
-    src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
-    _paste(canvas, face[..., :3], face[..., 3], cv2.getPerspectiveTransform(src, quad))
+    _paste_card(canvas, face, quad)
     return camera(np.clip(canvas, 0, 255).astype(np.uint8), rng, strength), quad
 
 
@@ -242,9 +246,7 @@ def held_crop(face: np.ndarray, covers: Sequence[np.ndarray], rng: np.random.Gen
     W, H = int(round(cw + ml + mr)), int(round(ch + mt + mb))
     card = np.array([[ml, mt], [ml + cw, mt], [ml + cw, mt + ch], [ml, mt + ch]], np.float32)
     canvas = background(H, W, rng).astype(np.float32)
-    fh, fw = face.shape[:2]
-    src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
-    _paste(canvas, face[..., :3], face[..., 3], cv2.getPerspectiveTransform(src, card))
+    _paste_card(canvas, face, card)
     pivot = np.array([ml + cw * rng.uniform(0.2, 0.5), mt + ch * rng.uniform(0.85, 1.05)], np.float32)
     index = np.array([ml + 10 * k, mt + 22 * k], np.float32)  # the far corner of the index strip
     angle = 0.0
@@ -258,9 +260,7 @@ def held_crop(face: np.ndarray, covers: Sequence[np.ndarray], rng: np.random.Gen
             if cv2.pointPolygonTest(quad.reshape(-1, 1, 2), (float(index[0]), float(index[1])), False) < 0:
                 break
             angle += 2.0
-        ch_, cw_ = cover.shape[:2]
-        csrc = np.array([[0, 0], [cw_, 0], [cw_, ch_], [0, ch_]], np.float32)
-        _paste(canvas, cover[..., :3], cover[..., 3], cv2.getPerspectiveTransform(csrc, quad))
+        _paste_card(canvas, cover, quad)
     img = np.clip(canvas, 0, 255).astype(np.uint8)
     if rng.random() < 0.5:
         img = img[::-1, ::-1].copy()
@@ -271,7 +271,6 @@ def _occlude(canvas: np.ndarray, occluder: np.ndarray | None, rng: np.random.Gen
     """Cover part of the card away from its top-left index: another card or a finger."""
     H, W = canvas.shape[:2]
     if occluder is not None:
-        oh, ow = occluder.shape[:2]
         # place the other card so that it covers from the right or from the bottom
         if rng.random() < 0.5:
             x0, y0 = rng.uniform(0.45, 0.8) * W, rng.uniform(-0.3, 0.5) * H
@@ -282,8 +281,7 @@ def _occlude(canvas: np.ndarray, occluder: np.ndarray | None, rng: np.random.Gen
         vy = np.array([-np.sin(ang), np.cos(ang)]) * ch
         p0 = np.array([x0, y0])
         dst = np.array([p0, p0 + vx, p0 + vx + vy, p0 + vy], np.float32)
-        src = np.array([[0, 0], [ow, 0], [ow, oh], [0, oh]], np.float32)
-        _paste(canvas, occluder[..., :3], occluder[..., 3], cv2.getPerspectiveTransform(src, dst))
+        _paste_card(canvas, occluder, dst)
     else:
         skin = np.array([rng.uniform(90, 170), rng.uniform(130, 200), rng.uniform(170, 240)], np.float32)
         m = np.zeros((H, W), np.float32)
@@ -327,7 +325,6 @@ def non_card_crop(rng: np.random.Generator, *, px_per_mm: float | None = None,
             cv2.line(canvas, (x, y), (int(x + rng.uniform(0.1, 0.4) * W), y), (60.0, 60.0, 60.0), 1, cv2.LINE_AA)
     elif kind == 3 and faces:  # a card far off the crop, or lying sideways in it, or two half cards
         face = faces[int(rng.integers(len(faces)))]
-        fh, fw = face.shape[:2]
         if rng.random() < 0.4:
             for _two in range(2):
                 p0 = np.array([rng.uniform(-0.7, 0.6) * W, rng.uniform(-0.7, 0.6) * H])
@@ -338,8 +335,7 @@ def non_card_crop(rng: np.random.Generator, *, px_per_mm: float | None = None,
                 if np.abs(p0).max() < 0.45 * W and abs(ang) < 0.15:
                     p0 += 0.5 * W
                     dst += 0.5 * W
-                src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
-                _paste(canvas, face[..., :3], face[..., 3], cv2.getPerspectiveTransform(src, dst))
+                _paste_card(canvas, face, dst)
                 face = faces[int(rng.integers(len(faces)))]
             dst = None
         elif rng.random() < 0.5:
@@ -352,8 +348,7 @@ def non_card_crop(rng: np.random.Generator, *, px_per_mm: float | None = None,
             cw, ch = W * 1.1, W * 1.1 * CARD_MM[0] / CARD_MM[1]
             dst = np.array([p0 + [cw, 0], p0 + [cw, ch], p0 + [0, ch], p0], np.float32)
         if dst is not None:
-            src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
-            _paste(canvas, face[..., :3], face[..., 3], cv2.getPerspectiveTransform(src, dst))
+            _paste_card(canvas, face, dst)
     img = np.clip(canvas, 0, 255).astype(np.uint8)
     return camera(img, rng, 1.0)
 
@@ -409,9 +404,7 @@ def compose_scene(faces: Sequence[np.ndarray], rng: np.random.Generator, *, size
                 continue
             break
         placed.append(quad)
-        fh, fw = face.shape[:2]
-        src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
-        _paste(canvas, face[..., :3], face[..., 3], cv2.getPerspectiveTransform(src, quad))
+        _paste_card(canvas, face, quad)
         corners.append(quad)
     img = camera(np.clip(canvas, 0, 255).astype(np.uint8), rng, strength)
     return img, corners
