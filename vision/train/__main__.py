@@ -42,14 +42,15 @@ def supcon(emb: torch.Tensor, inst: torch.Tensor, tau: float = 0.1) -> torch.Ten
 
 
 def evaluate(net: CardNet, x: np.ndarray, batch: int = 512) -> tuple[np.ndarray, np.ndarray]:
+    """Class logits and corner-head logits (zeros without a corner head) of every crop."""
     net.eval()
-    logits, embs = [], []
+    logits, corners = [], []
     with torch.no_grad():
         for i in range(0, len(x), batch):
-            lg, em = net(torch.from_numpy(to_tensor(x[i:i + batch])))
+            lg, _, co = net(torch.from_numpy(to_tensor(x[i:i + batch])))
             logits.append(lg)
-            embs.append(em)
-    return torch.cat(logits).numpy(), torch.cat(embs).numpy()
+            corners.append(co if co is not None else torch.zeros_like(lg))
+    return torch.cat(logits).numpy(), torch.cat(corners).numpy()
 
 
 def fit_temperature(logits: np.ndarray, y: np.ndarray) -> float:
@@ -78,6 +79,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--width", type=int, default=1)
     ap.add_argument("--held", type=float, default=0.0,
                     help="share of card views cut out of a fan held in the hand (not yet in the shipped model)")
+    ap.add_argument("--corner-weight", type=float, default=0.5,
+                    help="weight of the corner head's loss (0: no corner head, as models up to v9)")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--time-limit", type=float, default=50.0, help="minutes of training at most")
     args = ap.parse_args(argv)
@@ -98,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"data: {len(tr['y'])} train, {len(va['y'])} val crops in {time.time() - t0:.0f} s", flush=True)
 
     torch.set_num_threads(args.threads)
-    net = CardNet(len(LABELS), width=args.width)
+    net = CardNet(len(LABELS), width=args.width, corner_head=args.corner_weight > 0)
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
     n_inst = len(tr["y"]) // 2
     per_batch = args.batch // 2
@@ -130,8 +133,10 @@ def main(argv: list[str] | None = None) -> int:
             x = torch.from_numpy(to_tensor(xb))
             y = torch.from_numpy(tr["y"][idx].astype(np.int64))
             inst = torch.from_numpy(tr["inst"][idx])
-            logits, emb = net(x)
+            logits, emb, corner = net(x)
             loss = F.cross_entropy(logits, y, label_smoothing=0.05) + 0.5 * supcon(emb, inst)
+            if corner is not None:
+                loss = loss + args.corner_weight * F.cross_entropy(corner, y, label_smoothing=0.05)
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -155,13 +160,23 @@ def main(argv: list[str] | None = None) -> int:
         if step >= total or stop:
             break
 
-    vl, _ = evaluate(net, va["x"])
+    vl, vc = evaluate(net, va["x"])
     temperature = fit_temperature(vl, va["y"])
     probs = torch.softmax(torch.from_numpy(vl) / temperature, 1).numpy()
     conf, pred = probs.max(1), probs.argmax(1)
     wrong = pred != va["y"]
     print(f"temperature {temperature:.3f}; val acc {(~wrong).mean():.4f}, confident mistakes "
           f"{(wrong & (conf >= 0.9)).mean():.4%}", flush=True)
+    corner_temperature = None
+    val_corner: dict[str, float] = {}
+    if net.corner_cls is not None:
+        corner_temperature = fit_temperature(vc, va["y"])
+        cp = torch.softmax(torch.from_numpy(vc) / corner_temperature, 1).numpy()
+        cwrong = cp.argmax(1) != va["y"]
+        val_corner = {"corner_accuracy": round(float((~cwrong).mean()), 5),
+                      "corner_confident_mistakes": round(float((cwrong & (cp.max(1) >= 0.9)).mean()), 5)}
+        print(f"corner head: temperature {corner_temperature:.3f}; val acc {(~cwrong).mean():.4f}, "
+              f"confident mistakes {(cwrong & (cp.max(1) >= 0.9)).mean():.4%}", flush=True)
 
     meta = {
         "train": {"seed": args.seed, "data_seeds": data_seeds, "render_version": RENDER_VERSION,
@@ -170,11 +185,12 @@ def main(argv: list[str] | None = None) -> int:
                   "width": args.width, "minutes": round((time.time() - t0) / 60, 1),
                   "command": f"python -m vision.train --seed {args.seed} --data-seeds {','.join(map(str, data_seeds))} "
                              f"--out {args.out} --instances {args.instances} --steps {total} --threads {args.threads}"
-                             + (f" --held {args.held}" if args.held else "")},
+                             + (f" --held {args.held}" if args.held else "")
+                             + (f" --corner-weight {args.corner_weight}" if args.corner_weight != 0.5 else "")},
         "val": {"accuracy": round(float((~wrong).mean()), 5),
-                "confident_mistakes": round(float((wrong & (conf >= 0.9)).mean()), 5)},
+                "confident_mistakes": round(float((wrong & (conf >= 0.9)).mean()), 5), **val_corner},
     }
-    onnx_path = export(net, temperature, args.out, meta)
+    onnx_path = export(net, temperature, args.out, meta, corner_temperature=corner_temperature)
     print(f"wrote {onnx_path} ({onnx_path.stat().st_size / 1e6:.2f} MB) in {(time.time() - t0) / 60:.1f} min", flush=True)
     return 0
 

@@ -22,24 +22,31 @@ from vision.train.model import CardNet, Exported
 OUTPUTS = {"probs": "calibrated softmax over labels",
            "embedding": "unit-norm 640-d enrolment descriptor: corner-branch (256) and whole-card (384) "
                         "features, each unit length, joined"}
+#: The third output of a network with a corner head.
+CORNER_OUTPUT = {"corner": "calibrated softmax over labels from the top-left corner (36 x 28 mm) alone"}
 
 
-def export(net: CardNet, temperature: float, out: Path, meta: dict[str, Any]) -> Path:
+def export(net: CardNet, temperature: float, out: Path, meta: dict[str, Any],
+           corner_temperature: float | None = None) -> Path:
     """``cards.onnx``, ``cards.labels.txt``, ``cards.json`` (``meta`` plus the input/output
     description) and the checkpoint ``cards.pt`` (not shipped) into ``out``."""
     out.mkdir(parents=True, exist_ok=True)
     net.eval()
     torch.save({"state_dict": net.state_dict(), "width": meta.get("train", {}).get("width", 1),
-                "temperature": temperature}, out / "cards.pt")
+                "temperature": temperature, "corner_temperature": corner_temperature}, out / "cards.pt")
     onnx_path = out / MODEL_FILE
-    torch.onnx.export(Exported(net, temperature).eval(), torch.zeros(1, 3, INPUT_H, INPUT_W), str(onnx_path),
-                      input_names=["image"], output_names=["probs", "embedding"],
-                      dynamic_axes={"image": {0: "n"}, "probs": {0: "n"}, "embedding": {0: "n"}},
+    outputs = dict(OUTPUTS, **(CORNER_OUTPUT if net.corner_cls is not None else {}))
+    torch.onnx.export(Exported(net, temperature, corner_temperature).eval(), torch.zeros(1, 3, INPUT_H, INPUT_W),
+                      str(onnx_path), input_names=["image"], output_names=list(outputs),
+                      dynamic_axes={"image": {0: "n"}, **{name: {0: "n"} for name in outputs}},
                       opset_version=17, dynamo=False)
     (out / "cards.labels.txt").write_text("\n".join(LABELS) + "\n", encoding="utf-8")
-    full = {"model": MODEL_FILE, "labels": "cards.labels.txt",
-            "input": {"height": INPUT_H, "width": INPUT_W, "layout": "NCHW", "channels": "BGR", "scale": "1/255"},
-            "outputs": OUTPUTS, "temperature": round(temperature, 4)}
+    full: dict[str, Any] = {
+        "model": MODEL_FILE, "labels": "cards.labels.txt",
+        "input": {"height": INPUT_H, "width": INPUT_W, "layout": "NCHW", "channels": "BGR", "scale": "1/255"},
+        "outputs": outputs, "temperature": round(temperature, 4)}
+    if corner_temperature is not None:
+        full["corner_temperature"] = round(corner_temperature, 4)
     full.update({k: v for k, v in meta.items() if k not in full})
     (out / "cards.json").write_text(json.dumps(full, indent=2) + "\n", encoding="utf-8")
     return onnx_path
@@ -51,11 +58,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=Path("models"))
     args = ap.parse_args(argv)
     ck = torch.load(args.checkpoint, map_location="cpu")
-    net = CardNet(len(LABELS), width=int(ck["width"]))
+    corner_t = ck.get("corner_temperature")
+    net = CardNet(len(LABELS), width=int(ck["width"]), corner_head=corner_t is not None)
     net.load_state_dict(ck["state_dict"])
     meta_path = args.checkpoint.with_name("cards.json")
     meta = json.loads(meta_path.read_text(encoding="utf-8")) if meta_path.exists() else {}
-    path = export(net, float(ck["temperature"]), args.out, meta)
+    path = export(net, float(ck["temperature"]), args.out, meta,
+                  corner_temperature=float(corner_t) if corner_t is not None else None)
     print(f"wrote {path} ({path.stat().st_size / 1e6:.2f} MB)")
     return 0
 

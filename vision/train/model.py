@@ -1,6 +1,8 @@
 """The card network: a corner-index branch at full resolution and a whole-card branch at low
 resolution, a shared trunk, a class head (56 labels) and an embedding head (128-d, unit norm)
-trained with a contrastive loss.
+trained with a contrastive loss, and a corner head (56 labels) that reads the corner branch
+alone: the reading of a card of which only the index shows (a card under the next one in a row,
+a card in a held fan).
 
 Input: ``float32 [N, 3, 176, 128]``, BGR in 0..1 (see :func:`vision.classify.preprocess`).
 
@@ -32,7 +34,7 @@ def dwblock(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
 
 
 class CardNet(nn.Module):
-    def __init__(self, n_classes: int, emb_dim: int = 128, width: int = 1) -> None:
+    def __init__(self, n_classes: int, emb_dim: int = 128, width: int = 1, corner_head: bool = True) -> None:
         super().__init__()
         w = width
         self.corner = nn.Sequential(
@@ -54,6 +56,10 @@ class CardNet(nn.Module):
         self.trunk = nn.Sequential(nn.Linear(feat, 256), nn.BatchNorm1d(256), nn.ReLU(inplace=True), nn.Dropout(0.2))
         self.cls = nn.Linear(256, n_classes)
         self.emb = nn.Linear(256, emb_dim)
+        #: reads the corner index alone (for cards of which little else shows); None in old checkpoints
+        self.corner_cls: nn.Module | None = (
+            nn.Sequential(nn.Linear(128 * w * 2, 128), nn.ReLU(inplace=True), nn.Linear(128, n_classes))
+            if corner_head else None)
 
     def branches(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Pooled features of the corner branch (mean and max) and of the whole-card branch (3x2)."""
@@ -71,21 +77,29 @@ class CardNet(nn.Module):
         c, g = self.branches(x)
         return torch.cat([F.normalize(c, dim=1), F.normalize(g, dim=1)], dim=1) * (0.5 ** 0.5)
 
-    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        t = self.features(x)
-        return self.cls(t), F.normalize(self.emb(t), dim=1)
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor | None]:
+        """Class logits, the embedding head, and the corner head's logits (None without one)."""
+        c, g = self.branches(x)
+        t = self.trunk(torch.cat([c, g], dim=1))
+        corner = self.corner_cls(c) if self.corner_cls is not None else None
+        return self.cls(t), F.normalize(self.emb(t), dim=1), corner
 
 
 class Exported(nn.Module):
-    """What goes into the ONNX file: calibrated probabilities and the enrolment descriptor."""
+    """What goes into the ONNX file: calibrated probabilities, the enrolment descriptor and, for a
+    network with a corner head, the corner head's calibrated probabilities."""
 
-    def __init__(self, net: CardNet, temperature: float) -> None:
+    def __init__(self, net: CardNet, temperature: float, corner_temperature: float | None = None) -> None:
         super().__init__()
         self.net = net
         self.register_buffer("inv_t", torch.tensor(1.0 / temperature))
+        self.register_buffer("inv_tc", torch.tensor(1.0 / (corner_temperature or 1.0)))
 
-    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, ...]:
         c, g = self.net.branches(x)
         logits = self.net.cls(self.net.trunk(torch.cat([c, g], dim=1)))
         desc = torch.cat([F.normalize(c, dim=1), F.normalize(g, dim=1)], dim=1) * (0.5 ** 0.5)
-        return torch.softmax(logits * self.inv_t, dim=1), desc
+        probs = torch.softmax(logits * self.inv_t, dim=1)
+        if self.net.corner_cls is None:
+            return probs, desc
+        return probs, desc, torch.softmax(self.net.corner_cls(c) * self.inv_tc, dim=1)
