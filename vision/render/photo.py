@@ -233,11 +233,13 @@ def loose_crop(face: np.ndarray, rng: np.random.Generator, *, max_turn: float = 
 
 
 def held_crop(face: np.ndarray, covers: Sequence[np.ndarray], rng: np.random.Generator, *,
-              px_per_mm: float | None = None, strength: float = 1.0) -> np.ndarray:
+              px_per_mm: float | None = None, strength: float = 1.0, row: bool = False) -> np.ndarray:
     """``face`` (BGRA) as the table pipeline would crop it out of a fan held in the hand: the
     ``covers`` (BGRA cards) lie over it, each turned a little further about a point near the
-    bottom of the cards, so that only a strip with the top-left index stays in sight. Upright,
-    maybe turned 180 degrees, with :func:`camera` effects. Returns BGR uint8."""
+    bottom of the cards, so that only a strip with the top-left index stays in sight. With
+    ``row`` the covers are the next cards of a straight row spread on the table instead, each
+    shifted a strip's width further right. Upright, maybe turned 180 degrees, with
+    :func:`camera` effects. Returns BGR uint8."""
     if px_per_mm is None:
         px_per_mm = float(rng.uniform(1.5, 2.7)) if rng.random() < 0.85 else float(rng.uniform(2.7, 5.0))
     k = px_per_mm
@@ -250,7 +252,15 @@ def held_crop(face: np.ndarray, covers: Sequence[np.ndarray], rng: np.random.Gen
     pivot = np.array([ml + cw * rng.uniform(0.2, 0.5), mt + ch * rng.uniform(0.85, 1.05)], np.float32)
     index = np.array([ml + 10 * k, mt + 22 * k], np.float32)  # the far corner of the index strip
     angle = 0.0
+    shift = np.zeros(2, np.float32)
     for cover in covers:
+        if row:  # the next card of a row: shifted right past the index strip, a little askew
+            shift += np.array([rng.uniform(11, 36), rng.normal(0, 1.5)], np.float32) * k
+            t = np.radians(rng.normal(0, 2.5))
+            rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]], np.float32)
+            centre = card.mean(axis=0)
+            _paste_card(canvas, cover, ((card - centre) @ rot.T + centre + shift).astype(np.float32))
+            continue
         # turn the next card about the pivot until the index strip is clear of it
         angle += float(rng.uniform(6, 14))
         for _ in range(30):

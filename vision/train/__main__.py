@@ -78,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--width", type=int, default=1)
     ap.add_argument("--held", type=float, default=0.0,
-                    help="share of card views cut out of a fan held in the hand (not yet in the shipped model)")
+                    help="share of card views in which only the index shows (a held fan or a row): they train the corner head alone")
     ap.add_argument("--corner-weight", type=float, default=0.5,
                     help="weight of the corner head's loss (0: no corner head, as models up to v9)")
     ap.add_argument("--threads", type=int, default=2)
@@ -100,6 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     tr, va = data.load(train_paths), data.load(val_paths)
     print(f"data: {len(tr['y'])} train, {len(va['y'])} val crops in {time.time() - t0:.0f} s", flush=True)
 
+    va_seen = ~va["hidden"] if "hidden" in va else np.ones(len(va["y"]), bool)
     torch.set_num_threads(args.threads)
     net = CardNet(len(LABELS), width=args.width, corner_head=args.corner_weight > 0)
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
@@ -133,8 +134,11 @@ def main(argv: list[str] | None = None) -> int:
             x = torch.from_numpy(to_tensor(xb))
             y = torch.from_numpy(tr["y"][idx].astype(np.int64))
             inst = torch.from_numpy(tr["inst"][idx])
+            # crops in which only the index shows train the corner head alone
+            seen = torch.from_numpy(~tr["hidden"][idx]) if "hidden" in tr else torch.ones(len(idx), dtype=torch.bool)
             logits, emb, corner = net(x)
-            loss = F.cross_entropy(logits, y, label_smoothing=0.05) + 0.5 * supcon(emb, inst)
+            loss = (F.cross_entropy(logits, y, label_smoothing=0.05, reduction="none") * seen).sum() / seen.sum() \
+                + 0.5 * supcon(emb, torch.where(seen, inst, -1))
             if corner is not None:
                 loss = loss + args.corner_weight * F.cross_entropy(corner, y, label_smoothing=0.05)
             opt.zero_grad()
@@ -144,15 +148,15 @@ def main(argv: list[str] | None = None) -> int:
                 sched.step()
             step += 1
             tot_loss += loss.item()
-            tot_acc += (logits.argmax(1) == y).float().mean().item()
+            tot_acc += (logits.argmax(1) == y)[seen].float().mean().item()
             if step % 25 == 0:
                 print(f"  step {step}/{total} loss {loss.item():.3f} ({(time.time() - t_train) / 60:.1f} min)", flush=True)
             if step >= total or (time.time() - t_train) / 60 > args.time_limit:
                 stop = step < total
                 break
         nb = b + 1
-        vl, _ = evaluate(net, va["x"])
-        vacc = (vl.argmax(1) == va["y"]).mean()
+        vl, _ = evaluate(net, va["x"][va_seen])
+        vacc = (vl.argmax(1) == va["y"][va_seen]).mean()
         print(f"epoch {epoch + 1}: loss {tot_loss / nb:.3f} train acc {tot_acc / nb:.4f} val acc {vacc:.4f} "
               f"({(time.time() - t_train) / 60:.1f} min)", flush=True)
         if stop:
@@ -160,11 +164,12 @@ def main(argv: list[str] | None = None) -> int:
         if step >= total or stop:
             break
 
-    vl, vc = evaluate(net, va["x"])
-    temperature = fit_temperature(vl, va["y"])
+    vl_all, vc = evaluate(net, va["x"])
+    vl, vy = vl_all[va_seen], va["y"][va_seen]
+    temperature = fit_temperature(vl, vy)
     probs = torch.softmax(torch.from_numpy(vl) / temperature, 1).numpy()
     conf, pred = probs.max(1), probs.argmax(1)
-    wrong = pred != va["y"]
+    wrong = pred != vy
     print(f"temperature {temperature:.3f}; val acc {(~wrong).mean():.4f}, confident mistakes "
           f"{(wrong & (conf >= 0.9)).mean():.4%}", flush=True)
     corner_temperature = None
@@ -175,7 +180,10 @@ def main(argv: list[str] | None = None) -> int:
         cwrong = cp.argmax(1) != va["y"]
         val_corner = {"corner_accuracy": round(float((~cwrong).mean()), 5),
                       "corner_confident_mistakes": round(float((cwrong & (cp.max(1) >= 0.9)).mean()), 5)}
-        print(f"corner head: temperature {corner_temperature:.3f}; val acc {(~cwrong).mean():.4f}, "
+        if not va_seen.all():
+            val_corner["corner_accuracy_index_only"] = round(float((~cwrong[~va_seen]).mean()), 5)
+        print(f"corner head: temperature {corner_temperature:.3f}; val acc {(~cwrong).mean():.4f} "
+              f"({(~cwrong[~va_seen]).mean() if not va_seen.all() else float('nan'):.4f} where only the index shows), "
               f"confident mistakes {(cwrong & (cp.max(1) >= 0.9)).mean():.4%}", flush=True)
 
     meta = {

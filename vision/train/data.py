@@ -69,14 +69,16 @@ def foreign_card(rng: np.random.Generator, px_per_mm: float) -> np.ndarray:
 
 
 def make_chunk(seed: int, n_instances: int, designs: range | tuple[int, ...], held: float = 0.0) -> dict[str, np.ndarray]:
-    """``2 * n_instances`` preprocessed crops (uint8 NHWC), labels and instance ids. With
-    ``held`` > 0 that share of the card views comes out of a fan held in the hand (only the index
-    strip in sight: :func:`vision.render.photo.held_crop`); with 0 the random stream is the one
-    the shipped model was trained on."""
+    """``2 * n_instances`` preprocessed crops (uint8 NHWC), labels, instance ids and ``hidden``
+    flags. With ``held`` > 0 that share of the card views comes out of a fan held in the hand or
+    a row spread on the table, half each (only the index strip in sight:
+    :func:`vision.render.photo.held_crop`), flagged ``hidden``; with 0 the random stream is
+    v9's."""
     rng = np.random.default_rng([seed, 2024])
     xs = np.empty((2 * n_instances, INPUT_H, INPUT_W, 3), np.uint8)
     ys = np.empty(2 * n_instances, np.int16)
     inst = np.empty(2 * n_instances, np.int64)
+    hidden = np.zeros(2 * n_instances, np.bool_)  # only the index shows: for the corner head alone
     design = 0
     for i in range(n_instances):
         r = rng.random()
@@ -108,9 +110,11 @@ def make_chunk(seed: int, n_instances: int, designs: range | tuple[int, ...], he
                 covers = [render_card(CARD_IDS[int(rng.integers(54))], design, px_per_mm=2.5, alpha=True)
                           for _ in range(int(rng.integers(1, 4)))]
                 xs[2 * i + v] = preprocess(held_crop(face, covers, rng, px_per_mm=ppm(),
-                                                     strength=float(rng.uniform(0.3, 1.3))))
+                                                     strength=float(rng.uniform(0.3, 1.3)),
+                                                     row=bool(rng.random() < 0.5)))
                 ys[2 * i + v] = LABEL_INDEX[label]
                 inst[2 * i + v] = iid
+                hidden[2 * i + v] = True
                 continue
             occ = None
             if rng.random() < 0.08:
@@ -119,7 +123,7 @@ def make_chunk(seed: int, n_instances: int, designs: range | tuple[int, ...], he
             xs[2 * i + v] = preprocess(crop)
             ys[2 * i + v] = LABEL_INDEX[label]
             inst[2 * i + v] = iid
-    return {"x": xs, "y": ys, "inst": inst}
+    return {"x": xs, "y": ys, "inst": inst, "hidden": hidden}
 
 
 def _job(args: tuple[int, int, str, Path, float]) -> Path:
