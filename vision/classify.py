@@ -77,9 +77,13 @@ class OnnxCardClassifier:
         options.inter_op_num_threads = 1
         options.log_severity_level = 3
         self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-        dim = self.session.get_outputs()[1].shape[-1]
+        outputs = self.session.get_outputs()
+        dim = outputs[1].shape[-1]
         #: length of the enrolment descriptor (the model's ``embedding`` output)
         self.embedding_dim = int(dim) if isinstance(dim, int) else 0
+        #: the model has a corner head (output ``corner``, models from v11): it reads a card
+        #: from its corner index alone
+        self.has_corner_head = len(outputs) > 2 and outputs[2].name == "corner"
         self.decks: list[Any] = []
         self._enrolled = np.zeros((0, 1), np.float32)
         self._enrolled_labels: list[str] = []
@@ -126,20 +130,40 @@ class OnnxCardClassifier:
         self._label_ids = np.array([names[lb] for lb in self._enrolled_labels])
 
     # -- inference -------------------------------------------------------------------------
-    def run(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-        """Calibrated probabilities over :attr:`model_labels` and unit embeddings, one row per crop."""
+    def outputs(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        """Calibrated probabilities over :attr:`model_labels`, unit embeddings, and the corner
+        head's probabilities for each way the crop was read, ``(N, ways, labels)`` (None without
+        a corner head). One batched model call."""
+        n_labels = len(self.model_labels)
         if len(crops) == 0:
-            return np.zeros((0, len(self.model_labels)), np.float32), np.zeros((0, self.embedding_dim), np.float32)
+            return (np.zeros((0, n_labels), np.float32), np.zeros((0, self.embedding_dim), np.float32),
+                    np.zeros((0, 1 + self.both_ways, n_labels), np.float32) if self.has_corner_head else None)
         pre = np.stack([preprocess(c) for c in crops])
         if not self.both_ways:
-            probs, emb = self.session.run(None, {"image": to_tensor(pre)})
-            return probs, emb
+            out = self.session.run(None, {"image": to_tensor(pre)})
+            return out[0], out[1], out[2][:, None] if self.has_corner_head else None
         n = len(pre)
-        probs, emb = self.session.run(None, {"image": to_tensor(np.concatenate([pre, pre[:, ::-1, ::-1]]))})
+        out = self.session.run(None, {"image": to_tensor(np.concatenate([pre, pre[:, ::-1, ::-1]]))})
+        probs, emb = out[0], out[1]
         p = 0.5 * (probs[:n] + probs[n:])
         e = emb[:n] + emb[n:]
         e /= np.maximum(np.linalg.norm(e, axis=1, keepdims=True), 1e-6)
-        return p, e
+        return p, e, np.stack([out[2][:n], out[2][n:]], axis=1) if self.has_corner_head else None
+
+    def run(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """Calibrated probabilities over :attr:`model_labels` and unit embeddings, one row per crop."""
+        probs, emb, _ = self.outputs(crops)
+        return probs, emb
+
+    def index_predictions(self, corner: np.ndarray) -> list[Prediction]:
+        """The corner head's readings (``corner`` from :meth:`outputs`): for each crop, the way
+        round whose corner shows a card or back most surely (a partly covered card shows one index)."""
+        unknown = self.model_labels.index(UNKNOWN)
+        seen = np.delete(corner, unknown, axis=2).max(axis=2)  # (N, ways)
+        way = seen.argmax(axis=1)
+        picked = corner[np.arange(len(corner)), way]
+        best = picked.argmax(axis=1)
+        return [Prediction(self.model_labels[b], float(picked[i, b])) for i, b in enumerate(best)]
 
     def embed(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         """Unit-norm enrolment descriptors (N, :attr:`embedding_dim`) for nearest-neighbour look-up."""
@@ -178,6 +202,16 @@ class OnnxCardClassifier:
         or ``"unknown"``, with a calibrated confidence. One batched model call."""
         probs, emb = self.run(crops)
         return self.predict(probs, emb)
+
+    def classify_with_index(self, crops: Sequence[np.ndarray]) -> list[tuple[Prediction, Prediction | None]]:
+        """:meth:`classify`, and beside each reading the corner index's alone (None when the model
+        has no corner head, or when decks are enrolled: the corner head knows French cards only).
+        One batched model call."""
+        probs, emb, corner = self.outputs(crops)
+        whole = self.predict(probs, emb)
+        if corner is None or self.decks:
+            return [(p, None) for p in whole]
+        return list(zip(whole, self.index_predictions(corner), strict=True))
 
 
 def load_default_classifier(decks: Sequence[str] | bool | None = None, *, threads: int = 1,

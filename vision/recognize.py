@@ -7,7 +7,9 @@
    sized from the single cards found or from the outline itself.
 3. Every hypothesis is warped upright (long side vertical, both ways round) and read in one
    batched classifier call; readings that are neither ``unknown`` nor unsure are kept, and
-   overlapping hypotheses that claim the same card, or the same index corner, are merged.
+   overlapping hypotheses that claim the same card, or the same index corner, are merged. A
+   hypothesis the whole-card reading is unsure of (a card mostly under others, in a row or a
+   held fan) is read from its corner index alone, if the model has a corner head.
 
 ``recognize(image, classifier) -> list[Detection]``; each detection has the card, its
 confidence and its four corners in image pixels (the card's top-left, top-right, bottom-right,
@@ -424,6 +426,19 @@ def warp(img: np.ndarray, quad: np.ndarray) -> np.ndarray:
     return cv2.warpPerspective(img, cv2.getPerspectiveTransform(quad, dst), (CROP_W, CROP_H), flags=cv2.INTER_LINEAR)
 
 
+#: a hypothesis the whole-card reading is unsure of is taken from its corner index alone at this
+#: confidence (models with a corner head)
+INDEX_SURE = 0.9
+
+
+def _read_quads(classifier: CardClassifier, crops: list[np.ndarray]) -> list[tuple[Prediction, Prediction | None]]:
+    """Each crop's reading and, if the classifier has a corner head, its corner index's alone."""
+    both = getattr(classifier, "classify_with_index", None)
+    if both is not None:
+        return list(both(crops))
+    return [(p, None) for p in classifier.classify(crops)]
+
+
 def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: float = 0.5,
               include_backs: bool = True) -> list[Detection]:
     """Every card found in ``image`` (BGR uint8) with its reading and corners."""
@@ -435,12 +450,15 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
         return []
     full = [q / scale for q in quads]
     # the classifier reads every crop both ways up, so one warp per quad covers either turn
-    preds = classifier.classify([warp(image, q) for q in full])
+    readings = _read_quads(classifier, [warp(image, q) for q in full])
     found: list[tuple[Detection, bool]] = []
-    for i, (q, p) in enumerate(zip(full, preds, strict=True)):
+    for i, (q, (p, index)) in enumerate(zip(full, readings, strict=True)):
         whole = i < n_single
         if p.label == UNKNOWN or p.confidence < (min_confidence if whole else max(min_confidence, 0.75)):
-            continue
+            # a card mostly hidden under others: its corner index alone may still read it
+            if whole or index is None or index.label in (UNKNOWN, "back") or index.confidence < INDEX_SURE:
+                continue
+            p = index
         # a back is only taken from a whole card outline: hypotheses over patterned tables look like backs
         if p.label == "back" and (not include_backs or not whole or p.confidence < 0.8):
             continue

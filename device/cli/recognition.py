@@ -51,6 +51,8 @@ def register(commands: Any, benches: Any) -> None:
     b.add_argument("--scenes", type=int, default=30, help="composed photos for recognize (scatter, row, held fan in turn)")
     b.add_argument("--loose", type=int, default=256,
                    help="loose photos of one card (background round it, any angle) for `pegpi classify`")
+    b.add_argument("--hidden", type=int, default=512,
+                   help="cards of which only the index shows (in a row or a held fan), read by the corner head")
     b.add_argument("--seed", type=int, default=0)
     b.set_defaults(func=cmd_bench)
 
@@ -197,7 +199,7 @@ LAYOUTS = ("scatter", "fan", "arc")
 
 
 def run_bench(designs: int = 64, scenes: int = 30, seed: int = 0, progress: Any = None,
-              model: Path | None = None, loose: int = 256) -> dict[str, Any]:
+              model: Path | None = None, loose: int = 256, hidden: int = 512) -> dict[str, Any]:
     """Measure the shipped model (see models/MODEL_CARD.md for what each figure means)."""
     import numpy as np
 
@@ -206,7 +208,7 @@ def run_bench(designs: int = 64, scenes: int = 30, seed: int = 0, progress: Any 
     from vision.recognize import read_card, recognize
     from vision.render import CARD_IDS, HELDOUT_DESIGN_SEEDS, render_card
     from vision.render.decktet import DECKTET_NAMES, render_decktet
-    from vision.render.photo import compose_scene, loose_crop, non_card_crop, table_crop
+    from vision.render.photo import compose_scene, held_crop, loose_crop, non_card_crop, table_crop
 
     def say(msg: str) -> None:
         if progress:
@@ -270,6 +272,34 @@ def run_bench(designs: int = 64, scenes: int = 30, seed: int = 0, progress: Any 
         result["loose"] = {"photos": loose, "top1": round(l_right / loose, 5),
                            "confident_mistakes": round(l_conf_wrong / loose, 5),
                            "median_ms_per_photo": round(float(np.median(l_times)) * 1e3, 1)}
+    # 1c. cards of which only the index shows (the next cards of a row or of a held fan over
+    # them), read from the corner index alone
+    if hidden and getattr(clf, "has_corner_head", False):
+        say("cards of which only the index shows ...")
+        hrng = np.random.default_rng([seed, 2718])  # its own stream, as the loose photos'
+        h_crops, h_truth, h_row = [], [], []
+        for i in range(hidden):
+            d = HELDOUT_DESIGN_SEEDS[i % designs]
+            label = CARD_IDS[int(hrng.integers(len(CARD_IDS)))]
+            covers = [render_card(CARD_IDS[int(hrng.integers(54))], d, px_per_mm=2.5, alpha=True)
+                      for _ in range(int(hrng.integers(1, 4)))]
+            h_crops.append(held_crop(render_card(label, d, px_per_mm=3.0, rng=hrng, alpha=True), covers, hrng,
+                                     row=i % 2 == 0))
+            h_truth.append(label)
+            h_row.append(i % 2 == 0)
+        pairs = []
+        for i in range(0, hidden, 256):
+            pairs += clf.classify_with_index(h_crops[i:i + 256])
+        idx_ok = np.array([ix is not None and ix.label == t for (_, ix), t in zip(pairs, h_truth, strict=True)])
+        idx_conf = np.array([ix.confidence if ix is not None else 0.0 for _, ix in pairs])
+        whole_ok = np.array([p.label == t for (p, _), t in zip(pairs, h_truth, strict=True)])
+        rows = np.array(h_row)
+        result["index_only"] = {"crops": hidden, "top1": round(float(idx_ok.mean()), 5),
+                                "confident_mistakes": round(float(((~idx_ok) & (idx_conf >= 0.9)).mean()), 5),
+                                "read_at_0.9": round(float((idx_ok & (idx_conf >= 0.9)).mean()), 5),
+                                "top1_row": round(float(idx_ok[rows].mean()), 5),
+                                "top1_held_fan": round(float(idx_ok[~rows].mean()), 5),
+                                "whole_card_top1": round(float(whole_ok.mean()), 5)}
     # 2. latency (model only, 1 intra-op thread) and with preprocessing
     say("timing ...")
     x1 = to_tensor(np.stack(crops[:1]))
@@ -369,7 +399,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     t0 = time.time()
     res = run_bench(min(64, args.designs), args.scenes, args.seed,
                     progress=None if args.json else (lambda m: print(m, file=sys.stderr, flush=True)), model=args.model,
-                    loose=args.loose)
+                    loose=args.loose, hidden=args.hidden)
     res["bench_seconds"] = round(time.time() - t0, 1)
     if args.json:
         print(json.dumps(res, indent=2))
@@ -383,6 +413,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
         lo = res["loose"]
         print(f"loose photos of one card, any angle ({lo['photos']}): top-1 {lo['top1']:.2%}; "
               f"confident mistakes {lo['confident_mistakes']:.2%}; {lo['median_ms_per_photo']:.0f} ms per photo")
+    if "index_only" in res:
+        io = res["index_only"]
+        print(f"cards of which only the index shows ({io['crops']}), read by the corner head: top-1 {io['top1']:.2%} "
+              f"(row {io['top1_row']:.2%}, held fan {io['top1_held_fan']:.2%}), read at >= 0.9 {io['read_at_0.9']:.2%}; "
+              f"confident mistakes {io['confident_mistakes']:.2%}; whole-card reading {io['whole_card_top1']:.2%}")
     print(f"latency per card (1 thread): batch 1 {lat['batch1_median']:.3f} ms, batched {lat['batched64_median_per_card']:.3f} ms, "
           f"with preprocessing {lat['classify_16_crops_with_preprocessing_per_card']:.3f} ms")
     print(f"enrolment ({e['deck']}, 1 view per card): top-1 {e['top1']:.2%} on {e['test_views']} new views; "
