@@ -9,7 +9,8 @@
    batched classifier call; readings that are neither ``unknown`` nor unsure are kept, and
    overlapping hypotheses that claim the same card, or the same index corner, are merged. A
    hypothesis the whole-card reading is unsure of (a card mostly under others, in a row or a
-   held fan) is read from its corner index alone, if the model has a corner head.
+   held fan) is read from its corner index alone, if the model has a corner head; and a
+   hypothesis's whole-card reading counts only when its corner index reads the same card.
 
 ``recognize(image, classifier) -> list[Detection]``; each detection has the card, its
 confidence and its four corners in image pixels (the card's top-left, top-right, bottom-right,
@@ -428,7 +429,7 @@ def warp(img: np.ndarray, quad: np.ndarray) -> np.ndarray:
 
 #: a hypothesis the whole-card reading is unsure of is taken from its corner index alone at this
 #: confidence (models with a corner head)
-INDEX_SURE = 0.9
+INDEX_SURE = 0.93
 
 
 def _read_quads(classifier: CardClassifier, crops: list[np.ndarray]) -> list[tuple[Prediction, Prediction | None]]:
@@ -459,6 +460,10 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
             if whole or index is None or index.label in (UNKNOWN, "back") or index.confidence < INDEX_SURE:
                 continue
             p = index
+        elif not whole and index is not None and index.label != p.label:
+            # a window slid over part of a card can look like another card (fewer pips of the
+            # same suit); a hypothesis is taken only when its corner index says the same
+            continue
         # a back is only taken from a whole card outline: hypotheses over patterned tables look like backs
         if p.label == "back" and (not include_backs or not whole or p.confidence < 0.8):
             continue

@@ -41,13 +41,14 @@ def test_fanned_cards() -> None:
     ids = ["2S", "5H", "9D", "KC"]
     img, _ = _scene(ids, "fan", 3)
     found = recognize(img, load_default_classifier())
-    assert len(set(ids) & {d.card for d in found}) >= 3, [d.card for d in found]
+    # the cards under others show a strip with the index: the corner head reads them
+    assert set(ids) <= {d.card for d in found}, [d.card for d in found]
 
 
 def test_held_fan() -> None:
     """A hand fanned round a point, as held: the front card is read where it lies, and the cards
-    behind it, of which only the index corner shows, bring at most one wrong reading (the model
-    cannot yet read a card from its index alone: see models/MODEL_CARD.md)."""
+    behind it, of which only a narrow strip with the index shows, bring at most one wrong
+    reading (the corner head reads some of them: see models/MODEL_CARD.md)."""
     ids = ["AS", "7H", "QD", "10C", "3S"]
     img, corners = _scene(ids, "arc", 5)
     found = recognize(img, load_default_classifier())
