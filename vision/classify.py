@@ -3,7 +3,8 @@
 Input: upright card crops (BGR ``uint8``, any size, long side vertical, about 2 px/mm; a crop
 may be loose or tight by a few mm, blurred, or turned 180 degrees). Output: one
 :class:`~vision.api.Prediction` per crop with a label of :data:`LABELS` (or an enrolled card's
-name) and a calibrated confidence.
+name) and a calibrated confidence. Models from v11 also read each crop from its corner index
+alone (:meth:`OnnxCardClassifier.classify_with_index`), for cards of which little else shows.
 """
 
 from __future__ import annotations

@@ -428,7 +428,8 @@ def warp(img: np.ndarray, quad: np.ndarray) -> np.ndarray:
 
 
 #: a hypothesis the whole-card reading is unsure of is taken from its corner index alone at this
-#: confidence (models with a corner head)
+#: confidence (models with a corner head; chosen on composed photos of validation designs, see
+#: models/MODEL_CARD.md)
 INDEX_SURE = 0.93
 
 

@@ -137,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
             # crops in which only the index shows train the corner head alone
             seen = torch.from_numpy(~tr["hidden"][idx]) if "hidden" in tr else torch.ones(len(idx), dtype=torch.bool)
             logits, emb, corner = net(x)
-            loss = (F.cross_entropy(logits, y, label_smoothing=0.05, reduction="none") * seen).sum() / seen.sum() \
+            loss = (F.cross_entropy(logits, y, label_smoothing=0.05, reduction="none") * seen).sum() / seen.sum().clamp(min=1) \
                 + 0.5 * supcon(emb, torch.where(seen, inst, -1))
             if corner is not None:
                 loss = loss + args.corner_weight * F.cross_entropy(corner, y, label_smoothing=0.05)
