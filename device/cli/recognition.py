@@ -274,7 +274,7 @@ def run_bench(designs: int = 64, scenes: int = 30, seed: int = 0, progress: Any 
                            "median_ms_per_photo": round(float(np.median(l_times)) * 1e3, 1)}
     # 1c. cards of which only the index shows (the next cards of a row or of a held fan over
     # them), read from the corner index alone
-    if hidden and getattr(clf, "has_corner_head", False):
+    if hidden and clf.has_corner_head:
         say("cards of which only the index shows ...")
         hrng = np.random.default_rng([seed, 2718])  # its own stream, as the loose photos'
         h_crops, h_truth, h_row = [], [], []

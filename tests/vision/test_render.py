@@ -115,14 +115,11 @@ def test_held_crop_is_deterministic_and_covers_all_but_the_index(row: bool) -> N
     card's index corner is in sight as printed, its middle is covered."""
     from vision.render.photo import held_crop
 
-    face = render_card("9D", 3, px_per_mm=3.0, alpha=False)
+    face = render_card("9D", 3, px_per_mm=3.0, alpha=True)
     covers = [render_card(c, 3, px_per_mm=2.5, alpha=True) for c in ("KS", "2C")]
-    a = held_crop(render_card("9D", 3, px_per_mm=3.0, alpha=True), covers, np.random.default_rng(8),
-                  px_per_mm=2.0, strength=0.0, row=row)
-    b = held_crop(render_card("9D", 3, px_per_mm=3.0, alpha=True), covers, np.random.default_rng(8),
-                  px_per_mm=2.0, strength=0.0, row=row)
+    a, b = (held_crop(face, covers, np.random.default_rng(8), px_per_mm=2.0, strength=0.0, row=row) for _ in range(2))
     assert np.array_equal(a, b)
-    small = cv2.resize(face, None, fx=2 / 3, fy=2 / 3, interpolation=cv2.INTER_AREA)  # 2 px/mm, as the crop
+    small = cv2.resize(np.ascontiguousarray(face[..., :3]), None, fx=2 / 3, fy=2 / 3, interpolation=cv2.INTER_AREA)  # 2 px/mm, as the crop
     index = small[4:44, 4:22]  # the top-left 2-20 x 2-11 mm: rank and suit
     middle = small[60:116, 20:106]  # the middle pips
 

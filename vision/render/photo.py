@@ -253,12 +253,12 @@ def held_crop(face: np.ndarray, covers: Sequence[np.ndarray], rng: np.random.Gen
     index = np.array([ml + 10 * k, mt + 22 * k], np.float32)  # the far corner of the index strip
     angle = 0.0
     shift = np.zeros(2, np.float32)
+    centre = card.mean(axis=0)
     for cover in covers:
         if row:  # the next card of a row: shifted right past the index strip, a little askew
             shift += np.array([rng.uniform(11, 36), rng.normal(0, 1.5)], np.float32) * k
             t = np.radians(rng.normal(0, 2.5))
             rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]], np.float32)
-            centre = card.mean(axis=0)
             _paste_card(canvas, cover, ((card - centre) @ rot.T + centre + shift).astype(np.float32))
             continue
         # turn the next card about the pivot until the index strip is clear of it
