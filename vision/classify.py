@@ -4,7 +4,9 @@ Input: upright card crops (BGR ``uint8``, any size, long side vertical, about 2 
 may be loose or tight by a few mm, blurred, or turned 180 degrees). Output: one
 :class:`~vision.api.Prediction` per crop with a label of :data:`LABELS` (or an enrolled card's
 name) and a calibrated confidence. Models from v11 also read each crop from its corner index
-alone (:meth:`OnnxCardClassifier.classify_with_index`), for cards of which little else shows.
+alone (:meth:`OnnxCardClassifier.classify_with_index`), for cards of which little else shows:
+from v13 with an index network in a file of its own (``cards_index.onnx``), which only
+:func:`vision.recognize.recognize` runs, so the table pipeline's reading costs what it did.
 """
 
 from __future__ import annotations
@@ -82,9 +84,18 @@ class OnnxCardClassifier:
         dim = outputs[1].shape[-1]
         #: length of the enrolment descriptor (the model's ``embedding`` output)
         self.embedding_dim = int(dim) if isinstance(dim, int) else 0
-        #: the model has a corner head (output ``corner``, models from v11): it reads a card
-        #: from its corner index alone
-        self.has_corner_head = len(outputs) > 2 and outputs[2].name == "corner"
+        #: the index network (``cards_index.onnx``, models from v13): a network of its own that
+        #: reads a card from its corner index alone, run only by :meth:`classify_with_index`
+        self.index_session = None
+        index_meta = self.meta.get("index_model")
+        if index_meta:
+            index_path = path.parent / index_meta["file"]
+            if not index_path.exists():
+                raise FileNotFoundError(f"{path.name} names an index network, {index_path} is missing")
+            self.index_session = ort.InferenceSession(str(index_path), options, providers=["CPUExecutionProvider"])
+        #: the model reads a card from its corner index alone: with its index network, or else
+        #: its corner head (output ``corner``, models v11-v12)
+        self.reads_index = self.index_session is not None or (len(outputs) > 2 and outputs[2].name == "corner")
         self.decks: list[Any] = []
         self._enrolled = np.zeros((0, 1), np.float32)
         self._enrolled_labels: list[str] = []
@@ -131,33 +142,44 @@ class OnnxCardClassifier:
         self._label_ids = np.array([names[lb] for lb in self._enrolled_labels])
 
     # -- inference -------------------------------------------------------------------------
-    def outputs(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    def outputs(self, crops: Sequence[np.ndarray], *, index: bool = True
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
         """Calibrated probabilities over :attr:`model_labels`, unit embeddings, and the corner
-        head's probabilities for each way the crop was read, ``(N, ways, labels)`` (None without
-        a corner head). One batched model call."""
+        index's reading for each way the crop was read, ``(N, ways, labels)`` (None without a
+        corner head or index network, or with ``index=False``). One batched call of the model
+        (and one of the index network)."""
         n_labels = len(self.model_labels)
+        index = index and self.reads_index
+        ways = 1 + self.both_ways
         if len(crops) == 0:
             return (np.zeros((0, n_labels), np.float32), np.zeros((0, self.embedding_dim), np.float32),
-                    np.zeros((0, 1 + self.both_ways, n_labels), np.float32) if self.has_corner_head else None)
+                    np.zeros((0, ways, n_labels), np.float32) if index else None)
         pre = np.stack([preprocess(c) for c in crops])
-        if not self.both_ways:
-            out = self.session.run(None, {"image": to_tensor(pre)})
-            return out[0], out[1], out[2][:, None] if self.has_corner_head else None
         n = len(pre)
-        out = self.session.run(None, {"image": to_tensor(np.concatenate([pre, pre[:, ::-1, ::-1]]))})
+        both = np.concatenate([pre, pre[:, ::-1, ::-1]]) if self.both_ways else pre
+        out = self.session.run(None, {"image": to_tensor(both)})
         probs, emb = out[0], out[1]
-        p = 0.5 * (probs[:n] + probs[n:])
-        e = emb[:n] + emb[n:]
-        e /= np.maximum(np.linalg.norm(e, axis=1, keepdims=True), 1e-6)
-        return p, e, np.stack([out[2][:n], out[2][n:]], axis=1) if self.has_corner_head else None
+        if self.both_ways:
+            probs = 0.5 * (probs[:n] + probs[n:])
+            emb = emb[:n] + emb[n:]
+            emb /= np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-6)
+        corner = None
+        if index:
+            if self.index_session is not None:
+                region = self.index_session.get_inputs()[0].shape[2:]
+                corner = self.index_session.run(None, {"corner": to_tensor(both[:, :region[0], :region[1]])})[0]
+            else:
+                corner = out[2]
+            corner = corner.reshape(ways, n, -1).transpose(1, 0, 2)
+        return probs, emb, corner
 
     def run(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """Calibrated probabilities over :attr:`model_labels` and unit embeddings, one row per crop."""
-        probs, emb, _ = self.outputs(crops)
+        probs, emb, _ = self.outputs(crops, index=False)
         return probs, emb
 
     def index_predictions(self, corner: np.ndarray) -> list[Prediction]:
-        """The corner head's readings (``corner`` from :meth:`outputs`): for each crop, the way
+        """The corner index's readings (``corner`` from :meth:`outputs`): for each crop, the way
         round whose corner shows a card or back most surely (a partly covered card shows one index)."""
         unknown = self.model_labels.index(UNKNOWN)
         seen = np.delete(corner, unknown, axis=2).max(axis=2)  # (N, ways)
@@ -165,6 +187,23 @@ class OnnxCardClassifier:
         picked = corner[np.arange(len(corner)), way]
         best = picked.argmax(axis=1)
         return [Prediction(self.model_labels[b], float(picked[i, b])) for i, b in enumerate(best)]
+
+    def read_indices(self, crops: Sequence[np.ndarray]) -> list[Prediction]:
+        """Each crop read from its corner index alone (the index network only, if the model has
+        one: cheap enough to try many outlines of one card). Empty without a way to read an index."""
+        if not self.reads_index or len(crops) == 0:
+            return []
+        if self.index_session is None:
+            corner = self.outputs(crops)[2]
+            assert corner is not None
+            return self.index_predictions(corner)
+        pre = np.stack([preprocess(c) for c in crops])
+        h, w = self.index_session.get_inputs()[0].shape[2:]
+        regions = pre[:, :h, :w]
+        if self.both_ways:
+            regions = np.concatenate([regions, pre[:, ::-1, ::-1][:, :h, :w]])
+        probs = self.index_session.run(None, {"corner": to_tensor(regions)})[0]
+        return self.index_predictions(probs.reshape(1 + self.both_ways, len(pre), -1).transpose(1, 0, 2))
 
     def embed(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         """Unit-norm enrolment descriptors (N, :attr:`embedding_dim`) for nearest-neighbour look-up."""
@@ -206,8 +245,8 @@ class OnnxCardClassifier:
 
     def classify_with_index(self, crops: Sequence[np.ndarray]) -> list[tuple[Prediction, Prediction | None]]:
         """:meth:`classify`, and beside each reading the corner index's alone (None when the model
-        has no corner head, or when decks are enrolled: the corner head knows French cards only).
-        One batched model call."""
+        has neither index network nor corner head, or when decks are enrolled: they know French
+        cards only). One batched call of the model (and one of the index network)."""
         probs, emb, corner = self.outputs(crops)
         whole = self.predict(probs, emb)
         if corner is None or self.decks:

@@ -9,8 +9,10 @@
    batched classifier call; readings that are neither ``unknown`` nor unsure are kept, and
    overlapping hypotheses that claim the same card, or the same index corner, are merged. A
    hypothesis the whole-card reading is unsure of (a card mostly under others, in a row or a
-   held fan) is read from its corner index alone, if the model has a corner head; and a
-   hypothesis's whole-card reading counts only when its corner index reads the same card.
+   held fan) is read from its corner index alone, if the model can (its index network, or
+   the corner head of older models); one whose index leans to a card without being sure is
+   read again moved a few mm or degrees, and taken if one of those reads the same card surely.
+   A hypothesis's whole-card reading counts only when its corner index reads the same card.
 
 ``recognize(image, classifier) -> list[Detection]``; each detection has the card, its
 confidence and its four corners in image pixels (the card's top-left, top-right, bottom-right,
@@ -428,13 +430,32 @@ def warp(img: np.ndarray, quad: np.ndarray) -> np.ndarray:
 
 
 #: a hypothesis the whole-card reading is unsure of is taken from its corner index alone at this
-#: confidence (models with a corner head; chosen on composed photos of validation designs, see
-#: models/MODEL_CARD.md)
+#: confidence (chosen on composed photos of validation designs, see models/MODEL_CARD.md)
 INDEX_SURE = 0.93
 
 
+#: a hypothesis whose corner index leans to a card at this confidence, but not surely, is read
+#: again moved a little (:func:`_nudged`): a corner a few mm off its card shows the index cut
+NUDGE_FROM = 0.3
+NUDGE_MM, NUDGE_DEG = 2.5, 3.0
+
+
+def _nudged(quad: np.ndarray) -> list[np.ndarray]:
+    """``quad`` moved ``NUDGE_MM`` along either side or both, and turned ``NUDGE_DEG`` either
+    way about its middle: the outlines near a guessed one."""
+    u = (quad[1] - quad[0]) / CARD_MM[0]  # one mm along the top
+    v = (quad[3] - quad[0]) / CARD_MM[1]  # one mm down the side
+    out = [quad + a * u + b * v for a in (-NUDGE_MM, 0, NUDGE_MM) for b in (-NUDGE_MM, 0, NUDGE_MM) if a or b]
+    c = quad.mean(axis=0)
+    for deg in (-NUDGE_DEG, NUDGE_DEG):
+        t = np.radians(deg)
+        rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]], np.float32)
+        out.append((quad - c) @ rot.T + c)
+    return [q.astype(np.float32) for q in out]
+
+
 def _read_quads(classifier: CardClassifier, crops: list[np.ndarray]) -> list[tuple[Prediction, Prediction | None]]:
-    """Each crop's reading and, if the classifier has a corner head, its corner index's alone."""
+    """Each crop's reading and, if the classifier can read an index alone, its corner index's."""
     both = getattr(classifier, "classify_with_index", None)
     if both is not None:
         return list(both(crops))
@@ -454,11 +475,16 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
     # the classifier reads every crop both ways up, so one warp per quad covers either turn
     readings = _read_quads(classifier, [warp(image, q) for q in full])
     found: list[tuple[Detection, bool]] = []
+    unsure: list[tuple[np.ndarray, str]] = []  # hypotheses whose index leans to a card
     for i, (q, (p, index)) in enumerate(zip(full, readings, strict=True)):
         whole = i < n_single
         if p.label == UNKNOWN or p.confidence < (min_confidence if whole else max(min_confidence, 0.75)):
             # a card mostly hidden under others: its corner index alone may still read it
-            if whole or index is None or index.label in (UNKNOWN, "back") or index.confidence < INDEX_SURE:
+            if whole or index is None or index.label in (UNKNOWN, "back"):
+                continue
+            if index.confidence < INDEX_SURE:
+                if index.confidence >= NUDGE_FROM:
+                    unsure.append((q, index.label))
                 continue
             p = index
         elif not whole and index is not None and index.label != p.label:
@@ -469,13 +495,27 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
         if p.label == "back" and (not include_backs or not whole or p.confidence < 0.8):
             continue
         found.append((Detection(p.label, p.confidence, q), whole))
+    read_indices = getattr(classifier, "read_indices", None)
+    if unsure and read_indices is not None:
+        # an outline a little off its card cuts the index: read the outlines near it, and take
+        # the surest that reads the same card surely
+        moved = [_nudged(q) for q, _ in unsure]
+        again = read_indices([warp(image, m) for ms in moved for m in ms])
+        per = len(moved[0])
+        for j, ((_q, label), ms) in enumerate(zip(unsure, moved, strict=True)):
+            best = max(range(per), key=lambda k: again[j * per + k].confidence if again[j * per + k].label == label else 0.0)
+            r = again[j * per + best]
+            if r.label == label and r.confidence >= INDEX_SURE:
+                found.append((Detection(label, r.confidence, ms[best]), False))
     # the cards of one photo are one size: a hypothesis far from the size of the whole cards (or,
-    # with none, of the surest readings) is some other shape's corner
+    # with none, of the surest readings) is some other shape's corner, and a back far from it
+    # some other patterned thing on the table
     sizes = [_height(d.corners) for d, whole in found if whole and d.card != "back"] or \
         [_height(d.corners) for d, _whole in found if d.card != "back" and d.confidence >= 0.97]
     if sizes:
         ref = float(np.median(sizes))
-        found = [(d, whole) for d, whole in found if whole or abs(_height(d.corners) / ref - 1) <= 0.25]
+        found = [(d, whole) for d, whole in found if (whole and d.card != "back")
+                 or abs(_height(d.corners) / ref - 1) <= (0.35 if whole else 0.25)]
     # the surest readings first, a whole card outline counting a little surer than a hypothesis;
     # a face is reported once (backs may repeat)
     found.sort(key=lambda dw: (dw[0].card == "back", -(dw[0].confidence + 0.1 * dw[1])))

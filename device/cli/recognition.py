@@ -52,7 +52,7 @@ def register(commands: Any, benches: Any) -> None:
     b.add_argument("--loose", type=int, default=256,
                    help="loose photos of one card (background round it, any angle) for `pegpi classify`")
     b.add_argument("--hidden", type=int, default=512,
-                   help="cards of which only the index shows (in a row or a held fan), read by the corner head")
+                   help="cards of which only the index shows (in a row or a held fan), read from the index alone")
     b.add_argument("--seed", type=int, default=0)
     b.set_defaults(func=cmd_bench)
 
@@ -274,7 +274,7 @@ def run_bench(designs: int = 64, scenes: int = 30, seed: int = 0, progress: Any 
                            "median_ms_per_photo": round(float(np.median(l_times)) * 1e3, 1)}
     # 1c. cards of which only the index shows (the next cards of a row or of a held fan over
     # them), read from the corner index alone
-    if hidden and clf.has_corner_head:
+    if hidden and clf.reads_index:
         say("cards of which only the index shows ...")
         hrng = np.random.default_rng([seed, 2718])  # its own stream, as the loose photos'
         h_crops, h_truth, h_row = [], [], []
@@ -415,7 +415,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
               f"confident mistakes {lo['confident_mistakes']:.2%}; {lo['median_ms_per_photo']:.0f} ms per photo")
     if "index_only" in res:
         io = res["index_only"]
-        print(f"cards of which only the index shows ({io['crops']}), read by the corner head: top-1 {io['top1']:.2%} "
+        print(f"cards of which only the index shows ({io['crops']}), read from the index alone: top-1 {io['top1']:.2%} "
               f"(row {io['top1_row']:.2%}, held fan {io['top1_held_fan']:.2%}), read at >= 0.9 {io['read_at_0.9']:.2%}; "
               f"confident mistakes {io['confident_mistakes']:.2%}; whole-card reading {io['whole_card_top1']:.2%}")
     print(f"latency per card (1 thread): batch 1 {lat['batch1_median']:.3f} ms, batched {lat['batched64_median_per_card']:.3f} ms, "

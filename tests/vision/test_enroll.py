@@ -38,7 +38,7 @@ def test_enrol_save_load_recognise(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert not any(p.label in names for p in fp), [p.label for p in fp]
     assert np.mean([p.label == c for (c, _), p in zip(french, fp, strict=True)]) >= 0.9
     assert not any(p.label in names for p in clf2.classify([non_card_crop(rng) for _ in range(12)]))
-    # the corner head knows French cards only: with a deck enrolled it does not speak
+    # the index reading knows French cards only: with a deck enrolled it does not speak
     assert all(index is None for _, index in clf2.classify_with_index([c for _, c in tests[:4]]))
     # all enrolled decks
     assert load_default_classifier(True).labels == clf2.labels

@@ -41,14 +41,15 @@ def test_fanned_cards() -> None:
     ids = ["2S", "5H", "9D", "KC"]
     img, _ = _scene(ids, "fan", 3)
     found = recognize(img, load_default_classifier())
-    # the cards under others show a strip with the index: the corner head reads them
-    assert set(ids) <= {d.card for d in found}, [d.card for d in found]
+    # the cards under others show a strip with the index: the index network reads them; the
+    # small grey box on the table beside them is not a card's back
+    assert sorted(d.card for d in found) == sorted(ids), [d.card for d in found]
 
 
 def test_held_fan() -> None:
     """A hand fanned round a point, as held: the front card is read where it lies, and the cards
     behind it, of which only a narrow strip with the index shows, bring at most one wrong
-    reading (the corner head reads some of them: see models/MODEL_CARD.md)."""
+    reading (the index network reads most of them: see models/MODEL_CARD.md)."""
     ids = ["AS", "7H", "QD", "10C", "3S"]
     img, corners = _scene(ids, "arc", 5)
     found = recognize(img, load_default_classifier())
@@ -57,6 +58,19 @@ def test_held_fan() -> None:
     err = min(np.abs(got["3S"].corners - np.roll(corners[-1], k, axis=0)).max() for k in (0, 2))
     assert err < 40, err
     assert len([g for g in got if g not in ids]) <= 1, list(got)
+
+
+def test_held_fans_are_mostly_read() -> None:
+    """Three hands fanned as held: most of the cards behind the front one are read from the
+    narrow strip with their index, with no wrong card."""
+    ids = ["AS", "7H", "QD", "10C", "3S"]
+    found = wrong = 0
+    for seed in (5, 6, 7):
+        img, _ = _scene(ids, "arc", seed)
+        got = {d.card for d in recognize(img, load_default_classifier())}
+        found += len(got & set(ids))
+        wrong += len(got - set(ids))
+    assert found >= 10 and wrong == 0, (found, wrong)  # 12 of 15 with v13 (v11: 8, and 1 wrong)
 
 
 def test_cli_classify_and_recognize(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

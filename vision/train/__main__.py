@@ -10,6 +10,7 @@ with 2 threads, fits the temperature on the validation designs, and writes
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import time
@@ -22,7 +23,9 @@ from torch.nn import functional as F
 from vision.classify import LABELS, to_tensor
 from vision.render import RENDER_VERSION
 from vision.train import data
+from vision.train.calib import fit_temperature
 from vision.train.export import export
+from vision.train.index import train_index
 from vision.train.model import CardNet
 
 
@@ -53,55 +56,11 @@ def evaluate(net: CardNet, x: np.ndarray, batch: int = 512) -> tuple[np.ndarray,
     return torch.cat(logits).numpy(), torch.cat(corners).numpy()
 
 
-def fit_temperature(logits: np.ndarray, y: np.ndarray) -> float:
-    lg = torch.from_numpy(logits).double()
-    yt = torch.from_numpy(y.astype(np.int64))
-    best = (1.0, float("inf"))
-    for t in np.exp(np.linspace(np.log(0.3), np.log(5.0), 200)):
-        nll = F.cross_entropy(lg / t, yt).item()
-        if nll < best[1]:
-            best = (float(t), nll)
-    return best[0]
-
-
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m vision.train")
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--data-seeds", default=None, help="comma-separated data seeds (default: --seed)")
-    ap.add_argument("--out", type=Path, default=Path("models"))
-    ap.add_argument("--cache", type=Path, default=Path("build/train-data"))
-    ap.add_argument("--instances", type=int, default=60_000, help="training instances (2 crops each)")
-    ap.add_argument("--val-instances", type=int, default=2_000)
-    ap.add_argument("--epochs", type=int, default=8)
-    ap.add_argument("--steps", type=int, default=0, help="total training steps (overrides --epochs)")
-    ap.add_argument("--batch", type=int, default=256)
-    ap.add_argument("--lr", type=float, default=3e-3)
-    ap.add_argument("--width", type=int, default=1)
-    ap.add_argument("--held", type=float, default=0.0,
-                    help="share of card views in which only the index shows (a held fan or a row): they train the corner head alone")
-    ap.add_argument("--corner-weight", type=float, default=0.5,
-                    help="weight of the corner head's loss (0: no corner head, as models up to v9)")
-    ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--time-limit", type=float, default=50.0, help="minutes of training at most")
-    args = ap.parse_args(argv)
-
-    t0 = time.time()
-    random.seed(args.seed)
-    np.random.seed(args.seed)
-    torch.manual_seed(args.seed)
-    data_seeds = [int(x) for x in args.data_seeds.split(",")] if args.data_seeds else [args.seed]
-    train_paths, val_paths = [], []
-    for ds in data_seeds:
-        cache = args.cache / (f"seed{ds}-r{RENDER_VERSION}" + (f"-held{round(args.held * 100)}" if args.held else ""))
-        print(f"rendering data into {cache} ...", flush=True)
-        tp, vp = data.build(cache, ds, args.instances, args.val_instances, held=args.held)
-        train_paths += tp
-        val_paths += vp if ds == data_seeds[0] else []
-    tr, va = data.load(train_paths), data.load(val_paths)
-    print(f"data: {len(tr['y'])} train, {len(va['y'])} val crops in {time.time() - t0:.0f} s", flush=True)
-
+def _stage1(args: argparse.Namespace, tr: dict[str, np.ndarray], va: dict[str, np.ndarray]
+            ) -> tuple[CardNet, float, float | None, dict[str, object]]:
+    """Train the card network; its temperatures and validation figures."""
+    t_stage = time.time()
     va_seen = ~va["hidden"] if "hidden" in va else np.ones(len(va["y"]), bool)
-    torch.set_num_threads(args.threads)
     net = CardNet(len(LABELS), width=args.width, corner_head=args.corner_weight > 0)
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
     n_inst = len(tr["y"]) // 2
@@ -186,19 +145,93 @@ def main(argv: list[str] | None = None) -> int:
               f"({(~cwrong[~va_seen]).mean() if not va_seen.all() else float('nan'):.4f} where only the index shows), "
               f"confident mistakes {(cwrong & (cp.max(1) >= 0.9)).mean():.4%}", flush=True)
 
+    return net, temperature, corner_temperature, {
+        "epochs_run": epoch + 1, "steps": step, "minutes": round((time.time() - t_stage) / 60, 1),
+        "val": {"accuracy": round(float((~wrong).mean()), 5),
+                "confident_mistakes": round(float((wrong & (conf >= 0.9)).mean()), 5), **val_corner}}
+
+
+def _stage1_facts(meta_path: Path) -> dict[str, object]:
+    """The first stage's facts from the ``cards.json`` of a checkpoint that predates ``stage1``."""
+    meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    val = {k: v for k, v in meta["val"].items() if not k.startswith("index_")}
+    return {"epochs_run": meta["train"]["epochs_run"], "steps": meta["train"]["steps"], "val": val}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m vision.train")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--data-seeds", default=None, help="comma-separated data seeds (default: --seed)")
+    ap.add_argument("--out", type=Path, default=Path("models"))
+    ap.add_argument("--cache", type=Path, default=Path("build/train-data"))
+    ap.add_argument("--instances", type=int, default=60_000, help="training instances (2 crops each)")
+    ap.add_argument("--val-instances", type=int, default=2_000)
+    ap.add_argument("--epochs", type=int, default=8)
+    ap.add_argument("--steps", type=int, default=0, help="total training steps (overrides --epochs)")
+    ap.add_argument("--batch", type=int, default=256)
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--width", type=int, default=1)
+    ap.add_argument("--held", type=float, default=0.0,
+                    help="share of card views in which only the index shows (a held fan or a row): they train the corner head alone")
+    ap.add_argument("--corner-weight", type=float, default=0.5,
+                    help="weight of the corner head's loss (0: no corner head, as models up to v9)")
+    ap.add_argument("--index-steps", type=int, default=0,
+                    help="steps of the second stage, the index network (0: none, the corner head reads the index)")
+    ap.add_argument("--stage1", type=Path, default=None,
+                    help="a cards.pt this command made before: skip the first stage and train only the index network")
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--time-limit", type=float, default=50.0, help="minutes of training at most")
+    args = ap.parse_args(argv)
+
+    t0 = time.time()
+    random.seed(args.seed)
+    np.random.seed(args.seed)
+    torch.manual_seed(args.seed)
+    data_seeds = [int(x) for x in args.data_seeds.split(",")] if args.data_seeds else [args.seed]
+    train_paths, val_paths = [], []
+    for ds in data_seeds:
+        cache = args.cache / (f"seed{ds}-r{RENDER_VERSION}" + (f"-held{round(args.held * 100)}" if args.held else ""))
+        print(f"rendering data into {cache} ...", flush=True)
+        tp, vp = data.build(cache, ds, args.instances, args.val_instances, held=args.held)
+        train_paths += tp
+        val_paths += vp if ds == data_seeds[0] else []
+    tr, va = data.load(train_paths), data.load(val_paths)
+    print(f"data: {len(tr['y'])} train, {len(va['y'])} val crops in {time.time() - t0:.0f} s", flush=True)
+
+    torch.set_num_threads(args.threads)
+    if args.stage1 is None:
+        net, temperature, corner_temperature, stage1 = _stage1(args, tr, va)
+    else:
+        ck = torch.load(args.stage1, map_location="cpu")
+        net = CardNet(len(LABELS), width=int(ck["width"]), corner_head=ck.get("corner_temperature") is not None)
+        net.load_state_dict(ck["state_dict"])
+        temperature, corner_temperature = float(ck["temperature"]), ck.get("corner_temperature")
+        stage1 = ck.get("stage1") or _stage1_facts(args.stage1.with_name("cards.json"))
+        print(f"stage 1 from {args.stage1}", flush=True)
+    index_net, index_temperature = None, None
+    stage2: dict[str, float] = {}
+    if args.index_steps:
+        t2 = time.time()
+        index_net, index_temperature, stage2 = train_index(tr, va, steps=args.index_steps, seed=args.seed)
+        stage2["minutes"] = round((time.time() - t2) / 60, 1)
+    if args.stage1 is not None:
+        stage1 = {k: v for k, v in stage1.items() if k != "minutes"}  # not this run's
     meta = {
         "train": {"seed": args.seed, "data_seeds": data_seeds, "render_version": RENDER_VERSION,
-                  "instances_per_data_seed": args.instances,
-                  "crops": int(len(tr["y"])), "epochs_run": epoch + 1, "steps": step,
+                  "instances_per_data_seed": args.instances, "crops": int(len(tr["y"])),
+                  **{k: v for k, v in stage1.items() if k != "val"},
                   "width": args.width, "minutes": round((time.time() - t0) / 60, 1),
                   "command": f"python -m vision.train --seed {args.seed} --data-seeds {','.join(map(str, data_seeds))} "
-                             f"--out {args.out} --instances {args.instances} --steps {total} --threads {args.threads}"
+                             f"--out {args.out} --instances {args.instances} --steps {args.steps} --threads {args.threads}"
                              + (f" --held {args.held}" if args.held else "")
-                             + (f" --corner-weight {args.corner_weight}" if args.corner_weight != 0.5 else "")},
-        "val": {"accuracy": round(float((~wrong).mean()), 5),
-                "confident_mistakes": round(float((wrong & (conf >= 0.9)).mean()), 5), **val_corner},
+                             + (f" --corner-weight {args.corner_weight}" if args.corner_weight != 0.5 else "")
+                             + (f" --index-steps {args.index_steps}" if args.index_steps else "")},
+        "val": {**stage1["val"], **{k: v for k, v in stage2.items() if k != "minutes"}},
     }
-    onnx_path = export(net, temperature, args.out, meta, corner_temperature=corner_temperature)
+    if args.index_steps:
+        meta["train"]["index_minutes"] = stage2["minutes"]
+    onnx_path = export(net, temperature, args.out, meta, corner_temperature=corner_temperature, index_net=index_net,
+                       index_temperature=index_temperature, stage1=stage1)
     print(f"wrote {onnx_path} ({onnx_path.stat().st_size / 1e6:.2f} MB) in {(time.time() - t0) / 60:.1f} min", flush=True)
     return 0
 

@@ -16,7 +16,7 @@ from typing import Any
 import torch
 
 from vision.classify import INPUT_H, INPUT_W, LABELS, MODEL_FILE
-from vision.train.model import CardNet, Exported
+from vision.train.model import CORNER_H, CORNER_W, CardNet, Exported, IndexExported, IndexNet
 
 #: What the shipped model's outputs are (written into ``cards.json``).
 OUTPUTS = {"probs": "calibrated softmax over labels",
@@ -24,22 +24,35 @@ OUTPUTS = {"probs": "calibrated softmax over labels",
                         "features, each unit length, joined"}
 #: The third output of a network with a corner head.
 CORNER_OUTPUT = {"corner": "calibrated softmax over labels from the top-left corner (36 x 28 mm) alone"}
+#: The index network's file (from v13), beside the model.
+INDEX_FILE = "cards_index.onnx"
 
 
 def export(net: CardNet, temperature: float, out: Path, meta: dict[str, Any],
-           corner_temperature: float | None = None) -> Path:
+           corner_temperature: float | None = None, index_net: IndexNet | None = None,
+           index_temperature: float | None = None, stage1: dict[str, Any] | None = None) -> Path:
     """``cards.onnx``, ``cards.labels.txt``, ``cards.json`` (``meta`` plus the input/output
-    description) and the checkpoint ``cards.pt`` (not shipped) into ``out``."""
+    description) and the checkpoint ``cards.pt`` (not shipped) into ``out``; with ``index_net``
+    also ``cards_index.onnx``. ``stage1`` (the card network's training facts) goes into the checkpoint, for a later run
+    that trains only a new index network (``--stage1``)."""
     out.mkdir(parents=True, exist_ok=True)
     net.eval()
+    if index_net is not None:
+        index_net.eval()
     torch.save({"state_dict": net.state_dict(), "width": meta.get("train", {}).get("width", 1),
-                "temperature": temperature, "corner_temperature": corner_temperature}, out / "cards.pt")
+                "temperature": temperature, "corner_temperature": corner_temperature,
+                "index_state_dict": index_net.state_dict() if index_net is not None else None,
+                "index_temperature": index_temperature, "stage1": stage1}, out / "cards.pt")
     onnx_path = out / MODEL_FILE
     outputs = dict(OUTPUTS, **(CORNER_OUTPUT if net.corner_cls is not None else {}))
     torch.onnx.export(Exported(net, temperature, corner_temperature).eval(), torch.zeros(1, 3, INPUT_H, INPUT_W),
                       str(onnx_path), input_names=["image"], output_names=list(outputs),
                       dynamic_axes={"image": {0: "n"}, **{name: {0: "n"} for name in outputs}},
                       opset_version=17, dynamo=False)
+    if index_net is not None and index_temperature is not None:
+        torch.onnx.export(IndexExported(index_net, index_temperature).eval(), torch.zeros(1, 3, CORNER_H, CORNER_W),
+                          str(out / INDEX_FILE), input_names=["corner"], output_names=["probs"],
+                          dynamic_axes={"corner": {0: "n"}, "probs": {0: "n"}}, opset_version=17, dynamo=False)
     (out / "cards.labels.txt").write_text("\n".join(LABELS) + "\n", encoding="utf-8")
     full: dict[str, Any] = {
         "model": MODEL_FILE, "labels": "cards.labels.txt",
@@ -47,6 +60,11 @@ def export(net: CardNet, temperature: float, out: Path, meta: dict[str, Any],
         "outputs": outputs, "temperature": round(temperature, 4)}
     if corner_temperature is not None:
         full["corner_temperature"] = round(corner_temperature, 4)
+    if index_net is not None and index_temperature is not None:
+        full["index_model"] = {"file": INDEX_FILE, "temperature": round(index_temperature, 4),
+                               "input": {"height": CORNER_H, "width": CORNER_W, "layout": "NCHW", "channels": "BGR",
+                                         "scale": "1/255", "region": "the top-left corner of the model's input"},
+                               "outputs": {"probs": "calibrated softmax over labels, read from the corner alone"}}
     full.update({k: v for k, v in meta.items() if k not in full})
     (out / "cards.json").write_text(json.dumps(full, indent=2) + "\n", encoding="utf-8")
     return onnx_path
@@ -61,10 +79,15 @@ def main(argv: list[str] | None = None) -> int:
     corner_t = ck.get("corner_temperature")
     net = CardNet(len(LABELS), width=int(ck["width"]), corner_head=corner_t is not None)
     net.load_state_dict(ck["state_dict"])
+    index_net = None
+    if ck.get("index_state_dict") is not None:
+        index_net = IndexNet(len(LABELS))
+        index_net.load_state_dict(ck["index_state_dict"])
     meta_path = args.checkpoint.with_name("cards.json")
     meta = json.loads(meta_path.read_text(encoding="utf-8")) if meta_path.exists() else {}
     path = export(net, float(ck["temperature"]), args.out, meta,
-                  corner_temperature=float(corner_t) if corner_t is not None else None)
+                  corner_temperature=float(corner_t) if corner_t is not None else None, index_net=index_net,
+                  index_temperature=ck.get("index_temperature"), stage1=ck.get("stage1"))
     print(f"wrote {path} ({path.stat().st_size / 1e6:.2f} MB)")
     return 0
 

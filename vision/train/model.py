@@ -85,6 +85,45 @@ class CardNet(nn.Module):
         return self.cls(t), F.normalize(self.emb(t), dim=1), corner
 
 
+class IndexNet(nn.Module):
+    """A small network of its own that reads a card from the top-left corner of its crop alone
+    (the same 36 x 28 mm as the corner branch), trained after :class:`CardNet` on cards of which
+    only the index strip shows (see :mod:`vision.train.index`). It shares nothing with
+    :class:`CardNet`, so teaching it covered cards cannot cost the whole-card reading anything."""
+
+    def __init__(self, n_classes: int) -> None:
+        super().__init__()
+        self.features = nn.Sequential(
+            conv(3, 16, 2),         # 36 x 28
+            dwblock(16, 32),
+            dwblock(32, 64, 2),     # 18 x 14
+            dwblock(64, 64),
+            dwblock(64, 128, 2),    # 9 x 7
+            dwblock(128, 128),
+        )
+        self.head = nn.Sequential(nn.Linear(256, 128), nn.ReLU(inplace=True), nn.Dropout(0.1), nn.Linear(128, n_classes))
+
+    def forward(self, corner: torch.Tensor) -> torch.Tensor:
+        """Logits of corner crops ``[N, 3, CORNER_H, CORNER_W]`` (or of whole crops: their corner is taken)."""
+        f = self.features(corner[:, :, :CORNER_H, :CORNER_W])
+        return self.head(torch.cat([f.mean(dim=(2, 3)), f.amax(dim=(2, 3))], dim=1))
+
+
+class IndexExported(nn.Module):
+    """The index network's ONNX file (``cards_index.onnx``): calibrated probabilities of corner
+    regions ``[N, 3, CORNER_H, CORNER_W]``. A file of its own, run only where a card may lie
+    under others (:func:`vision.recognize.recognize`): the table pipeline's reading of whole
+    cards does not pay for it."""
+
+    def __init__(self, net: IndexNet, temperature: float) -> None:
+        super().__init__()
+        self.net = net
+        self.register_buffer("inv_t", torch.tensor(1.0 / temperature))
+
+    def forward(self, corner: torch.Tensor) -> torch.Tensor:
+        return torch.softmax(self.net(corner) * self.inv_t, dim=1)
+
+
 class Exported(nn.Module):
     """What goes into the ONNX file: calibrated probabilities, the enrolment descriptor and, for a
     network with a corner head, the corner head's calibrated probabilities."""
