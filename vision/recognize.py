@@ -440,18 +440,23 @@ NUDGE_FROM = 0.3
 NUDGE_MM, NUDGE_DEG = 2.5, 3.0
 
 
+def _turned(quad: np.ndarray, deg: float, about: np.ndarray) -> np.ndarray:
+    t = np.radians(deg)
+    rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]], np.float32)
+    return ((quad - about) @ rot.T + about).astype(np.float32)
+
+
 def _nudged(quad: np.ndarray) -> list[np.ndarray]:
-    """``quad`` moved ``NUDGE_MM`` along either side or both, and turned ``NUDGE_DEG`` either
-    way about its middle: the outlines near a guessed one."""
+    """The outlines near a guessed one: ``quad`` moved ``NUDGE_MM`` along either side or both,
+    turned ``NUDGE_DEG`` either way about its middle, and twice that about either index corner
+    (a card of a held fan lies at an angle to its neighbours)."""
     u = (quad[1] - quad[0]) / CARD_MM[0]  # one mm along the top
     v = (quad[3] - quad[0]) / CARD_MM[1]  # one mm down the side
-    out = [quad + a * u + b * v for a in (-NUDGE_MM, 0, NUDGE_MM) for b in (-NUDGE_MM, 0, NUDGE_MM) if a or b]
-    c = quad.mean(axis=0)
-    for deg in (-NUDGE_DEG, NUDGE_DEG):
-        t = np.radians(deg)
-        rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]], np.float32)
-        out.append((quad - c) @ rot.T + c)
-    return [q.astype(np.float32) for q in out]
+    out = [(quad + a * u + b * v).astype(np.float32)
+           for a in (-NUDGE_MM, 0, NUDGE_MM) for b in (-NUDGE_MM, 0, NUDGE_MM) if a or b]
+    out += [_turned(quad, deg, quad.mean(axis=0)) for deg in (-NUDGE_DEG, NUDGE_DEG)]
+    out += [_turned(quad, deg, quad[k]) for k in (0, 2) for deg in (-2 * NUDGE_DEG, 2 * NUDGE_DEG)]
+    return out
 
 
 def _read_quads(classifier: CardClassifier, crops: list[np.ndarray]) -> list[tuple[Prediction, Prediction | None]]:

@@ -219,6 +219,8 @@ def run_bench(designs: int = 64, scenes: int = 30, seed: int = 0, progress: Any 
     rng = np.random.default_rng([seed, 31337])
     result: dict[str, Any] = {"model": str(model) if model is not None else str(Path("models") / MODEL_FILE),
                               "model_bytes": model_path.stat().st_size}
+    if clf.index_session is not None:
+        result["index_model_bytes"] = (model_path.parent / clf.meta["index_model"]["file"]).stat().st_size
     # 1. held-out designs
     say(f"rendering {designs} held-out designs ...")
     crops, truth, kinds = [], [], []
@@ -327,6 +329,13 @@ def run_bench(designs: int = 64, scenes: int = 30, seed: int = 0, progress: Any 
                             "batched64_median_per_card": round(float(np.median(tb)) * 1e3, 4),
                             "classify_16_crops_with_preprocessing_per_card": round(float(np.median(tc)) * 1e3, 4),
                             "threads": 1}
+    if clf.index_session is not None:  # recognize's reading of a card's corner index alone
+        ti = []
+        for _ in range(20):
+            t = time.perf_counter()
+            clf.read_indices(raw)
+            ti.append((time.perf_counter() - t) / len(raw))
+        result["latency_ms"]["read_indices_16_crops_with_preprocessing_per_card"] = round(float(np.median(ti)) * 1e3, 4)
     # 3. enrolment on Decktet-like decks never seen in training: each deck enrolled alone, one
     # view per card, then read on new views through the full camera model
     say("enrolment ...")
@@ -405,7 +414,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print(json.dumps(res, indent=2))
         return 0
     h, lat, e = res["heldout"], res["latency_ms"], res["enrolment"]
-    print(f"model {res['model']}: {res['model_bytes'] / 1e6:.2f} MB")
+    print(f"model {res['model']}: {res['model_bytes'] / 1e6:.2f} MB"
+          + (f", index network {res['index_model_bytes'] / 1e6:.2f} MB" if "index_model_bytes" in res else ""))
     print(f"held-out designs ({h['designs']} decks, {h['crops']} crops): top-1 {h['top1']:.2%} "
           f"(cards {h['top1_card']:.2%}, backs {h['top1_back']:.2%}, non-cards {h['top1_unknown']:.2%}); "
           f"confident mistakes {h['confident_mistakes']:.3%}")
@@ -419,7 +429,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
               f"(row {io['top1_row']:.2%}, held fan {io['top1_held_fan']:.2%}), read at >= 0.9 {io['read_at_0.9']:.2%}; "
               f"confident mistakes {io['confident_mistakes']:.2%}; whole-card reading {io['whole_card_top1']:.2%}")
     print(f"latency per card (1 thread): batch 1 {lat['batch1_median']:.3f} ms, batched {lat['batched64_median_per_card']:.3f} ms, "
-          f"with preprocessing {lat['classify_16_crops_with_preprocessing_per_card']:.3f} ms")
+          f"with preprocessing {lat['classify_16_crops_with_preprocessing_per_card']:.3f} ms"
+          + (f"; index alone (recognize) {lat['read_indices_16_crops_with_preprocessing_per_card']:.3f} ms"
+             if "read_indices_16_crops_with_preprocessing_per_card" in lat else ""))
     print(f"enrolment ({e['deck']}, 1 view per card): top-1 {e['top1']:.2%} on {e['test_views']} new views; "
           f"confident mistakes {e['confident_mistakes']:.2%}; "
           f"French cards taken for enrolled {e['french_cards_taken_for_enrolled']:.2%}")

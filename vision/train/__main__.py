@@ -4,7 +4,10 @@
 
 Makes (or reuses, from ``--cache``) the rendered data set, trains :class:`CardNet` on the CPU
 with 2 threads, fits the temperature on the validation designs, and writes
-``cards.onnx``, ``cards.labels.txt`` and ``cards.json`` into ``--out``.
+``cards.onnx``, ``cards.labels.txt`` and ``cards.json`` into ``--out``. With ``--index-steps``
+a second stage then trains the :class:`~vision.train.model.IndexNet` on the same crops
+(:mod:`vision.train.index`) and writes ``cards_index.onnx`` too; ``--stage1 cards.pt`` takes
+the first stage from a checkpoint an earlier run kept, and trains only the second.
 """
 
 from __future__ import annotations
