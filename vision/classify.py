@@ -165,11 +165,7 @@ class OnnxCardClassifier:
             emb /= np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-6)
         corner = None
         if index:
-            if self.index_session is not None:
-                region = self.index_session.get_inputs()[0].shape[2:]
-                corner = self.index_session.run(None, {"corner": to_tensor(both[:, :region[0], :region[1]])})[0]
-            else:
-                corner = out[2]
+            corner = self._read_corners(both) if self.index_session is not None else out[2]
             corner = corner.reshape(ways, n, -1).transpose(1, 0, 2)
         return probs, emb, corner
 
@@ -198,12 +194,14 @@ class OnnxCardClassifier:
             assert corner is not None
             return self.index_predictions(corner)
         pre = np.stack([preprocess(c) for c in crops])
-        h, w = self.index_session.get_inputs()[0].shape[2:]
-        regions = pre[:, :h, :w]
-        if self.both_ways:
-            regions = np.concatenate([regions, pre[:, ::-1, ::-1][:, :h, :w]])
-        probs = self.index_session.run(None, {"corner": to_tensor(regions)})[0]
+        probs = self._read_corners(np.concatenate([pre, pre[:, ::-1, ::-1]]) if self.both_ways else pre)
         return self.index_predictions(probs.reshape(1 + self.both_ways, len(pre), -1).transpose(1, 0, 2))
+
+    def _read_corners(self, pre: np.ndarray) -> np.ndarray:
+        """The index network's probabilities for the top-left corners of preprocessed crops."""
+        assert self.index_session is not None
+        h, w = self.index_session.get_inputs()[0].shape[2:]
+        return self.index_session.run(None, {"corner": to_tensor(pre[:, :h, :w])})[0]
 
     def embed(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         """Unit-norm enrolment descriptors (N, :attr:`embedding_dim`) for nearest-neighbour look-up."""

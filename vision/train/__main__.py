@@ -217,12 +217,10 @@ def main(argv: list[str] | None = None) -> int:
         t2 = time.time()
         index_net, index_temperature, stage2 = train_index(tr, va, steps=args.index_steps, seed=args.seed)
         stage2["minutes"] = round((time.time() - t2) / 60, 1)
-    if args.stage1 is not None:
-        stage1 = {k: v for k, v in stage1.items() if k != "minutes"}  # not this run's
     meta = {
         "train": {"seed": args.seed, "data_seeds": data_seeds, "render_version": RENDER_VERSION,
                   "instances_per_data_seed": args.instances, "crops": int(len(tr["y"])),
-                  **{k: v for k, v in stage1.items() if k != "val"},
+                  **{k: v for k, v in stage1.items() if k not in ("val", "minutes")},
                   "width": args.width, "minutes": round((time.time() - t0) / 60, 1),
                   "command": f"python -m vision.train --seed {args.seed} --data-seeds {','.join(map(str, data_seeds))} "
                              f"--out {args.out} --instances {args.instances} --steps {args.steps} --threads {args.threads}"
