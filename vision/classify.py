@@ -49,6 +49,13 @@ def to_tensor(batch: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(batch.transpose(0, 3, 1, 2), dtype=np.float32) * np.float32(1 / 255)
 
 
+def best_way(corner: np.ndarray, unknown: int) -> np.ndarray:
+    """Of the corner readings of each crop, ``(N, ways, labels)``, the way round that shows a card
+    or back most surely, ``(N, labels)`` (the first way on a tie); ``unknown``: that label's index."""
+    seen = np.delete(corner, unknown, axis=2).max(axis=2)  # (N, ways)
+    return corner[np.arange(len(corner)), seen.argmax(axis=1)]
+
+
 class OnnxCardClassifier:
     """The shipped card model, loaded once. ``classify`` and ``embed`` take a list of crops and
     run them in one batched call.
@@ -84,18 +91,20 @@ class OnnxCardClassifier:
         dim = outputs[1].shape[-1]
         #: length of the enrolment descriptor (the model's ``embedding`` output)
         self.embedding_dim = int(dim) if isinstance(dim, int) else 0
-        #: the index network (``cards_index.onnx``, models from v13): a network of its own that
-        #: reads a card from its corner index alone, run only by :meth:`classify_with_index`
-        self.index_session = None
+        #: the index network's file (``cards_index.onnx``, models from v13): a network of its own
+        #: that reads a card from its corner index alone. It is loaded the first time an index
+        #: is read (:attr:`index_session`): the table pipeline never reads one, and never pays for it
+        self.index_path: Path | None = None
+        self._index_session: Any = None
+        self._options = options
         index_meta = self.meta.get("index_model")
         if index_meta:
-            index_path = path.parent / index_meta["file"]
-            if not index_path.exists():
-                raise FileNotFoundError(f"{path.name} names an index network, {index_path} is missing")
-            self.index_session = ort.InferenceSession(str(index_path), options, providers=["CPUExecutionProvider"])
+            self.index_path = path.parent / index_meta["file"]
+            if not self.index_path.exists():
+                raise FileNotFoundError(f"{path.name} names an index network, {self.index_path} is missing")
         #: the model reads a card from its corner index alone: with its index network, or else
         #: its corner head (output ``corner``, models v11-v12)
-        self.reads_index = self.index_session is not None or (len(outputs) > 2 and outputs[2].name == "corner")
+        self.reads_index = self.index_path is not None or (len(outputs) > 2 and outputs[2].name == "corner")
         self.decks: list[Any] = []
         self._enrolled = np.zeros((0, 1), np.float32)
         self._enrolled_labels: list[str] = []
@@ -106,6 +115,16 @@ class OnnxCardClassifier:
         self.labels: tuple[str, ...] = self.model_labels
         for deck in decks:
             self.add_deck(deck)
+
+    @property
+    def index_session(self) -> Any:
+        """The index network's onnxruntime session (None without one), loaded on first use."""
+        if self._index_session is None and self.index_path is not None:
+            import onnxruntime as ort
+
+            self._index_session = ort.InferenceSession(str(self.index_path), self._options,
+                                                       providers=["CPUExecutionProvider"])
+        return self._index_session
 
     @property
     def model_id(self) -> str:
@@ -165,7 +184,7 @@ class OnnxCardClassifier:
             emb /= np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-6)
         corner = None
         if index:
-            corner = self._read_corners(both) if self.index_session is not None else out[2]
+            corner = self._read_corners(both) if self.index_path is not None else out[2]
             corner = corner.reshape(ways, n, -1).transpose(1, 0, 2)
         return probs, emb, corner
 
@@ -177,10 +196,7 @@ class OnnxCardClassifier:
     def index_predictions(self, corner: np.ndarray) -> list[Prediction]:
         """The corner index's readings (``corner`` from :meth:`outputs`): for each crop, the way
         round whose corner shows a card or back most surely (a partly covered card shows one index)."""
-        unknown = self.model_labels.index(UNKNOWN)
-        seen = np.delete(corner, unknown, axis=2).max(axis=2)  # (N, ways)
-        way = seen.argmax(axis=1)
-        picked = corner[np.arange(len(corner)), way]
+        picked = best_way(corner, self.model_labels.index(UNKNOWN))
         best = picked.argmax(axis=1)
         return [Prediction(self.model_labels[b], float(picked[i, b])) for i, b in enumerate(best)]
 
@@ -189,7 +205,7 @@ class OnnxCardClassifier:
         one: cheap enough to try many outlines of one card). Empty without a way to read an index."""
         if not self.reads_index or len(crops) == 0:
             return []
-        if self.index_session is None:
+        if self.index_path is None:
             corner = self.outputs(crops)[2]
             assert corner is not None
             return self.index_predictions(corner)
@@ -199,9 +215,9 @@ class OnnxCardClassifier:
 
     def _read_corners(self, pre: np.ndarray) -> np.ndarray:
         """The index network's probabilities for the top-left corners of preprocessed crops."""
-        assert self.index_session is not None
-        h, w = self.index_session.get_inputs()[0].shape[2:]
-        return self.index_session.run(None, {"corner": to_tensor(pre[:, :h, :w])})[0]
+        session = self.index_session
+        h, w = session.get_inputs()[0].shape[2:]
+        return session.run(None, {"corner": to_tensor(pre[:, :h, :w])})[0]
 
     def embed(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         """Unit-norm enrolment descriptors (N, :attr:`embedding_dim`) for nearest-neighbour look-up."""

@@ -508,10 +508,11 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
         again = read_indices([warp(image, m) for ms in moved for m in ms])
         per = len(moved[0])
         for j, ((_q, label), ms) in enumerate(zip(unsure, moved, strict=True)):
-            best = max(range(per), key=lambda k: again[j * per + k].confidence if again[j * per + k].label == label else 0.0)
-            r = again[j * per + best]
-            if r.label == label and r.confidence >= INDEX_SURE:
-                found.append((Detection(label, r.confidence, ms[best]), False))
+            sure = [(r.confidence, m) for r, m in zip(again[j * per:(j + 1) * per], ms, strict=True)
+                    if r.label == label and r.confidence >= INDEX_SURE]
+            if sure:
+                conf, m = max(sure, key=lambda cm: cm[0])
+                found.append((Detection(label, conf, m), False))
     # the cards of one photo are one size: a hypothesis far from the size of the whole cards (or,
     # with none, of the surest readings) is some other shape's corner, and a back far from it
     # some other patterned thing on the table

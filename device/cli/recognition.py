@@ -219,8 +219,8 @@ def run_bench(designs: int = 64, scenes: int = 30, seed: int = 0, progress: Any 
     rng = np.random.default_rng([seed, 31337])
     result: dict[str, Any] = {"model": str(model) if model is not None else str(Path("models") / MODEL_FILE),
                               "model_bytes": model_path.stat().st_size}
-    if clf.index_session is not None:
-        result["index_model_bytes"] = (model_path.parent / clf.meta["index_model"]["file"]).stat().st_size
+    if clf.index_path is not None:
+        result["index_model_bytes"] = clf.index_path.stat().st_size
     # 1. held-out designs
     say(f"rendering {designs} held-out designs ...")
     crops, truth, kinds = [], [], []
@@ -329,7 +329,7 @@ def run_bench(designs: int = 64, scenes: int = 30, seed: int = 0, progress: Any 
                             "batched64_median_per_card": round(float(np.median(tb)) * 1e3, 4),
                             "classify_16_crops_with_preprocessing_per_card": round(float(np.median(tc)) * 1e3, 4),
                             "threads": 1}
-    if clf.index_session is not None:  # recognize's reading of a card's corner index alone
+    if clf.index_path is not None:  # recognize's reading of a card's corner index alone
         ti = []
         for _ in range(20):
             t = time.perf_counter()

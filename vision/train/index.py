@@ -23,7 +23,7 @@ import numpy as np
 import torch
 from torch.nn import functional as F
 
-from vision.classify import LABELS, to_tensor
+from vision.classify import LABELS, best_way, to_tensor
 from vision.train.calib import fit_temperature
 from vision.train.model import CORNER_H, CORNER_W, IndexNet
 
@@ -106,14 +106,6 @@ def _evaluate(net: IndexNet, regions: np.ndarray, batch: int = 512) -> np.ndarra
             if len(regions) else np.zeros((0, len(LABELS)), np.float32)
 
 
-def best_way(up: np.ndarray, down: np.ndarray) -> np.ndarray:
-    """Of two readings (probabilities or logits) of each crop, the one that shows a card or back
-    most surely, as the classifier picks it."""
-    seen_up = np.delete(up, UNKNOWN, axis=1).max(axis=1)
-    seen_down = np.delete(down, UNKNOWN, axis=1).max(axis=1)
-    return np.where((seen_up >= seen_down)[:, None], up, down)
-
-
 def train_index(tr: dict[str, np.ndarray], va: dict[str, np.ndarray], *, steps: int, seed: int,
                 batch: int = 256, lr: float = 3e-3, log_every: int = 100) -> tuple[IndexNet, float, dict[str, float]]:
     """Train an :class:`IndexNet` for ``steps`` steps on the crops of ``tr``; fit its temperature
@@ -182,7 +174,7 @@ def train_index(tr: dict[str, np.ndarray], va: dict[str, np.ndarray], *, steps: 
 
     v = _val_set(va, np.random.default_rng([seed, 14]))
     lw, lc = _evaluate(net, v["whole"]), _evaluate(net, v["covered"])
-    lh = best_way(_evaluate(net, v["hidden_up"]), _evaluate(net, v["hidden_down"]))
+    lh = best_way(np.stack([_evaluate(net, v["hidden_up"]), _evaluate(net, v["hidden_down"])], axis=1), UNKNOWN)
     temperature = fit_temperature(np.concatenate([lw, lc, lh]), np.concatenate([v["whole_y"], v["covered_y"], v["hidden_y"]]))
     stats: dict[str, float] = {}
     for name, lg, yy in (("whole", lw, v["whole_y"]), ("covered", lc, v["covered_y"]), ("index_only", lh, v["hidden_y"])):
