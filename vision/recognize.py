@@ -329,13 +329,6 @@ def _line_hypotheses(grey: np.ndarray, contour: np.ndarray, card_h: Sequence[flo
     return hyps
 
 
-def _iou(a: np.ndarray, b: np.ndarray) -> float:
-    inter, _ = cv2.intersectConvexConvex(a, b)
-    if inter <= 0:
-        return 0.0
-    return float(inter / (cv2.contourArea(a) + cv2.contourArea(b) - inter))
-
-
 def candidates(img: np.ndarray) -> list[np.ndarray]:
     """Card quadrilaterals (upright-ordered) that may hold a card, in ``img`` pixels."""
     return _candidates(img)[0]
@@ -525,18 +518,31 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
     # the surest readings first, a whole card outline counting a little surer than a hypothesis;
     # a face is reported once (backs may repeat)
     found.sort(key=lambda dw: (dw[0].card == "back", -(dw[0].confidence + 0.1 * dw[1])))
-    kept: list[Detection] = []
-    for d, _whole in found:
-        clash = False
-        for k in kept:
-            iou = _iou(d.corners, k.corners)
-            same_corner = np.linalg.norm(d.corners[0] - k.corners[0]) < 0.25 * np.linalg.norm(k.corners[1] - k.corners[0])
-            if iou > 0.75 or (d.card == k.card and d.card != "back") or same_corner or (d.card == "back" and iou > 0.1):
-                clash = True
-                break
-        if not clash:
-            kept.append(d)
-    return kept
+    kept: list[tuple[Detection, bool]] = []
+    for d, whole in found:
+        if not any(_clash(d, whole, k, kwhole) for k, kwhole in kept):
+            kept.append((d, whole))
+    return [d for d, _whole in kept]
+
+
+#: two readings whose index corners lie closer than this share of a card's width claim the same
+#: index (the cards of a held fan show their indices about a tenth of a width apart or more)
+SAME_INDEX = 0.1
+
+
+def _clash(d: Detection, whole: bool, k: Detection, kwhole: bool) -> bool:
+    """Whether reading ``d`` cannot stand beside ``k``, a surer one (``whole``, ``kwhole``: read
+    from a whole card outline)."""
+    if d.card == k.card and d.card != "back":
+        return True  # a face is in the photo once
+    inter, _ = cv2.intersectConvexConvex(d.corners, k.corners)
+    if d.card == "back":
+        return inter > 0.1 * cv2.contourArea(k.corners)
+    if (whole or kwhole) and inter > 0.5 * min(cv2.contourArea(d.corners), cv2.contourArea(k.corners)):
+        return True  # a card seen whole lies alone: what overlaps it much is part of it
+    # an index corner is either way round (0 or 2): the same index read twice
+    gap = min(float(np.linalg.norm(d.corners[i] - k.corners[j])) for i in (0, 2) for j in (0, 2))
+    return gap < SAME_INDEX * float(np.linalg.norm(k.corners[1] - k.corners[0]))
 
 
 # -- one card per image ------------------------------------------------------------------------
