@@ -21,8 +21,9 @@ bottom-left as read).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import cv2
 import numpy as np
@@ -329,13 +330,49 @@ def _line_hypotheses(grey: np.ndarray, contour: np.ndarray, card_h: Sequence[flo
     return hyps
 
 
+#: at most this many straight edges of a photo each give index-corner hypotheses (the longest)
+MAX_SEGMENTS = 400
+EDGE_SURE = 0.97
+#: the straight part of a card's edge starts about this far from its (rounded) corner
+CORNER_MM = 3.0
+
+
+def _segment_hypotheses(grey: np.ndarray, card_h: float) -> list[np.ndarray]:
+    """Index corners at the ends of the straight edges anywhere in a photo, found without
+    outlining anything (a held fan on a table as light as its cards, a hand against a busy
+    background): each edge from a few mm to a card long may be a card's top edge running right
+    from its index corner, or its left edge running down from it, and each end may be that
+    corner. Only the corner matters, so such a hypothesis is read by its index alone."""
+    found = cv2.createLineSegmentDetector(cv2.LSD_REFINE_STD).detect(grey)[0]
+    if found is None:
+        return []
+    segs = found.reshape(-1, 2, 2)
+    length = np.linalg.norm(segs[:, 1] - segs[:, 0], axis=1)
+    per_mm = card_h / CARD_MM[1]
+    keep = np.flatnonzero((length >= CORNER_MM * per_mm) & (length <= 1.05 * card_h))
+    keep = keep[np.argsort(-length[keep])][:MAX_SEGMENTS]
+    w = card_h / ASPECT
+    hyps = []
+    for (a, b), ln in zip(segs[keep], length[keep], strict=True):
+        for end, other in ((a, b), (b, a)):
+            u = (other - end) / ln  # along the edge, away from the corner
+            p = end - u * CORNER_MM * per_mm
+            down = np.array([-u[1], u[0]], np.float32)  # the edge as the top: the card lies below it
+            hyps.append(np.array([p, p + u * w, p + u * w + down * card_h, p + down * card_h], np.float32))
+            right = np.array([u[1], -u[0]], np.float32)  # the edge as the left side: the card lies right of it
+            hyps.append(np.array([p, p + right * w, p + right * w + u * card_h, p + u * card_h], np.float32))
+    return hyps
+
+
 def candidates(img: np.ndarray) -> list[np.ndarray]:
     """Card quadrilaterals (upright-ordered) that may hold a card, in ``img`` pixels."""
     return _candidates(img)[0]
 
 
-def _candidates(img: np.ndarray) -> tuple[list[np.ndarray], int]:
-    """The quads, and how many of them (at the front) are whole card outlines."""
+def _candidates(img: np.ndarray) -> tuple[list[np.ndarray], int, list[float]]:
+    """The quads, how many of them (at the front) are whole card outlines, and the heights a
+    card most likely has in the photo (those of the whole cards, or else the commonest lengths
+    of the outlines' edges)."""
     h, w = img.shape[:2]
     min_area = 0.0015 * h * w
     singles: list[np.ndarray] = []
@@ -375,6 +412,7 @@ def _candidates(img: np.ndarray) -> tuple[list[np.ndarray], int]:
                 votes[b] = votes.get(b, 0.0) + length
     top = sorted(votes, key=lambda b: -votes[b])[:3]
     common = sorted({round(float(np.exp(b * bin_w)), 1) for b in top})
+    card_h = [float(np.median(heights))] if heights else common
     others.sort(key=cv2.contourArea, reverse=True)  # the largest outlines first: they hold the most cards
     for c in others:
         if len(quads) > 1200:
@@ -395,7 +433,7 @@ def _candidates(img: np.ndarray) -> tuple[list[np.ndarray], int]:
         if all(np.abs(q - k).max() > 4 for k in kept):
             kept.append(q)
             n_single += i < len(singles)
-    return kept, n_single
+    return kept, n_single, card_h
 
 
 def _height(quad: np.ndarray) -> float:
@@ -452,6 +490,29 @@ def _nudged(quad: np.ndarray) -> list[np.ndarray]:
     return out
 
 
+#: at most this many unsure hypotheses (the surest) are read again moved
+MAX_UNSURE = 200
+
+
+def _index_reader(classifier: CardClassifier) -> Callable[[list[np.ndarray]], list[Prediction]] | None:
+    """The classifier's reading of a crop's corner index alone, if it has one that applies: it
+    knows French cards only, so not while decks are enrolled."""
+    read = getattr(classifier, "read_indices", None)
+    if read is None or getattr(classifier, "decks", ()) or not getattr(classifier, "reads_index", True):
+        return None
+    return cast(Callable[[list[np.ndarray]], list[Prediction]], read)
+
+
+def _read_warped(read: Callable[[list[np.ndarray]], list[Prediction]], image: np.ndarray,
+                 quads: list[np.ndarray], chunk: int = 256) -> list[Prediction]:
+    """``read`` of the upright crops of ``quads``, warped and read a chunk at a time (a photo
+    may give thousands of hypotheses: their crops are not all held at once)."""
+    out: list[Prediction] = []
+    for i in range(0, len(quads), chunk):
+        out += read([warp(image, q) for q in quads[i:i + chunk]])
+    return out
+
+
 def _read_quads(classifier: CardClassifier, crops: list[np.ndarray]) -> list[tuple[Prediction, Prediction | None]]:
     """Each crop's reading and, if the classifier can read an index alone, its corner index's."""
     both = getattr(classifier, "classify_with_index", None)
@@ -466,14 +527,12 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
     h, w = image.shape[:2]
     scale = min(1.0, _WORK / max(h, w))
     small = cv2.resize(image, (int(w * scale), int(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else image
-    quads, n_single = _candidates(small)
-    if not quads:
-        return []
+    quads, n_single, card_h = _candidates(small)
     full = [q / scale for q in quads]
     # the classifier reads every crop both ways up, so one warp per quad covers either turn
-    readings = _read_quads(classifier, [warp(image, q) for q in full])
+    readings = _read_quads(classifier, [warp(image, q) for q in full]) if full else []
     found: list[tuple[Detection, bool]] = []
-    unsure: list[tuple[np.ndarray, str]] = []  # hypotheses whose index leans to a card
+    unsure: list[tuple[float, np.ndarray, str]] = []  # hypotheses whose index leans to a card
     for i, (q, (p, index)) in enumerate(zip(full, readings, strict=True)):
         whole = i < n_single
         if p.label == UNKNOWN or p.confidence < (min_confidence if whole else max(min_confidence, 0.75)):
@@ -482,7 +541,7 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
                 continue
             if index.confidence < INDEX_SURE:
                 if index.confidence >= NUDGE_FROM:
-                    unsure.append((q, index.label))
+                    unsure.append((index.confidence, q, index.label))
                 continue
             p = index
         elif not whole and index is not None and index.label != p.label:
@@ -493,14 +552,29 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
         if p.label == "back" and (not include_backs or not whole or p.confidence < 0.8):
             continue
         found.append((Detection(p.label, p.confidence, q), whole))
-    read_indices = getattr(classifier, "read_indices", None)
+    read_indices = _index_reader(classifier)
+    if read_indices is not None:
+        # index corners at the ends of straight edges anywhere in the photo, read by the index alone
+        # at the size of the surest cards read so far, or else at every likely size
+        sure = [_height(d.corners) * scale for d, _w in found if d.card != "back" and d.confidence >= 0.97]
+        grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+        edge = [q / scale for hgt in ([float(np.median(sure))] if sure else card_h)
+                for q in _segment_hypotheses(grey, hgt)]
+        for q, r in zip(edge, _read_warped(read_indices, image, edge), strict=True):
+            if r.label in (UNKNOWN, "back") or r.confidence < NUDGE_FROM:
+                continue
+            if r.confidence >= EDGE_SURE:
+                found.append((Detection(r.label, r.confidence, q), False))
+            else:
+                unsure.append((r.confidence, q, r.label))
     if unsure and read_indices is not None:
         # an outline a little off its card cuts the index: read the outlines near it, and take
         # the surest that reads the same card surely
-        moved = [_nudged(q) for q, _ in unsure]
-        again = read_indices([warp(image, m) for ms in moved for m in ms])
+        unsure = sorted(unsure, key=lambda u: -u[0])[:MAX_UNSURE]
+        moved = [_nudged(q) for _c, q, _l in unsure]
+        again = _read_warped(read_indices, image, [m for ms in moved for m in ms])
         per = len(moved[0])
-        for j, ((_q, label), ms) in enumerate(zip(unsure, moved, strict=True)):
+        for j, ((_c, _q, label), ms) in enumerate(zip(unsure, moved, strict=True)):
             sure = [(r.confidence, m) for r, m in zip(again[j * per:(j + 1) * per], ms, strict=True)
                     if r.label == label and r.confidence >= INDEX_SURE]
             if sure:

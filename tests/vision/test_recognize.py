@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 
 from device.cli import main
+from vision.api import CARD_MM
 from vision.classify import load_default_classifier
-from vision.recognize import read_card, recognize
+from vision.recognize import _index_reader, _segment_hypotheses, read_card, recognize
 from vision.render import HELDOUT_DESIGN_SEEDS, render_card
 from vision.render.photo import compose_scene, loose_crop, non_card_crop, table_crop
 
@@ -71,6 +72,37 @@ def test_held_fans_are_mostly_read() -> None:
         found += len(got & set(ids))
         wrong += len(got - set(ids))
     assert found >= 14 and wrong == 0, (found, wrong)  # 15 of 15 (12 before neighbours' indices were kept apart)
+
+
+def test_index_corners_are_proposed_from_straight_edges_alone() -> None:
+    """Held fans whatever the table: the ends of the photo's straight edges put a hypothesis at
+    (nearly) every card's index corner, without outlining anything."""
+    ids = ["AS", "7H", "QD", "10C", "3S", "8D"]
+    near = total = 0
+    for seed in range(20, 26):
+        img, corners = _scene(ids, "arc", seed)
+        height = float(np.median([np.linalg.norm(c[3] - c[0]) for c in corners]))
+        hyps = _segment_hypotheses(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), height)
+        mm = CARD_MM[1] / height
+        for c in corners:
+            down = (c[3] - c[0]) / np.linalg.norm(c[3] - c[0])
+            total += 1
+            near += any(np.linalg.norm(q[0] - c[0]) * mm < 3.5  # what the nudges reach
+                        and np.dot(q[3] - q[0], down) / np.linalg.norm(q[3] - q[0]) > np.cos(np.radians(4))
+                        for q in hyps)
+    assert near >= 0.8 * total, (near, total)
+
+
+def test_no_index_reading_with_enrolled_decks() -> None:
+    """The index network knows French cards only: with a deck enrolled, recognize reads no
+    card from its corner index alone (whole outlines still read)."""
+    clf = load_default_classifier()
+    assert _index_reader(clf) is not None
+
+    class Enrolled:
+        decks = ("decktet",)
+        read_indices = clf.read_indices
+    assert _index_reader(Enrolled()) is None  # type: ignore[arg-type]
 
 
 def test_cli_classify_and_recognize(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
