@@ -196,6 +196,8 @@ def cmd_enroll(args: argparse.Namespace) -> int:
 ENROL_DESIGNS = (7, 11, 13, 17, 19, 23, 29, 31)
 #: How the composed photos lay the cards out: apart, a straight overlapping row, a held fan.
 LAYOUTS = ("scatter", "fan", "arc")
+#: a card's corner index "shows" when no card lies over this share of it or more
+INDEX_SHOWN = 0.98
 
 
 def run_bench(designs: int = 64, scenes: int = 30, seed: int = 0, progress: Any = None,
@@ -206,9 +208,16 @@ def run_bench(designs: int = 64, scenes: int = 30, seed: int = 0, progress: Any 
     from vision.classify import LABELS, MODEL_FILE, MODELS_DIR, OnnxCardClassifier, preprocess, to_tensor
     from vision.enroll import enroll
     from vision.recognize import read_card, recognize
-    from vision.render import CARD_IDS, HELDOUT_DESIGN_SEEDS, render_card
+    from vision.render import CARD_IDS, HELDOUT_DESIGN_SEEDS, design_from_seed, index_box, render_card
     from vision.render.decktet import DECKTET_NAMES, render_decktet
-    from vision.render.photo import compose_scene, held_crop, loose_crop, non_card_crop, table_crop
+    from vision.render.photo import (
+        compose_scene,
+        held_crop,
+        index_shown,
+        loose_crop,
+        non_card_crop,
+        table_crop,
+    )
 
     def say(msg: str) -> None:
         if progress:
@@ -376,6 +385,8 @@ def run_bench(designs: int = 64, scenes: int = 30, seed: int = 0, progress: Any 
     if scenes:
         say(f"recognize on {scenes} composed photos ...")
         per_layout = {lay: [0, 0, 0] for lay in LAYOUTS}  # found, missed, false
+        # the cards of rows and held fans by what shows of their corner index: found, in all
+        by_index = {k: [0, 0] for k in ("shows", "partly_covered", "rank_only")}
         t_scene = []
         for s in range(scenes):
             n = int(rng.integers(3, 7))
@@ -393,13 +404,22 @@ def run_bench(designs: int = 64, scenes: int = 30, seed: int = 0, progress: Any 
             counts[0] += len(want & set(got))
             counts[1] += len(want - set(got))
             counts[2] += sum(1 for g in got if g not in want) + max(0, len(got) - len(set(got)))
+            if layout != "scatter":
+                rank_only = design_from_seed(d).index_layout == 2
+                for c, shown in zip(ids, index_shown(corners, [index_box(c, d) for c in ids]), strict=True):
+                    key = "rank_only" if rank_only and c not in ("RJ", "BJ") else \
+                        "shows" if shown >= INDEX_SHOWN else "partly_covered"
+                    by_index[key][0] += c in got
+                    by_index[key][1] += 1
         tp, fn, fp_n = (sum(c[i] for c in per_layout.values()) for i in range(3))
         result["recognize"] = {"photos": scenes, "cards": tp + fn, "found": tp, "missed": fn, "false": fp_n,
                                "recall": round(tp / max(1, tp + fn), 4), "precision": round(tp / max(1, tp + fp_n), 4),
                                "median_seconds_per_photo": round(float(np.median(t_scene)), 3),
                                "by_layout": {lay: {"recall": round(c[0] / max(1, c[0] + c[1]), 4),
                                                    "precision": round(c[0] / max(1, c[0] + c[2]), 4)}
-                                             for lay, c in per_layout.items()}}
+                                             for lay, c in per_layout.items()},
+                               "rows_and_held_fans_by_index": {k: {"cards": n, "recall": round(f / max(1, n), 4)}
+                                                               for k, (f, n) in by_index.items()}}
     result["labels"] = len(LABELS)
     return result
 
@@ -440,5 +460,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print(f"recognize ({r['photos']} photos, {r['cards']} cards): recall {r['recall']:.2%}, precision "
               f"{r['precision']:.2%}, {r['median_seconds_per_photo']:.2f} s per photo; "
               + ", ".join(f"{lay} {v['recall']:.0%}/{v['precision']:.0%}" for lay, v in r["by_layout"].items()))
+        bi = r["rows_and_held_fans_by_index"]
+        print("  rows and held fans, recall by what shows of each card's corner index: "
+              + ", ".join(f"{k.replace('_', ' ')} {v['recall']:.1%} of {v['cards']}" for k, v in bi.items()))
     print(f"worst confusions: {h['worst_confusions']}")
     return 0

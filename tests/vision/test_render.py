@@ -6,10 +6,17 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.render import CARD_IDS, HELDOUT_DESIGN_SEEDS, TRAIN_DESIGN_RANGE, design_from_seed, render_card
+from vision.render import (
+    CARD_IDS,
+    HELDOUT_DESIGN_SEEDS,
+    TRAIN_DESIGN_RANGE,
+    design_from_seed,
+    index_box,
+    render_card,
+)
 from vision.render.decktet import DECKTET_NAMES, render_decktet
 from vision.render.fonts import font_pool
-from vision.render.photo import compose_scene, non_card_crop, table_crop
+from vision.render.photo import compose_scene, index_shown, non_card_crop, table_crop
 
 
 def test_card_ids_match_the_engine() -> None:
@@ -107,6 +114,24 @@ def test_overlapping_layouts_leave_every_index_in_sight(layout: str) -> None:
     for a, b in zip(corners, corners[1:], strict=False):
         inter, _ = cv2.intersectConvexConvex(a, b)
         assert inter > 0
+
+
+def test_index_box_and_what_of_it_shows() -> None:
+    """Where a card's corner index is printed, and how much of it the cards laid after it leave
+    in sight (the bench counts a card whose index shows apart from one partly covered)."""
+    for cid, seed in (("AS", 2), ("10H", HELDOUT_DESIGN_SEEDS[3]), ("RJ", 5), ("QC", 7)):
+        x0, y0, x1, y1 = index_box(cid, seed)
+        assert 0 < x0 < x1 < 31.5 and 0 < y0 < y1 < 44, (cid, (x0, y0, x1, y1))
+        card = render_card(cid, seed, px_per_mm=4.0)
+        ink = card[int(y0 * 4):int(y1 * 4), int(x0 * 4):int(x1 * 4)]
+        assert ink.min() < 150  # the box holds the printed index
+    with pytest.raises(ValueError, match="index"):
+        index_box("back", 2)
+    card = np.array([[0, 0], [63, 0], [63, 88], [0, 88]], np.float32) * 3
+    box = (2.0, 2.0, 10.0, 20.0)
+    assert index_shown([card, card + [90, 0]], [box, box]) == [1.0, 1.0]  # apart
+    covered = index_shown([card, card + [15, 0]], [box, box])  # the next card 5 mm along covers most of it
+    assert 0.1 < covered[0] < 0.6 and covered[1] == 1.0
 
 
 @pytest.mark.parametrize("row", [False, True], ids=["held-fan", "row"])

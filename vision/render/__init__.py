@@ -6,7 +6,8 @@ Public API (stable, used by the table simulator of issue 6 and the tests):
   an upright BGR ``uint8`` card face (or ``"back"``) of a design.
 - :data:`CARD_IDS`: the 52 cards and two jokers, ``"AS" .. "KC", "RJ", "BJ"``.
 - :data:`HELDOUT_DESIGN_SEEDS`: designs (and fonts) never used in training.
-- :class:`DesignSpec`, :func:`design_from_seed`, :func:`card_alpha`.
+- :class:`DesignSpec`, :func:`design_from_seed`, :func:`card_alpha`, :func:`index_box` (where the
+  corner index is printed).
 - :mod:`vision.render.photo`: backgrounds, camera effects, composed table photos.
 - :mod:`vision.render.decktet`: procedural Decktet-like cards (for enrolment).
 """
@@ -21,6 +22,7 @@ from vision.render.cards import (
     DesignSpec,
     card_alpha,
     design_from_seed,
+    index_box,
     is_heldout,
     render_card,
 )
@@ -35,6 +37,7 @@ __all__ = [
     "DesignSpec",
     "card_alpha",
     "design_from_seed",
+    "index_box",
     "is_heldout",
     "render_card",
 ]

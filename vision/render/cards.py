@@ -400,6 +400,12 @@ def _draw_joker(canvas: np.ndarray, d: DesignSpec, colour: str, k: float) -> Non
     H, W = canvas.shape[:2]
     rng = np.random.default_rng(_seed("joker", d.seed, colour))
     ink = d.red if colour == "R" else d.black
+    _draw_joker_corners(canvas, d, ink, k)
+    _draw_jester(canvas, d, colour, ink, k, rng)
+
+
+def _draw_joker_corners(canvas: np.ndarray, d: DesignSpec, ink: Color, k: float) -> None:
+    H, W = canvas.shape[:2]
     style = d.joker_style
     # corner: the word JOKER down the side, or a star
     if style in (0, 1):
@@ -421,7 +427,11 @@ def _draw_joker(canvas: np.ndarray, d: DesignSpec, colour: str, k: float) -> Non
         cv2.fillPoly(star, [np.round(np.array(pts)).astype(np.int32)], 1.0, cv2.LINE_AA)
         star = np.maximum(star, star[::-1, ::-1])
         paint(canvas, star, 0, 0, ink)
-    # centre: a jester
+
+
+def _draw_jester(canvas: np.ndarray, d: DesignSpec, colour: str, ink: Color, k: float, rng: np.random.Generator) -> None:
+    H, W = canvas.shape[:2]
+    style = d.joker_style
     cx, cy = W / 2, H * rng.uniform(0.45, 0.55)
     s = W * rng.uniform(0.22, 0.3)
     colours = [ink, d.court_palette[0], d.court_palette[1]] if colour == "R" else [ink, (90, 90, 90), ink]
@@ -501,6 +511,23 @@ def _wear(canvas: np.ndarray, amount: float, k: float, rng: np.random.Generator)
     edge[:, :e] = edge[:, -e:] = 0
     edge = cv2.GaussianBlur(edge, (0, 0), e)
     canvas *= (1 - 0.25 * amount * (1 - edge))[..., None]
+
+
+def index_box(card_id: str, design: int | DesignSpec, px_per_mm: float = 4.0) -> tuple[float, float, float, float]:
+    """Where a card's top-left corner index is printed: ``(x0, y0, x1, y1)`` in mm from the
+    card's top-left corner (what must show for the card to be read from its index alone)."""
+    d = design_from_seed(design) if isinstance(design, int) else design
+    k = float(px_per_mm)
+    W, H = int(round(CARD_MM[0] * k)), int(round(CARD_MM[1] * k))
+    canvas = np.full((H, W, 3), 255.0, np.float32)  # white paper: any ink shows
+    if card_id in ("RJ", "BJ"):
+        _draw_joker_corners(canvas, d, d.red if card_id == "RJ" else d.black, k)
+    elif card_id in CARD_IDS:
+        _draw_index(canvas, d, card_id[:-1], card_id[-1], k, None)
+    else:
+        raise ValueError(f"{card_id!r} is not a card id with an index (like 'AS', '10H', 'RJ')")
+    ys, xs = np.nonzero(canvas[:H // 2, :W // 2].min(axis=2) < 215)
+    return float(xs.min()) / k, float(ys.min()) / k, float(xs.max() + 1) / k, float(ys.max() + 1) / k
 
 
 def render_card(card_id: str, design: int | DesignSpec, *, px_per_mm: float = 4.0,

@@ -420,6 +420,22 @@ def compose_scene(faces: Sequence[np.ndarray], rng: np.random.Generator, *, size
     return img, corners
 
 
+def index_shown(corners: Sequence[np.ndarray], boxes: Sequence[tuple[float, float, float, float]]) -> list[float]:
+    """For each card of a :func:`compose_scene` photo (``corners`` as it returns them, each card
+    laid over those before it), the share of its corner index (``boxes``: where it is printed,
+    mm from the card's top-left corner, :func:`vision.render.index_box`) that no later card covers."""
+    t = np.linspace(0.0, 1.0, 9)
+    out = []
+    for i, (quad, (x0, y0, x1, y1)) in enumerate(zip(corners, boxes, strict=True)):
+        u = (quad[1] - quad[0]) / CARD_MM[0]
+        v = (quad[3] - quad[0]) / CARD_MM[1]
+        pts = [quad[0] + u * (x0 + a * (x1 - x0)) + v * (y0 + b * (y1 - y0)) for a in t for b in t]
+        above = [q.astype(np.float32) for q in corners[i + 1:]]
+        hidden = sum(any(cv2.pointPolygonTest(q, (float(p[0]), float(p[1])), False) >= 0 for q in above) for p in pts)
+        out.append(1.0 - hidden / len(pts))
+    return out
+
+
 def _overlap(a: np.ndarray, b: np.ndarray) -> bool:
     inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
     return bool(inter > 0)
