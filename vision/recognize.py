@@ -13,6 +13,8 @@
    the corner head of older models); one whose index leans to a card without being sure is
    read again moved a few mm or degrees, and taken if one of those reads the same card surely.
    A hypothesis's whole-card reading counts only when its corner index reads the same card.
+4. Index corners are also proposed at the ends of the photo's straight edges, outline or not
+   (a held fan on a table as light as its cards), and read by the index alone.
 
 ``recognize(image, classifier) -> list[Detection]``; each detection has the card, its
 confidence and its four corners in image pixels (the card's top-left, top-right, bottom-right,
@@ -332,21 +334,25 @@ def _line_hypotheses(grey: np.ndarray, contour: np.ndarray, card_h: Sequence[flo
 
 #: at most this many straight edges of a photo each give index-corner hypotheses (the longest)
 MAX_SEGMENTS = 400
+#: a hypothesis at the end of a straight edge is taken from its index alone at this confidence
+#: (chosen on composed photos of validation designs, see models/MODEL_CARD.md)
 EDGE_SURE = 0.97
 #: the straight part of a card's edge starts about this far from its (rounded) corner
 CORNER_MM = 3.0
 
 
-def _segment_hypotheses(grey: np.ndarray, card_h: float) -> list[np.ndarray]:
-    """Index corners at the ends of the straight edges anywhere in a photo, found without
-    outlining anything (a held fan on a table as light as its cards, a hand against a busy
-    background): each edge from a few mm to a card long may be a card's top edge running right
-    from its index corner, or its left edge running down from it, and each end may be that
-    corner. Only the corner matters, so such a hypothesis is read by its index alone."""
+def _segments(grey: np.ndarray) -> np.ndarray:
+    """The straight edges of a photo, ``(n, 2, 2)``: each one's two ends."""
     found = cv2.createLineSegmentDetector(cv2.LSD_REFINE_STD).detect(grey)[0]
-    if found is None:
-        return []
-    segs = found.reshape(-1, 2, 2)
+    return np.zeros((0, 2, 2), np.float32) if found is None else found.reshape(-1, 2, 2)
+
+
+def _segment_hypotheses(segs: np.ndarray, card_h: float) -> list[np.ndarray]:
+    """Index corners at the ends of straight edges (:func:`_segments`) anywhere in a photo,
+    found without outlining anything (a held fan on a table as light as its cards, a hand
+    against a busy background): each edge from a few mm to a card long may be a card's top edge
+    running right from its index corner, or its left edge running down from it, and each end
+    may be that corner. Only the corner matters, so such a hypothesis is read by its index alone."""
     length = np.linalg.norm(segs[:, 1] - segs[:, 0], axis=1)
     per_mm = card_h / CARD_MM[1]
     keep = np.flatnonzero((length >= CORNER_MM * per_mm) & (length <= 1.05 * card_h))
@@ -557,9 +563,9 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
         # index corners at the ends of straight edges anywhere in the photo, read by the index alone
         # at the size of the surest cards read so far, or else at every likely size
         sure = [_height(d.corners) * scale for d, _w in found if d.card != "back" and d.confidence >= 0.97]
-        grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+        segs = _segments(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
         edge = [q / scale for hgt in ([float(np.median(sure))] if sure else card_h)
-                for q in _segment_hypotheses(grey, hgt)]
+                for q in _segment_hypotheses(segs, hgt)]
         for q, r in zip(edge, _read_warped(read_indices, image, edge), strict=True):
             if r.label in (UNKNOWN, "back") or r.confidence < NUDGE_FROM:
                 continue

@@ -13,7 +13,7 @@ import pytest
 from device.cli import main
 from vision.api import CARD_MM
 from vision.classify import load_default_classifier
-from vision.recognize import _index_reader, _segment_hypotheses, read_card, recognize
+from vision.recognize import _index_reader, _segment_hypotheses, _segments, read_card, recognize
 from vision.render import HELDOUT_DESIGN_SEEDS, index_box, render_card
 from vision.render.photo import compose_scene, index_shown, loose_crop, non_card_crop, table_crop
 
@@ -100,7 +100,7 @@ def test_index_corners_are_proposed_from_straight_edges_alone() -> None:
     for seed in range(20, 26):
         img, corners = _scene(ids, "arc", seed)
         height = float(np.median([np.linalg.norm(c[3] - c[0]) for c in corners]))
-        hyps = _segment_hypotheses(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), height)
+        hyps = _segment_hypotheses(_segments(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)), height)
         mm = CARD_MM[1] / height
         for c in corners:
             down = (c[3] - c[0]) / np.linalg.norm(c[3] - c[0])
