@@ -12,7 +12,9 @@ It learns from the top-left corner (36 x 28 mm) of the same training crops as th
   or of a fan over all but a strip on the left (straight or slanting), or of a column over all
   but a strip at the top, each with the shadow of its edge. This multiplies the covered views
   many times for free;
-- ``unknown`` views, and windows over the middle of a card (no index in the corner): ``unknown``.
+- ``unknown`` views, windows over the middle of a card (no index in the corner), and corners
+  with the index turned a quarter (:func:`turned`: an outline at a right angle to its card):
+  ``unknown``.
 """
 
 from __future__ import annotations
@@ -108,7 +110,8 @@ def _val_set(va: dict[str, np.ndarray], rng: np.random.Generator) -> dict[str, n
     way = rng.integers(0, 2, len(cards))
     covered = cover(corners(va["x"], cards, way), corners(va["x"], rng.permutation(cards), way), rng)
     h = np.flatnonzero(hidden)
-    return {"turned": turned(va["x"], cards, rng.choice([1, 3], len(cards))), "whole": whole, "whole_y": y[seen], "covered": covered, "covered_y": y[cards],
+    return {"whole": whole, "whole_y": y[seen], "covered": covered, "covered_y": y[cards],
+            "turned": turned(va["x"], cards, rng.choice([1, 3], len(cards))),
             "hidden_up": corners(va["x"], h, np.zeros(len(h), int)),
             "hidden_down": corners(va["x"], h, np.ones(len(h), int)), "hidden_y": y[h]}
 
