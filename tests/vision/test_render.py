@@ -54,13 +54,84 @@ def test_ornate_courts_in_both_pools() -> None:
     for pool in (range(0, 400), HELDOUT_DESIGN_SEEDS):
         share = np.mean([design_from_seed(s).ornate for s in pool])
         assert 0.3 < share < 0.7, share
-    seed = next(s for s in range(100) if design_from_seed(s).ornate and design_from_seed(s).court_style != 3)
+    seed = next(s for s in range(100) if design_from_seed(s).ornate and design_from_seed(s).court_style != 3
+                and not design_from_seed(s).pictorial)
     plain = replace(design_from_seed(seed), ornate=False)
     ornate = render_card("KH", seed, px_per_mm=3.0)
     assert np.array_equal(ornate, render_card("KH", seed, px_per_mm=3.0))
     drawn = np.abs(ornate.astype(int) - render_card("KH", plain, px_per_mm=3.0).astype(int)).sum(axis=2) > 40
     assert drawn.mean() > 0.1  # a good part of the figure is re-printed
     assert np.array_equal(render_card("7H", seed, px_per_mm=3.0), render_card("7H", plain, px_per_mm=3.0))
+
+
+def _ink_blobs(img: np.ndarray, box: tuple[int, int, int, int]) -> list[tuple[float, float]]:
+    """Centres of the separate blobs of ink inside ``box`` (x0, y0, x1, y1, px) of a card."""
+    x0, y0, x1, y1 = box
+    grey = cv2.cvtColor(img[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
+    _, ink = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+    n, _, stats, centres = cv2.connectedComponentsWithStats(ink)
+    return [tuple(c) for c, st in zip(centres[1:], stats[1:], strict=True) if st[cv2.CC_STAT_AREA] > 30]
+
+
+def test_commercial_features_in_both_pools() -> None:
+    """Renderer version 3 draws what commercial decks print and version 2 never did, in both
+    the training and the held-out pools: full-colour court pictures, continental pip layouts,
+    big pips, small aces, jokers as a coloured picture."""
+    for pool in (range(0, 400), HELDOUT_DESIGN_SEEDS):
+        designs = [design_from_seed(s) for s in pool]
+        assert 0.3 < np.mean([d.pictorial for d in designs]) < 0.7
+        assert 0.2 < np.mean([d.pip_variant == 1 for d in designs]) < 0.5
+        assert 0.3 < np.mean([d.joker_picture for d in designs]) < 0.7
+        assert 0.05 < np.mean([d.pip_h > 12.0 for d in designs]) < 0.4
+        assert 0.1 < np.mean([d.ace_scale < 0.3 for d in designs]) < 0.45
+
+
+def test_pictorial_courts_are_full_colour_beside_the_index() -> None:
+    """A traditional court is a large picture in the traditional inks (red, blue, yellow),
+    framed beside the corner index, never printed under it."""
+    k = 4.0
+    seeds = [s for s in range(60) if design_from_seed(s).pictorial][:6]
+    assert len(seeds) == 6
+    for seed in seeds:
+        img = render_card("QH", seed, px_per_mm=k)
+        hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
+        vivid = (hsv[..., 1] > 120) & (hsv[..., 2] > 90)
+        hue = hsv[..., 0][vivid].astype(int)
+        shares = [np.mean((hue >= lo) & (hue <= hi)) * vivid.mean() for lo, hi in ((15, 35), (95, 130))]
+        assert all(sh > 0.02 for sh in shares), (seed, shares)  # yellow and blue, not only the suit's red
+        x0, y0, x1, y1 = (int(round(v * k)) for v in index_box("QH", seed, px_per_mm=k))
+        corner = hsv[y0:y1, x0:x1]
+        assert not ((corner[..., 1] > 120) & (corner[..., 0] >= 95) & (corner[..., 0] <= 130)).any(), seed
+
+
+def test_continental_eight_is_two_columns_of_four() -> None:
+    from dataclasses import replace
+
+    seed = next(s for s in range(200) if design_from_seed(s).pip_h < 11 and design_from_seed(s).four_corners is False)
+    k = 4.0
+    d = design_from_seed(seed)
+    box = (int(14 * k), int(10 * k), int(49 * k), int(78 * k))  # the pips, clear of both indices
+    for variant, columns in ((0, [3, 2, 3]), (1, [4, 0, 4])):
+        blobs = _ink_blobs(render_card("8S", replace(d, pip_variant=variant), px_per_mm=k), box)
+        xs = np.array([x for x, _y in blobs]) / (box[2] - box[0])
+        assert [int(np.sum(xs < 0.3)), int(np.sum((xs >= 0.3) & (xs <= 0.7))), int(np.sum(xs > 0.7))] == columns
+    nine = _ink_blobs(render_card("9S", replace(d, pip_variant=1), px_per_mm=k), box)
+    centre = [y for x, y in nine if 0.3 <= x / (box[2] - box[0]) <= 0.7]
+    assert len(nine) == 9 and len(centre) == 1 and centre[0] < 0.3 * (box[3] - box[1])  # the centre pip sits high
+
+
+def test_jester_pictures_leave_both_corners_clear() -> None:
+    from dataclasses import replace
+
+    k = 4.0
+    for seed in [s for s in range(80) if design_from_seed(s).joker_picture][:5]:
+        d = design_from_seed(seed)
+        picture, plain = render_card("RJ", d, px_per_mm=k), render_card("RJ", replace(d, joker_picture=False), px_per_mm=k)
+        x0, y0, x1, y1 = (int(round(v * k)) for v in index_box("RJ", d, px_per_mm=k))
+        for img in (picture, picture[::-1, ::-1]):  # the corner and the turned one
+            ref = plain if img is picture else plain[::-1, ::-1]
+            assert np.array_equal(img[y0:y1, x0:x1], ref[y0:y1, x0:x1]), seed
+        assert np.abs(picture.astype(int) - plain.astype(int)).sum(axis=2).astype(bool).mean() > 0.2
 
 
 def test_unknown_card_id_is_refused() -> None:

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import functools
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 import cv2
 import numpy as np
@@ -35,7 +36,7 @@ Color = tuple[float, float, float]
 
 #: Bumped whenever a change to the renderer changes what a seed draws, so that cached training
 #: data made by an older renderer is not reused (2: ornate court figures).
-RENDER_VERSION = 2
+RENDER_VERSION = 3
 
 
 def is_heldout(seed: int) -> bool:
@@ -78,6 +79,13 @@ class DesignSpec:
     corner_radius: float
     wear: float
     ornate: bool = False  # court figures in dense printed detail, as most commercial decks
+    # renderer version 3: what commercial decks do that the designs above never did
+    pictorial: bool = False  # full-colour court figures filling a frame beside the index (traditional pattern)
+    court_x: float = 0.0  # the pictorial frame's inset from the left and right edges, mm
+    court_y: float = 0.0  # ... from the top and bottom edges, mm
+    pip_variant: int = 0  # 0 the usual layouts, 1 continental (an 8 in two columns of four, a 9's centre pip high)
+    joker_picture: bool = False  # a large full-colour jester (both jokers alike: only the index tells them apart)
+    joker_word: bool = False  # "JOKER" written across the corner instead of down it
 
     def ink(self, suit: str) -> Color:
         """The ink of a suit: red/black, or the four-colour deck's blue diamonds and green clubs."""
@@ -129,7 +137,7 @@ def design_from_seed(seed: int) -> DesignSpec:
     court_palette = tuple(PALETTE[i] for i in rng.permutation(len(PALETTE))[:4])
     back_a = ((40, 40, 170), (150, 60, 20), (40, 110, 30), (30, 30, 30), (110, 30, 100), (20, 120, 200))[int(rng.integers(6))]
     back_b = (245.0, 245.0, 245.0) if rng.random() < 0.7 else _colour(rng, back_a, 60)
-    return DesignSpec(
+    spec = DesignSpec(
         seed=seed,
         font=font,
         rank_h=rank_h,
@@ -164,14 +172,43 @@ def design_from_seed(seed: int) -> DesignSpec:
         # drawn last, so the fields above are what they were before it existed
         ornate=bool(rng.random() < 0.5),
     )
+    return replace(spec, **_commercial_fields(rng, layout, rank_h, condense, suit_ratio, index_x))
+
+
+def _commercial_fields(rng: np.random.Generator, layout: int, rank_h: float, condense: float, suit_ratio: float,
+                       index_x: float) -> dict[str, Any]:
+    """Renderer version 3's fields, drawn after all the others: what commercial decks do that
+    version 2 never drew (seen on a vector deck drawn as commercial decks are, see
+    ``vision.render.commercial``): court figures in full colour filling a large frame that
+    starts beside the index, big pips whose top row is level with the index, an 8 laid out in
+    two columns of four, small plain aces, jokers that are a large coloured picture."""
+    index_w = rank_h * 0.62 * condense * 1.45 if layout != 1 else rank_h * 0.62 * condense * 1.7 + rank_h * suit_ratio
+    index_w = max(index_w, rank_h * suit_ratio * 0.9)
+    out: dict[str, Any] = {
+        "pictorial": bool(rng.random() < 0.5),
+        "court_x": round(min(17.0, max(6.0, index_x + index_w + _u(rng, 0.6, 2.5))), 3),
+        "court_y": _u(rng, 2.5, 7.0),
+        "pip_variant": int(rng.random() < 0.35),
+        "joker_picture": bool(rng.random() < 0.5),
+        "joker_word": bool(rng.random() < 0.35),
+    }
+    if rng.random() < 0.3:  # big pips, the top row level with the index
+        big = _u(rng, 11.5, 15.5)
+        margin = max(_u(rng, 12.5, 16.0), index_x + index_w + big * 0.45 + 0.5)
+        if margin <= 21.0:
+            out.update(pip_h=big, pip_margin_x=round(margin, 3), pip_margin_y=_u(rng, 3.5, 7.0))
+    if rng.random() < 0.3:  # small plain aces
+        out["ace_scale"] = _u(rng, 0.17, 0.3)
+    return out
 
 
 def _seed(*parts: object) -> int:
     return zlib.crc32("|".join(map(str, parts)).encode())
 
 
-def _pip_positions(n: int) -> list[tuple[float, float]]:
-    """Standard pip positions in a unit box (x, y), y down."""
+def _pip_positions(n: int, variant: int = 0) -> list[tuple[float, float]]:
+    """Standard pip positions in a unit box (x, y), y down; ``variant`` 1 lays out an 8 in two
+    columns of four and puts a 9's centre pip between the top rows, as continental decks do."""
     L, M, R = 0.0, 0.5, 1.0
     table: dict[int, list[tuple[float, float]]] = {
         1: [(M, 0.5)],
@@ -186,6 +223,9 @@ def _pip_positions(n: int) -> list[tuple[float, float]]:
         10: [(L, 0.0), (R, 0.0), (M, 1 / 6), (L, 1 / 3), (R, 1 / 3), (L, 2 / 3), (R, 2 / 3), (M, 5 / 6),
              (L, 1.0), (R, 1.0)],
     }
+    if variant == 1:
+        table[8] = [(x, y) for y in (0.0, 1 / 3, 2 / 3, 1.0) for x in (L, R)]
+        table[9] = table[8] + [(M, 1 / 6)]
     return table[n]
 
 
@@ -230,7 +270,7 @@ def _draw_pips(canvas: np.ndarray, d: DesignSpec, n: int, suit: str, k: float) -
     if n == 1:
         size = d.ace_scale * W
     mask = suit_mask(suit, params, size)
-    for ux, uy in _pip_positions(n):
+    for ux, uy in _pip_positions(n, d.pip_variant):
         cx = x0 + ux * (x1 - x0)
         cy = y0 + size / 2 + uy * (y1 - y0 - size)
         m = mask[::-1, ::-1] if (d.turn_lower_pips and uy > 0.55) else mask
@@ -373,6 +413,9 @@ def _draw_court(canvas: np.ndarray, d: DesignSpec, rank: str, suit: str, k: floa
     fx1, fy1 = W - fx0, H - fy0
     fw, fh = fx1 - fx0, fy1 - fy0
     style = d.court_style
+    if d.pictorial:
+        _draw_pictorial(canvas, d, rank, suit, k)
+        return
     if style == 3:  # minimal: big letter and big pip
         letter = text_mask(rank, d.font, fh * 0.32, condense=d.condense)
         paint(canvas, letter, W / 2 - letter.shape[1] / 2, H / 2 - fh * 0.3, ink)
@@ -401,14 +444,21 @@ def _draw_joker(canvas: np.ndarray, d: DesignSpec, colour: str, k: float) -> Non
     rng = np.random.default_rng(_seed("joker", d.seed, colour))
     ink = d.red if colour == "R" else d.black
     _draw_joker_corners(canvas, d, ink, k)
-    _draw_jester(canvas, d, colour, ink, k, rng)
+    if d.joker_picture:
+        _draw_jester_picture(canvas, d, k)
+    else:
+        _draw_jester(canvas, d, colour, ink, k, rng)
 
 
 def _draw_joker_corners(canvas: np.ndarray, d: DesignSpec, ink: Color, k: float) -> None:
     H, W = canvas.shape[:2]
     style = d.joker_style
-    # corner: the word JOKER down the side, or a star
-    if style in (0, 1):
+    # corner: the word JOKER across the corner or down the side, or a star
+    if d.joker_word:
+        word = text_mask("JOKER", d.font, d.rank_h * 0.7 * k, condense=d.condense * 0.8)
+        paint(canvas, word, d.index_x * k, d.index_y * k, ink)
+        paint(canvas, word, d.index_x * k, d.index_y * k, ink, rotate180=True)
+    elif style in (0, 1):
         y = d.index_y * k
         for ch in "JOKER":
             m = text_mask(ch, d.font, d.rank_h * 0.55 * k, condense=d.condense)
@@ -450,6 +500,172 @@ def _draw_jester(canvas: np.ndarray, d: DesignSpec, colour: str, ink: Color, k: 
     if style in (1, 3):
         word = text_mask("JOKER", d.font, 6.0 * k, condense=d.condense)
         paint(canvas, word, W / 2 - word.shape[1] / 2, H * 0.78, ink)
+
+
+#: the inks of traditional court cards: red, blue, yellow, black (BGR)
+TRADITIONAL: tuple[Color, ...] = ((35, 35, 205), (165, 75, 25), (40, 195, 240), (25, 25, 25))
+
+
+def _traditional_palette(d: DesignSpec, rng: np.random.Generator) -> list[Color]:
+    """Mostly the traditional inks, each a little off as printers make them, and now and then
+    one of the deck's own colours."""
+    pal = [_colour(rng, c, 18) for c in TRADITIONAL]
+    if rng.random() < 0.4:
+        pal.append(d.court_palette[int(rng.integers(len(d.court_palette)))])
+    return pal
+
+
+def _pictorial_half(w: int, h: int, d: DesignSpec, rank: str, k: float, rng: np.random.Generator) -> np.ndarray:
+    """The upper half of a traditional court figure (BGR float) filling ``w`` x ``h``: a large
+    head with its headgear, a robe across the whole width cut into many small fields of the
+    traditional inks and patterns, all edged in black, and a held sceptre, sword or flower."""
+    pal = _traditional_palette(d, rng)
+    spec = replace(d, court_palette=tuple(pal[:4]))
+    half = np.empty((h, w, 3), np.float32)
+    half[:] = d.paper
+    outline = d.black
+    thick = max(1, int(0.3 * k))
+    cx = w * rng.uniform(0.42, 0.58)
+    head_r = w * rng.uniform(0.13, 0.19)
+    head_y = h * rng.uniform(0.3, 0.42)
+    shoulder = head_y + head_r * rng.uniform(0.9, 1.2)
+    # the robe: the whole width below the shoulders, its sleeves reaching the frame
+    robe = np.array([[0, h], [0, shoulder + h * 0.15], [cx - w * 0.3, shoulder], [cx + w * 0.3, shoulder],
+                     [w, shoulder + h * 0.1], [w, h]], np.float32)
+    cv2.fillPoly(half, [robe.astype(np.int32)], pal[int(rng.integers(len(pal)))], cv2.LINE_AA)
+    # hair or a veil behind the head
+    if rng.random() < 0.8:
+        cv2.ellipse(half, (int(cx), int(head_y + head_r * 0.3)), (int(head_r * 1.35), int(head_r * 1.5)), 0, 180, 360,
+                    pal[int(rng.integers(len(pal)))], -1, cv2.LINE_AA)
+    _ornament(half, spec, k, np.random.default_rng(rng.integers(1 << 30)))
+    # a sash across the robe, dotted as braid
+    if rng.random() < 0.6:
+        a = (0.0, shoulder + (h - shoulder) * rng.uniform(0.0, 0.5))
+        b = (float(w), min(h - 1.0, a[1] + (h - shoulder) * rng.uniform(0.4, 0.9)))
+        band = max(2, int(rng.uniform(1.2, 2.5) * k))
+        cv2.line(half, (int(a[0]), int(a[1])), (int(b[0]), int(b[1])), outline, band + 2, cv2.LINE_AA)
+        cv2.line(half, (int(a[0]), int(a[1])), (int(b[0]), int(b[1])), pal[int(rng.integers(len(pal)))], band, cv2.LINE_AA)
+    # head: a face with eyes, nose and mouth
+    skin = (170.0, 205.0, 240.0) if rng.random() < 0.6 else tuple(float(c) for c in d.paper)
+    cv2.ellipse(half, (int(cx), int(head_y)), (int(head_r * 0.85), int(head_r)), 0, 0, 360, skin, -1, cv2.LINE_AA)
+    cv2.ellipse(half, (int(cx), int(head_y)), (int(head_r * 0.85), int(head_r)), 0, 0, 360, outline, thick, cv2.LINE_AA)
+    look = rng.uniform(-0.25, 0.25) * head_r
+    for ex in (-0.35, 0.35):
+        cv2.ellipse(half, (int(cx + look + ex * head_r), int(head_y - 0.15 * head_r)),
+                    (max(1, int(0.14 * head_r)), max(1, int(0.07 * head_r))), 0, 0, 360, outline, -1, cv2.LINE_AA)
+    cv2.line(half, (int(cx + look), int(head_y - 0.05 * head_r)), (int(cx + look * 1.3), int(head_y + 0.3 * head_r)),
+             outline, thick, cv2.LINE_AA)
+    cv2.ellipse(half, (int(cx + look), int(head_y + 0.55 * head_r)), (int(0.25 * head_r), int(0.08 * head_r)), 0, 0, 180,
+                (40, 40, 180), max(1, thick), cv2.LINE_AA)
+    if rank == "K" and rng.random() < 0.8:  # a beard
+        beard = np.array([[cx - head_r * 0.8, head_y + head_r * 0.3], [cx + head_r * 0.8, head_y + head_r * 0.3],
+                          [cx + head_r * 0.3, head_y + head_r * 1.5], [cx - head_r * 0.3, head_y + head_r * 1.5]], np.int32)
+        cv2.fillPoly(half, [beard], pal[2] if rng.random() < 0.5 else (235.0, 235.0, 235.0), cv2.LINE_AA)
+        cv2.polylines(half, [beard], True, outline, thick, cv2.LINE_AA)
+    # headgear: a crown for kings and queens, a cap or hat for jacks, a three-pointed cap for jesters
+    top = head_y - head_r
+    gold, jewel = pal[2], pal[int(rng.integers(2))]
+    if rank in ("K", "Q"):
+        n = int(rng.integers(3, 6))
+        span = head_r * (1.0 if rank == "K" else 0.8)
+        pts = [(cx - span, top + head_r * 0.2)]
+        for i in range(n):
+            pts += [(cx - span + 2 * span * (i + 0.5) / n, top - head_r * rng.uniform(0.7, 1.1)),
+                    (cx - span + 2 * span * (i + 1) / n, top - head_r * 0.25)]
+        pts += [(cx + span, top + head_r * 0.2)]
+        crown = np.array(pts, np.int32)
+        cv2.fillPoly(half, [crown], gold, cv2.LINE_AA)
+        cv2.polylines(half, [crown], True, outline, thick, cv2.LINE_AA)
+        for i in range(n):
+            cv2.circle(half, (int(cx - span + 2 * span * (i + 0.5) / n), int(top - head_r * 0.05)),
+                       max(1, int(head_r * 0.1)), jewel, -1, cv2.LINE_AA)
+    elif rank == "J":
+        hat = np.array([[cx - head_r * 1.5, top + head_r * 0.45], [cx + head_r * 1.5, top + head_r * 0.2],
+                        [cx + head_r * 0.7, top - head_r * 0.7], [cx - head_r * 0.8, top - head_r * 0.6]], np.int32)
+        cv2.fillPoly(half, [hat], pal[int(rng.integers(len(pal)))], cv2.LINE_AA)
+        cv2.polylines(half, [hat], True, outline, thick, cv2.LINE_AA)
+        if rng.random() < 0.6:  # a feather
+            cv2.ellipse(half, (int(cx + head_r), int(top - head_r * 0.4)), (int(head_r * 0.9), int(head_r * 0.25)), -30,
+                        0, 360, gold, -1, cv2.LINE_AA)
+    else:
+        for ang in (-150, -90, -30):
+            tip = (cx + head_r * 2.0 * np.cos(np.radians(ang)), top + head_r * 1.6 * np.sin(np.radians(ang)))
+            tri = np.array([[cx - head_r * 0.9, top + head_r * 0.3], [cx + head_r * 0.9, top + head_r * 0.3], tip], np.int32)
+            cv2.fillPoly(half, [tri], pal[int(rng.integers(len(pal)))], cv2.LINE_AA)
+            cv2.polylines(half, [tri], True, outline, thick, cv2.LINE_AA)
+            cv2.circle(half, (int(tip[0]), int(tip[1])), max(2, int(head_r * 0.18)), gold, -1, cv2.LINE_AA)
+    # a held sceptre, sword, axe or flower, slanting across the figure
+    side = 1 if rng.random() < 0.5 else -1
+    x0, x1 = cx + side * w * rng.uniform(0.2, 0.38), cx + side * w * rng.uniform(0.1, 0.45)
+    y0, y1 = h * rng.uniform(0.85, 1.0), h * rng.uniform(0.02, 0.2)
+    staff = max(2, int(rng.uniform(0.6, 1.4) * k))
+    cv2.line(half, (int(x0), int(y0)), (int(x1), int(y1)), outline, staff + 2, cv2.LINE_AA)
+    cv2.line(half, (int(x0), int(y0)), (int(x1), int(y1)), gold if rng.random() < 0.6 else (200.0, 200.0, 200.0),
+             staff, cv2.LINE_AA)
+    cv2.circle(half, (int(x1), int(y1)), max(2, int(rng.uniform(1.0, 2.2) * k)), pal[int(rng.integers(len(pal)))], -1,
+               cv2.LINE_AA)
+    cv2.circle(half, (int(x1), int(y1)), max(2, int(rng.uniform(1.0, 2.2) * k)), outline, thick, cv2.LINE_AA)
+    return half
+
+
+COURTS = tuple(r + s for r in "JQK" for s in SUITS)
+
+
+@functools.lru_cache(maxsize=1024)
+def _frame_inset(d: DesignSpec, cards: tuple[str, ...]) -> float:
+    """How far in from the left (and right) edge a picture's frame starts, mm: the design's
+    choice, but never over the corner index of ``cards`` (commercial decks print the figure
+    beside the index, not under it)."""
+    return max(d.court_x, max(index_box(c, d)[2] for c in cards) + 0.8)
+
+
+def _draw_pictorial(canvas: np.ndarray, d: DesignSpec, rank: str, suit: str, k: float) -> None:
+    """A traditional court card: the figure in full colour, turned half over half, filling a
+    frame that starts just beside the index, and the suit's pip in the frame by the head."""
+    H, W = canvas.shape[:2]
+    rng = np.random.default_rng(_seed("pictorial", d.seed, rank, suit))
+    ink = d.ink(suit)
+    fx0, fy0 = int(_frame_inset(d, COURTS) * k), int(d.court_y * k)
+    fx1, fy1 = W - fx0, H - fy0
+    fw, fh = fx1 - fx0, fy1 - fy0
+    half = _pictorial_half(fw, fh // 2 + 1, d, rank, k, rng)
+    full = np.concatenate([half, half[::-1, ::-1]], axis=0)[:fh]
+    canvas[fy0:fy0 + full.shape[0], fx0:fx0 + fw] = full
+    lw = max(1, int(rng.uniform(0.25, 0.6) * k))
+    cv2.rectangle(canvas, (fx0, fy0), (fx1 - 1, fy1 - 1), ink if rng.random() < 0.3 else d.black, lw, cv2.LINE_AA)
+    if rng.random() < 0.5:
+        cv2.line(canvas, (fx0, fy0 + fh // 2), (fx1 - 1, fy0 + fh // 2), d.black, max(1, lw // 2), cv2.LINE_AA)
+    size = rng.uniform(4.5, 7.5) * k
+    pip = suit_mask(suit, d.suit_params[SUITS.index(suit)], size)
+    left = rng.random() < 0.5
+    px = fx0 + 1.2 * k if left else fx1 - 1.2 * k - pip.shape[1]
+    paint(canvas, pip, px, fy0 + 1.2 * k, ink)
+    paint(canvas, pip, px, fy0 + 1.2 * k, ink, rotate180=True)
+
+
+def _draw_jester_picture(canvas: np.ndarray, d: DesignSpec, k: float) -> None:
+    """A joker drawn as a large full-colour jester, the same on both jokers of the deck (as on
+    many commercial decks: only the index's colour tells the red joker from the black)."""
+    H, W = canvas.shape[:2]
+    rng = np.random.default_rng(_seed("jester picture", d.seed))
+    # clear of both corner indices: beside a corner written down the side, below one written across
+    box = index_box("RJ", d)
+    top = max(d.court_y, 6.0)
+    if box[2] - box[0] > 15.0:
+        x0, top = d.court_x, max(top, box[3] + 1.0)
+    else:
+        x0 = _frame_inset(d, ("RJ",))
+    y0 = int(rng.uniform(top, top + 6.0) * k)
+    w = W - 2 * int(x0 * k)
+    h = H - y0 - int(rng.uniform(top, top + 4.0) * k)
+    x0 = int(x0 * k)
+    figure = _pictorial_half(w, h, d, "joker", k, rng)
+    ink = np.abs(figure - np.asarray(d.paper, np.float32)).sum(axis=2, keepdims=True) > 20
+    region = canvas[y0:y0 + h, x0:x0 + w]
+    region[:] = np.where(ink, figure, region)
+    if rng.random() < 0.5 and not d.joker_word:  # the word under the figure, unless the corners say it across
+        word = text_mask("JOKER", d.font, rng.uniform(5.0, 7.0) * k, condense=d.condense)
+        paint(canvas, word, W / 2 - word.shape[1] / 2, H - word.shape[0] - 3.0 * k, (35.0, 35.0, 205.0))
 
 
 def _draw_back(canvas: np.ndarray, d: DesignSpec, k: float) -> None:

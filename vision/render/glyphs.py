@@ -169,7 +169,11 @@ def random_suit_params(suit: str, rng: np.random.Generator) -> tuple[float, ...]
                 round(float(rng.uniform(0, 1)), 3), round(float(rng.uniform(0, 1)), 3))
     if suit == "D":
         return (round(float(rng.uniform(0.62, 0.86)), 3), round(float(rng.uniform(-0.05, 0.22)), 3))
-    return (round(float(rng.uniform(0.17, 0.22)), 3), round(float(rng.uniform(0.8, 1.0)), 3),
+    # clubs: lobe radius, then how far the lobes spread, from compact trefoils whose lobes overlap
+    # (as many commercial decks print them) to three round lobes apart; the side lobes stay inside
+    lobe = float(rng.uniform(0.17, 0.26))
+    spread = 0.62 + float(rng.uniform(0, 1)) * (min(1.0, (0.5 / lobe - 1) / 1.15) - 0.62)
+    return (round(lobe, 3), round(spread, 3),
             round(float(rng.uniform(0, 1)), 3), round(float(rng.uniform(0, 1)), 3), round(float(rng.uniform(0, 1)), 3))
 
 
