@@ -124,7 +124,7 @@ def design_from_seed(seed: int) -> DesignSpec:
         bc = black if rng.random() < 0.5 else PALETTE[int(rng.integers(len(PALETTE)))]
         border = (bc, _u(rng, 1.5, 4.0), _u(rng, 0.2, 0.8))
     condense = _u(rng, 0.62, 1.15)
-    suit_ratio = _u(rng, 0.55, 0.9) if layout != 3 else _u(rng, 0.4, 0.55)
+    suit_ratio = _u(rng, 0.55, 0.9) if layout != 3 else _u(rng, 0.3, 0.55)  # v3: jumbo ranks over small suits
     index_x = _u(rng, 1.8, 4.5)
     index_w = max(rank_h * 0.62 * condense * 1.7, rank_h * suit_ratio * 0.9)
     if layout == 1:
