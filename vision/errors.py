@@ -26,3 +26,8 @@ class FrameError(VisionError, ValueError):
 
 class ScriptError(VisionError, ValueError):
     """A placement script for the simulated table that names an unknown zone or slot, or is inconsistent."""
+
+
+class DeckError(VisionError, RuntimeError):
+    """A reference deck that cannot be loaded: an unknown name, npm missing or failing to fetch the
+    package, or a package whose files are not where they should be (names the problem)."""

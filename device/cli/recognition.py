@@ -7,6 +7,7 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +54,11 @@ def register(commands: Any, benches: Any) -> None:
                    help="loose photos of one card (background round it, any angle) for `pegpi classify`")
     b.add_argument("--hidden", type=int, default=512,
                    help="cards of which only the index shows (in a row or a held fan), read from the index alone")
+    b.add_argument("--commercial", type=int, default=4, metavar="N",
+                   help="table crops per card of each commercial-style reference deck (0 skips them; "
+                        "the decks are fetched once with npm)")
+    b.add_argument("--only", default=None, metavar="SECTIONS",
+                   help=f"run only these sections, comma-separated: {', '.join(SECTIONS)}")
     b.add_argument("--seed", type=int, default=0)
     b.set_defaults(func=cmd_bench)
 
@@ -198,26 +204,24 @@ ENROL_DESIGNS = (7, 11, 13, 17, 19, 23, 29, 31)
 LAYOUTS = ("scatter", "fan", "arc")
 #: a card's corner index "shows" when no card lies over this share of it or more
 INDEX_SHOWN = 0.98
+#: the bench's sections, in the order they run (latency and enrolment use the held-out crops,
+#: so they run the held-out section too)
+SECTIONS = ("heldout", "loose", "index_only", "latency", "enrolment", "recognize", "commercial")
+#: a reading this sure of itself that is wrong is a confident mistake
+CONFIDENT = 0.9
 
 
 def run_bench(designs: int = 64, scenes: int = 30, seed: int = 0, progress: Any = None,
-              model: Path | None = None, loose: int = 256, hidden: int = 512) -> dict[str, Any]:
-    """Measure the shipped model (see models/MODEL_CARD.md for what each figure means)."""
+              model: Path | None = None, loose: int = 256, hidden: int = 512, commercial: int = 4,
+              sections: Collection[str] | None = None) -> dict[str, Any]:
+    """Measure the shipped model (see models/MODEL_CARD.md for what each figure means).
+
+    ``sections`` (default: all of :data:`SECTIONS`) runs only some of them; the figures of a
+    section do not depend on which others run, except that latency and enrolment need the
+    held-out crops (and so run that section too) and share its random stream."""
     import numpy as np
 
-    from vision.classify import LABELS, MODEL_FILE, MODELS_DIR, OnnxCardClassifier, preprocess, to_tensor
-    from vision.enroll import enroll
-    from vision.recognize import read_card, recognize
-    from vision.render import CARD_IDS, HELDOUT_DESIGN_SEEDS, design_from_seed, index_box, render_card
-    from vision.render.decktet import DECKTET_NAMES, render_decktet
-    from vision.render.photo import (
-        compose_scene,
-        held_crop,
-        index_shown,
-        loose_crop,
-        non_card_crop,
-        table_crop,
-    )
+    from vision.classify import LABELS, MODEL_FILE, MODELS_DIR, OnnxCardClassifier
 
     def say(msg: str) -> None:
         if progress:
@@ -230,7 +234,118 @@ def run_bench(designs: int = 64, scenes: int = 30, seed: int = 0, progress: Any 
                               "model_bytes": model_path.stat().st_size}
     if clf.index_path is not None:
         result["index_model_bytes"] = clf.index_path.stat().st_size
+    chosen = set(SECTIONS if sections is None else sections)
+    unknown = chosen - set(SECTIONS)
+    if unknown:
+        raise ValueError(f"unknown bench sections {sorted(unknown)}: the sections are {', '.join(SECTIONS)}")
+    if chosen & {"latency", "enrolment"}:
+        chosen.add("heldout")
     # 1. held-out designs
+    if "heldout" in chosen:
+        crops, truth, kinds = _heldout(result, clf, designs, rng, say)
+    if "loose" in chosen:
+        _loose(result, clf, designs, loose, seed, say)
+    if "index_only" in chosen:
+        _index_only(result, clf, designs, hidden, seed, say)
+    if "latency" in chosen:
+        _latency(result, clf, crops, rng, say)
+    if "enrolment" in chosen:
+        _enrolment(result, clf, model_path, crops, truth, kinds, rng, say)
+    if "recognize" in chosen:
+        _recognize(result, clf, scenes, rng, say)
+    if "commercial" in chosen and commercial:
+        _commercial(result, clf, commercial, seed, say)
+    result["labels"] = len(LABELS)
+    return result
+
+
+def _confusions(truth: Any, labels: Any, n: int = 10) -> dict[str, int]:
+    """The ``n`` most frequent mistakes, ``"truth->read"``: count."""
+    counts: dict[str, int] = {}
+    for t, p in zip(truth, labels, strict=True):
+        if t != p:
+            counts[f"{t}->{p}"] = counts.get(f"{t}->{p}", 0) + 1
+    return dict(sorted(counts.items(), key=lambda kv: -kv[1])[:n])
+
+
+def _commercial(result: dict[str, Any], clf: Any, per_card: int, seed: int, say: Any) -> None:
+    """Commercial-style reference decks (never trained on, :mod:`vision.render.commercial`): each
+    face read clean (upright on white), ``per_card`` table-pipeline crops per card, and two loose
+    photos per card (not the back) read by ``read_card``. Each deck has random streams of its own."""
+    import numpy as np
+
+    from vision.errors import DeckError
+    from vision.recognize import read_card
+    from vision.render import CARD_IDS
+    from vision.render.commercial import COMMERCIAL_DECKS, load_deck
+    from vision.render.photo import loose_crop, table_crop
+
+    out: dict[str, Any] = {}
+    for di, name in enumerate(COMMERCIAL_DECKS):
+        say(f"commercial deck {name} ...")
+        try:
+            faces = load_deck(name, px_per_mm=3.0)
+        except (DeckError, OSError) as exc:
+            out[name] = {"error": str(exc)}
+            continue
+        ids = [c for c in CARD_IDS + ("back",) if c in faces]
+        deck: dict[str, Any] = {"faces": len(ids)}
+        # clean: each face upright on white paper
+        clean = []
+        for c in ids:
+            a = faces[c][..., 3:].astype(np.float32) / 255.0
+            clean.append((faces[c][..., :3] * a + 255.0 * (1.0 - a)).round().astype(np.uint8))
+        got = [p.label for p in clf.classify(clean)]
+        deck["clean"] = {"faces": len(ids), "top1": round(float(np.mean([g == t for g, t in zip(got, ids, strict=True)])), 5),
+                         "mistakes": _confusions(ids, got)}
+        # table: the table pipeline's crops, camera model and all
+        trng = np.random.default_rng([seed, 1618, di])
+        crops, truth = [], []
+        for c in ids:
+            for _ in range(per_card):
+                crops.append(table_crop(faces[c], trng))
+                truth.append(c)
+        preds = []
+        for i in range(0, len(crops), 256):
+            preds += clf.classify(crops[i:i + 256])
+        labels = np.array([p.label for p in preds])
+        conf = np.array([p.confidence for p in preds])
+        truth_a = np.array(truth)
+        ok = labels == truth_a
+        courts = np.array([t[:-1] in ("J", "Q", "K") for t in truth])
+        deck["table"] = {"crops": len(crops), "top1": round(float(ok.mean()), 5),
+                         "confident_mistakes": round(float(((~ok) & (conf >= CONFIDENT)).mean()), 5),
+                         "top1_courts": round(float(ok[courts].mean()), 5),
+                         "top1_not_courts": round(float(ok[~courts].mean()), 5),
+                         "worst_confusions": _confusions(truth_a, labels)}
+        # loose: two photos of each card (background round it, any angle) read by `pegpi classify`
+        lrng = np.random.default_rng([seed, 1619, di])
+        l_truth, l_read, l_conf = [], [], []
+        for c in ids:
+            if c == "back":
+                continue
+            for _ in range(2):
+                img, _ = loose_crop(faces[c], lrng)
+                d = read_card(img, clf)
+                l_truth.append(c)
+                l_read.append(d.card)
+                l_conf.append(d.confidence)
+        l_ok = np.array(l_read) == np.array(l_truth)
+        deck["loose"] = {"photos": len(l_truth), "top1": round(float(l_ok.mean()), 5),
+                         "confident_mistakes": round(float(((~l_ok) & (np.array(l_conf) >= CONFIDENT)).mean()), 5),
+                         "worst_confusions": _confusions(l_truth, l_read)}
+        out[name] = deck
+    result["commercial"] = {"note": "commercial-style decks never used in training (vision/render/commercial.py)",
+                            "table_crops_per_card": per_card, "decks": out}
+
+
+def _heldout(result: dict[str, Any], clf: Any, designs: int, rng: Any, say: Any) -> tuple[list[Any], list[str], list[str]]:
+    import numpy as np
+
+    from vision.classify import preprocess
+    from vision.render import CARD_IDS, HELDOUT_DESIGN_SEEDS, render_card
+    from vision.render.photo import non_card_crop, table_crop
+
     say(f"rendering {designs} held-out designs ...")
     crops, truth, kinds = [], [], []
     for d in HELDOUT_DESIGN_SEEDS[:designs]:
@@ -265,6 +380,16 @@ def run_bench(designs: int = 64, scenes: int = 30, seed: int = 0, progress: Any 
         confusions[f"{t}->{p}"] = confusions.get(f"{t}->{p}", 0) + 1
     held["worst_confusions"] = dict(sorted(confusions.items(), key=lambda kv: -kv[1])[:10])
     result["heldout"] = held
+    return crops, truth, kinds
+
+
+def _loose(result: dict[str, Any], clf: Any, designs: int, loose: int, seed: int, say: Any) -> None:
+    import numpy as np
+
+    from vision.recognize import read_card
+    from vision.render import CARD_IDS, HELDOUT_DESIGN_SEEDS, render_card
+    from vision.render.photo import loose_crop
+
     # 1b. loose photos of one card (background round it, any angle) read by `pegpi classify`
     say("loose photos of one card ...")
     l_right = l_conf_wrong = 0
@@ -283,6 +408,14 @@ def run_bench(designs: int = 64, scenes: int = 30, seed: int = 0, progress: Any 
         result["loose"] = {"photos": loose, "top1": round(l_right / loose, 5),
                            "confident_mistakes": round(l_conf_wrong / loose, 5),
                            "median_ms_per_photo": round(float(np.median(l_times)) * 1e3, 1)}
+
+
+def _index_only(result: dict[str, Any], clf: Any, designs: int, hidden: int, seed: int, say: Any) -> None:
+    import numpy as np
+
+    from vision.render import CARD_IDS, HELDOUT_DESIGN_SEEDS, render_card
+    from vision.render.photo import held_crop
+
     # 1c. cards of which only the index shows (the next cards of a row or of a held fan over
     # them), read from the corner index alone
     if hidden and clf.reads_index:
@@ -311,6 +444,15 @@ def run_bench(designs: int = 64, scenes: int = 30, seed: int = 0, progress: Any 
                                 "top1_row": round(float(idx_ok[rows].mean()), 5),
                                 "top1_held_fan": round(float(idx_ok[~rows].mean()), 5),
                                 "whole_card_top1": round(float(whole_ok.mean()), 5)}
+
+
+def _latency(result: dict[str, Any], clf: Any, crops: list[Any], rng: Any, say: Any) -> None:
+    import numpy as np
+
+    from vision.classify import to_tensor
+    from vision.render import HELDOUT_DESIGN_SEEDS, render_card
+    from vision.render.photo import table_crop
+
     # 2. latency (model only, 1 intra-op thread) and with preprocessing
     say("timing ...")
     x1 = to_tensor(np.stack(crops[:1]))
@@ -345,6 +487,15 @@ def run_bench(designs: int = 64, scenes: int = 30, seed: int = 0, progress: Any 
             clf.read_indices(raw)
             ti.append((time.perf_counter() - t) / len(raw))
         result["latency_ms"]["read_indices_16_crops_with_preprocessing_per_card"] = round(float(np.median(ti)) * 1e3, 4)
+
+
+def _enrolment(result: dict[str, Any], clf: Any, model_path: Path, crops: list[Any], truth: list[str],
+               kinds: list[str], rng: Any, say: Any) -> None:
+    from vision.classify import OnnxCardClassifier
+    from vision.enroll import enroll
+    from vision.render.decktet import DECKTET_NAMES, render_decktet
+    from vision.render.photo import table_crop
+
     # 3. enrolment on Decktet-like decks never seen in training: each deck enrolled alone, one
     # view per card, then read on new views through the full camera model
     say("enrolment ...")
@@ -381,6 +532,15 @@ def run_bench(designs: int = 64, scenes: int = 30, seed: int = 0, progress: Any 
                            "french_cards_taken_for_enrolled": round(stolen_n / fr_total, 5),
                            "french_top1_with_deck_enrolled": round(fr_right / fr_total, 5),
                            "mistakes": dict(sorted(e_confusions.items(), key=lambda kv: -kv[1])[:8])}
+
+
+def _recognize(result: dict[str, Any], clf: Any, scenes: int, rng: Any, say: Any) -> None:
+    import numpy as np
+
+    from vision.recognize import recognize
+    from vision.render import CARD_IDS, HELDOUT_DESIGN_SEEDS, design_from_seed, index_box, render_card
+    from vision.render.photo import compose_scene, index_shown
+
     # 4. recognize on composed photos
     if scenes:
         say(f"recognize on {scenes} composed photos ...")
@@ -420,25 +580,30 @@ def run_bench(designs: int = 64, scenes: int = 30, seed: int = 0, progress: Any 
                                              for lay, c in per_layout.items()},
                                "rows_and_held_fans_by_index": {k: {"cards": n, "recall": round(f / max(1, n), 4)}
                                                                for k, (f, n) in by_index.items()}}
-    result["labels"] = len(LABELS)
-    return result
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
     t0 = time.time()
+    sections = None
+    if args.only is not None:
+        sections = [x.strip() for x in args.only.split(",") if x.strip()]
+        unknown = [x for x in sections if x not in SECTIONS]
+        if unknown or not sections:
+            raise PegpiError(f"--only wants sections among {', '.join(SECTIONS)} (got {args.only!r})")
     res = run_bench(min(64, args.designs), args.scenes, args.seed,
                     progress=None if args.json else (lambda m: print(m, file=sys.stderr, flush=True)), model=args.model,
-                    loose=args.loose, hidden=args.hidden)
+                    loose=args.loose, hidden=args.hidden, commercial=args.commercial, sections=sections)
     res["bench_seconds"] = round(time.time() - t0, 1)
     if args.json:
         print(json.dumps(res, indent=2))
         return 0
-    h, lat, e = res["heldout"], res["latency_ms"], res["enrolment"]
     print(f"model {res['model']}: {res['model_bytes'] / 1e6:.2f} MB"
           + (f", index network {res['index_model_bytes'] / 1e6:.2f} MB" if "index_model_bytes" in res else ""))
-    print(f"held-out designs ({h['designs']} decks, {h['crops']} crops): top-1 {h['top1']:.2%} "
-          f"(cards {h['top1_card']:.2%}, backs {h['top1_back']:.2%}, non-cards {h['top1_unknown']:.2%}); "
-          f"confident mistakes {h['confident_mistakes']:.3%}")
+    h = res.get("heldout")
+    if h is not None:
+        print(f"held-out designs ({h['designs']} decks, {h['crops']} crops): top-1 {h['top1']:.2%} "
+              f"(cards {h['top1_card']:.2%}, backs {h['top1_back']:.2%}, non-cards {h['top1_unknown']:.2%}); "
+              f"confident mistakes {h['confident_mistakes']:.3%}")
     if "loose" in res:
         lo = res["loose"]
         print(f"loose photos of one card, any angle ({lo['photos']}): top-1 {lo['top1']:.2%}; "
@@ -448,13 +613,17 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print(f"cards of which only the index shows ({io['crops']}), read from the index alone: top-1 {io['top1']:.2%} "
               f"(row {io['top1_row']:.2%}, held fan {io['top1_held_fan']:.2%}), read at >= 0.9 {io['read_at_0.9']:.2%}; "
               f"confident mistakes {io['confident_mistakes']:.2%}; whole-card reading {io['whole_card_top1']:.2%}")
-    print(f"latency per card (1 thread): batch 1 {lat['batch1_median']:.3f} ms, batched {lat['batched64_median_per_card']:.3f} ms, "
-          f"with preprocessing {lat['classify_16_crops_with_preprocessing_per_card']:.3f} ms"
-          + (f"; index alone (recognize) {lat['read_indices_16_crops_with_preprocessing_per_card']:.3f} ms"
-             if "read_indices_16_crops_with_preprocessing_per_card" in lat else ""))
-    print(f"enrolment ({e['deck']}, 1 view per card): top-1 {e['top1']:.2%} on {e['test_views']} new views; "
-          f"confident mistakes {e['confident_mistakes']:.2%}; "
-          f"French cards taken for enrolled {e['french_cards_taken_for_enrolled']:.2%}")
+    if "latency_ms" in res:
+        lat = res["latency_ms"]
+        print(f"latency per card (1 thread): batch 1 {lat['batch1_median']:.3f} ms, batched {lat['batched64_median_per_card']:.3f} ms, "
+              f"with preprocessing {lat['classify_16_crops_with_preprocessing_per_card']:.3f} ms"
+              + (f"; index alone (recognize) {lat['read_indices_16_crops_with_preprocessing_per_card']:.3f} ms"
+                 if "read_indices_16_crops_with_preprocessing_per_card" in lat else ""))
+    if "enrolment" in res:
+        e = res["enrolment"]
+        print(f"enrolment ({e['deck']}, 1 view per card): top-1 {e['top1']:.2%} on {e['test_views']} new views; "
+              f"confident mistakes {e['confident_mistakes']:.2%}; "
+              f"French cards taken for enrolled {e['french_cards_taken_for_enrolled']:.2%}")
     if "recognize" in res:
         r = res["recognize"]
         print(f"recognize ({r['photos']} photos, {r['cards']} cards): recall {r['recall']:.2%}, precision "
@@ -463,5 +632,17 @@ def cmd_bench(args: argparse.Namespace) -> int:
         bi = r["rows_and_held_fans_by_index"]
         print("  rows and held fans, recall by what shows of each card's corner index: "
               + ", ".join(f"{k.replace('_', ' ')} {v['recall']:.1%} of {v['cards']}" for k, v in bi.items()))
-    print(f"worst confusions: {h['worst_confusions']}")
+    if h is not None:
+        print(f"worst confusions: {h['worst_confusions']}")
+    if "commercial" in res:
+        for name, d in res["commercial"]["decks"].items():
+            if "error" in d:
+                print(f"commercial deck {name}: not read: {d['error']}")
+                continue
+            c, t, lo = d["clean"], d["table"], d["loose"]
+            print(f"commercial deck {name} ({d['faces']} faces, never trained on): clean {c['top1']:.2%}; "
+                  f"table crops ({t['crops']}) top-1 {t['top1']:.2%} (courts {t['top1_courts']:.2%}), confident "
+                  f"mistakes {t['confident_mistakes']:.2%}; loose photos ({lo['photos']}) top-1 {lo['top1']:.2%}, "
+                  f"confident mistakes {lo['confident_mistakes']:.2%}")
+            print(f"  worst table confusions: {t['worst_confusions']}")
     return 0
