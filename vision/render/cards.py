@@ -366,13 +366,15 @@ def _ornament(half: np.ndarray, d: DesignSpec, k: float, rng: np.random.Generato
     if len(xs) < 50:
         return
     pal = [np.asarray(c, np.float32) for c in d.court_palette] + [np.asarray(d.black, np.float32)]
-    n = int(rng.integers(18, 40))
-    pick = rng.integers(0, len(xs), n)
-    pts = np.stack([xs[pick], ys[pick]], axis=1).astype(np.float32)
-    # every pixel to its nearest seed point: the fields
+    pick = rng.integers(0, len(xs), int(rng.integers(18, 40)))
+    # every pixel to its nearest seed point: the fields (a distance transform labels each pixel
+    # with its nearest seed, numbered as the seeds come in a row-by-row scan)
+    seeds = np.ones((h, w), np.uint8)
+    seeds[ys[pick], xs[pick]] = 0
+    n = int((seeds == 0).sum())
+    _, labels = cv2.distanceTransformWithLabels(seeds, cv2.DIST_L2, 5, labelType=cv2.DIST_LABEL_PIXEL)
+    field = labels - 1
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    dist = (xx[..., None] - pts[:, 0]) ** 2 + (yy[..., None] - pts[:, 1]) ** 2
-    field = dist.argmin(axis=2)
     line = max(1, int(round(0.22 * k)))
     for i in range(n):
         m = (field == i) & body
@@ -627,7 +629,7 @@ def _frame_inset(d: DesignSpec, cards: tuple[str, ...]) -> float:
     """How far in from the left (and right) edge a picture's frame starts, mm: the design's
     choice, but never over the corner index of ``cards`` (commercial decks print the figure
     beside the index, not under it)."""
-    return max(d.court_x, max(index_box(c, d)[2] for c in cards) + 0.8)
+    return max(d.court_x, max(index_box(c, d, px_per_mm=2.0)[2] for c in cards) + 1.3)  # 0.8 mm + 0.5 for the coarse box
 
 
 def _draw_pictorial(canvas: np.ndarray, d: DesignSpec, rank: str, suit: str, k: float) -> None:
