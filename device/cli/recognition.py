@@ -57,6 +57,8 @@ def register(commands: Any, benches: Any) -> None:
     b.add_argument("--commercial", type=int, default=4, metavar="N",
                    help="table crops per card of each commercial-style reference deck (0 skips them; "
                         "the decks are fetched once with npm)")
+    b.add_argument("--commercial-scenes", type=int, default=6, metavar="N",
+                   help="composed photos per commercial-style deck for recognize (laid apart, a row, a held fan in turn)")
     b.add_argument("--only", default=None, metavar="SECTIONS",
                    help=f"run only these sections, comma-separated: {', '.join(SECTIONS)}")
     b.add_argument("--seed", type=int, default=0)
@@ -213,7 +215,7 @@ CONFIDENT = 0.9
 
 def run_bench(designs: int = 64, scenes: int = 30, seed: int = 0, progress: Any = None,
               model: Path | None = None, loose: int = 256, hidden: int = 512, commercial: int = 4,
-              sections: Collection[str] | None = None) -> dict[str, Any]:
+              sections: Collection[str] | None = None, commercial_scenes: int = 6) -> dict[str, Any]:
     """Measure the shipped model (see models/MODEL_CARD.md for what each figure means).
 
     ``sections`` (default: all of :data:`SECTIONS`) runs only some of them; the figures of a
@@ -254,7 +256,7 @@ def run_bench(designs: int = 64, scenes: int = 30, seed: int = 0, progress: Any 
     if "recognize" in chosen:
         _recognize(result, clf, scenes, rng, say)
     if "commercial" in chosen and commercial:
-        _commercial(result, clf, commercial, seed, say)
+        _commercial(result, clf, commercial, seed, say, commercial_scenes)
     result["labels"] = len(LABELS)
     return result
 
@@ -268,17 +270,19 @@ def _confusions(truth: Any, labels: Any, n: int = 10) -> dict[str, int]:
     return dict(sorted(counts.items(), key=lambda kv: -kv[1])[:n])
 
 
-def _commercial(result: dict[str, Any], clf: Any, per_card: int, seed: int, say: Any) -> None:
+def _commercial(result: dict[str, Any], clf: Any, per_card: int, seed: int, say: Any, scenes: int = 6) -> None:
     """Commercial-style reference decks (never trained on, :mod:`vision.render.commercial`): each
-    face read clean (upright on white), ``per_card`` table-pipeline crops per card, and two loose
-    photos per card (not the back) read by ``read_card``. Each deck has random streams of its own."""
+    face read clean (upright on white), ``per_card`` table-pipeline crops per card, two loose
+    photos per card (not the back) read by ``read_card``, and ``scenes`` composed photos read by
+    ``recognize`` (cards laid apart, a row, a held fan in turn). Each deck has random streams of
+    its own."""
     import numpy as np
 
     from vision.errors import DeckError
-    from vision.recognize import read_card
+    from vision.recognize import read_card, recognize
     from vision.render import CARD_IDS
     from vision.render.commercial import COMMERCIAL_DECKS, load_deck
-    from vision.render.photo import loose_crop, table_crop
+    from vision.render.photo import compose_scene, loose_crop, table_crop
 
     out: dict[str, Any] = {}
     for di, name in enumerate(COMMERCIAL_DECKS):
@@ -334,6 +338,16 @@ def _commercial(result: dict[str, Any], clf: Any, per_card: int, seed: int, say:
         deck["loose"] = {"photos": len(l_truth), "top1": round(float(l_ok.mean()), 5),
                          "confident_mistakes": round(float(((~l_ok) & (np.array(l_conf) >= CONFIDENT)).mean()), 5),
                          "worst_confusions": _confusions(l_truth, l_read)}
+        if scenes:
+            srng = np.random.default_rng([seed, 1620, di])
+            counts = {lay: [0, 0, 0] for lay in LAYOUTS}
+            cards = [c for c in ids if c != "back"]
+            for s in range(scenes):
+                chosen = [cards[int(i)] for i in srng.choice(len(cards), int(srng.integers(3, 7)), replace=False)]
+                layout = LAYOUTS[s % len(LAYOUTS)]
+                img, _corners = compose_scene([faces[c] for c in chosen], srng, layout=layout)
+                _score_scene(counts[layout], chosen, [f.card for f in recognize(img, clf)])
+            deck["recognize"] = _recall_precision(counts, scenes)
         out[name] = deck
     result["commercial"] = {"note": "commercial-style decks never used in training (vision/render/commercial.py)",
                             "table_crops_per_card": per_card, "decks": out}
@@ -558,12 +572,8 @@ def _recognize(result: dict[str, Any], clf: Any, scenes: int, rng: Any, say: Any
             t = time.perf_counter()
             found = recognize(img, clf)
             t_scene.append(time.perf_counter() - t)
-            want = set(ids)
             got = [f.card for f in found]
-            counts = per_layout[layout]
-            counts[0] += len(want & set(got))
-            counts[1] += len(want - set(got))
-            counts[2] += sum(1 for g in got if g not in want) + max(0, len(got) - len(set(got)))
+            _score_scene(per_layout[layout], ids, got)
             if layout != "scatter":
                 rank_only = design_from_seed(d).index_layout == 2
                 for c, shown in zip(ids, index_shown(corners, [index_box(c, d) for c in ids]), strict=True):
@@ -571,15 +581,29 @@ def _recognize(result: dict[str, Any], clf: Any, scenes: int, rng: Any, say: Any
                         "shows" if shown >= INDEX_SHOWN else "partly_covered"
                     by_index[key][0] += c in got
                     by_index[key][1] += 1
-        tp, fn, fp_n = (sum(c[i] for c in per_layout.values()) for i in range(3))
-        result["recognize"] = {"photos": scenes, "cards": tp + fn, "found": tp, "missed": fn, "false": fp_n,
-                               "recall": round(tp / max(1, tp + fn), 4), "precision": round(tp / max(1, tp + fp_n), 4),
+        result["recognize"] = {**_recall_precision(per_layout, scenes),
                                "median_seconds_per_photo": round(float(np.median(t_scene)), 3),
-                               "by_layout": {lay: {"recall": round(c[0] / max(1, c[0] + c[1]), 4),
-                                                   "precision": round(c[0] / max(1, c[0] + c[2]), 4)}
-                                             for lay, c in per_layout.items()},
                                "rows_and_held_fans_by_index": {k: {"cards": n, "recall": round(f / max(1, n), 4)}
                                                                for k, (f, n) in by_index.items()}}
+
+
+def _score_scene(counts: list[int], cards: list[str], got: list[str]) -> None:
+    """Add a photo's found, missed and false readings to ``counts`` (a card read twice counts
+    once found and once false)."""
+    want = set(cards)
+    counts[0] += len(want & set(got))
+    counts[1] += len(want - set(got))
+    counts[2] += sum(1 for g in got if g not in want) + max(0, len(got) - len(set(got)))
+
+
+def _recall_precision(per_layout: dict[str, list[int]], photos: int) -> dict[str, Any]:
+    """Recall and precision over all photos and by layout, from :func:`_score_scene`'s counts."""
+    tp, fn, fp_n = (sum(c[i] for c in per_layout.values()) for i in range(3))
+    return {"photos": photos, "cards": tp + fn, "found": tp, "missed": fn, "false": fp_n,
+            "recall": round(tp / max(1, tp + fn), 4), "precision": round(tp / max(1, tp + fp_n), 4),
+            "by_layout": {lay: {"recall": round(c[0] / max(1, c[0] + c[1]), 4),
+                                "precision": round(c[0] / max(1, c[0] + c[2]), 4)}
+                          for lay, c in per_layout.items()}}
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -592,7 +616,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
             raise PegpiError(f"--only wants sections among {', '.join(SECTIONS)} (got {args.only!r})")
     res = run_bench(min(64, args.designs), args.scenes, args.seed,
                     progress=None if args.json else (lambda m: print(m, file=sys.stderr, flush=True)), model=args.model,
-                    loose=args.loose, hidden=args.hidden, commercial=args.commercial, sections=sections)
+                    loose=args.loose, hidden=args.hidden, commercial=args.commercial, sections=sections,
+                    commercial_scenes=args.commercial_scenes)
     res["bench_seconds"] = round(time.time() - t0, 1)
     if args.json:
         print(json.dumps(res, indent=2))
@@ -645,4 +670,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
                   f"mistakes {t['confident_mistakes']:.2%}; loose photos ({lo['photos']}) top-1 {lo['top1']:.2%}, "
                   f"confident mistakes {lo['confident_mistakes']:.2%}")
             print(f"  worst table confusions: {t['worst_confusions']}")
+            if "recognize" in d:
+                r = d["recognize"]
+                lay = ", ".join(f"{k} {v['recall']:.0%}/{v['precision']:.0%}" for k, v in r["by_layout"].items())
+                print(f"  recognize on {r['photos']} photos ({r['cards']} cards): recall {r['recall']:.1%}, "
+                      f"precision {r['precision']:.1%} ({lay})")
     return 0
