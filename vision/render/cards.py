@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -353,7 +354,8 @@ def _figure_half(w: int, h: int, d: DesignSpec, rank: str, suit: str, k: float, 
     return half
 
 
-def _ornament(half: np.ndarray, d: DesignSpec, k: float, rng: np.random.Generator) -> None:
+def _ornament(half: np.ndarray, d: DesignSpec, k: float, rng: np.random.Generator,
+              palette: Sequence[Color] | None = None) -> None:
     """Print dense detail over a figure (in place): its robe cut into many small fields, each
     flat-coloured or patterned (stripes, dots, checks), all edged in black, as on the court cards
     of most commercial decks."""
@@ -365,7 +367,8 @@ def _ornament(half: np.ndarray, d: DesignSpec, k: float, rng: np.random.Generato
     ys, xs = np.nonzero(body_u8)
     if len(xs) < 50:
         return
-    pal = [np.asarray(c, np.float32) for c in d.court_palette] + [np.asarray(d.black, np.float32)]
+    pal = [np.asarray(c, np.float32) for c in (d.court_palette if palette is None else palette)]
+    pal.append(np.asarray(d.black, np.float32))
     pick = rng.integers(0, len(xs), int(rng.integers(18, 40)))
     # every pixel to its nearest seed point: the fields (a distance transform labels each pixel
     # with its nearest seed, numbered as the seeds come in a row-by-row scan)
@@ -533,7 +536,6 @@ def _pictorial_half(w: int, h: int, d: DesignSpec, rank: str, k: float, rng: np.
     head with its headgear, a robe across the whole width cut into many small fields of the
     traditional inks and patterns, all edged in black, and a held sceptre, sword or flower."""
     pal = _traditional_palette(d, rng)
-    spec = replace(d, court_palette=tuple(pal[:4]))
     half = np.empty((h, w, 3), np.float32)
     half[:] = d.paper
     outline = d.black
@@ -550,7 +552,7 @@ def _pictorial_half(w: int, h: int, d: DesignSpec, rank: str, k: float, rng: np.
     if rng.random() < 0.8:
         cv2.ellipse(half, (int(cx), int(head_y + head_r * 0.3)), (int(head_r * 1.35), int(head_r * 1.5)), 0, 180, 360,
                     pal[int(rng.integers(len(pal)))], -1, cv2.LINE_AA)
-    _ornament(half, spec, k, np.random.default_rng(rng.integers(1 << 30)))
+    _ornament(half, d, k, np.random.default_rng(rng.integers(1 << 30)), palette=pal[:4])
     # a sash across the robe, dotted as braid
     if rng.random() < 0.6:
         a = (0.0, shoulder + (h - shoulder) * rng.uniform(0.0, 0.5))
@@ -632,6 +634,12 @@ def _frame_inset(d: DesignSpec, cards: tuple[str, ...]) -> float:
     return max(d.court_x, max(index_box(c, d, px_per_mm=2.0)[2] for c in cards) + 1.3)  # 0.8 mm + 0.5 for the coarse box
 
 
+@functools.lru_cache(maxsize=1024)
+def _joker_box(d: DesignSpec) -> tuple[float, float, float, float]:
+    """Where the jokers' corner index is printed (:func:`index_box`, mm), measured once a design."""
+    return index_box("RJ", d)
+
+
 def _draw_pictorial(canvas: np.ndarray, d: DesignSpec, rank: str, suit: str, k: float) -> None:
     """A traditional court card: the figure in full colour, turned half over half, filling a
     frame that starts just beside the index, and the suit's pip in the frame by the head."""
@@ -662,7 +670,7 @@ def _draw_jester_picture(canvas: np.ndarray, d: DesignSpec, k: float) -> None:
     H, W = canvas.shape[:2]
     rng = np.random.default_rng(_seed("jester picture", d.seed))
     # clear of both corner indices: beside a corner written down the side, below one written across
-    box = index_box("RJ", d)
+    box = _joker_box(d)
     top = max(d.court_y, 6.0)
     if box[2] - box[0] > 15.0:
         x0, top = d.court_x, max(top, box[3] + 1.0)
