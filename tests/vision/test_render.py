@@ -134,6 +134,27 @@ def test_jester_pictures_leave_both_corners_clear() -> None:
         assert np.abs(picture.astype(int) - plain.astype(int)).sum(axis=2).astype(bool).mean() > 0.2
 
 
+@pytest.mark.parametrize("seed", range(12))
+def test_spades_are_pointed_and_clubs_round_topped(seed: int) -> None:
+    """Printed spades come to a sharp point and swell out below it; a club starts with a round
+    lobe. The old dome-topped spades taught the model every printed spade was a club."""
+    from vision.render.glyphs import random_suit_params, suit_mask
+
+    rng = np.random.default_rng(seed)
+
+    def width_at(mask: np.ndarray, frac: float) -> float:
+        row = mask[int(frac * (mask.shape[0] - 1))]
+        return float((row > 0.5).sum()) / mask.shape[1]
+
+    spade = suit_mask("S", random_suit_params("S", rng), 200)
+    club = suit_mask("C", random_suit_params("C", rng), 200)
+    assert width_at(spade, 0.04) < 0.12, "a spade's tip is a point"
+    assert width_at(spade, 0.25) > 2.5 * width_at(spade, 0.04), "and its sides swell out below it"
+    assert max(width_at(spade, f) for f in np.linspace(0.3, 0.7, 9)) > 0.95, "to the full width at the lobes"
+    assert width_at(club, 0.04) > 1.5 * width_at(spade, 0.04)
+    assert 0.8 < spade.shape[0] / spade.shape[1] < 1.35, "about as tall as wide, stem included"
+
+
 def test_unknown_card_id_is_refused() -> None:
     with pytest.raises(ValueError):
         render_card("1X", 0)

@@ -37,7 +37,7 @@ Color = tuple[float, float, float]
 
 #: Bumped whenever a change to the renderer changes what a seed draws, so that cached training
 #: data made by an older renderer is not reused (2: ornate court figures).
-RENDER_VERSION = 3
+RENDER_VERSION = 4
 
 
 def is_heldout(seed: int) -> bool:

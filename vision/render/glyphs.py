@@ -114,6 +114,41 @@ def _stem(canvas: np.ndarray, s: int, top: float, width: float, flare: float, cu
     cv2.fillPoly(canvas, [np.round(np.array(pts)).astype(np.int32)], 255, cv2.LINE_AA)
 
 
+def _cubic(p0, p1, p2, p3, n: int = 24) -> list[tuple[float, float]]:
+    t = np.linspace(0, 1, n)[:, None]
+    pts = ((1 - t) ** 3 * np.array(p0) + 3 * (1 - t) ** 2 * t * np.array(p1)
+           + 3 * (1 - t) * t ** 2 * np.array(p2) + t ** 3 * np.array(p3))
+    return [tuple(p) for p in pts]
+
+
+def _spade(canvas: np.ndarray, s: int, p: tuple[float, ...]) -> None:
+    """A spade as printed decks draw it: a pointed tip whose sides swell out to two round lobes,
+    and a short stem that flares into a foot. ``p``: lobe radius, how low the lobes sit, how
+    much the sides swell, stem width, foot width, stem length (the last three 0..1)."""
+    r = (0.175 + 0.5 * (p[0] - 0.23)) * s  # 0.175 .. 0.195 of the canvas
+    yc = (0.42 + 0.6 * (p[1] - 0.82)) * s  # lobe centres, 0.42 .. 0.52
+    swell = (p[2] + 0.06) / 0.14  # 0..1
+    half = 0.41 * s
+    tip = (0.5 * s, 0.005 * s)
+    left, right = (0.5 * s - half, yc), (0.5 * s + half, yc)
+    # the fuller the sides, the blunter the tip: from a sharp point with straight shoulders to
+    # a broad one with round shoulders
+    out, drop = (0.10 + 0.12 * swell) * s, (0.13 + 0.05 * swell) * s
+    reach = (0.20 + 0.10 * swell) * s  # at least the lobe radius, or the shoulder dents
+    side_l = _cubic(tip, (tip[0] - out, tip[1] + drop), (left[0], left[1] - reach), left)
+    side_r = _cubic(right, (right[0], right[1] - reach), (tip[0] + out, tip[1] + drop), tip)
+    pts = side_l + [(0.5 * s, yc + 0.7 * r)] + side_r
+    cv2.fillPoly(canvas, [np.round(np.array(pts)).astype(np.int32)], 255, cv2.LINE_AA)
+    for cx in (left[0] + r, right[0] - r):
+        cv2.circle(canvas, (int(round(cx)), int(round(yc))), int(round(r)), 255, -1, cv2.LINE_AA)
+    foot = min(0.99, (yc + r) / s + 0.12 + 0.14 * p[5])
+    y0, y1 = yc / s, foot
+    w, flare = (0.022 + 0.03 * p[3]) * s, (0.10 + 0.08 * p[4]) * s
+    stem = _bezier((0.5 * s - w, y0 * s), (0.5 * s - w, (0.3 * y0 + 0.7 * y1) * s), (0.5 * s - flare, y1 * s)) + \
+        _bezier((0.5 * s + flare, y1 * s), (0.5 * s + w, (0.3 * y0 + 0.7 * y1) * s), (0.5 * s + w, y0 * s))
+    cv2.fillPoly(canvas, [np.round(np.array(stem)).astype(np.int32)], 255, cv2.LINE_AA)
+
+
 @functools.lru_cache(maxsize=512)
 def _master_suit(suit: str, params: tuple[float, ...]) -> np.ndarray:
     s = 240
@@ -121,12 +156,7 @@ def _master_suit(suit: str, params: tuple[float, ...]) -> np.ndarray:
     if suit == "H":
         _heart(c, s, params[:3])
     elif suit == "S":
-        body = np.zeros_like(c)
-        _heart(body, s, (params[0], params[1] * 0.82, params[2]), flip=True)
-        # lift the body so the stem fits below
-        shift = np.float32([[1, 0, 0], [0, 1, -0.14 * s]])
-        c = cv2.warpAffine(body, shift, (s, s))
-        _stem(c, s, 0.55, 0.035 + 0.03 * params[3], 0.09 + 0.09 * params[4], params[5])
+        _spade(c, s, params)
     elif suit == "D":
         aspect, concave = params[0], params[1]
         hw = 0.5 * s * aspect
