@@ -113,7 +113,7 @@ def _stage1(args: argparse.Namespace, tr: dict[str, np.ndarray], va: dict[str, n
             tot_acc += (logits.argmax(1) == y)[seen].float().mean().item()
             if step % 25 == 0:
                 print(f"  step {step}/{total} loss {loss.item():.3f} ({(time.time() - t_train) / 60:.1f} min)", flush=True)
-            if step >= total or (time.time() - t_train) / 60 > args.time_limit:
+            if step >= total or step == args.stop_after or (time.time() - t_train) / 60 > args.time_limit:
                 stop = step < total
                 break
         nb = b + 1
@@ -122,7 +122,7 @@ def _stage1(args: argparse.Namespace, tr: dict[str, np.ndarray], va: dict[str, n
         print(f"epoch {epoch + 1}: loss {tot_loss / nb:.3f} train acc {tot_acc / nb:.4f} val acc {vacc:.4f} "
               f"({(time.time() - t_train) / 60:.1f} min)", flush=True)
         if stop:
-            print("time limit reached", flush=True)
+            print(f"stopped at step {step} of {total}" + ("" if step == args.stop_after else ": time limit reached"), flush=True)
         if step >= total or stop:
             break
 
@@ -184,6 +184,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="a cards.pt this command made before: skip the first stage and train only the index network")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--time-limit", type=float, default=50.0, help="minutes of training at most")
+    ap.add_argument("--stop-after", type=int, default=0,
+                    help="stop after this many of the --steps the schedule is planned for: remakes, byte for byte, "
+                         "a model whose run the time limit stopped (cards.json records the step)")
     args = ap.parse_args(argv)
 
     t0 = time.time()
@@ -224,6 +227,7 @@ def main(argv: list[str] | None = None) -> int:
                   "width": args.width, "minutes": round((time.time() - t0) / 60, 1),
                   "command": f"python -m vision.train --seed {args.seed} --data-seeds {','.join(map(str, data_seeds))} "
                              f"--out {args.out} --instances {args.instances} --steps {args.steps} --threads {args.threads}"
+                             + (f" --stop-after {stage1['steps']}" if args.steps and 0 < int(stage1.get("steps") or 0) < args.steps else "")
                              + (f" --held {args.held}" if args.held else "")
                              + (f" --corner-weight {args.corner_weight}" if args.corner_weight != 0.5 else "")
                              + (f" --index-steps {args.index_steps}" if args.index_steps else "")},
