@@ -36,7 +36,8 @@ Color = tuple[float, float, float]
 
 
 #: Bumped whenever a change to the renderer changes what a seed draws, so that cached training
-#: data made by an older renderer is not reused (2: ornate court figures).
+#: data made by an older renderer is not reused (2: ornate court figures; 3: commercial decks'
+#: pictorial courts, layouts and jokers; 4: pointed spades).
 RENDER_VERSION = 4
 
 

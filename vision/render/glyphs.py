@@ -86,7 +86,7 @@ def _bezier(p0: tuple[float, float], p1: tuple[float, float], p2: tuple[float, f
     return [tuple(p) for p in pts]
 
 
-def _heart(canvas: np.ndarray, s: int, p: tuple[float, ...], flip: bool = False) -> None:
+def _heart(canvas: np.ndarray, s: int, p: tuple[float, ...]) -> None:
     lobe, depth, bulge = p[0], p[1], p[2]
     r = lobe * s
     cy = r + 0.02 * s
@@ -96,11 +96,7 @@ def _heart(canvas: np.ndarray, s: int, p: tuple[float, ...], flip: bool = False)
     right = (cx_r + r * 0.97, cy + r * 0.25)
     pts = [left] + _bezier(left, (left[0] + bulge * s, tip[1] - (tip[1] - left[1]) * 0.35), tip) + \
         _bezier(tip, (right[0] - bulge * s, tip[1] - (tip[1] - right[1]) * 0.35), right)[1:] + [(0.5 * s, cy)]
-    arr = np.array(pts, np.float32)
-    if flip:
-        arr[:, 1] = s - arr[:, 1]
-        cy = s - cy
-    cv2.fillPoly(canvas, [np.round(arr).astype(np.int32)], 255, cv2.LINE_AA)
+    cv2.fillPoly(canvas, [np.round(np.array(pts, np.float32)).astype(np.int32)], 255, cv2.LINE_AA)
     for cx in (cx_l, cx_r):
         cv2.circle(canvas, (int(cx), int(cy)), int(r), 255, -1, cv2.LINE_AA)
 
