@@ -7,6 +7,7 @@ shape parameters (lobe size, point depth, stem flare...), so every design has it
 from __future__ import annotations
 
 import functools
+import math
 
 import cv2
 import numpy as np
@@ -80,9 +81,11 @@ def text_mask(text: str, face: FontFace, height: float, *, condense: float = 1.0
     return mask
 
 
-def _bezier(p0: tuple[float, float], p1: tuple[float, float], p2: tuple[float, float], n: int = 16) -> list[tuple[float, float]]:
+def _bezier(*points: tuple[float, float], n: int = 16) -> list[tuple[float, float]]:
+    """``n`` points along the Bezier curve of ``points`` (3: quadratic, 4: cubic)."""
     t = np.linspace(0, 1, n)[:, None]
-    pts = (1 - t) ** 2 * np.array(p0) + 2 * (1 - t) * t * np.array(p1) + t ** 2 * np.array(p2)
+    k = len(points) - 1
+    pts = sum(math.comb(k, i) * (1 - t) ** (k - i) * t ** i * np.array(p) for i, p in enumerate(points))
     return [tuple(p) for p in pts]
 
 
@@ -110,13 +113,6 @@ def _stem(canvas: np.ndarray, s: int, top: float, width: float, flare: float, cu
     cv2.fillPoly(canvas, [np.round(np.array(pts)).astype(np.int32)], 255, cv2.LINE_AA)
 
 
-def _cubic(p0, p1, p2, p3, n: int = 24) -> list[tuple[float, float]]:
-    t = np.linspace(0, 1, n)[:, None]
-    pts = ((1 - t) ** 3 * np.array(p0) + 3 * (1 - t) ** 2 * t * np.array(p1)
-           + 3 * (1 - t) * t ** 2 * np.array(p2) + t ** 3 * np.array(p3))
-    return [tuple(p) for p in pts]
-
-
 def _spade(canvas: np.ndarray, s: int, p: tuple[float, ...]) -> None:
     """A spade as printed decks draw it: a pointed tip whose sides swell out to two round lobes,
     and a short stem that flares into a foot. ``p``: lobe radius, how low the lobes sit, how
@@ -131,8 +127,8 @@ def _spade(canvas: np.ndarray, s: int, p: tuple[float, ...]) -> None:
     # a broad one with round shoulders
     out, drop = (0.10 + 0.12 * swell) * s, (0.13 + 0.05 * swell) * s
     reach = (0.20 + 0.10 * swell) * s  # at least the lobe radius, or the shoulder dents
-    side_l = _cubic(tip, (tip[0] - out, tip[1] + drop), (left[0], left[1] - reach), left)
-    side_r = _cubic(right, (right[0], right[1] - reach), (tip[0] + out, tip[1] + drop), tip)
+    side_l = _bezier(tip, (tip[0] - out, tip[1] + drop), (left[0], left[1] - reach), left, n=24)
+    side_r = _bezier(right, (right[0], right[1] - reach), (tip[0] + out, tip[1] + drop), tip, n=24)
     pts = side_l + [(0.5 * s, yc + 0.7 * r)] + side_r
     cv2.fillPoly(canvas, [np.round(np.array(pts)).astype(np.int32)], 255, cv2.LINE_AA)
     for cx in (left[0] + r, right[0] - r):
