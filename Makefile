@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest browser bench clean
+.PHONY: run test lint typecheck pytest browser fonts bench clean
 
 # On a Raspberry Pi, picamera2 comes from apt, so the venv must see the system site-packages.
 VENV_FLAGS := $(shell $(PYTHON) -c "import picamera2" >/dev/null 2>&1 && echo --system-site-packages)
@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/pegpi run
 
-test: $(STAMP) lint typecheck browser pytest
+test: $(STAMP) lint typecheck browser fonts pytest
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -28,6 +28,11 @@ typecheck: $(STAMP)
 
 pytest: $(STAMP)
 	$(BIN)/python -m pytest
+
+# The symbol fonts some training designs print their pips with (npm packages, fetched once into
+# ~/.cache/pegpi/fonts, or $$PEGPI_DATA/fonts): the renderer tests draw with them, training needs them.
+fonts: $(STAMP)
+	$(BIN)/python -c "from vision.render.suitfonts import fetch_all; fetch_all()"
 
 # The phone-page tests drive a real headless Chromium (Debian's package, installed when missing).
 browser:

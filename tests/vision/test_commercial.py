@@ -52,7 +52,7 @@ def no_npm(monkeypatch: pytest.MonkeyPatch) -> None:
     def boom(*args: object, **kwargs: object) -> None:
         raise AssertionError("npm called")
 
-    monkeypatch.setattr(cm.subprocess, "run", boom)
+    monkeypatch.setattr(cm.npm.subprocess, "run", boom)
 
 
 def test_the_three_decks_map_their_files() -> None:

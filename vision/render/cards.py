@@ -21,6 +21,7 @@ import numpy as np
 from vision.api import BACK, CARD_MM
 from vision.render.fonts import FontFace, pick_font
 from vision.render.glyphs import paint, random_suit_params, suit_mask, text_mask
+from vision.render.suitfonts import pick_face
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("S", "H", "D", "C")
@@ -37,8 +38,9 @@ Color = tuple[float, float, float]
 
 #: Bumped whenever a change to the renderer changes what a seed draws, so that cached training
 #: data made by an older renderer is not reused (2: ornate court figures; 3: commercial decks'
-#: pictorial courts, layouts and jokers; 4: pointed spades).
-RENDER_VERSION = 4
+#: pictorial courts, layouts and jokers; 4: pointed spades; 5: symbol-font pips, clubs without
+#: the notch above the stem).
+RENDER_VERSION = 5
 
 
 def is_heldout(seed: int) -> bool:
@@ -88,6 +90,12 @@ class DesignSpec:
     pip_variant: int = 0  # 0 the usual layouts, 1 continental (an 8 in two columns of four, a 9's centre pip high)
     joker_picture: bool = False  # a large full-colour jester (both jokers alike: only the index tells them apart)
     joker_word: bool = False  # "JOKER" written across the corner instead of down it
+    # renderer version 5: pips printed with a symbol font's suit glyphs (training designs only)
+    suit_font: str = ""  # a vision.render.suitfonts face name, or "" for the parametric pips
+
+    def pip(self, suit: str, height: float) -> np.ndarray:
+        """The mask of this design's ``suit`` symbol, ``height`` px tall."""
+        return suit_mask(suit, self.suit_params[SUITS.index(suit)], height, font=self.suit_font)
 
     def ink(self, suit: str) -> Color:
         """The ink of a suit: red/black, or the four-colour deck's blue diamonds and green clubs."""
@@ -174,7 +182,13 @@ def design_from_seed(seed: int) -> DesignSpec:
         # drawn last, so the fields above are what they were before it existed
         ornate=bool(rng.random() < 0.5),
     )
-    return replace(spec, **_commercial_fields(rng, layout, rank_h, condense, suit_ratio, index_x))
+    spec = replace(spec, **_commercial_fields(rng, layout, rank_h, condense, suit_ratio, index_x))
+    # v5, from a stream of its own so that every field above is what it was: two training
+    # designs in five print a symbol font's suits (held-out designs keep the parametric ones)
+    fonts = np.random.default_rng([seed, 7178])
+    if not heldout and fonts.random() < 0.4:
+        spec = replace(spec, suit_font=pick_face(fonts))
+    return spec
 
 
 def _commercial_fields(rng: np.random.Generator, layout: int, rank_h: float, condense: float, suit_ratio: float,
@@ -236,7 +250,7 @@ def _draw_index(canvas: np.ndarray, d: DesignSpec, rank: str, suit: str, k: floa
     bold = int(round(d.bold * k / 2))
     condense = d.condense * (d.ten_condense if rank == "10" else 1.0)
     rank_m = text_mask(rank, d.font, d.rank_h * k, condense=condense, tracking=0.02 if rank == "10" else 0.06, bold=bold)
-    pip_m = suit_mask(suit, d.suit_params[SUITS.index(suit)], d.suit_h * k)
+    pip_m = d.pip(suit, d.suit_h * k)
     jx = jy = 0.0
     if rng is not None:
         jx, jy = rng.normal(0, 0.15 * k, 2)
@@ -265,13 +279,12 @@ def _draw_index(canvas: np.ndarray, d: DesignSpec, rank: str, suit: str, k: floa
 def _draw_pips(canvas: np.ndarray, d: DesignSpec, n: int, suit: str, k: float) -> None:
     H, W = canvas.shape[:2]
     ink = d.ink(suit)
-    params = d.suit_params[SUITS.index(suit)]
     x0, x1 = d.pip_margin_x * k, W - d.pip_margin_x * k
     y0, y1 = d.pip_margin_y * k, H - d.pip_margin_y * k
     size = d.pip_h * k * (1.0 if n <= 8 else 0.9)
     if n == 1:
         size = d.ace_scale * W
-    mask = suit_mask(suit, params, size)
+    mask = d.pip(suit, size)
     for ux, uy in _pip_positions(n, d.pip_variant):
         cx = x0 + ux * (x1 - x0)
         cy = y0 + size / 2 + uy * (y1 - y0 - size)
@@ -436,7 +449,7 @@ def _draw_court(canvas: np.ndarray, d: DesignSpec, rank: str, suit: str, k: floa
     if style == 3:  # minimal: big letter and big pip
         letter = text_mask(rank, d.font, fh * 0.32, condense=d.condense)
         paint(canvas, letter, W / 2 - letter.shape[1] / 2, H / 2 - fh * 0.3, ink)
-        pip = suit_mask(suit, d.suit_params[SUITS.index(suit)], fh * 0.22)
+        pip = d.pip(suit, fh * 0.22)
         paint(canvas, pip, W / 2 - pip.shape[1] / 2, H / 2 + fh * 0.06, ink)
         return
     half = _figure_half(fw, fh // 2 + 1, d, rank, suit, k, rng)
@@ -451,7 +464,7 @@ def _draw_court(canvas: np.ndarray, d: DesignSpec, rank: str, suit: str, k: floa
     cv2.rectangle(canvas, (fx0, fy0), (fx1 - 1, fy1 - 1), ink if style == 2 else d.black, lw, cv2.LINE_AA)
     if style != 1:
         cv2.line(canvas, (fx0, fy0 + fh // 2), (fx1 - 1, fy0 + fh // 2), d.black, max(1, lw // 2), cv2.LINE_AA)
-    pip = suit_mask(suit, d.suit_params[SUITS.index(suit)], 5.5 * k)
+    pip = d.pip(suit, 5.5 * k)
     paint(canvas, pip, fx0 + 1.5 * k, fy0 + 1.5 * k, ink)
     paint(canvas, pip, fx0 + 1.5 * k, fy0 + 1.5 * k, ink, rotate180=True)
 
@@ -658,7 +671,7 @@ def _draw_pictorial(canvas: np.ndarray, d: DesignSpec, rank: str, suit: str, k: 
     if rng.random() < 0.5:
         cv2.line(canvas, (fx0, fy0 + fh // 2), (fx1 - 1, fy0 + fh // 2), d.black, max(1, lw // 2), cv2.LINE_AA)
     size = rng.uniform(4.5, 7.5) * k
-    pip = suit_mask(suit, d.suit_params[SUITS.index(suit)], size)
+    pip = d.pip(suit, size)
     left = rng.random() < 0.5
     px = fx0 + 1.2 * k if left else fx1 - 1.2 * k - pip.shape[1]
     paint(canvas, pip, px, fy0 + 1.2 * k, ink)

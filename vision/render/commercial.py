@@ -40,10 +40,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
-import subprocess
-import tarfile
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,12 +48,11 @@ import numpy as np
 
 from vision.api import CARD_MM
 from vision.errors import DeckError
+from vision.render import npm
 from vision.render.cards import CARD_IDS, RANKS, SUITS, card_alpha
 
 #: The reference decks, in the order the bench reads them.
 COMMERCIAL_DECKS: tuple[str, ...] = ("bellot", "cardsjs", "aguilar")
-#: the command that fetches the packages (tests point it elsewhere)
-NPM = "npm"
 #: corner radius (mm) cut from a face whose corners the artwork leaves square and opaque
 CORNER_MM = 3.2
 #: bumped when the processing of a face changes, so cached rasters are made again
@@ -111,8 +106,7 @@ def _deck(name: str) -> _Deck:
 
 def default_cache() -> Path:
     """``$PEGPI_DATA/commercial-decks`` if ``PEGPI_DATA`` is set, else ``~/.cache/pegpi/commercial-decks``."""
-    root = os.environ.get("PEGPI_DATA")
-    return Path(root) / "commercial-decks" if root else Path.home() / ".cache" / "pegpi" / "commercial-decks"
+    return npm.data_dir("commercial-decks")
 
 
 def deck_files(name: str) -> dict[str, str]:
@@ -123,44 +117,14 @@ def deck_files(name: str) -> dict[str, str]:
 def package_dir(name: str, cache: Path | None = None) -> Path:
     """Where deck ``name``'s package is (or will be) extracted: the folder holding ``package/``."""
     d = _deck(name)
-    slug = d.package.lstrip("@").replace("/", "-")
-    return (cache if cache is not None else default_cache()) / f"{slug}-{d.version}"
+    return (cache if cache is not None else default_cache()) / npm.slug(d.package, d.version)
 
 
 def fetch_package(name: str, cache: Path | None = None) -> Path:
     """Deck ``name``'s package extracted in the cache (:func:`package_dir`): done already, or
     fetched now with ``npm pack`` (the only step that uses the network) and extracted."""
     d = _deck(name)
-    root = package_dir(name, cache)
-    if (root / "package").is_dir():
-        return root
-    npm = shutil.which(NPM)
-    if npm is None:
-        raise DeckError(f"npm is not installed (or not on PATH): it is needed once to fetch the {name!r} deck "
-                        f"({d.package}@{d.version}); install Node.js and npm, or extract that package's "
-                        f"tarball so that {root / 'package'} holds its files")
-    root.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=root, prefix=".fetch-") as tmp:
-        spec = f"{d.package}@{d.version}"
-        try:
-            run = subprocess.run([npm, "pack", spec, "--pack-destination", tmp], cwd=tmp, capture_output=True,
-                                 text=True, timeout=600)
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            raise DeckError(f"npm pack {spec} (for the {name!r} deck) failed: {exc}") from exc
-        tarballs = sorted(Path(tmp).glob("*.tgz"))
-        if run.returncode != 0 or not tarballs:
-            tail = "\n".join((run.stderr or run.stdout).strip().splitlines()[-12:])
-            raise DeckError(f"npm pack {spec} (for the {name!r} deck) failed with exit code {run.returncode}:\n{tail}")
-        out = Path(tmp) / "x"
-        try:
-            with tarfile.open(tarballs[0]) as tar:
-                tar.extractall(out, filter="data")
-        except (tarfile.TarError, OSError) as exc:
-            raise DeckError(f"cannot extract {tarballs[0].name} (the {name!r} deck): {exc}") from exc
-        if not (out / "package").is_dir():
-            raise DeckError(f"{tarballs[0].name} (the {name!r} deck) has no package/ folder")
-        os.replace(out / "package", root / "package")  # whole or not at all
-    return root
+    return npm.fetch(f"{d.package}@{d.version}", package_dir(name, cache), f"the {name!r} deck", error=DeckError)
 
 
 #: a small-size ("mini") layout group left visible under the full one: ``aguilar``'s ``4s.svg``

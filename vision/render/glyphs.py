@@ -1,7 +1,8 @@
 """Masks for index text and suit symbols, and painting them on a card.
 
 A mask is a float32 array in 0..1 cropped to its ink. Suits are drawn procedurally from a few
-shape parameters (lobe size, point depth, stem flare...), so every design has its own pips.
+shape parameters (lobe size, point depth, stem flare...), so every design has its own pips; or,
+for some training designs, taken from a symbol font (:mod:`vision.render.suitfonts`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from vision.render.fonts import FontFace
 from vision.render.strokes import stroke_text_mask
+from vision.render.suitfonts import SUIT_CHARS, face_path
 
 _BIG = 128  # px of cap height for the master rendering of a text
 
@@ -171,13 +173,28 @@ def _master_suit(suit: str, params: tuple[float, ...]) -> np.ndarray:
             cv2.circle(c, (int(cx), int(yl)), int(r), 255, -1, cv2.LINE_AA)
         tri = np.array([[0.5 * s, r], [0.5 * s - r * 0.6, yl], [0.5 * s + r * 0.6, yl]])
         cv2.fillPoly(c, [np.round(tri).astype(np.int32)], 255, cv2.LINE_AA)
-        _stem(c, s, min(0.8, (yl + r * 0.3) / s), 0.03 + 0.03 * params[2], 0.09 + 0.09 * params[3], params[4])
+        # the stem starts inside the side lobes (v5: starting below them left a notch of paper
+        # between the lobes and the stem, which no printed club has)
+        _stem(c, s, min(0.8, yl / s), 0.03 + 0.03 * params[2], 0.09 + 0.09 * params[3], params[4])
     return _crop(c.astype(np.float32) / 255.0)
 
 
-def suit_mask(suit: str, params: tuple[float, ...], height: float, *, aspect: float = 1.0) -> np.ndarray:
-    """A pip of ``suit`` (S/H/D/C) drawn with the design's shape ``params``, ``height`` px tall."""
-    master = _master_suit(suit, params)
+@functools.lru_cache(maxsize=64)
+def _master_font_suit(suit: str, face: str) -> np.ndarray:
+    """The filled suit symbol of a symbol font (:mod:`vision.render.suitfonts`), cropped."""
+    font = ImageFont.truetype(face_path(face), _BIG * 2)
+    ch = SUIT_CHARS[suit]
+    left, top, right, bottom = font.getbbox(ch)
+    img = Image.new("L", (right - left + 8, bottom - top + 8), 0)
+    ImageDraw.Draw(img).text((4 - left, 4 - top), ch, fill=255, font=font)
+    return _crop(np.asarray(img, np.float32) / 255.0)
+
+
+def suit_mask(suit: str, params: tuple[float, ...], height: float, *, aspect: float = 1.0,
+              font: str = "") -> np.ndarray:
+    """A pip of ``suit`` (S/H/D/C) drawn with the design's shape ``params``, ``height`` px tall;
+    or, given a ``font`` (a :func:`vision.render.suitfonts.face_names` name), that font's symbol."""
+    master = _master_font_suit(suit, font) if font else _master_suit(suit, params)
     h = max(2, int(round(height)))
     w = max(2, int(round(master.shape[1] * h / master.shape[0] * aspect)))
     return cv2.resize(master, (w, h), interpolation=cv2.INTER_AREA)
