@@ -39,7 +39,7 @@ Color = tuple[float, float, float]
 #: Bumped whenever a change to the renderer changes what a seed draws, so that cached training
 #: data made by an older renderer is not reused (2: ornate court figures; 3: commercial decks'
 #: pictorial courts, layouts and jokers; 4: pointed spades; 5: symbol-font pips, clubs without
-#: the notch above the stem).
+#: the notch above the stem, frameless court figures).
 RENDER_VERSION = 5
 
 
@@ -92,6 +92,8 @@ class DesignSpec:
     joker_word: bool = False  # "JOKER" written across the corner instead of down it
     # renderer version 5: pips printed with a symbol font's suit glyphs (training designs only)
     suit_font: str = ""  # a vision.render.suitfonts face name, or "" for the parametric pips
+    frameless: bool = False  # a pictorial court's figure with no frame, nearly as wide as the card
+    frameless_inset: float = 0.0  # ... and its inset from the left and right edges, mm
 
     def pip(self, suit: str, height: float) -> np.ndarray:
         """The mask of this design's ``suit`` symbol, ``height`` px tall."""
@@ -186,8 +188,12 @@ def design_from_seed(seed: int) -> DesignSpec:
     # v5, from a stream of its own so that every field above is what it was: two training
     # designs in five print a symbol font's suits (held-out designs keep the parametric ones)
     fonts = np.random.default_rng([seed, 7178])
-    if not heldout and fonts.random() < 0.4:
+    if fonts.random() < 0.4 and not heldout:
         spec = replace(spec, suit_font=pick_face(fonts))
+    # and two pictorial designs in five print their figures frameless, as wide as the card
+    # (as many commercial decks do: the figure on the bare card, flowing round the indices)
+    if fonts.random() < 0.4:
+        spec = replace(spec, frameless=True, frameless_inset=_u(fonts, 0.8, 3.0))
     return spec
 
 
@@ -649,6 +655,14 @@ def _frame_inset(d: DesignSpec, cards: tuple[str, ...]) -> float:
 
 
 @functools.lru_cache(maxsize=1024)
+def _corner_clearance(d: DesignSpec) -> tuple[float, float, float, float]:
+    """The box (mm) a frameless figure keeps clear in each corner: every court's index and
+    0.8 mm more."""
+    boxes = [index_box(c, d, px_per_mm=2.0) for c in COURTS]
+    return 0.0, 0.0, max(b[2] for b in boxes) + 0.8, max(b[3] for b in boxes) + 0.8
+
+
+@functools.lru_cache(maxsize=1024)
 def _joker_box(d: DesignSpec) -> tuple[float, float, float, float]:
     """Where the jokers' corner index is printed (:func:`index_box`, mm), measured once a design."""
     return index_box("RJ", d)
@@ -660,17 +674,34 @@ def _draw_pictorial(canvas: np.ndarray, d: DesignSpec, rank: str, suit: str, k: 
     H, W = canvas.shape[:2]
     rng = np.random.default_rng(_seed("pictorial", d.seed, rank, suit))
     ink = d.ink(suit)
-    fx0, fy0 = int(_frame_inset(d, COURTS) * k), int(d.court_y * k)
+    if d.frameless:
+        fx0, fy0 = int(d.frameless_inset * k), int(min(d.court_y, 4.0) * k)
+    else:
+        fx0, fy0 = int(_frame_inset(d, COURTS) * k), int(d.court_y * k)
     fx1, fy1 = W - fx0, H - fy0
     fw, fh = fx1 - fx0, fy1 - fy0
     half = _pictorial_half(fw, fh // 2 + 1, d, rank, k, rng)
     full = np.concatenate([half, half[::-1, ::-1]], axis=0)[:fh]
-    canvas[fy0:fy0 + full.shape[0], fx0:fx0 + fw] = full
     lw = max(1, int(rng.uniform(0.25, 0.6) * k))
-    cv2.rectangle(canvas, (fx0, fy0), (fx1 - 1, fy1 - 1), ink if rng.random() < 0.3 else d.black, lw, cv2.LINE_AA)
-    if rng.random() < 0.5:
-        cv2.line(canvas, (fx0, fy0 + fh // 2), (fx1 - 1, fy0 + fh // 2), d.black, max(1, lw // 2), cv2.LINE_AA)
+    if d.frameless:
+        # the figure alone, nearly as wide as the card, on the card's paper; its robe stops
+        # short of the corner indices (all four corners, whichever the design prints)
+        region = canvas[fy0:fy0 + full.shape[0], fx0:fx0 + fw]
+        ink_px = np.abs(full - np.asarray(d.paper, np.float32)).sum(axis=2) > 20
+        x0, y0, x1, y1 = _corner_clearance(d)
+        keep = np.ones((H, W), bool)
+        cx, cy = int(x1 * k), int(y1 * k)
+        keep[:cy, :cx] = keep[:cy, W - cx:] = keep[H - cy:, :cx] = keep[H - cy:, W - cx:] = False
+        ink_px &= keep[fy0:fy0 + full.shape[0], fx0:fx0 + fw]
+        region[ink_px] = full[ink_px]
+    else:
+        canvas[fy0:fy0 + full.shape[0], fx0:fx0 + fw] = full
+        cv2.rectangle(canvas, (fx0, fy0), (fx1 - 1, fy1 - 1), ink if rng.random() < 0.3 else d.black, lw, cv2.LINE_AA)
+        if rng.random() < 0.5:
+            cv2.line(canvas, (fx0, fy0 + fh // 2), (fx1 - 1, fy0 + fh // 2), d.black, max(1, lw // 2), cv2.LINE_AA)
     size = rng.uniform(4.5, 7.5) * k
+    if d.frameless:  # no pip by the head: the frame's corner it sits in is the index's
+        return
     pip = d.pip(suit, size)
     left = rng.random() < 0.5
     px = fx0 + 1.2 * k if left else fx1 - 1.2 * k - pip.shape[1]
