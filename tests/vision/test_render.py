@@ -298,3 +298,30 @@ def test_an_unknown_symbol_font_is_named() -> None:
 
     with pytest.raises(ValueError, match="unknown suit font 'comic/sans.ttf'"):
         face_path("comic/sans.ttf")
+
+
+def test_frameless_court_figures_leave_the_corner_indices_clear() -> None:
+    """A frameless figure is nearly as wide as the card, but nothing of it is printed in the
+    corners where the indices are: only the index's own ink is there."""
+    from dataclasses import replace
+
+    from vision.render.cards import _corner_clearance, index_box
+
+    designs = [d for d in map(design_from_seed, range(400))
+               if d.pictorial and d.frameless and d.border is None and not d.wear][:4]
+    assert designs
+    k = 4.0
+    for d in designs:
+        for card in ("QH", "KC", "JS"):
+            face = render_card(card, d, px_per_mm=k).astype(np.float32)
+            _, _, cx, cy = (round(v * k) for v in _corner_clearance(d))
+            ix0, iy0, ix1, iy1 = (round(v * k) for v in index_box(card, d, px_per_mm=k))
+            corner = np.abs(face[:cy, :cx] - np.asarray(d.paper, np.float32)).sum(axis=2) > 60
+            corner[max(iy0 - 2, 0): iy1 + 2, max(ix0 - 2, 0): ix1 + 2] = False
+            assert corner.sum() == 0, f"design {d.seed} {card}: the figure reaches into the corner"
+            framed = render_card(card, replace(d, frameless=False), px_per_mm=k)
+            # and it is wider than the framed figure, which starts beside the index
+            ink = (np.abs(face.astype(np.float32) - np.asarray(d.paper, np.float32)).sum(axis=2) > 60)
+            ink_framed = (np.abs(framed.astype(np.float32) - np.asarray(d.paper, np.float32)).sum(axis=2) > 60)
+            mid = slice(face.shape[0] // 3, 2 * face.shape[0] // 3)
+            assert np.nonzero(ink[mid].any(axis=0))[0].min() < np.nonzero(ink_framed[mid].any(axis=0))[0].min()
