@@ -314,7 +314,7 @@ def test_frameless_court_figures_leave_the_corner_indices_clear() -> None:
     for d in designs:
         for card in ("QH", "KC", "JS"):
             face = render_card(card, d, px_per_mm=k).astype(np.float32)
-            _, _, cx, cy = (round(v * k) for v in _corner_clearance(d))
+            cx, cy = (round(v * k) for v in _corner_clearance(d))
             ix0, iy0, ix1, iy1 = (round(v * k) for v in index_box(card, d, px_per_mm=k))
             corner = np.abs(face[:cy, :cx] - np.asarray(d.paper, np.float32)).sum(axis=2) > 60
             corner[max(iy0 - 2, 0): iy1 + 2, max(ix0 - 2, 0): ix1 + 2] = False

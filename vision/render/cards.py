@@ -655,11 +655,11 @@ def _frame_inset(d: DesignSpec, cards: tuple[str, ...]) -> float:
 
 
 @functools.lru_cache(maxsize=1024)
-def _corner_clearance(d: DesignSpec) -> tuple[float, float, float, float]:
-    """The box (mm) a frameless figure keeps clear in each corner: every court's index and
-    0.8 mm more."""
+def _corner_clearance(d: DesignSpec) -> tuple[float, float]:
+    """Width and height (mm) of the box a frameless figure keeps clear in each corner: every
+    court's index and 0.8 mm more."""
     boxes = [index_box(c, d, px_per_mm=2.0) for c in COURTS]
-    return 0.0, 0.0, max(b[2] for b in boxes) + 0.8, max(b[3] for b in boxes) + 0.8
+    return max(b[2] for b in boxes) + 0.8, max(b[3] for b in boxes) + 0.8
 
 
 @functools.lru_cache(maxsize=1024)
@@ -688,9 +688,9 @@ def _draw_pictorial(canvas: np.ndarray, d: DesignSpec, rank: str, suit: str, k: 
         # short of the corner indices (all four corners, whichever the design prints)
         region = canvas[fy0:fy0 + full.shape[0], fx0:fx0 + fw]
         ink_px = np.abs(full - np.asarray(d.paper, np.float32)).sum(axis=2) > 20
-        x0, y0, x1, y1 = _corner_clearance(d)
+        clear_w, clear_h = _corner_clearance(d)
         keep = np.ones((H, W), bool)
-        cx, cy = int(x1 * k), int(y1 * k)
+        cx, cy = int(clear_w * k), int(clear_h * k)
         keep[:cy, :cx] = keep[:cy, W - cx:] = keep[H - cy:, :cx] = keep[H - cy:, W - cx:] = False
         ink_px &= keep[fy0:fy0 + full.shape[0], fx0:fx0 + fw]
         region[ink_px] = full[ink_px]
