@@ -654,6 +654,12 @@ def _frame_inset(d: DesignSpec, cards: tuple[str, ...]) -> float:
     return max(d.court_x, max(index_box(c, d, px_per_mm=2.0)[2] for c in cards) + 1.3)  # 0.8 mm + 0.5 for the coarse box
 
 
+def _inked(picture: np.ndarray, d: DesignSpec) -> np.ndarray:
+    """Where a picture drawn on the design's paper (BGR float) is not bare paper: what is
+    printed when it goes onto the card alone, without its background."""
+    return np.abs(picture - np.asarray(d.paper, np.float32)).sum(axis=2) > 20
+
+
 @functools.lru_cache(maxsize=1024)
 def _corner_clearance(d: DesignSpec) -> tuple[float, float]:
     """Width and height (mm) of the box a frameless figure keeps clear in each corner: every
@@ -687,7 +693,7 @@ def _draw_pictorial(canvas: np.ndarray, d: DesignSpec, rank: str, suit: str, k: 
         # the figure alone, nearly as wide as the card, on the card's paper; its robe stops
         # short of the corner indices (all four corners, whichever the design prints)
         region = canvas[fy0:fy0 + full.shape[0], fx0:fx0 + fw]
-        ink_px = np.abs(full - np.asarray(d.paper, np.float32)).sum(axis=2) > 20
+        ink_px = _inked(full, d)
         clear_w, clear_h = _corner_clearance(d)
         keep = np.ones((H, W), bool)
         cx, cy = int(clear_w * k), int(clear_h * k)
@@ -726,9 +732,9 @@ def _draw_jester_picture(canvas: np.ndarray, d: DesignSpec, k: float) -> None:
     h = H - y0 - int(rng.uniform(top, top + 4.0) * k)
     x0 = int(x0 * k)
     figure = _pictorial_half(w, h, d, "joker", k, rng)
-    ink = np.abs(figure - np.asarray(d.paper, np.float32)).sum(axis=2, keepdims=True) > 20
     region = canvas[y0:y0 + h, x0:x0 + w]
-    region[:] = np.where(ink, figure, region)
+    ink = _inked(figure, d)
+    region[ink] = figure[ink]
     if rng.random() < 0.5 and not d.joker_word:  # the word under the figure, unless the corners say it across
         word = text_mask("JOKER", d.font, rng.uniform(5.0, 7.0) * k, condense=d.condense)
         paint(canvas, word, W / 2 - word.shape[1] / 2, H - word.shape[0] - 3.0 * k, (35.0, 35.0, 205.0))
