@@ -29,7 +29,7 @@ from vision.train import data
 from vision.train.calib import fit_temperature
 from vision.train.export import export
 from vision.train.index import train_index
-from vision.train.model import CardNet
+from vision.train.model import CardNet, nhwc_tensor
 
 
 def supcon(emb: torch.Tensor, inst: torch.Tensor, tau: float = 0.1) -> torch.Tensor:
@@ -64,7 +64,8 @@ def _stage1(args: argparse.Namespace, tr: dict[str, np.ndarray], va: dict[str, n
     """Train the card network; its temperatures and validation figures."""
     t_stage = time.time()
     va_seen = ~va["hidden"] if "hidden" in va else np.ones(len(va["y"]), bool)
-    net = CardNet(len(LABELS), width=args.width, corner_head=args.corner_weight > 0)
+    # channels-last memory: the convolutions train about a third faster on the CPU than in NCHW
+    net = CardNet(len(LABELS), width=args.width, corner_head=args.corner_weight > 0).to(memory_format=torch.channels_last)
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
     n_inst = len(tr["y"]) // 2
     per_batch = args.batch // 2
@@ -93,7 +94,7 @@ def _stage1(args: argparse.Namespace, tr: dict[str, np.ndarray], va: dict[str, n
             xb = tr["x"][idx]
             if gen.random() < 0.5:  # cheap extra variety: brightness/contrast per batch half
                 xb = np.clip(xb.astype(np.float32) * gen.uniform(0.8, 1.15) + gen.uniform(-15, 15), 0, 255).astype(np.uint8)
-            x = torch.from_numpy(to_tensor(xb))
+            x = nhwc_tensor(xb)
             y = torch.from_numpy(tr["y"][idx].astype(np.int64))
             inst = torch.from_numpy(tr["inst"][idx])
             # crops in which only the index shows train the corner head alone
@@ -126,6 +127,7 @@ def _stage1(args: argparse.Namespace, tr: dict[str, np.ndarray], va: dict[str, n
         if step >= total or stop:
             break
 
+    net = net.to(memory_format=torch.contiguous_format)
     vl_all, vc = evaluate(net, va["x"])
     vl, vy = vl_all[va_seen], va["y"][va_seen]
     temperature = fit_temperature(vl, vy)

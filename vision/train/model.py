@@ -15,11 +15,19 @@ the head was trained to tell French cards apart, the branches still see what any
 
 from __future__ import annotations
 
+import numpy as np
 import torch
 from torch import nn
 from torch.nn import functional as F
 
 CORNER_H, CORNER_W = 72, 56  # top-left 36 x 28 mm at 2 px/mm: where an index is, tight crop or loose
+
+
+def nhwc_tensor(batch: np.ndarray) -> torch.Tensor:
+    """uint8 NHWC images as a float NCHW tensor in 0..1 that keeps their channels-last memory: a
+    network in channels-last memory takes it without a copy, and its convolutions train about a
+    third faster on the CPU than in NCHW order."""
+    return torch.from_numpy(np.asarray(batch, np.float32) * np.float32(1 / 255)).permute(0, 3, 1, 2)
 
 
 def conv(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
