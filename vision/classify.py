@@ -57,7 +57,7 @@ def preprocess_batch(crops: Sequence[np.ndarray]) -> np.ndarray:
     return batch
 
 
-def turned(batch: np.ndarray) -> np.ndarray:
+def half_turned(batch: np.ndarray) -> np.ndarray:
     """Preprocessed crops turned 180 degrees (the other corner index on top)."""
     out = np.empty_like(batch)
     for i in range(len(batch)):
@@ -209,12 +209,12 @@ class OnnxCardClassifier:
         probs, emb = out[0], out[1]
         corner = out[2] if index and self.index_path is None else None
         # the index network reads every crop both ways round: turn them all once for it
-        back = turned(pre) if self.both_ways and index and self.index_path is not None else None
+        back = half_turned(pre) if self.both_ways and index and self.index_path is not None else None
         if self.both_ways:
             every = embeddings or bool(self.decks) or self.sure_one_way is None or corner is not None
             second = np.arange(len(pre)) if every else np.flatnonzero(probs.max(axis=1) < self.sure_one_way)
             if len(second):
-                again = back[second] if back is not None else turned(pre[second])
+                again = back[second] if back is not None else half_turned(pre[second])
                 out2 = self.session.run(None, {"image": to_tensor(again)})
                 probs[second] = 0.5 * (probs[second] + out2[0])
                 both = emb[second] + out2[1]
@@ -251,7 +251,7 @@ class OnnxCardClassifier:
             assert corner is not None
             return self.index_predictions(corner)
         pre = preprocess_batch(crops)
-        probs = self._read_corners(np.concatenate([pre, turned(pre)]) if self.both_ways else pre)
+        probs = self._read_corners(np.concatenate([pre, half_turned(pre)]) if self.both_ways else pre)
         return self.index_predictions(probs.reshape(1 + self.both_ways, len(pre), -1).transpose(1, 0, 2))
 
     def _read_corners(self, pre: np.ndarray) -> np.ndarray:
