@@ -73,7 +73,6 @@ def test_clean_heldout_cards(cid: str) -> None:
     assert np.mean([p.label == cid for p in clf().classify(crops)]) >= 0.8
 
 
-
 def test_a_crop_read_surely_one_way_is_not_read_turned_round_and_an_unsure_one_is() -> None:
     rng = np.random.default_rng(8)
     crops = [table_crop(render_card(cid, HELDOUT_DESIGN_SEEDS[5], px_per_mm=3.0, alpha=True), rng, strength=0.6)
@@ -88,6 +87,7 @@ def test_a_crop_read_surely_one_way_is_not_read_turned_round_and_an_unsure_one_i
     assert (adaptive.argmax(axis=1) == every.argmax(axis=1)).all()
     # whoever asks for the embeddings (enrolment) gets every crop read both ways round
     assert np.allclose(OnnxCardClassifier(path).run(crops)[0], every)
+
 
 def test_a_card_of_which_only_the_index_shows_is_read_from_the_index() -> None:
     """The next cards of a row on the table, or of a fan held in the hand, cover all of a card
