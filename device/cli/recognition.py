@@ -461,9 +461,11 @@ def _index_only(result: dict[str, Any], clf: Any, designs: int, hidden: int, see
 
 
 def _latency(result: dict[str, Any], clf: Any, crops: list[Any], rng: Any, say: Any) -> None:
+    import cv2
     import numpy as np
 
     from vision.classify import to_tensor
+    from vision.locate import CARD_MM
     from vision.render import HELDOUT_DESIGN_SEEDS, render_card
     from vision.render.photo import table_crop
 
@@ -490,9 +492,19 @@ def _latency(result: dict[str, Any], clf: Any, crops: list[Any], rng: Any, say: 
         t = time.perf_counter()
         clf.classify(raw)
         tc.append((time.perf_counter() - t) / len(raw))
+    # the same crops at the size the table pipeline cuts cards out of a frame (vision.locate.crop_card:
+    # 2 px/mm, 126 x 176), which the classifier stretches 2 px wider instead of averaging down
+    w, h = round(CARD_MM[0] * 2), round(CARD_MM[1] * 2)
+    cut = [cv2.resize(r, (w, h), interpolation=cv2.INTER_AREA) for r in raw]
+    tt = []
+    for _ in range(20):
+        t = time.perf_counter()
+        clf.classify(cut)
+        tt.append((time.perf_counter() - t) / len(cut))
     result["latency_ms"] = {"batch1_median": round(float(np.median(t1)) * 1e3, 4),
                             "batched64_median_per_card": round(float(np.median(tb)) * 1e3, 4),
                             "classify_16_crops_with_preprocessing_per_card": round(float(np.median(tc)) * 1e3, 4),
+                            "classify_16_table_pipeline_crops_per_card": round(float(np.median(tt)) * 1e3, 4),
                             "threads": 1}
     if clf.index_path is not None:  # recognize's reading of a card's corner index alone
         ti = []
@@ -641,7 +653,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if "latency_ms" in res:
         lat = res["latency_ms"]
         print(f"latency per card (1 thread): batch 1 {lat['batch1_median']:.3f} ms, batched {lat['batched64_median_per_card']:.3f} ms, "
-              f"with preprocessing {lat['classify_16_crops_with_preprocessing_per_card']:.3f} ms"
+              f"classify() as the table pipeline crops {lat['classify_16_table_pipeline_crops_per_card']:.3f} ms, "
+              f"crops with table round them {lat['classify_16_crops_with_preprocessing_per_card']:.3f} ms"
               + (f"; index alone (recognize) {lat['read_indices_16_crops_with_preprocessing_per_card']:.3f} ms"
                  if "read_indices_16_crops_with_preprocessing_per_card" in lat else ""))
     if "enrolment" in res:

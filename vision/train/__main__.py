@@ -29,7 +29,7 @@ from vision.train import data
 from vision.train.calib import fit_temperature
 from vision.train.export import export
 from vision.train.index import train_index
-from vision.train.model import CardNet, nhwc_tensor
+from vision.train.model import CardNet, IndexNet, nhwc_tensor
 
 
 def supcon(emb: torch.Tensor, inst: torch.Tensor, tau: float = 0.1) -> torch.Tensor:
@@ -65,7 +65,8 @@ def _stage1(args: argparse.Namespace, tr: dict[str, np.ndarray], va: dict[str, n
     t_stage = time.time()
     va_seen = ~va["hidden"] if "hidden" in va else np.ones(len(va["y"]), bool)
     # channels-last memory: the convolutions train about a third faster on the CPU than in NCHW
-    net = CardNet(len(LABELS), width=args.width, corner_head=args.corner_weight > 0).to(memory_format=torch.channels_last)
+    net = CardNet(len(LABELS), width=args.width, corner_head=args.corner_weight > 0,
+                  whole_pool=args.whole_pool).to(memory_format=torch.channels_last)
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
     n_inst = len(tr["y"]) // 2
     per_batch = args.batch // 2
@@ -163,6 +164,22 @@ def _stage1_facts(meta_path: Path) -> dict[str, object]:
     return {"epochs_run": meta["train"]["epochs_run"], "steps": meta["train"]["steps"], "val": val}
 
 
+def _index_from(checkpoint: Path) -> tuple[IndexNet, float, dict[str, float]]:
+    """The index network, its temperature and its validation figures (and training minutes) from
+    a checkpoint and the ``cards.json`` beside it."""
+    ck = torch.load(checkpoint, map_location="cpu")
+    if ck.get("index_state_dict") is None:
+        raise SystemExit(f"{checkpoint} holds no index network")
+    net = IndexNet(len(LABELS))
+    net.load_state_dict(ck["index_state_dict"])
+    meta_path = checkpoint.with_name("cards.json")
+    meta = json.loads(meta_path.read_text(encoding="utf-8")) if meta_path.exists() else {}
+    stats: dict[str, float] = {k: v for k, v in meta.get("val", {}).items() if k.startswith("index_")}
+    if "index_minutes" in meta.get("train", {}):
+        stats["minutes"] = meta["train"]["index_minutes"]
+    return net, float(ck["index_temperature"]), stats
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m vision.train")
     ap.add_argument("--seed", type=int, default=0)
@@ -184,6 +201,11 @@ def main(argv: list[str] | None = None) -> int:
                     help="steps of the second stage, the index network (0: none, the corner head reads the index)")
     ap.add_argument("--stage1", type=Path, default=None,
                     help="a cards.pt this command made before: skip the first stage and train only the index network")
+    ap.add_argument("--index-from", type=Path, default=None,
+                    help="a cards.pt an earlier --index-steps run wrote: ship its index network instead of training "
+                         "one (the index network learns from the data alone, not from the card network)")
+    ap.add_argument("--whole-pool", type=int, default=2, choices=(2, 4),
+                    help="the whole-card branch reads the crop averaged down 2 times (from v19) or 4 (up to v18)")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--time-limit", type=float, default=50.0, help="minutes of training at most")
     ap.add_argument("--stop-after", type=int, default=0,
@@ -211,14 +233,20 @@ def main(argv: list[str] | None = None) -> int:
         net, temperature, corner_temperature, stage1 = _stage1(args, tr, va)
     else:
         ck = torch.load(args.stage1, map_location="cpu")
-        net = CardNet(len(LABELS), width=int(ck["width"]), corner_head=ck.get("corner_temperature") is not None)
+        net = CardNet(len(LABELS), width=int(ck["width"]), corner_head=ck.get("corner_temperature") is not None,
+                      whole_pool=int(ck.get("whole_pool", 4)))
         net.load_state_dict(ck["state_dict"])
         temperature, corner_temperature = float(ck["temperature"]), ck.get("corner_temperature")
         stage1 = ck.get("stage1") or _stage1_facts(args.stage1.with_name("cards.json"))
         print(f"stage 1 from {args.stage1}", flush=True)
     index_net, index_temperature = None, None
     stage2: dict[str, float] = {}
-    if args.index_steps:
+    if args.index_from is not None:
+        if args.index_steps:
+            raise SystemExit("give --index-steps or --index-from, not both")
+        index_net, index_temperature, stage2 = _index_from(args.index_from)
+        print(f"index network from {args.index_from}", flush=True)
+    elif args.index_steps:
         t2 = time.time()
         index_net, index_temperature, stage2 = train_index(tr, va, steps=args.index_steps, seed=args.seed)
         stage2["minutes"] = round((time.time() - t2) / 60, 1)
@@ -226,16 +254,20 @@ def main(argv: list[str] | None = None) -> int:
         "train": {"seed": args.seed, "data_seeds": data_seeds, "render_version": RENDER_VERSION,
                   "instances_per_data_seed": args.instances, "crops": int(len(tr["y"])),
                   **{k: v for k, v in stage1.items() if k not in ("val", "minutes")},
-                  "width": args.width, "minutes": round((time.time() - t0) / 60, 1),
+                  "width": args.width, "whole_pool": net.whole_pool, "minutes": round((time.time() - t0) / 60, 1),
+                  **({"card_minutes": stage1["minutes"]} if "minutes" in stage1 else {}),
                   "command": f"python -m vision.train --seed {args.seed} --data-seeds {','.join(map(str, data_seeds))} "
                              f"--out {args.out} --instances {args.instances} --steps {args.steps} --threads {args.threads}"
                              + (f" --stop-after {stage1['steps']}" if args.steps and 0 < int(stage1.get("steps") or 0) < args.steps else "")
                              + (f" --held {args.held}" if args.held else "")
+                             + (f" --whole-pool {net.whole_pool}" if net.whole_pool != 2 else "")
                              + (f" --corner-weight {args.corner_weight}" if args.corner_weight != 0.5 else "")
-                             + (f" --index-steps {args.index_steps}" if args.index_steps else "")},
+                             + (f" --index-steps {args.index_steps}" if args.index_steps else "")
+                             + (f" --stage1 {args.stage1}" if args.stage1 else "")
+                             + (f" --index-from {args.index_from}" if args.index_from else "")},
         "val": {**stage1["val"], **{k: v for k, v in stage2.items() if k != "minutes"}},
     }
-    if args.index_steps:
+    if "minutes" in stage2:
         meta["train"]["index_minutes"] = stage2["minutes"]
     onnx_path = export(net, temperature, args.out, meta, corner_temperature=corner_temperature, index_net=index_net,
                        index_temperature=index_temperature, stage1=stage1)

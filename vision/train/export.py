@@ -40,6 +40,7 @@ def export(net: CardNet, temperature: float, out: Path, meta: dict[str, Any],
     if index_net is not None:
         index_net.eval()
     torch.save({"state_dict": net.state_dict(), "width": meta.get("train", {}).get("width", 1),
+                "whole_pool": net.whole_pool,
                 "temperature": temperature, "corner_temperature": corner_temperature,
                 "index_state_dict": index_net.state_dict() if index_net is not None else None,
                 "index_temperature": index_temperature, "stage1": stage1}, out / "cards.pt")
@@ -77,7 +78,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     ck = torch.load(args.checkpoint, map_location="cpu")
     corner_t = ck.get("corner_temperature")
-    net = CardNet(len(LABELS), width=int(ck["width"]), corner_head=corner_t is not None)
+    net = CardNet(len(LABELS), width=int(ck["width"]), corner_head=corner_t is not None,
+                  whole_pool=int(ck.get("whole_pool", 4)))
     net.load_state_dict(ck["state_dict"])
     index_net = None
     if ck.get("index_state_dict") is not None:

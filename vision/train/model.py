@@ -42,9 +42,18 @@ def dwblock(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
 
 
 class CardNet(nn.Module):
-    def __init__(self, n_classes: int, emb_dim: int = 128, width: int = 1, corner_head: bool = True) -> None:
+    def __init__(self, n_classes: int, emb_dim: int = 128, width: int = 1, corner_head: bool = True,
+                 whole_pool: int = 4) -> None:
         super().__init__()
         w = width
+        #: how much the whole-card branch's input is averaged down before its first convolution:
+        #: 4 (models up to v18: 44 x 32, 0.5 px/mm, where a pip is a blur of a few pixels) or 2
+        #: (88 x 64, whose first convolution strides 2: the same 44 x 32 grid and about the same
+        #: cost, but learned from pips drawn at 1 px/mm, where a club's lobes and a spade's point
+        #: still show)
+        if whole_pool not in (2, 4):
+            raise ValueError(f"whole_pool must be 2 or 4, not {whole_pool}")
+        self.whole_pool = whole_pool
         self.corner = nn.Sequential(
             conv(3, 16 * w, 2),          # 36 x 28
             conv(16 * w, 32 * w),        # 36 x 28
@@ -54,7 +63,7 @@ class CardNet(nn.Module):
             dwblock(96 * w, 128 * w),
         )
         self.whole = nn.Sequential(
-            conv(3, 16 * w),             # 44 x 32
+            conv(3, 16 * w, 2 if whole_pool == 2 else 1),  # 44 x 32
             conv(16 * w, 32 * w, 2),     # 22 x 16
             dwblock(32 * w, 64 * w, 2),  # 11 x 8
             dwblock(64 * w, 64 * w),
@@ -73,7 +82,7 @@ class CardNet(nn.Module):
         """Pooled features of the corner branch (mean and max) and of the whole-card branch (3x2)."""
         c = self.corner(x[:, :, :CORNER_H, :CORNER_W])
         c = torch.cat([c.mean(dim=(2, 3)), c.amax(dim=(2, 3))], dim=1)
-        g = self.whole(F.avg_pool2d(x, 4))
+        g = self.whole(F.avg_pool2d(x, self.whole_pool))
         g = F.adaptive_avg_pool2d(g, (3, 2)).flatten(1)
         return c, g
 
