@@ -7,7 +7,8 @@ with 2 threads, fits the temperature on the validation designs, and writes
 ``cards.onnx``, ``cards.labels.txt`` and ``cards.json`` into ``--out``. With ``--index-steps``
 a second stage then trains the :class:`~vision.train.model.IndexNet` on the same crops
 (:mod:`vision.train.index`) and writes ``cards_index.onnx`` too; ``--stage1 cards.pt`` takes
-the first stage from a checkpoint an earlier run kept, and trains only the second.
+the first stage from a checkpoint an earlier run kept, and trains only the second;
+``--index-from cards.pt`` takes the second stage from such a checkpoint instead of training it.
 """
 
 from __future__ import annotations
