@@ -28,7 +28,7 @@ from vision.classify import LABELS, to_tensor
 from vision.render import RENDER_VERSION
 from vision.train import data
 from vision.train.calib import fit_temperature
-from vision.train.export import export
+from vision.train.export import card_net_from, export, index_net_from
 from vision.train.index import train_index
 from vision.train.model import CardNet, IndexNet, nhwc_tensor
 
@@ -169,10 +169,9 @@ def _index_from(checkpoint: Path) -> tuple[IndexNet, float, dict[str, float]]:
     """The index network, its temperature and its validation figures (and training minutes) from
     a checkpoint and the ``cards.json`` beside it."""
     ck = torch.load(checkpoint, map_location="cpu")
-    if ck.get("index_state_dict") is None:
+    net = index_net_from(ck)
+    if net is None:
         raise SystemExit(f"{checkpoint} holds no index network")
-    net = IndexNet(len(LABELS))
-    net.load_state_dict(ck["index_state_dict"])
     meta_path = checkpoint.with_name("cards.json")
     meta = json.loads(meta_path.read_text(encoding="utf-8")) if meta_path.exists() else {}
     stats: dict[str, float] = {k: v for k, v in meta.get("val", {}).items() if k.startswith("index_")}
@@ -234,9 +233,7 @@ def main(argv: list[str] | None = None) -> int:
         net, temperature, corner_temperature, stage1 = _stage1(args, tr, va)
     else:
         ck = torch.load(args.stage1, map_location="cpu")
-        net = CardNet(len(LABELS), width=int(ck["width"]), corner_head=ck.get("corner_temperature") is not None,
-                      whole_pool=int(ck.get("whole_pool", 4)))
-        net.load_state_dict(ck["state_dict"])
+        net = card_net_from(ck)
         temperature, corner_temperature = float(ck["temperature"]), ck.get("corner_temperature")
         stage1 = ck.get("stage1") or _stage1_facts(args.stage1.with_name("cards.json"))
         print(f"stage 1 from {args.stage1}", flush=True)

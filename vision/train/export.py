@@ -71,6 +71,24 @@ def export(net: CardNet, temperature: float, out: Path, meta: dict[str, Any],
     return onnx_path
 
 
+def card_net_from(ck: dict[str, Any]) -> CardNet:
+    """The card network a checkpoint (``cards.pt``, :func:`export`) holds; one without
+    ``whole_pool`` predates v19, whose whole-card branch averaged the crop down 4 times."""
+    net = CardNet(len(LABELS), width=int(ck["width"]), corner_head=ck.get("corner_temperature") is not None,
+                  whole_pool=int(ck.get("whole_pool", 4)))
+    net.load_state_dict(ck["state_dict"])
+    return net
+
+
+def index_net_from(ck: dict[str, Any]) -> IndexNet | None:
+    """The index network a checkpoint holds (None if its run trained none)."""
+    if ck.get("index_state_dict") is None:
+        return None
+    net = IndexNet(len(LABELS))
+    net.load_state_dict(ck["index_state_dict"])
+    return net
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m vision.train.export")
     ap.add_argument("checkpoint", type=Path, help="cards.pt written by training")
@@ -78,13 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     ck = torch.load(args.checkpoint, map_location="cpu")
     corner_t = ck.get("corner_temperature")
-    net = CardNet(len(LABELS), width=int(ck["width"]), corner_head=corner_t is not None,
-                  whole_pool=int(ck.get("whole_pool", 4)))
-    net.load_state_dict(ck["state_dict"])
-    index_net = None
-    if ck.get("index_state_dict") is not None:
-        index_net = IndexNet(len(LABELS))
-        index_net.load_state_dict(ck["index_state_dict"])
+    net, index_net = card_net_from(ck), index_net_from(ck)
     meta_path = args.checkpoint.with_name("cards.json")
     meta = json.loads(meta_path.read_text(encoding="utf-8")) if meta_path.exists() else {}
     path = export(net, float(ck["temperature"]), args.out, meta,
