@@ -43,7 +43,7 @@ def dwblock(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
 
 class CardNet(nn.Module):
     def __init__(self, n_classes: int, emb_dim: int = 128, width: int = 1, corner_head: bool = True,
-                 whole_pool: int = 4) -> None:
+                 whole_pool: int = 2) -> None:
         super().__init__()
         w = width
         #: how much the whole-card branch's input is averaged down before its first convolution:
