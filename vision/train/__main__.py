@@ -54,7 +54,7 @@ def evaluate(net: CardNet, x: np.ndarray, batch: int = 512) -> tuple[np.ndarray,
     logits, corners = [], []
     with torch.no_grad():
         for i in range(0, len(x), batch):
-            lg, _, co = net(torch.from_numpy(to_tensor(x[i:i + batch])))
+            lg, _, co, _ = net(torch.from_numpy(to_tensor(x[i:i + batch])))
             logits.append(lg)
             corners.append(co if co is not None else torch.zeros_like(lg))
     return torch.cat(logits).numpy(), torch.cat(corners).numpy()
@@ -67,7 +67,8 @@ def _stage1(args: argparse.Namespace, tr: dict[str, np.ndarray], va: dict[str, n
     va_seen = ~va["hidden"] if "hidden" in va else np.ones(len(va["y"]), bool)
     # channels-last memory: the convolutions train about a third faster on the CPU than in NCHW
     net = CardNet(len(LABELS), width=args.width, corner_head=args.corner_weight > 0,
-                  whole_pool=args.whole_pool).to(memory_format=torch.channels_last)
+                  whole_pool=args.whole_pool, whole_channels=args.whole_channels,
+                  whole_head=args.whole_weight > 0).to(memory_format=torch.channels_last)
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
     n_inst = len(tr["y"]) // 2
     per_batch = args.batch // 2
@@ -101,9 +102,13 @@ def _stage1(args: argparse.Namespace, tr: dict[str, np.ndarray], va: dict[str, n
             inst = torch.from_numpy(tr["inst"][idx])
             # crops in which only the index shows train the corner head alone
             seen = torch.from_numpy(~tr["hidden"][idx]) if "hidden" in tr else torch.ones(len(idx), dtype=torch.bool)
-            logits, emb, corner = net(x)
-            loss = (F.cross_entropy(logits, y, label_smoothing=0.05, reduction="none") * seen).sum() / seen.sum().clamp(min=1) \
+            logits, emb, corner, whole = net(x)
+            n_seen = seen.sum().clamp(min=1)
+            loss = (F.cross_entropy(logits, y, label_smoothing=0.05, reduction="none") * seen).sum() / n_seen \
                 + 0.5 * supcon(emb, torch.where(seen, inst, -1))
+            if whole is not None:
+                loss = loss + args.whole_weight * (
+                    F.cross_entropy(whole, y, label_smoothing=0.05, reduction="none") * seen).sum() / n_seen
             if corner is not None:
                 loss = loss + args.corner_weight * F.cross_entropy(corner, y, label_smoothing=0.05)
             opt.zero_grad()
@@ -165,18 +170,24 @@ def _stage1_facts(meta_path: Path) -> dict[str, object]:
     return {"epochs_run": meta["train"]["epochs_run"], "steps": meta["train"]["steps"], "val": val}
 
 
-def _index_from(checkpoint: Path) -> tuple[IndexNet, float, dict[str, float]]:
+def _index_from(source: Path) -> tuple[IndexNet | Path, float, dict[str, float]]:
     """The index network, its temperature and its validation figures (and training minutes) from
-    a checkpoint and the ``cards.json`` beside it."""
-    ck = torch.load(checkpoint, map_location="cpu")
-    net = index_net_from(ck)
-    if net is None:
-        raise SystemExit(f"{checkpoint} holds no index network")
-    meta_path = checkpoint.with_name("cards.json")
+    a checkpoint and the ``cards.json`` beside it; or, given an exported ``cards_index.onnx``
+    (the shipped one, whose checkpoint is not kept), that file to ship unchanged, with the
+    temperature and figures its ``cards.json`` records."""
+    meta_path = source.with_name("cards.json")
     meta = json.loads(meta_path.read_text(encoding="utf-8")) if meta_path.exists() else {}
     stats: dict[str, float] = {k: v for k, v in meta.get("val", {}).items() if k.startswith("index_")}
     if "index_minutes" in meta.get("train", {}):
         stats["minutes"] = meta["train"]["index_minutes"]
+    if source.suffix == ".onnx":
+        if "index_model" not in meta:
+            raise SystemExit(f"{meta_path} does not describe the index network {source}")
+        return source, float(meta["index_model"]["temperature"]), stats
+    ck = torch.load(source, map_location="cpu")
+    net = index_net_from(ck)
+    if net is None:
+        raise SystemExit(f"{source} holds no index network")
     return net, float(ck["index_temperature"]), stats
 
 
@@ -197,15 +208,22 @@ def main(argv: list[str] | None = None) -> int:
                     help="share of card views in which only the index shows (a held fan or a row): they train the corner head alone")
     ap.add_argument("--corner-weight", type=float, default=0.5,
                     help="weight of the corner head's loss (0: no corner head, as models up to v9)")
+    ap.add_argument("--whole-weight", type=float, default=0.5,
+                    help="weight of the loss of a head that reads the whole-card branch alone, in training only "
+                         "(0: no such head, as models up to v19)")
     ap.add_argument("--index-steps", type=int, default=0,
                     help="steps of the second stage, the index network (0: none, the corner head reads the index)")
     ap.add_argument("--stage1", type=Path, default=None,
                     help="a cards.pt this command made before: skip the first stage and train only the index network")
     ap.add_argument("--index-from", type=Path, default=None,
-                    help="a cards.pt an earlier --index-steps run wrote: ship its index network instead of training "
-                         "one (the index network learns from the data alone, not from the card network)")
+                    help="a cards.pt an earlier --index-steps run wrote, or an exported cards_index.onnx with its cards.json "
+                         "beside it: ship that index network instead of training one (the index network learns "
+                         "from the data alone, not from the card network)")
     ap.add_argument("--whole-pool", type=int, default=2, choices=(2, 4),
                     help="the whole-card branch reads the crop averaged down 2 times (from v19) or 4 (up to v18)")
+    ap.add_argument("--whole-channels", type=int, default=128, choices=(64, 128),
+                    help="channels of the whole-card branch's last blocks: 128 (from v20, with a second block on "
+                         "its 6 x 4 grid) or 64 (up to v19)")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--time-limit", type=float, default=50.0, help="minutes of training at most")
     ap.add_argument("--stop-after", type=int, default=0,
@@ -237,7 +255,8 @@ def main(argv: list[str] | None = None) -> int:
         temperature, corner_temperature = float(ck["temperature"]), ck.get("corner_temperature")
         stage1 = ck.get("stage1") or _stage1_facts(args.stage1.with_name("cards.json"))
         print(f"stage 1 from {args.stage1}", flush=True)
-    index_net, index_temperature = None, None
+    index_net: IndexNet | Path | None = None
+    index_temperature = None
     stage2: dict[str, float] = {}
     if args.index_from is not None:
         if args.index_steps:
@@ -252,14 +271,16 @@ def main(argv: list[str] | None = None) -> int:
         "train": {"seed": args.seed, "data_seeds": data_seeds, "render_version": RENDER_VERSION,
                   "instances_per_data_seed": args.instances, "crops": int(len(tr["y"])),
                   **{k: v for k, v in stage1.items() if k not in ("val", "minutes")},
-                  "width": args.width, "whole_pool": net.whole_pool, "minutes": round((time.time() - t0) / 60, 1),
+                  "width": args.width, "whole_pool": net.whole_pool, "whole_channels": net.whole_channels, "minutes": round((time.time() - t0) / 60, 1),
                   **({"card_minutes": stage1["minutes"]} if "minutes" in stage1 else {}),
                   "command": f"python -m vision.train --seed {args.seed} --data-seeds {','.join(map(str, data_seeds))} "
                              f"--out {args.out} --instances {args.instances} --steps {args.steps} --threads {args.threads}"
                              + (f" --stop-after {stage1['steps']}" if args.steps and 0 < int(stage1.get("steps") or 0) < args.steps else "")
                              + (f" --held {args.held}" if args.held else "")
                              + (f" --whole-pool {net.whole_pool}" if net.whole_pool != 2 else "")
+                             + (f" --whole-channels {net.whole_channels}" if net.whole_channels != 128 else "")
                              + (f" --corner-weight {args.corner_weight}" if args.corner_weight != 0.5 else "")
+                             + (f" --whole-weight {args.whole_weight}" if args.whole_weight != 0.5 else "")
                              + (f" --index-steps {args.index_steps}" if args.index_steps else "")
                              + (f" --stage1 {args.stage1}" if args.stage1 else "")
                              + (f" --index-from {args.index_from}" if args.index_from else "")},

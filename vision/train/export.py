@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -18,42 +19,51 @@ import torch
 from vision.classify import INPUT_H, INPUT_W, LABELS, MODEL_FILE
 from vision.train.model import CORNER_H, CORNER_W, CardNet, Exported, IndexExported, IndexNet
 
-#: What the shipped model's outputs are (written into ``cards.json``).
-OUTPUTS = {"probs": "calibrated softmax over labels",
-           "embedding": "unit-norm 640-d enrolment descriptor: corner-branch (256) and whole-card (384) "
-                        "features, each unit length, joined"}
 #: The third output of a network with a corner head.
 CORNER_OUTPUT = {"corner": "calibrated softmax over labels from the top-left corner (36 x 28 mm) alone"}
 #: The index network's file (from v13), beside the model.
 INDEX_FILE = "cards_index.onnx"
 
 
+def outputs_of(net: CardNet) -> dict[str, str]:
+    """What the exported model's outputs are (written into ``cards.json``)."""
+    corner, whole = 128 * 2 * net.width, net.whole_channels * net.width * 6
+    return {"probs": "calibrated softmax over labels",
+            "embedding": f"unit-norm {corner + whole}-d enrolment descriptor: corner-branch ({corner}) and "
+                         f"whole-card ({whole}) features, each unit length, joined",
+            **(CORNER_OUTPUT if net.corner_cls is not None else {})}
+
+
 def export(net: CardNet, temperature: float, out: Path, meta: dict[str, Any],
-           corner_temperature: float | None = None, index_net: IndexNet | None = None,
+           corner_temperature: float | None = None, index_net: IndexNet | Path | None = None,
            index_temperature: float | None = None, stage1: dict[str, Any] | None = None) -> Path:
     """``cards.onnx``, ``cards.labels.txt``, ``cards.json`` (``meta`` plus the input/output
     description) and the checkpoint ``cards.pt`` (not shipped) into ``out``; with ``index_net``
-    also ``cards_index.onnx``. ``stage1`` (the card network's training facts) goes into the checkpoint, for a later run
-    that trains only a new index network (``--stage1``)."""
+    also ``cards_index.onnx`` (exported, or copied unchanged when ``index_net`` is the path of
+    one already exported). ``stage1`` (the card network's training facts) goes into the
+    checkpoint, for a later run that trains only a new index network (``--stage1``)."""
     out.mkdir(parents=True, exist_ok=True)
     net.eval()
-    if index_net is not None:
-        index_net.eval()
+    index_module = index_net if isinstance(index_net, IndexNet) else None
+    if index_module is not None:
+        index_module.eval()
     torch.save({"state_dict": net.state_dict(), "width": meta.get("train", {}).get("width", 1),
-                "whole_pool": net.whole_pool,
+                "whole_pool": net.whole_pool, "whole_channels": net.whole_channels,
                 "temperature": temperature, "corner_temperature": corner_temperature,
-                "index_state_dict": index_net.state_dict() if index_net is not None else None,
+                "index_state_dict": index_module.state_dict() if index_module is not None else None,
                 "index_temperature": index_temperature, "stage1": stage1}, out / "cards.pt")
     onnx_path = out / MODEL_FILE
-    outputs = dict(OUTPUTS, **(CORNER_OUTPUT if net.corner_cls is not None else {}))
+    outputs = outputs_of(net)
     torch.onnx.export(Exported(net, temperature, corner_temperature).eval(), torch.zeros(1, 3, INPUT_H, INPUT_W),
                       str(onnx_path), input_names=["image"], output_names=list(outputs),
                       dynamic_axes={"image": {0: "n"}, **{name: {0: "n"} for name in outputs}},
                       opset_version=17, dynamo=False)
-    if index_net is not None and index_temperature is not None:
-        torch.onnx.export(IndexExported(index_net, index_temperature).eval(), torch.zeros(1, 3, CORNER_H, CORNER_W),
+    if index_module is not None and index_temperature is not None:
+        torch.onnx.export(IndexExported(index_module, index_temperature).eval(), torch.zeros(1, 3, CORNER_H, CORNER_W),
                           str(out / INDEX_FILE), input_names=["corner"], output_names=["probs"],
                           dynamic_axes={"corner": {0: "n"}, "probs": {0: "n"}}, opset_version=17, dynamo=False)
+    elif isinstance(index_net, Path) and index_net.resolve() != (out / INDEX_FILE).resolve():
+        shutil.copyfile(index_net, out / INDEX_FILE)
     (out / "cards.labels.txt").write_text("\n".join(LABELS) + "\n", encoding="utf-8")
     full: dict[str, Any] = {
         "model": MODEL_FILE, "labels": "cards.labels.txt",
@@ -73,9 +83,11 @@ def export(net: CardNet, temperature: float, out: Path, meta: dict[str, Any],
 
 def card_net_from(ck: dict[str, Any]) -> CardNet:
     """The card network a checkpoint (``cards.pt``, :func:`export`) holds; one without
-    ``whole_pool`` predates v19, whose whole-card branch averaged the crop down 4 times."""
+    ``whole_pool`` predates v19, whose whole-card branch averaged the crop down 4 times; one
+    without ``whole_channels`` predates v20, whose whole-card branch ended in 64 channels."""
     net = CardNet(len(LABELS), width=int(ck["width"]), corner_head=ck.get("corner_temperature") is not None,
-                  whole_pool=int(ck.get("whole_pool", 4)))
+                  whole_pool=int(ck.get("whole_pool", 4)), whole_channels=int(ck.get("whole_channels", 64)),
+                  whole_head=any(k.startswith("whole_cls.") for k in ck["state_dict"]))
     net.load_state_dict(ck["state_dict"])
     return net
 
