@@ -24,8 +24,9 @@ import numpy as np
 from games.errors import PegpiError
 from vision.classify import preprocess
 
-#: Cosine similarity of enrolment descriptors an enrolled view must reach to be recognised, and
-#: the margin over the nearest other card that makes a match sure (see models/MODEL_CARD.md).
+#: Cosine similarity of enrolment descriptors an enrolled view must reach to be recognised, for a
+#: model whose ``cards.json`` names none (models up to v19, whose descriptors it was measured
+#: on), and the margin over the nearest other card that makes a match sure (see models/MODEL_CARD.md).
 DEFAULT_THRESHOLD = 0.94
 MARGIN_SCALE = 0.02
 #: Non-card views (table, clutter, hands, blank paper) every gallery holds as ``unknown``.
@@ -49,6 +50,15 @@ def data_dir(override: str | os.PathLike[str] | None = None) -> Path:
 
 def model_id(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+
+
+def model_threshold(classifier: Any) -> float:
+    """The similarity an enrolled view must reach under ``classifier``'s model: the threshold its
+    ``cards.json`` records (``enrolment.threshold``, calibrated on Decktet-like decks of
+    validation designs by :mod:`vision.train.enrol_calib`; each model's descriptors lie at
+    similarities of their own), else :data:`DEFAULT_THRESHOLD`."""
+    meta = getattr(classifier, "meta", None) or {}
+    return float(meta.get("enrolment", {}).get("threshold", DEFAULT_THRESHOLD))
 
 
 def augment_views(view: np.ndarray, n: int, seed: int) -> list[np.ndarray]:
@@ -129,9 +139,9 @@ class EnrolledDeck:
         return self._cache[mid]
 
     def threshold_for(self, classifier: Any) -> float:
-        """The deck's threshold if it was set under ``classifier``'s model, else the default
+        """The deck's threshold if it was set under ``classifier``'s model, else that model's
         (thresholds belong to a model's descriptor)."""
-        return self.threshold if classifier.model_id == self.model else DEFAULT_THRESHOLD
+        return self.threshold if classifier.model_id == self.model else model_threshold(classifier)
 
     def save(self, folder: str | os.PathLike[str] | None = None) -> Path:
         path = data_dir(folder) / f"{self.name}.npz"
@@ -152,9 +162,10 @@ class EnrolledDeck:
 
 
 def enroll(classifier: Any, name: str, crops: Sequence[np.ndarray], labels: Sequence[str], *,
-           threshold: float = DEFAULT_THRESHOLD, folder: str | os.PathLike[str] | None = None,
+           threshold: float | None = None, folder: str | os.PathLike[str] | None = None,
            save: bool = True, merge: bool = True, augment: int = DEFAULT_AUGMENT) -> EnrolledDeck:
-    """Enrol ``crops`` (upright card images, one or a few per card) as deck ``name``.
+    """Enrol ``crops`` (upright card images, one or a few per card) as deck ``name``; a view is
+    recognised from a similarity of ``threshold`` (None: the model's, :func:`model_threshold`).
 
     With ``merge`` the views are added to an already enrolled deck of that name. The deck is
     saved unless ``save`` is false; it is returned either way (``classifier.add_deck`` uses it)."""
@@ -169,7 +180,7 @@ def enroll(classifier: Any, name: str, crops: Sequence[np.ndarray], labels: Sequ
         old = EnrolledDeck.load(path)
         all_labels, all_views = old.labels + all_labels, np.concatenate([old.views, views])
     deck = EnrolledDeck(name, all_labels, all_views, np.zeros((0, 1), np.float32), classifier.model_id,
-                        threshold, augment)
+                        model_threshold(classifier) if threshold is None else threshold, augment)
     deck.embeddings = classifier.embed(deck.expanded_views())
     if save:
         deck.save(folder)

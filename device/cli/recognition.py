@@ -39,7 +39,8 @@ def register(commands: Any, benches: Any) -> None:
     p.add_argument("--labels", default=None,
                    help="one label per image, separated by commas (e.g. 'the Author, Ace of Moons')")
     p.add_argument("--replace", action="store_true", help="forget earlier views of this deck")
-    p.add_argument("--threshold", type=float, default=None, help="descriptor similarity needed to recognise an enrolled card (default 0.94)")
+    p.add_argument("--threshold", type=float, default=None, help="descriptor similarity needed to recognise an enrolled card (default: the model's, "
+                        "from its cards.json)")
     p.add_argument("--list", action="store_true", help="list the enrolled decks")
     p.add_argument("--remove", action="store_true", help="remove the deck")
     p.add_argument("--json", action="store_true")
@@ -190,7 +191,7 @@ def cmd_enroll(args: argparse.Namespace) -> int:
     files, labels = _collect(args.images, args.labels)
     crops = [card_crop(_read(f)) for f in files]
     deck = en.enroll(clf, args.deck, crops, labels, merge=not args.replace,
-                     threshold=args.threshold if args.threshold is not None else en.DEFAULT_THRESHOLD)
+                     threshold=args.threshold)
     summary = {"deck": deck.name, "views": len(deck.labels), "cards": len(set(deck.labels)),
                "stored": str(en.data_dir() / f"{deck.name}.npz")}
     print(json.dumps(summary, indent=2) if args.json else

@@ -46,15 +46,20 @@ def test_enrol_save_load_recognise(tmp_path: Path, monkeypatch: pytest.MonkeyPat
 
 
 def test_threshold_belongs_to_the_model(tmp_path: Path) -> None:
-    """A deck saved under another model is re-embedded and matched with the default threshold."""
-    from vision.enroll import DEFAULT_THRESHOLD, EnrolledDeck
+    """A deck is matched with the threshold calibrated for the model it is read with (its
+    ``cards.json``); a deck saved under another model is re-embedded and gets this model's."""
+    from vision.enroll import EnrolledDeck, model_threshold
 
     clf = load_default_classifier()
+    calibrated = clf.meta["enrolment"]["threshold"]
+    assert model_threshold(clf) == calibrated
+    assert calibrated < clf.meta["enrolment"]["right_p1"]  # new views of an enrolled card reach it
     view = render_decktet("the Author", 3, px_per_mm=2.0)
+    assert enroll(clf, "new", [view], ["the Author"], folder=tmp_path, augment=0).threshold == calibrated
     deck = enroll(clf, "old", [view], ["the Author"], folder=tmp_path, threshold=0.5)
     assert deck.threshold_for(clf) == 0.5
     stale = EnrolledDeck(deck.name, deck.labels, deck.views, deck.embeddings[:, :7], "another-model", 0.5, deck.augment)
-    assert stale.threshold_for(clf) == DEFAULT_THRESHOLD
+    assert stale.threshold_for(clf) == calibrated
     assert stale.embeddings_for(clf).shape == deck.embeddings.shape
 
 

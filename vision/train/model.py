@@ -8,7 +8,8 @@ Input: ``float32 [N, 3, 176, 128]``, BGR in 0..1 (see :func:`vision.classify.pre
 
 The exported model's ``embedding`` (what enrolment matches) is not the embedding head: it is
 the two branches' pooled features, each made unit length, side by side and scaled to unit length
-(:meth:`CardNet.descriptor`, 640-d). On Decktet-like decks never seen in training it finds the
+(:meth:`CardNet.descriptor`: 640-d up to v19, 1024-d from v20, whose whole-card branch ends in
+128 channels). On Decktet-like decks never seen in training it finds the
 enrolled card far more often than the head does (99.8 % against 94.9 %, v6, one view enrolled):
 the head was trained to tell French cards apart, the branches still see what any card shows.
 """
