@@ -63,6 +63,17 @@ def test_threshold_belongs_to_the_model(tmp_path: Path) -> None:
     assert stale.embeddings_for(clf).shape == deck.embeddings.shape
 
 
+def test_calibrated_threshold_parts_enrolled_cards_from_impostors() -> None:
+    """The calibration behind a model's threshold, on one Decktet-like design: new views of its
+    cards reach the threshold, non-card crops and French cards stay under it."""
+    from vision.train.enrol_calib import calibrate
+
+    clf = load_default_classifier()
+    facts = calibrate(clf.model_path, designs=(1001,), views=1)
+    assert facts["impostor_p99"] < facts["threshold"] < facts["right_p1"], facts
+    assert abs(facts["threshold"] - clf.meta["enrolment"]["threshold"]) < 0.02, facts
+
+
 def test_enrol_errors(tmp_path: Path) -> None:
     clf = load_default_classifier()
     with pytest.raises(EnrolError):
