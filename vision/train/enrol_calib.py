@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.classify import OnnxCardClassifier, preprocess
-from vision.enroll import augment_views
+from vision.enroll import enroll
 from vision.render import CARD_IDS, render_card
 from vision.render.decktet import DECKTET_NAMES, render_decktet
 from vision.render.photo import non_card_crop, table_crop
@@ -46,18 +46,14 @@ def calibrate(model: Path, designs: tuple[int, ...] = DESIGNS, views: int = 3, s
     right, impostor = [], []
     for design in designs:
         faces = {n: render_decktet(n, design, px_per_mm=3.0, alpha=True) for n in DECKTET_NAMES}
-        gallery, labels = [], []
-        for i, n in enumerate(DECKTET_NAMES):
-            view = preprocess(table_crop(faces[n], rng, strength=0.5, turn=False))
-            gallery += augment_views(view, 24, i)
-            labels += [i] * 25
-        g = clf.embed(gallery)
-        lab = np.array(labels)
+        # the deck as enrolment keeps it: each view and its augmented variants, embedded
+        deck = enroll(clf, f"calibration-{design}", [table_crop(faces[n], rng, strength=0.5, turn=False)
+                                                      for n in DECKTET_NAMES], list(DECKTET_NAMES), save=False)
+        lab = np.array(deck.all_labels)
         tests = [table_crop(faces[n], rng) for n in DECKTET_NAMES for _ in range(views)]
-        sims = clf.embed(tests) @ g.T
-        truth = np.repeat(np.arange(len(DECKTET_NAMES)), views)
-        right += [float(sims[k][lab == t].max()) for k, t in enumerate(truth)]
-        impostor += list((imp_emb @ g.T).max(axis=1))
+        sims = clf.embed(tests) @ deck.embeddings.T
+        right += [float(sims[k][lab == n].max()) for k, n in enumerate(np.repeat(DECKTET_NAMES, views))]
+        impostor += list((imp_emb @ deck.embeddings.T).max(axis=1))
     r1, i99 = float(np.percentile(right, 1)), float(np.percentile(impostor, 99))
     return {"threshold": round((r1 + i99) / 2, 3), "right_p1": round(r1, 4), "impostor_p99": round(i99, 4)}
 

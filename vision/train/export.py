@@ -27,7 +27,7 @@ INDEX_FILE = "cards_index.onnx"
 
 def outputs_of(net: CardNet) -> dict[str, str]:
     """What the exported model's outputs are (written into ``cards.json``)."""
-    corner, whole = 128 * 2 * net.width, net.whole_channels * net.width * 6
+    corner, whole = net.corner_dim, net.whole_dim
     return {"probs": "calibrated softmax over labels",
             "embedding": f"unit-norm {corner + whole}-d enrolment descriptor: corner-branch ({corner}) and "
                          f"whole-card ({whole}) features, each unit length, joined",
@@ -108,9 +108,13 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     ck = torch.load(args.checkpoint, map_location="cpu")
     corner_t = ck.get("corner_temperature")
-    net, index_net = card_net_from(ck), index_net_from(ck)
     meta_path = args.checkpoint.with_name("cards.json")
     meta = json.loads(meta_path.read_text(encoding="utf-8")) if meta_path.exists() else {}
+    net = card_net_from(ck)
+    index_net: IndexNet | Path | None = index_net_from(ck)
+    shipped_index = args.checkpoint.with_name(INDEX_FILE)
+    if index_net is None and "index_model" in meta and shipped_index.exists():
+        index_net = shipped_index  # a run that took its index network from an exported file (--index-from)
     path = export(net, float(ck["temperature"]), args.out, meta,
                   corner_temperature=float(corner_t) if corner_t is not None else None, index_net=index_net,
                   index_temperature=ck.get("index_temperature"), stage1=ck.get("stage1"))

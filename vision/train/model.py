@@ -47,7 +47,6 @@ class CardNet(nn.Module):
                  whole_pool: int = 2, whole_channels: int = 128, whole_head: bool = False) -> None:
         super().__init__()
         w = width
-        self.width = width
         #: how much the whole-card branch's input is averaged down before its first convolution:
         #: 4 (models up to v18: 44 x 32, 0.5 px/mm, where a pip is a blur of a few pixels) or 2
         #: (88 x 64, whose first convolution strides 2: the same 44 x 32 grid and about the same
@@ -72,6 +71,9 @@ class CardNet(nn.Module):
             dwblock(96 * w, 128 * w),
         )
         wc = whole_channels * w
+        #: lengths of the pooled features of the corner branch (mean and max) and of the
+        #: whole-card branch (its 3 x 2 map): what the trunk, the heads and the descriptor read
+        self.corner_dim, self.whole_dim = 128 * w * 2, wc * 6
         self.whole = nn.Sequential(
             conv(3, 16 * w, 2 if whole_pool == 2 else 1),  # 44 x 32
             conv(16 * w, 32 * w, 2),     # 22 x 16
@@ -80,20 +82,19 @@ class CardNet(nn.Module):
             dwblock(wc, wc, 2),          # 6 x 4
             *([dwblock(wc, wc)] if whole_channels == 128 else []),
         )
-        feat = 128 * w * 2 + wc * 6
-        self.trunk = nn.Sequential(nn.Linear(feat, 256), nn.BatchNorm1d(256), nn.ReLU(inplace=True), nn.Dropout(0.2))
+        self.trunk = nn.Sequential(nn.Linear(self.corner_dim + self.whole_dim, 256), nn.BatchNorm1d(256), nn.ReLU(inplace=True), nn.Dropout(0.2))
         self.cls = nn.Linear(256, n_classes)
         self.emb = nn.Linear(256, emb_dim)
         #: reads the corner index alone (for cards of which little else shows); None in old checkpoints
         self.corner_cls: nn.Module | None = (
-            nn.Sequential(nn.Linear(128 * w * 2, 128), nn.ReLU(inplace=True), nn.Linear(128, n_classes))
+            nn.Sequential(nn.Linear(self.corner_dim, 128), nn.ReLU(inplace=True), nn.Linear(128, n_classes))
             if corner_head else None)
         #: reads the whole-card branch alone, in training only (not exported): without it the
         #: network learns a card's suit from its corner index, which most designs print, and never
         #: learns to read it from the pips and courts of a design whose index is blurred or shows
         #: the rank alone. None in checkpoints before v20
         self.whole_cls: nn.Module | None = (
-            nn.Sequential(nn.Linear(wc * 6, 128), nn.ReLU(inplace=True), nn.Linear(128, n_classes))
+            nn.Sequential(nn.Linear(self.whole_dim, 128), nn.ReLU(inplace=True), nn.Linear(128, n_classes))
             if whole_head else None)
 
     def branches(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
