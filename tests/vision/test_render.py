@@ -325,3 +325,29 @@ def test_frameless_court_figures_leave_the_corner_indices_clear() -> None:
             ink_framed = (np.abs(framed.astype(np.float32) - np.asarray(d.paper, np.float32)).sum(axis=2) > 60)
             mid = slice(face.shape[0] // 3, 2 * face.shape[0] // 3)
             assert np.nonzero(ink[mid].any(axis=0))[0].min() < np.nonzero(ink_framed[mid].any(axis=0))[0].min()
+
+
+def test_some_training_backs_carry_a_picture_and_no_index() -> None:
+    """About one training deck in five prints a picture on its back (a figure like a court's, or
+    one upright scene): full colour over most of the back, and no rank or suit in its corner,
+    so only a corner index tells a court from such a back. Held-out designs keep plain backs."""
+    from dataclasses import replace
+
+    train = [design_from_seed(s) for s in range(300)]
+    pictured = [d for d in train if d.back_picture]
+    assert 0.12 < len(pictured) / len(train) < 0.28
+    assert {d.back_picture for d in pictured} == {1, 2}
+    assert not any(design_from_seed(s).back_picture for s in HELDOUT_DESIGN_SEEDS)
+    for d in pictured[:4]:
+        back = render_card("back", d, px_per_mm=3.0)
+        plain = render_card("back", replace(d, back_picture=0), px_per_mm=3.0)
+        assert np.array_equal(back, render_card("back", d, px_per_mm=3.0)), "deterministic"
+        h, w = back.shape[:2]
+        middle = (slice(h // 4, 3 * h // 4), slice(w // 4, 3 * w // 4))
+        changed = np.abs(back.astype(np.int16) - plain.astype(np.int16)).sum(axis=2) > 30
+        assert changed[middle].mean() > 0.5, f"design {d.seed}: the picture covers the middle"
+        hsv = cv2.cvtColor(back, cv2.COLOR_BGR2HSV)
+        assert np.percentile(hsv[..., 1][middle], 75) > 80, "in colour"
+        # the faces are what they were: only the back changed
+        for card in ("KS", "7D"):
+            assert np.array_equal(render_card(card, d, px_per_mm=2.0), render_card(card, replace(d, back_picture=0), px_per_mm=2.0))

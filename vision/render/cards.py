@@ -39,8 +39,8 @@ Color = tuple[float, float, float]
 #: Bumped whenever a change to the renderer changes what a seed draws, so that cached training
 #: data made by an older renderer is not reused (2: ornate court figures; 3: commercial decks'
 #: pictorial courts, layouts and jokers; 4: pointed spades; 5: symbol-font pips, clubs without
-#: the notch above the stem, frameless court figures).
-RENDER_VERSION = 5
+#: the notch above the stem, frameless court figures; 6: picture backs).
+RENDER_VERSION = 6
 
 
 def is_heldout(seed: int) -> bool:
@@ -94,6 +94,10 @@ class DesignSpec:
     suit_font: str = ""  # a vision.render.suitfonts face name, or "" for the parametric pips
     frameless: bool = False  # a pictorial court's figure with no frame, nearly as wide as the card
     frameless_inset: float = 0.0  # ... and its inset from the left and right edges, mm
+    # renderer version 6 (training designs only): a picture on the back, as souvenir, casino and
+    # photo decks print: a figure or scene with no index, in a frame on the back's pattern
+    back_picture: int = 0  # 0 none, 1 a figure turned half over half (as a court), 2 one upright picture
+    back_picture_inset: float = 0.0  # the picture's frame's inset from the card's edges, mm
 
     def pip(self, suit: str, height: float) -> np.ndarray:
         """The mask of this design's ``suit`` symbol, ``height`` px tall."""
@@ -194,6 +198,13 @@ def design_from_seed(seed: int) -> DesignSpec:
     # (as many commercial decks do: the figure on the bare card, flowing round the indices)
     if fonts.random() < 0.4:
         spec = replace(spec, frameless=True, frameless_inset=_u(fonts, 0.8, 3.0))
+    # v6, from a stream of its own again: one training design in five prints a picture on its
+    # back. Without such backs a back is "the card with a dense picture and no pips", and a
+    # commercial court, whose figure is denser than any pattern, was read as one; a picture back
+    # leaves the corner index as what tells a court from a back
+    backs = np.random.default_rng([seed, 7179])
+    if backs.random() < 0.2 and not heldout:
+        spec = replace(spec, back_picture=1 + int(backs.integers(2)), back_picture_inset=_u(backs, 2.0, 8.0))
     return spec
 
 
@@ -397,28 +408,32 @@ def _ornament(half: np.ndarray, d: DesignSpec, k: float, rng: np.random.Generato
     n = int((seeds == 0).sum())
     _, labels = cv2.distanceTransformWithLabels(seeds, cv2.DIST_L2, 5, labelType=cv2.DIST_LABEL_PIXEL)
     field = labels - 1
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    yy, xx = (a.ravel() for a in np.mgrid[0:h, 0:w].astype(np.float32))
     line = max(1, int(round(0.22 * k)))
+    # the pixels of the figure's body, grouped by field (one sort, not a whole-image mask a field)
+    inside = np.flatnonzero(body.ravel())
+    inside = inside[np.argsort(field.ravel()[inside], kind="stable")]
+    bounds = np.searchsorted(field.ravel()[inside], np.arange(n + 1))
+    flat = half.reshape(-1, 3)
     for i in range(n):
-        m = (field == i) & body
-        if not m.any():
+        px = inside[bounds[i]:bounds[i + 1]]
+        if not len(px):
             continue
         base = pal[int(rng.integers(len(pal) - 1))]
-        half[m] = base
+        flat[px] = base
         kind = int(rng.integers(4))
         if kind == 0:
             continue
         ink = pal[int(rng.integers(len(pal)))]
-        pattern = np.zeros((h, w), np.uint8)
         step = max(3, int(rng.uniform(1.0, 2.2) * k))
         if kind == 1:  # stripes at an angle
             ang = rng.uniform(0, np.pi)
-            pattern = ((((xx * np.cos(ang) + yy * np.sin(ang)) // (step / 2)) % 2) == 0).astype(np.uint8)
+            on = (((xx[px] * np.cos(ang) + yy[px] * np.sin(ang)) // (step / 2)) % 2) == 0
         elif kind == 2:  # dots
-            pattern = _dots(h, w, step)
+            on = _dots(h, w, step).ravel()[px] > 0
         else:  # checks
-            pattern = (((xx // step) + (yy // step)) % 2 == 0).astype(np.uint8)
-        half[m & (pattern > 0)] = ink
+            on = ((xx[px] // step) + (yy[px] // step)) % 2 == 0
+        flat[px[on]] = ink
     # black edges round every field and round the figure
     edges = (cv2.morphologyEx(field.astype(np.uint16), cv2.MORPH_GRADIENT, np.ones((2, 2), np.uint8)) > 0) & body
     outline = cv2.morphologyEx(body.astype(np.uint8), cv2.MORPH_GRADIENT, np.ones((2, 2), np.uint8)) > 0
@@ -776,6 +791,29 @@ def _draw_back(canvas: np.ndarray, d: DesignSpec, k: float) -> None:
     region[:] = np.asarray(bg, np.float32) * (1 - area[..., None]) + np.asarray(fg, np.float32) * area[..., None]
     if m > 0:
         cv2.rectangle(canvas, (m, m), (W - m - 1, H - m - 1), fg, max(1, int(0.6 * k)), cv2.LINE_AA)
+    if d.back_picture:
+        _draw_back_picture(canvas, d, k, rng)
+
+
+def _draw_back_picture(canvas: np.ndarray, d: DesignSpec, k: float, rng: np.random.Generator) -> None:
+    """A picture in a frame on the back's pattern: a court-like figure turned half over half, or
+    one upright figure (a photo or scene), in full colour and with no index anywhere."""
+    H, W = canvas.shape[:2]
+    m = int(d.back_picture_inset * k)
+    w, h = W - 2 * m, H - 2 * m
+    figure = str(rng.choice(["K", "Q", "J", "joker"]))
+    if d.back_picture == 1:
+        half = _pictorial_half(w, h // 2 + 1, d, figure, k, rng)
+        picture = np.concatenate([half, half[::-1, ::-1]], axis=0)[:h]
+    else:
+        picture = _pictorial_half(w, h, d, figure, k, rng)
+    if rng.random() < 0.5:  # on a tinted ground rather than the paper
+        ground = np.asarray(_colour(rng, d.back_colours[0], 60), np.float32)
+        bare = ~_inked(picture, d)
+        picture[bare] = 0.35 * picture[bare] + 0.65 * ground
+    canvas[m:m + h, m:m + w] = picture
+    cv2.rectangle(canvas, (m, m), (m + w - 1, m + h - 1), d.back_colours[0], max(1, int(rng.uniform(0.4, 1.5) * k)),
+                  cv2.LINE_AA)
 
 
 def _wear(canvas: np.ndarray, amount: float, k: float, rng: np.random.Generator) -> None:

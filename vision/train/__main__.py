@@ -206,6 +206,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--width", type=int, default=1)
     ap.add_argument("--held", type=float, default=0.0,
                     help="share of card views in which only the index shows (a held fan or a row): they train the corner head alone")
+    ap.add_argument("--courts", type=float, default=0.35,
+                    help="share of the rendered faces that are courts (from v22; 0: every face as likely, 22 %% courts, "
+                         "as up to v21)")
     ap.add_argument("--corner-weight", type=float, default=0.5,
                     help="weight of the corner head's loss (0: no corner head, as models up to v9)")
     ap.add_argument("--whole-weight", type=float, default=0.5,
@@ -238,9 +241,12 @@ def main(argv: list[str] | None = None) -> int:
     data_seeds = [int(x) for x in args.data_seeds.split(",")] if args.data_seeds else [args.seed]
     train_paths, val_paths = [], []
     for ds in data_seeds:
-        cache = args.cache / (f"seed{ds}-r{RENDER_VERSION}" + (f"-held{round(args.held * 100)}" if args.held else ""))
+        cache = args.cache / (f"seed{ds}-r{RENDER_VERSION}" + (f"-held{round(args.held * 100)}" if args.held else "")
+                              + (f"-courts{round(args.courts * 100)}" if args.courts else ""))
         print(f"rendering data into {cache} ...", flush=True)
-        tp, vp = data.build(cache, ds, args.instances, args.val_instances, held=args.held)
+        t_render = time.time()
+        tp, vp = data.build(cache, ds, args.instances, args.val_instances, held=args.held, courts=args.courts)
+        print(f"  {time.time() - t_render:.0f} s", flush=True)
         train_paths += tp
         val_paths += vp if ds == data_seeds[0] else []
     tr, va = data.load(train_paths), data.load(val_paths)
@@ -269,7 +275,8 @@ def main(argv: list[str] | None = None) -> int:
         stage2["minutes"] = round((time.time() - t2) / 60, 1)
     meta = {
         "train": {"seed": args.seed, "data_seeds": data_seeds, "render_version": RENDER_VERSION,
-                  "instances_per_data_seed": args.instances, "crops": int(len(tr["y"])),
+                  "instances_per_data_seed": args.instances,
+                  "courts": args.courts, "crops": int(len(tr["y"])),
                   **{k: v for k, v in stage1.items() if k not in ("val", "minutes")},
                   "width": args.width, "whole_pool": net.whole_pool, "whole_channels": net.whole_channels, "minutes": round((time.time() - t0) / 60, 1),
                   **({"card_minutes": stage1["minutes"]} if "minutes" in stage1 else {}),
@@ -277,6 +284,7 @@ def main(argv: list[str] | None = None) -> int:
                              f"--out {args.out} --instances {args.instances} --steps {args.steps} --threads {args.threads}"
                              + (f" --stop-after {stage1['steps']}" if args.steps and 0 < int(stage1.get("steps") or 0) < args.steps else "")
                              + (f" --held {args.held}" if args.held else "")
+                             + (f" --courts {args.courts}" if args.courts != 0.35 else "")
                              + (f" --whole-pool {net.whole_pool}" if net.whole_pool != 2 else "")
                              + (f" --whole-channels {net.whole_channels}" if net.whole_channels != 128 else "")
                              + (f" --corner-weight {args.corner_weight}" if args.corner_weight != 0.5 else "")

@@ -16,7 +16,7 @@ import numpy as np
 
 from vision.classify import INPUT_H, INPUT_W, LABELS, preprocess
 from vision.render import CARD_IDS, render_card
-from vision.render.cards import PALETTE, card_alpha
+from vision.render.cards import COURTS, PALETTE, card_alpha
 from vision.render.fonts import pick_font
 from vision.render.glyphs import paint, text_mask
 from vision.render.photo import held_crop, non_card_crop, table_crop
@@ -31,6 +31,9 @@ LABEL_INDEX = {label: i for i, label in enumerate(LABELS)}
 #: contrasted with other cards of its own deck (the task of enrolment: tell the cards of one
 #: unfamiliar deck apart), not only with other decks.
 DESIGN_GROUP = 8
+
+#: The cards that are not courts (pips and jokers), for a data set that draws courts more often.
+NOT_COURTS = tuple(c for c in CARD_IDS if c not in COURTS)
 
 
 def foreign_card(rng: np.random.Generator, px_per_mm: float) -> np.ndarray:
@@ -68,12 +71,16 @@ def foreign_card(rng: np.random.Generator, px_per_mm: float) -> np.ndarray:
     return np.dstack([out, card_alpha(H, W, 3 * k)])
 
 
-def make_chunk(seed: int, n_instances: int, designs: range | tuple[int, ...], held: float = 0.0) -> dict[str, np.ndarray]:
+def make_chunk(seed: int, n_instances: int, designs: range | tuple[int, ...], held: float = 0.0,
+               courts: float = 0.0) -> dict[str, np.ndarray]:
     """``2 * n_instances`` preprocessed crops (uint8 NHWC), labels, instance ids and ``hidden``
     flags. With ``held`` > 0 that share of the card views comes out of a fan held in the hand or
     a row spread on the table, half each (only the index strip in sight:
     :func:`vision.render.photo.held_crop`), flagged ``hidden``; with 0 the random stream is
-    v9's."""
+    v9's. With ``courts`` > 0 that share of the faces are courts (12 of the 54 faces, 22 %,
+    when every face is as likely, as with 0: the stream up to v21): a court's suit shows only
+    in its corner index and by its figure's head, where a pip card shows it in every pip, and
+    courts of clubs and of spades were most of v21's mistakes."""
     rng = np.random.default_rng([seed, 2024])
     xs = np.empty((2 * n_instances, INPUT_H, INPUT_W, 3), np.uint8)
     ys = np.empty(2 * n_instances, np.int16)
@@ -103,7 +110,12 @@ def make_chunk(seed: int, n_instances: int, designs: range | tuple[int, ...], he
         elif r < 0.23:
             face, label = render_card("back", design, px_per_mm=k, rng=rng, alpha=True), "back"
         else:
-            label = CARD_IDS[int(rng.integers(54))]
+            if not courts:
+                label = CARD_IDS[int(rng.integers(54))]
+            elif rng.random() < courts:
+                label = COURTS[int(rng.integers(len(COURTS)))]
+            else:
+                label = NOT_COURTS[int(rng.integers(len(NOT_COURTS)))]
             face = render_card(label, design, px_per_mm=k, rng=rng, alpha=True)
         for v in range(2):
             if held and label not in ("unknown", "back") and rng.random() < held:
@@ -126,12 +138,12 @@ def make_chunk(seed: int, n_instances: int, designs: range | tuple[int, ...], he
     return {"x": xs, "y": ys, "inst": inst, "hidden": hidden}
 
 
-def _job(args: tuple[int, int, str, Path, float]) -> Path:
-    seed, n, split, folder, held = args
+def _job(args: tuple[int, int, str, Path, float, float]) -> Path:
+    seed, n, split, folder, held, courts = args
     path = folder / f"{split}-{seed}.npz"
     if not path.exists():
         cv2.setNumThreads(1)
-        chunk = make_chunk(seed, n, VAL_DESIGNS if split == "val" else TRAIN_DESIGNS, held)
+        chunk = make_chunk(seed, n, VAL_DESIGNS if split == "val" else TRAIN_DESIGNS, held, courts)
         tmp = path.with_suffix(".tmp.npz")
         np.savez(tmp, **chunk)
         os.replace(tmp, path)
@@ -139,11 +151,11 @@ def _job(args: tuple[int, int, str, Path, float]) -> Path:
 
 
 def build(folder: Path, seed: int, n_train: int, n_val: int, chunk: int = 500, workers: int = 2,
-          held: float = 0.0) -> tuple[list[Path], list[Path]]:
+          held: float = 0.0, courts: float = 0.0) -> tuple[list[Path], list[Path]]:
     """Make (or reuse) the chunks of a data set: ``n_train``/``n_val`` instances (2 crops each)."""
     folder.mkdir(parents=True, exist_ok=True)
-    jobs = [(seed * 10_000 + j, chunk, "train", folder, held) for j in range(n_train // chunk)]
-    jobs += [(seed * 10_000 + 9_000 + j, chunk, "val", folder, held) for j in range(max(1, n_val // chunk))]
+    jobs = [(seed * 10_000 + j, chunk, "train", folder, held, courts) for j in range(n_train // chunk)]
+    jobs += [(seed * 10_000 + 9_000 + j, chunk, "val", folder, held, courts) for j in range(max(1, n_val // chunk))]
     with mp.get_context("fork").Pool(workers) as pool:
         paths = pool.map(_job, jobs, chunksize=1)
     train = [p for p in paths if p.name.startswith("train")]
