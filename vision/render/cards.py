@@ -408,12 +408,13 @@ def _ornament(half: np.ndarray, d: DesignSpec, k: float, rng: np.random.Generato
     n = int((seeds == 0).sum())
     _, labels = cv2.distanceTransformWithLabels(seeds, cv2.DIST_L2, 5, labelType=cv2.DIST_LABEL_PIXEL)
     field = labels - 1
-    yy, xx = (a.ravel() for a in np.mgrid[0:h, 0:w].astype(np.float32))
     line = max(1, int(round(0.22 * k)))
     # the pixels of the figure's body, grouped by field (one sort, not a whole-image mask a field)
     inside = np.flatnonzero(body.ravel())
-    inside = inside[np.argsort(field.ravel()[inside], kind="stable")]
-    bounds = np.searchsorted(field.ravel()[inside], np.arange(n + 1))
+    owner = field.ravel()[inside]
+    order = np.argsort(owner, kind="stable")
+    inside = inside[order]
+    bounds = np.searchsorted(owner[order], np.arange(n + 1))
     flat = half.reshape(-1, 3)
     for i in range(n):
         px = inside[bounds[i]:bounds[i + 1]]
@@ -426,13 +427,14 @@ def _ornament(half: np.ndarray, d: DesignSpec, k: float, rng: np.random.Generato
             continue
         ink = pal[int(rng.integers(len(pal)))]
         step = max(3, int(rng.uniform(1.0, 2.2) * k))
+        y, x = (v.astype(np.float32) for v in np.divmod(px, w))
         if kind == 1:  # stripes at an angle
             ang = rng.uniform(0, np.pi)
-            on = (((xx[px] * np.cos(ang) + yy[px] * np.sin(ang)) // (step / 2)) % 2) == 0
+            on = (((x * np.cos(ang) + y * np.sin(ang)) // (step / 2)) % 2) == 0
         elif kind == 2:  # dots
             on = _dots(h, w, step).ravel()[px] > 0
         else:  # checks
-            on = ((xx[px] // step) + (yy[px] // step)) % 2 == 0
+            on = ((x // step) + (y // step)) % 2 == 0
         flat[px[on]] = ink
     # black edges round every field and round the figure
     edges = (cv2.morphologyEx(field.astype(np.uint16), cv2.MORPH_GRADIENT, np.ones((2, 2), np.uint8)) > 0) & body

@@ -206,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--width", type=int, default=1)
     ap.add_argument("--held", type=float, default=0.0,
                     help="share of card views in which only the index shows (a held fan or a row): they train the corner head alone")
-    ap.add_argument("--courts", type=float, default=0.35,
+    ap.add_argument("--courts", type=float, default=data.COURT_SHARE,
                     help="share of the rendered faces that are courts (from v22; 0: every face as likely, 22 %% courts, "
                          "as up to v21)")
     ap.add_argument("--corner-weight", type=float, default=0.5,
@@ -241,8 +241,7 @@ def main(argv: list[str] | None = None) -> int:
     data_seeds = [int(x) for x in args.data_seeds.split(",")] if args.data_seeds else [args.seed]
     train_paths, val_paths = [], []
     for ds in data_seeds:
-        cache = args.cache / (f"seed{ds}-r{RENDER_VERSION}" + (f"-held{round(args.held * 100)}" if args.held else "")
-                              + (f"-courts{round(args.courts * 100)}" if args.courts else ""))
+        cache = data.cache_dir(args.cache, ds, args.held, args.courts)
         print(f"rendering data into {cache} ...", flush=True)
         t_render = time.time()
         tp, vp = data.build(cache, ds, args.instances, args.val_instances, held=args.held, courts=args.courts)
@@ -284,7 +283,7 @@ def main(argv: list[str] | None = None) -> int:
                              f"--out {args.out} --instances {args.instances} --steps {args.steps} --threads {args.threads}"
                              + (f" --stop-after {stage1['steps']}" if args.steps and 0 < int(stage1.get("steps") or 0) < args.steps else "")
                              + (f" --held {args.held}" if args.held else "")
-                             + (f" --courts {args.courts}" if args.courts != 0.35 else "")
+                             + (f" --courts {args.courts}" if args.courts != data.COURT_SHARE else "")
                              + (f" --whole-pool {net.whole_pool}" if net.whole_pool != 2 else "")
                              + (f" --whole-channels {net.whole_channels}" if net.whole_channels != 128 else "")
                              + (f" --corner-weight {args.corner_weight}" if args.corner_weight != 0.5 else "")

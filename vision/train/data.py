@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from vision.classify import INPUT_H, INPUT_W, LABELS, preprocess
-from vision.render import CARD_IDS, render_card
+from vision.render import CARD_IDS, RENDER_VERSION, render_card
 from vision.render.cards import COURTS, PALETTE, card_alpha
 from vision.render.fonts import pick_font
 from vision.render.glyphs import paint, text_mask
@@ -34,6 +34,25 @@ DESIGN_GROUP = 8
 
 #: The cards that are not courts (pips and jokers), for a data set that draws courts more often.
 NOT_COURTS = tuple(c for c in CARD_IDS if c not in COURTS)
+#: The share of faces that are courts in the training data from v22 (``make_chunk(courts=...)``).
+COURT_SHARE = 0.35
+
+
+def cache_dir(root: Path, seed: int, held: float = 0.0, courts: float = 0.0) -> Path:
+    """Where the data set of data seed ``seed`` is kept under ``root``: named by everything that
+    changes what it holds (the renderer's version, ``held``, ``courts``), so that data made
+    otherwise is never reused."""
+    return root / (f"seed{seed}-r{RENDER_VERSION}" + (f"-held{round(held * 100)}" if held else "")
+                   + (f"-courts{round(courts * 100)}" if courts else ""))
+
+
+def face_label(rng: np.random.Generator, courts: float = 0.0) -> str:
+    """A face to render: every one as likely (``courts`` 0), or a court with chance ``courts``."""
+    if not courts:
+        return CARD_IDS[int(rng.integers(54))]
+    if rng.random() < courts:
+        return COURTS[int(rng.integers(len(COURTS)))]
+    return NOT_COURTS[int(rng.integers(len(NOT_COURTS)))]
 
 
 def foreign_card(rng: np.random.Generator, px_per_mm: float) -> np.ndarray:
@@ -110,12 +129,7 @@ def make_chunk(seed: int, n_instances: int, designs: range | tuple[int, ...], he
         elif r < 0.23:
             face, label = render_card("back", design, px_per_mm=k, rng=rng, alpha=True), "back"
         else:
-            if not courts:
-                label = CARD_IDS[int(rng.integers(54))]
-            elif rng.random() < courts:
-                label = COURTS[int(rng.integers(len(COURTS)))]
-            else:
-                label = NOT_COURTS[int(rng.integers(len(NOT_COURTS)))]
+            label = face_label(rng, courts)
             face = render_card(label, design, px_per_mm=k, rng=rng, alpha=True)
         for v in range(2):
             if held and label not in ("unknown", "back") and rng.random() < held:
