@@ -30,7 +30,7 @@ from vision.train import data
 from vision.train.calib import fit_temperature
 from vision.train.export import card_net_from, export, index_net_from
 from vision.train.index import train_index
-from vision.train.model import CardNet, IndexNet, nhwc_tensor
+from vision.train.model import CardNet, IndexNet, half_size, nhwc_tensor
 
 
 def supcon(emb: torch.Tensor, inst: torch.Tensor, tau: float = 0.1) -> torch.Tensor:
@@ -96,13 +96,13 @@ def _stage1(args: argparse.Namespace, tr: dict[str, np.ndarray], va: dict[str, n
             idx = np.stack([2 * ids, 2 * ids + 1], axis=1).reshape(-1)
             xb = tr["x"][idx]
             if gen.random() < 0.5:  # cheap extra variety: brightness/contrast per batch half
-                xb = np.clip(xb.astype(np.float32) * gen.uniform(0.8, 1.15) + gen.uniform(-15, 15), 0, 255).astype(np.uint8)
-            x = nhwc_tensor(xb)
+                xb = data.jitter(xb, gen.uniform(0.8, 1.15), gen.uniform(-15, 15))
+            x, half = nhwc_tensor(xb), nhwc_tensor(half_size(xb))
             y = torch.from_numpy(tr["y"][idx].astype(np.int64))
             inst = torch.from_numpy(tr["inst"][idx])
             # crops in which only the index shows train the corner head alone
             seen = torch.from_numpy(~tr["hidden"][idx]) if "hidden" in tr else torch.ones(len(idx), dtype=torch.bool)
-            logits, emb, corner, whole = net(x)
+            logits, emb, corner, whole = net(x, half)
             n_seen = seen.sum().clamp(min=1)
             loss = (F.cross_entropy(logits, y, label_smoothing=0.05, reduction="none") * seen).sum() / n_seen \
                 + 0.5 * supcon(emb, torch.where(seen, inst, -1))
@@ -244,10 +244,12 @@ def main(argv: list[str] | None = None) -> int:
         cache = data.cache_dir(args.cache, ds, args.held, args.courts)
         print(f"rendering data into {cache} ...", flush=True)
         t_render = time.time()
-        tp, vp = data.build(cache, ds, args.instances, args.val_instances, held=args.held, courts=args.courts)
+        # validation crops come from the first data seed alone: the others render none
+        tp, vp = data.build(cache, ds, args.instances, args.val_instances if ds == data_seeds[0] else 0,
+                            held=args.held, courts=args.courts)
         print(f"  {time.time() - t_render:.0f} s", flush=True)
         train_paths += tp
-        val_paths += vp if ds == data_seeds[0] else []
+        val_paths += vp
     tr, va = data.load(train_paths), data.load(val_paths)
     print(f"data: {len(tr['y'])} train, {len(va['y'])} val crops in {time.time() - t0:.0f} s", flush=True)
 

@@ -55,6 +55,15 @@ def face_label(rng: np.random.Generator, courts: float = 0.0) -> str:
     return NOT_COURTS[int(rng.integers(len(NOT_COURTS)))]
 
 
+def jitter(batch: np.ndarray, gain: float, offset: float) -> np.ndarray:
+    """uint8 images with brightness and contrast changed, ``clip(v * gain + offset)`` truncated
+    to uint8, through a 256-entry table: the same values as that sum over a float copy of the
+    images, in a tenth of the time (about 30 ms of a training step of 256 crops before)."""
+    table = np.clip(np.arange(256, dtype=np.float32) * np.float32(gain) + np.float32(offset), 0, 255).astype(np.uint8)
+    flat = np.ascontiguousarray(batch).reshape(len(batch), -1)
+    return cv2.LUT(flat, table).reshape(batch.shape)
+
+
 def foreign_card(rng: np.random.Generator, px_per_mm: float) -> np.ndarray:
     """A card of some other game (symbols that are not French suits, other corner marks): BGRA.
     The classifier must not read it as a French card."""
@@ -166,10 +175,11 @@ def _job(args: tuple[int, int, str, Path, float, float]) -> Path:
 
 def build(folder: Path, seed: int, n_train: int, n_val: int, chunk: int = 500, workers: int = 2,
           held: float = 0.0, courts: float = 0.0) -> tuple[list[Path], list[Path]]:
-    """Make (or reuse) the chunks of a data set: ``n_train``/``n_val`` instances (2 crops each)."""
+    """Make (or reuse) the chunks of a data set: ``n_train``/``n_val`` instances (2 crops each;
+    ``n_val`` 0: no validation chunks)."""
     folder.mkdir(parents=True, exist_ok=True)
     jobs = [(seed * 10_000 + j, chunk, "train", folder, held, courts) for j in range(n_train // chunk)]
-    jobs += [(seed * 10_000 + 9_000 + j, chunk, "val", folder, held, courts) for j in range(max(1, n_val // chunk))]
+    jobs += [(seed * 10_000 + 9_000 + j, chunk, "val", folder, held, courts) for j in range(max(1, n_val // chunk) if n_val else 0)]
     with mp.get_context("fork").Pool(workers) as pool:
         paths = pool.map(_job, jobs, chunksize=1)
     train = [p for p in paths if p.name.startswith("train")]
