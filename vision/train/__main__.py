@@ -20,6 +20,7 @@ import random
 import time
 from pathlib import Path
 
+import cv2
 import numpy as np
 import torch
 from torch.nn import functional as F
@@ -30,7 +31,7 @@ from vision.train import data
 from vision.train.calib import fit_temperature
 from vision.train.export import card_net_from, export, index_net_from
 from vision.train.index import train_index
-from vision.train.model import CardNet, IndexNet, half_size, nhwc_tensor
+from vision.train.model import CardNet, IndexNet, nhwc_tensor
 
 
 def supcon(emb: torch.Tensor, inst: torch.Tensor, tau: float = 0.1) -> torch.Tensor:
@@ -97,7 +98,9 @@ def _stage1(args: argparse.Namespace, tr: dict[str, np.ndarray], va: dict[str, n
             xb = tr["x"][idx]
             if gen.random() < 0.5:  # cheap extra variety: brightness/contrast per batch half
                 xb = data.jitter(xb, gen.uniform(0.8, 1.15), gen.uniform(-15, 15))
-            x, half = nhwc_tensor(xb), nhwc_tensor(half_size(xb))
+            x = nhwc_tensor(xb)
+            # the whole-card branch's input: averaged down in uint8 here, or by the network (v22 and before)
+            half = nhwc_tensor(data.half_size(xb)) if args.half_input == "uint8" else None
             y = torch.from_numpy(tr["y"][idx].astype(np.int64))
             inst = torch.from_numpy(tr["inst"][idx])
             # crops in which only the index shows train the corner head alone
@@ -227,6 +230,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--whole-channels", type=int, default=128, choices=(64, 128),
                     help="channels of the whole-card branch's last blocks: 128 (from v20, with a second block on "
                          "its 6 x 4 grid) or 64 (up to v19)")
+    ap.add_argument("--half-input", default="uint8", choices=("uint8", "pool"),
+                    help="the whole-card branch's half-size input in training: averaged down in uint8 before the step "
+                         "(from v23, faster) or by the network's average pool over the float batch (models up to v22: "
+                         "remakes them byte for byte)")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--time-limit", type=float, default=50.0, help="minutes of training at most")
     ap.add_argument("--stop-after", type=int, default=0,
@@ -254,6 +261,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"data: {len(tr['y'])} train, {len(va['y'])} val crops in {time.time() - t0:.0f} s", flush=True)
 
     torch.set_num_threads(args.threads)
+    cv2.setNumThreads(1)  # a batch's jitter and half-size copy: OpenCV's own threads would wait on torch's
     if args.stage1 is None:
         net, temperature, corner_temperature, stage1 = _stage1(args, tr, va)
     else:
@@ -285,6 +293,7 @@ def main(argv: list[str] | None = None) -> int:
                              f"--out {args.out} --instances {args.instances} --steps {args.steps} --threads {args.threads}"
                              + (f" --stop-after {stage1['steps']}" if args.steps and 0 < int(stage1.get("steps") or 0) < args.steps else "")
                              + (f" --held {args.held}" if args.held else "")
+                             + (f" --half-input {args.half_input}" if args.half_input != "uint8" else "")
                              + (f" --courts {args.courts}" if args.courts != data.COURT_SHARE else "")
                              + (f" --whole-pool {net.whole_pool}" if net.whole_pool != 2 else "")
                              + (f" --whole-channels {net.whole_channels}" if net.whole_channels != 128 else "")

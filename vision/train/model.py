@@ -16,7 +16,6 @@ the head was trained to tell French cards apart, the branches still see what any
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import torch
 from torch import nn
@@ -30,18 +29,6 @@ def nhwc_tensor(batch: np.ndarray) -> torch.Tensor:
     network in channels-last memory takes it without a copy, and its convolutions train about a
     third faster on the CPU than in NCHW order."""
     return torch.from_numpy(np.asarray(batch, np.float32) * np.float32(1 / 255)).permute(0, 3, 1, 2)
-
-
-def half_size(batch: np.ndarray) -> np.ndarray:
-    """uint8 NHWC images averaged down 2 times (each pixel the rounded mean of 2 x 2): the
-    whole-card branch's input, made in uint8 by OpenCV for a training batch in a few ms, where
-    the network's own average pool over a float batch in channels-last memory takes about 20 ms
-    of a 0.3 s step. It differs from that pool's output by the rounding alone (at most 0.5/255)."""
-    n, h, w = batch.shape[:3]
-    out = np.empty((n, h // 2, w // 2, batch.shape[3]), np.uint8)
-    for i in range(n):
-        cv2.resize(batch[i], (w // 2, h // 2), dst=out[i], interpolation=cv2.INTER_AREA)
-    return out
 
 
 def conv(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
@@ -112,7 +99,7 @@ class CardNet(nn.Module):
 
     def branches(self, x: torch.Tensor, half: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
         """Pooled features of the corner branch (mean and max) and of the whole-card branch (3x2).
-        ``half``: ``x`` averaged down 2 times if the caller has it (:func:`half_size`)."""
+        ``half``: ``x`` averaged down 2 times if the caller has it (:func:`vision.train.data.half_size`)."""
         c = self.corner(x[:, :, :CORNER_H, :CORNER_W])
         c = torch.cat([c.mean(dim=(2, 3)), c.amax(dim=(2, 3))], dim=1)
         if half is None:

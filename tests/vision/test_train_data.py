@@ -1,0 +1,56 @@
+"""The training data: made again from its seed, courts as often as asked, caches named by every
+setting, and the two cheap copies a training batch gets (brightness jitter, half size)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from vision.classify import LABELS
+from vision.render import RENDER_VERSION
+from vision.train import data
+
+
+def _faces(chunk: dict[str, np.ndarray]) -> list[str]:
+    return [LABELS[i] for i in chunk["y"][::2]]  # two views of each instance
+
+
+def test_the_data_is_made_again_from_its_seed() -> None:
+    a = data.make_chunk(5, 6, data.TRAIN_DESIGNS, held=0.1, courts=0.35)
+    b = data.make_chunk(5, 6, data.TRAIN_DESIGNS, held=0.1, courts=0.35)
+    assert all(np.array_equal(a[k], b[k]) for k in a)
+    c = data.make_chunk(6, 6, data.TRAIN_DESIGNS, held=0.1, courts=0.35)
+    assert not np.array_equal(a["x"], c["x"])
+
+
+def test_cache_names_tell_every_setting_apart() -> None:
+    names = {data.cache_dir(Path("c"), 3, held, courts).name for held in (0.0, 0.1) for courts in (0.0, 0.35)}
+    assert len(names) == 4
+    assert data.cache_dir(Path("c"), 3, 0.1, 0.35).name == f"seed3-r{RENDER_VERSION}-held10-courts35"
+
+
+def test_a_court_share_of_one_draws_only_courts() -> None:
+    from vision.render.cards import COURTS
+
+    faces = [f for f in _faces(data.make_chunk(9, 24, data.TRAIN_DESIGNS, courts=1.0)) if f not in ("unknown", "back")]
+    assert faces and set(faces) <= set(COURTS), faces
+
+
+def test_brightness_jitter_by_table_is_the_float_sum() -> None:
+    rng = np.random.default_rng(2)
+    batch = rng.integers(0, 256, (5, 176, 128, 3), dtype=np.uint8)
+    for gain, offset in ((0.8, -15.0), (1.15, 15.0), (1.0371, -3.3)):
+        want = np.clip(batch.astype(np.float32) * gain + offset, 0, 255).astype(np.uint8)
+        got = data.jitter(batch, gain, offset)
+        assert got.shape == batch.shape and got.dtype == np.uint8
+        assert np.array_equal(got, want)
+
+
+def test_the_half_size_input_is_the_rounded_mean_of_each_two_by_two() -> None:
+    rng = np.random.default_rng(4)
+    batch = rng.integers(0, 256, (3, 176, 128, 3), dtype=np.uint8)
+    half = data.half_size(batch)
+    mean = batch.reshape(3, 88, 2, 64, 2, 3).astype(np.float64).mean(axis=(2, 4))
+    assert half.shape == (3, 88, 64, 3) and half.dtype == np.uint8
+    assert np.array_equal(half, np.floor(mean + 0.5).astype(np.uint8))
