@@ -232,8 +232,8 @@ def main(argv: list[str] | None = None) -> int:
                          "its 6 x 4 grid) or 64 (up to v19)")
     ap.add_argument("--half-input", default="uint8", choices=("uint8", "pool"),
                     help="the whole-card branch's half-size input in training: averaged down in uint8 before the step "
-                         "(from v23, faster) or by the network's average pool over the float batch (models up to v22: "
-                         "remakes them byte for byte)")
+                         "(from v23, faster) or by the network's average pool over the float batch (as models up to v22 "
+                         "were trained: their commands give this)")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--time-limit", type=float, default=50.0, help="minutes of training at most")
     ap.add_argument("--stop-after", type=int, default=0,
