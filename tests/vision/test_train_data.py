@@ -9,6 +9,7 @@ import numpy as np
 
 from vision.classify import LABELS
 from vision.render import RENDER_VERSION
+from vision.render.cards import COURTS
 from vision.train import data
 
 
@@ -31,8 +32,6 @@ def test_cache_names_tell_every_setting_apart() -> None:
 
 
 def test_a_court_share_of_one_draws_only_courts() -> None:
-    from vision.render.cards import COURTS
-
     faces = [f for f in _faces(data.make_chunk(9, 24, data.TRAIN_DESIGNS, courts=1.0)) if f not in ("unknown", "back")]
     assert faces and set(faces) <= set(COURTS), faces
 

@@ -96,8 +96,7 @@ def _stage1(args: argparse.Namespace, tr: dict[str, np.ndarray], va: dict[str, n
             ids = (gids[:, None] * group + np.arange(group)[None, :]).reshape(-1)
             idx = np.stack([2 * ids, 2 * ids + 1], axis=1).reshape(-1)
             xb = tr["x"][idx]
-            if gen.random() < 0.5:  # cheap extra variety: brightness/contrast per batch half
-                xb = data.jitter(xb, gen.uniform(0.8, 1.15), gen.uniform(-15, 15))
+            xb = data.brighten(xb, gen)
             x = nhwc_tensor(xb)
             # the whole-card branch's input: averaged down in uint8 here, or by the network (v22 and before)
             half = nhwc_tensor(data.half_size(xb)) if args.half_input == "uint8" else None

@@ -64,6 +64,14 @@ def jitter(batch: np.ndarray, gain: float, offset: float) -> np.ndarray:
     return cv2.LUT(flat, table).reshape(batch.shape)
 
 
+def brighten(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Half the training batches, by ``rng``, with a brightness and contrast of their own
+    (:func:`jitter`, gain 0.8-1.15, offset -15-15): cheap variety on top of the rendered light."""
+    if rng.random() < 0.5:
+        return jitter(batch, rng.uniform(0.8, 1.15), rng.uniform(-15, 15))
+    return batch
+
+
 def half_size(batch: np.ndarray) -> np.ndarray:
     """uint8 NHWC images averaged down 2 times (each pixel the rounded mean of 2 x 2): the
     whole-card branch's input, made in uint8 by OpenCV for a training batch in a few ms, where

@@ -27,7 +27,7 @@ from torch.nn import functional as F
 
 from vision.classify import LABELS, best_way
 from vision.train.calib import fit_temperature
-from vision.train.data import jitter
+from vision.train.data import brighten
 from vision.train.model import CORNER_H, CORNER_W, IndexNet, nhwc_tensor
 
 UNKNOWN = LABELS.index("unknown")
@@ -164,8 +164,7 @@ def train_index(tr: dict[str, np.ndarray], va: dict[str, np.ndarray], *, steps: 
         parts.append(corners(tr["x"], pick["other"], ways["other"], shift))
         targets.append(y_all[pick["other"]])
         xb = np.concatenate(parts)
-        if gen.random() < 0.5:  # brightness and contrast per batch half
-            xb = jitter(xb, gen.uniform(0.8, 1.15), gen.uniform(-15, 15))
+        xb = brighten(xb, gen)
         logits = _logits(net, xb)
         loss = F.cross_entropy(logits, torch.from_numpy(np.concatenate(targets)), label_smoothing=0.05)
         if "hidden" in pick:

@@ -102,9 +102,10 @@ class CardNet(nn.Module):
         ``half``: ``x`` averaged down 2 times if the caller has it (:func:`vision.train.data.half_size`)."""
         c = self.corner(x[:, :, :CORNER_H, :CORNER_W])
         c = torch.cat([c.mean(dim=(2, 3)), c.amax(dim=(2, 3))], dim=1)
-        if half is None:
-            half = F.avg_pool2d(x, 2)
-        g = self.whole(half if self.whole_pool == 2 else F.avg_pool2d(half, 2))
+        if half is None:  # as exported, and as trained up to v22
+            g = self.whole(F.avg_pool2d(x, self.whole_pool))
+        else:
+            g = self.whole(half if self.whole_pool == 2 else F.avg_pool2d(half, 2))
         g = F.adaptive_avg_pool2d(g, (3, 2)).flatten(1)
         return c, g
 
