@@ -31,3 +31,7 @@ class ScriptError(VisionError, ValueError):
 class DeckError(VisionError, RuntimeError):
     """A reference deck that cannot be loaded: an unknown name, npm missing or failing to fetch the
     package, or a package whose files are not where they should be (names the problem)."""
+
+
+class PhotoLabelError(VisionError, ValueError):
+    """A photo to measure the model on whose name (or folder's name) is no card the model reads."""

@@ -46,6 +46,19 @@ def register(commands: Any, benches: Any) -> None:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_enroll)
 
+    b = benches.add_parser("photos", help="card model on photos of real cards, each named after its card "
+                                              "(QS.jpg, QS_2.jpg or QS/any.jpg): top-1, confident mistakes, confusions")
+    b.add_argument("paths", nargs="+", type=Path, help="photos, or folders of them")
+    b.add_argument("--crops", action="store_true",
+                   help="the photos are upright crops of one card (as the table cuts them), not photos with "
+                        "background round a card at any angle")
+    b.add_argument("--model", type=Path, default=None, help="another ONNX card model (default: the shipped one)")
+    b.add_argument("--decks", default="none",
+                   help="enrolled decks to use, comma-separated, or 'all' (default: none; their cards' names "
+                        "are then labels too)")
+    b.add_argument("--json", action="store_true")
+    b.set_defaults(func=cmd_bench_photos)
+
     b = benches.add_parser("recognition", help="card model: held-out accuracy, latency, size, enrolment")
     b.add_argument("--json", action="store_true")
     b.add_argument("--model", type=Path, default=None, help="another ONNX card model (default: the shipped one)")
@@ -617,6 +630,53 @@ def _recall_precision(per_layout: dict[str, list[int]], photos: int) -> dict[str
             "by_layout": {lay: {"recall": round(c[0] / max(1, c[0] + c[1]), 4),
                                 "precision": round(c[0] / max(1, c[0] + c[2]), 4)}
                           for lay, c in per_layout.items()}}
+
+
+def cmd_bench_photos(args: argparse.Namespace) -> int:
+    from vision.classify import OnnxCardClassifier
+    from vision.errors import PhotoLabelError
+    from vision.photo_bench import CONFIDENT, collect, measure
+
+    try:
+        clf = OnnxCardClassifier(args.model)
+    except FileNotFoundError as exc:
+        raise PegpiError(str(exc)) from None
+    if args.decks.strip().lower() != "none":
+        from vision.enroll import load_decks
+
+        names = None if args.decks.strip().lower() == "all" else [d.strip() for d in args.decks.split(",") if d.strip()]
+        for deck in load_decks(names):
+            clf.add_deck(deck)
+    extra = sorted({label for deck in clf.decks for label in deck.labels})
+    try:
+        items = collect(args.paths, extra)
+    except (PhotoLabelError, FileNotFoundError) as exc:
+        raise PegpiError(str(exc)) from None
+    if not items:
+        raise PegpiError(f"no photos ({', '.join(IMAGE_EXT)}) in {', '.join(map(str, args.paths))}")
+
+    def progress(done: int, total: int) -> None:
+        if done % 25 == 0 or done == total:
+            print(f"  read {done} of {total}", file=sys.stderr, flush=True)
+
+    res = measure(items, clf, crops=args.crops, progress=None if args.json else progress).as_dict()
+    res["model"] = str(clf.model_path)
+    if args.json:
+        print(json.dumps(res, indent=2))
+        return 0
+    what = "upright crops" if args.crops else "photos"
+    print(f"{res['photos']} {what} of real cards read by {clf.model_path.name}"
+          + (f" ({len(res['skipped'])} skipped)" if res["skipped"] else ""))
+    if res["photos"]:
+        print(f"  top-1 {res['top1']:.2%} ({res['right']} of {res['photos']}); confident mistakes (read at "
+              f"{CONFIDENT} or more) {res['confident_mistake_rate']:.2%} ({res['confident_mistakes']}); "
+              f"read as no card {res['read_as_unknown']}; {res['median_ms_per_photo']:.0f} ms a photo")
+        print("  " + "; ".join(f"{k} {v['right']}/{v['photos']}" for k, v in res["by_kind"].items()))
+    for m in res["mistakes"]:
+        print(f"  wrong: {m['photo']}: {m['truth']} read as {m['read']} ({m['confidence']:.2f})")
+    for sk in res["skipped"]:
+        print(f"  skipped: {sk['photo']}: {sk['reason']}")
+    return 0
 
 
 def cmd_bench(args: argparse.Namespace) -> int:

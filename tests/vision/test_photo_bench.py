@@ -1,0 +1,116 @@
+"""`pegpi bench photos`: someone who has photographed their own deck, each photo named after its
+card, learns how well the model reads it, which photos it got wrong, and which files it could
+not use. The photos here are rendered held-out designs written to disk, since the repository
+holds no photographs; the command reads them exactly as it would read a phone's photos."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from device.cli import main
+from vision.errors import PhotoLabelError
+from vision.photo_bench import collect, label_of
+from vision.render import HELDOUT_DESIGN_SEEDS, render_card
+from vision.render.photo import loose_crop, table_crop
+
+
+@pytest.mark.parametrize(("name", "label"), [
+    ("QS", "QS"), ("qs", "QS"), ("TH", "10H"), ("10h", "10H"), ("rj", "RJ"), ("Back", "back"),
+    ("none", "unknown"), ("unknown", "unknown"), ("KX", None), ("IMG_0412", None), ("1H", None),
+])
+def test_a_photo_s_name_is_read_in_pegpi_s_card_notation(name, label):
+    assert label_of(name) == label
+
+
+def test_an_enrolled_card_s_name_is_a_label_only_with_its_deck():
+    assert label_of("the author") is None
+    assert label_of("the author", ["the Author"]) == "the Author"
+
+
+def photo(label: str, seed: int, *, crop: bool = False) -> np.ndarray:
+    rng = np.random.default_rng([seed, 5])
+    face = render_card(label, HELDOUT_DESIGN_SEEDS[seed % 8], px_per_mm=3.0, rng=rng, alpha=True)
+    if crop:
+        return table_crop(face, rng)
+    image, _ = loose_crop(face, rng, max_turn=25.0, strength=0.3)
+    return image
+
+
+@pytest.fixture
+def album(tmp_path):
+    """A folder of photos as someone would name them, one of them named after the wrong card."""
+    root = tmp_path / "my deck"
+    (root / "QS").mkdir(parents=True)
+    (root / "extra").mkdir()
+    cv2.imwrite(str(root / "5H.png"), photo("5H", 1))
+    cv2.imwrite(str(root / "kc_1.jpg"), photo("KC", 2))
+    cv2.imwrite(str(root / "KC-2.png"), photo("KC", 3))
+    cv2.imwrite(str(root / "QS" / "IMG_0412.png"), photo("QS", 4))
+    cv2.imwrite(str(root / "extra" / "9D 1.png"), photo("9D", 5))
+    cv2.imwrite(str(root / "2C.png"), photo("7D", 6))   # named after the wrong card
+    (root / "AS.jpg").write_bytes(b"not a photo at all")  # a broken file
+    (root / "notes.txt").write_text("photos taken on the kitchen table")
+    return root
+
+
+def test_photos_are_found_under_folders_and_labelled_by_their_names(album):
+    items = {p.relative_to(album).as_posix(): label for p, label in collect([album])}
+    assert items == {"2C.png": "2C", "5H.png": "5H", "AS.jpg": "AS", "KC-2.png": "KC", "QS/IMG_0412.png": "QS",
+                     "extra/9D 1.png": "9D", "kc_1.jpg": "KC"}
+
+
+def test_a_photo_named_after_no_card_stops_the_measurement_and_is_named(album):
+    (album / "IMG_2034.jpg").write_bytes(b"")
+    with pytest.raises(PhotoLabelError, match="IMG_2034.jpg"):
+        collect([album])
+
+
+def test_the_bench_reports_top1_the_wrong_photo_and_the_unreadable_file(album, capsys):
+    assert main(["bench", "photos", str(album), "--json"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert res["mode"] == "photos"
+    assert res["photos"] == 6 and res["right"] == 5 and res["top1"] == pytest.approx(5 / 6, abs=1e-4)
+    [wrong] = res["mistakes"]
+    assert wrong["photo"].endswith("2C.png") and wrong["truth"] == "2C" and wrong["read"] == "7D"
+    assert wrong["confidence"] >= 0.9 and res["confident_mistakes"] == 1
+    assert res["confusions"] == [{"truth": "2C", "read": "7D", "count": 1}]
+    [skipped] = res["skipped"]
+    assert skipped["photo"].endswith("AS.jpg") and "not an image" in skipped["reason"]
+    assert res["by_kind"] == {"courts": {"photos": 3, "right": 3}, "pip cards": {"photos": 3, "right": 2}}
+
+
+def test_the_bench_prints_its_figures_for_a_person(album, capsys):
+    assert main(["bench", "photos", str(album / "QS"), str(album / "5H.png"), str(album / "2C.png")]) == 0
+    out = capsys.readouterr().out
+    assert "3 photos of real cards read by cards.onnx" in out
+    assert "top-1 66.67% (2 of 3)" in out
+    assert "wrong: " in out and "2C.png: 2C read as 7D" in out
+
+
+def test_upright_crops_are_read_as_the_table_reads_them(tmp_path, capsys):
+    for i, label in enumerate(("JH", "AD", "4C")):
+        cv2.imwrite(str(tmp_path / f"{label}.png"), photo(label, 11 + i, crop=True))
+    assert main(["bench", "photos", str(tmp_path), "--crops", "--json"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert res["mode"] == "crops" and res["photos"] == 3 and res["right"] == 3
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["nowhere"], "no photo or folder at nowhere"),
+    (["--model", "nosuch.onnx", "."], "no card model at nosuch.onnx"),
+])
+def test_bad_paths_get_one_clear_line(tmp_path, capsys, monkeypatch, args, message):
+    monkeypatch.chdir(tmp_path)
+    assert main(["bench", "photos", *args]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("pegpi: error:") and message in err
+
+
+def test_a_folder_without_photos_says_so(tmp_path, capsys):
+    (tmp_path / "QS").mkdir()
+    assert main(["bench", "photos", str(tmp_path)]) == 2
+    assert "no photos" in capsys.readouterr().err

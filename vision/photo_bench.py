@@ -1,0 +1,192 @@
+"""How well the card model reads photographs of real cards that someone has named
+(``pegpi bench photos``).
+
+Every figure the project's own bench prints comes from rendered cards. The target that matters
+at a table is read on photographs of real decks. This module measures that target on any folder
+of photos. Someone photographs their deck with a phone or the table's camera and names each
+photo, or its folder, after the card it shows. The repository itself holds no such photos.
+
+Naming, the card's notation as everywhere in pegpi (``QS``, ``10H``, ``TH``, ``RJ``), any case:
+
+- ``photos/QS.jpg``, ``photos/QS_2.jpg``, ``photos/qs-3.png``, ``photos/10H 1.jpg``: the name, less a
+  number after ``_``, ``-`` or a space;
+- ``photos/QS/IMG_0412.jpg``: a folder named after the card holds its photos (any names);
+- ``back`` for the back of a card, ``unknown`` (or ``none``) for a photo with no card in it;
+- with enrolled decks, an enrolled card's name, e.g. ``photos/the Author/1.jpg``.
+
+A folder that is not named after a card is searched for more photos. A photo that cannot be read
+is skipped and reported with its reason; a name that is no card stops the measurement and names
+the file, as nothing would be measured right otherwise.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.api import BACK, UNKNOWN, CardClassifier
+from vision.classify import LABELS
+from vision.errors import PhotoLabelError
+
+IMAGE_EXT = (".png", ".jpg", ".jpeg", ".bmp", ".webp", ".tif", ".tiff")
+#: a reading at least this sure counts as a confident mistake when it is wrong (as in the bench)
+CONFIDENT = 0.9
+_NUMBERED = re.compile(r"^(.+?)(?:[ _-]+\d+)?$")
+_NO_CARD = {"unknown", "none", "nocard", "no-card", "no card", "empty"}
+
+
+def label_of(name: str, extra: Iterable[str] = ()) -> str | None:
+    """The model label ``name`` stands for (``"qs"`` -> ``"QS"``, ``"th"`` -> ``"10H"``, ``"none"``
+    -> ``"unknown"``), an enrolled card's name from ``extra`` as it is written there, or ``None``."""
+    text = name.strip()
+    low = text.lower()
+    if low == BACK:
+        return BACK
+    if low in _NO_CARD:
+        return UNKNOWN
+    for enrolled in extra:
+        if enrolled.lower() == low:
+            return enrolled
+    card = text.upper().replace(" ", "")
+    if len(card) == 2 and card[0] == "T":  # TH is 10H, as pegpi's card notation allows
+        card = "10" + card[1]
+    return card if card in LABELS and card not in (BACK, UNKNOWN) else None
+
+
+def _file_label(path: Path, extra: Sequence[str]) -> str | None:
+    whole = label_of(path.stem, extra)
+    if whole is not None:
+        return whole
+    m = _NUMBERED.match(path.stem)
+    return label_of(m.group(1), extra) if m else None
+
+
+def collect(paths: Sequence[Path], extra: Sequence[str] = ()) -> list[tuple[Path, str]]:
+    """Every photo under ``paths`` with the label its name or its folder's gives (see the module)."""
+    found: list[tuple[Path, str]] = []
+
+    def under(folder: Path, label: str | None) -> None:
+        for entry in sorted(folder.iterdir()):
+            if entry.name.startswith("."):
+                continue
+            if entry.is_dir():
+                under(entry, label if label is not None else label_of(entry.name, extra))
+            elif entry.suffix.lower() in IMAGE_EXT:
+                add(entry, label)
+
+    def add(path: Path, label: str | None) -> None:
+        label = label if label is not None else _file_label(path, extra)
+        if label is None:
+            raise PhotoLabelError(
+                f"cannot tell which card {path} shows: name the photo or its folder after the card, "
+                f"like QS.jpg, QS_2.jpg or QS/photo.jpg ('back' for a back, 'unknown' for no card)")
+        found.append((path, label))
+
+    for p in paths:
+        if p.is_dir():
+            under(p, label_of(p.name, extra))
+        elif p.is_file():
+            add(p, None)
+        else:
+            raise FileNotFoundError(f"no photo or folder at {p}")
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class PhotoReading:
+    path: str
+    truth: str
+    card: str
+    confidence: float
+    ms: float
+
+    @property
+    def right(self) -> bool:
+        return self.card == self.truth
+
+
+@dataclass
+class PhotoReport:
+    """What the model read in each photo, and the photos it could not open."""
+
+    mode: str
+    readings: list[PhotoReading] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def mistakes(self) -> list[PhotoReading]:
+        return [r for r in self.readings if not r.right]
+
+    def as_dict(self) -> dict[str, Any]:
+        n = len(self.readings)
+        wrong = self.mistakes
+        confident = [r for r in wrong if r.confidence >= CONFIDENT]
+        kinds: dict[str, list[PhotoReading]] = {}
+        for r in self.readings:
+            kinds.setdefault(_kind(r.truth), []).append(r)
+        return {
+            "mode": self.mode,
+            "photos": n,
+            "right": n - len(wrong),
+            "top1": round((n - len(wrong)) / n, 5) if n else None,
+            "confident_mistakes": len(confident),
+            "confident_mistake_rate": round(len(confident) / n, 5) if n else None,
+            "read_as_unknown": sum(r.card == UNKNOWN and r.truth != UNKNOWN for r in self.readings),
+            "by_kind": {k: {"photos": len(v), "right": sum(r.right for r in v)} for k, v in sorted(kinds.items())},
+            "confusions": [{"truth": t, "read": c, "count": k}
+                           for (t, c), k in Counter((r.truth, r.card) for r in wrong).most_common()],
+            "mistakes": [{"photo": r.path, "truth": r.truth, "read": r.card, "confidence": round(r.confidence, 4)}
+                         for r in wrong],
+            "skipped": [{"photo": p, "reason": why} for p, why in self.skipped],
+            "median_ms_per_photo": round(float(np.median([r.ms for r in self.readings])), 1) if n else None,
+        }
+
+
+def _kind(label: str) -> str:
+    if label in (BACK, UNKNOWN):
+        return "backs" if label == BACK else "no card"
+    if label[:-1] in ("J", "Q", "K"):
+        return "courts"
+    if label[:-1] == "A":
+        return "aces"
+    if label in ("RJ", "BJ"):
+        return "jokers"
+    return "pip cards" if label[:-1].isdigit() else "enrolled cards"
+
+
+def measure(items: Sequence[tuple[Path, str]], classifier: CardClassifier, *, crops: bool = False,
+            progress: Callable[[int, int], None] | None = None) -> PhotoReport:
+    """Read every photo and compare with its label. ``crops``: the photos are upright crops of one
+    card each, as the table pipeline cuts them (read by the classifier alone); otherwise they are
+    photos with background round a card at any angle (read as ``pegpi classify`` reads them)."""
+    from vision.recognize import read_card
+
+    report = PhotoReport("crops" if crops else "photos")
+    for i, (path, truth) in enumerate(items):
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if image is None:
+            report.skipped.append((str(path), "not an image OpenCV can read (empty, broken or another kind of file)"))
+            continue
+        if min(image.shape[:2]) < 8:
+            report.skipped.append((str(path), f"too small to hold a card ({image.shape[1]}x{image.shape[0]} pixels)"))
+            continue
+        began = time.perf_counter()
+        if crops:
+            p = classifier.classify([image])[0]
+            card, confidence = p.label, p.confidence
+        else:
+            d = read_card(image, classifier)
+            card, confidence = d.card, d.confidence
+        report.readings.append(PhotoReading(str(path), truth, card, float(confidence),
+                                            (time.perf_counter() - began) * 1e3))
+        if progress is not None:
+            progress(i + 1, len(items))
+    return report
