@@ -89,7 +89,8 @@ def _table_options(value: Any) -> str | None:
 SCHEMA: dict[str, dict[str, Callable[[Any], str | None]]] = {
     "table": {"game": _text, "players": _names, "paper": _one_of("A3", "A4"), "confidence": _number(0.0, 1.0),
               "options": _table_options},
-    "camera": {"source": _source, "width": _whole(64, 8192), "height": _whole(64, 8192), "fps": _number(1, 240)},
+    "camera": {"source": _source, "width": _whole(64, 8192), "height": _whole(64, 8192), "fps": _number(1, 240),
+               "keep_crops": _text},
     "store": {"path": _text, "max_mb": _number(0)},
     "web": {"enabled": _flag, "host": _text, "port": _whole(1, 65535), "threads": _whole(1, 256)},
     "demo": {"seed": _whole(0), "speed": _number(0), "game": _text, "frames": _flag},

@@ -139,6 +139,7 @@ class Options:
     seed: int = 1
     frames: bool = True
     quit_at_end: bool = False
+    keep_crops: str | None = None  # a folder: keep the crop of every card read, filed under its card
     source_factory: Callable[[str], Any] | None = None  # tests: a frame source for a source name
 
 
@@ -439,7 +440,17 @@ class Companion:
         classifier, name = load_classifier(simulated=demo)
         log.info("classifier: %s", name)
         self.classifier_name = name
-        return TablePipeline(layout, classifier)
+        album = None
+        if self.options.keep_crops:
+            from vision.album import CropAlbum
+
+            try:
+                album = CropAlbum(self.options.keep_crops)
+            except OSError as exc:
+                raise CompanionError(f"cannot keep card crops in {self.options.keep_crops}: {exc}") from None
+            log.info("keeping the crop of every card read in %s", album.folder)
+            self.session.on_resolved = album.relabel
+        return TablePipeline(layout, classifier, album=album)
 
     def _process(self, pipeline: Any, frame: Any) -> None:
         from vision.errors import FrameError

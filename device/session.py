@@ -49,6 +49,9 @@ class Session:
         self._ping_s = ping_s
         self._lock = threading.RLock()
         self._listeners: list[queue.Queue[JSON | None]] = []
+        #: told (zone, slot, card) when a player names the card the device asked about (the runtime
+        #: moves that card's kept crop to the card's folder)
+        self.on_resolved: Callable[[str, int | None, str], object] | None = None
         self._frame: Callable[[], bytes | None] | None = None
         self.error: str | None = None  # the last failure to record (a full disk), shown as the message
         code = store.meta("pairing_code")
@@ -171,6 +174,8 @@ class Session:
                 self.protocol.resolve(card, source=source)
             finally:
                 self._asked(asked)
+            if self.on_resolved is not None and asked is not None and asked.zone is not None:
+                self.on_resolved(asked.zone, asked.slot, card)
             return self._view()
 
     def new_game(self, game: str, players: list[str], options: JSON | None = None) -> JSON:

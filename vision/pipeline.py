@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from vision.album import CropAlbum
 from vision.api import CardClassifier, Prediction
 from vision.errors import FrameError
 from vision.events import TableEvent
@@ -75,8 +76,11 @@ class FrameResult:
 class TablePipeline:
     """One table: a mat layout and a classifier (any :class:`~vision.api.CardClassifier`)."""
 
-    def __init__(self, layout: MatLayout, classifier: CardClassifier, config: PipelineConfig | None = None) -> None:
+    def __init__(self, layout: MatLayout, classifier: CardClassifier, config: PipelineConfig | None = None,
+                 album: CropAlbum | None = None) -> None:
         self.layout = layout
+        #: where the crop behind each card placed is kept, filed under its card (None: nowhere)
+        self.album = album
         self.classifier = classifier
         self.config = cfg = config or PipelineConfig()
         self.finder = MatFinder(layout, detect_width=cfg.detect_width, hold_s=cfg.hold_s)
@@ -135,12 +139,19 @@ class TablePipeline:
             crops = [crop_card(frame, pose.to_frame, c.quad, self.config.crop_px_per_mm) for c in cards]
             predictions = self.classifier.classify(crops)
             classify_ms[0] += (clock() - began) * 1e3
+            if self.album is not None:
+                for card, crop, prediction in zip(cards, crops, predictions, strict=True):
+                    self.album.offer(card.zone, card.slot, crop, prediction)
             return predictions
 
         start = clock()
         events = self.tracker.update(sighting, t, classify)
         timings["classify"] = classify_ms[0]
         timings["track"] = (clock() - start) * 1e3 - classify_ms[0]
+        if self.album is not None:
+            for event in events:
+                if event.kind == "placed":
+                    self.album.placed(event, self.tracker.placed_readings.get((event.zone, event.slot or 0)))
         self._frames += 1
         start = clock()
         if self.config.adapt > 0 and self._frames % self.config.adapt_every == 0:

@@ -65,6 +65,9 @@ class Tracker:
         self._zones = {z.name: z for z in layout.zones}
         self._slots = {(z.name, s.index): _SlotState() for z in layout.zones for s in z.slots}
         self.classified = 0
+        #: (zone, slot) -> the reading behind the last ``placed`` event there (the very object the
+        #: classifier returned, so the pipeline can tell which crop it came from)
+        self.placed_readings: dict[tuple[str, int], Prediction] = {}
 
     def on_table(self) -> dict[tuple[str, int], str]:
         """(zone, slot) -> the card the tracker believes lies there."""
@@ -143,4 +146,5 @@ class Tracker:
             events.append(TableEvent(zone, st.card, "removed", t, st.confidence, slot))
         st.card, st.confidence, st.signature = pred.label, pred.confidence, card.signature
         events.append(TableEvent(zone, pred.label, "placed", t, pred.confidence, slot))
+        self.placed_readings[key] = pred
         return events

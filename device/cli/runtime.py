@@ -38,6 +38,9 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--events", action="store_true",
                    help="demo without rendering frames: feed the table events straight to the session")
     p.add_argument("--quit-at-end", action="store_true", help="stop when the source ends (the demo's game is over)")
+    p.add_argument("--keep-crops", metavar="DIR",
+                   help="keep the crop of every card the table reads in DIR/CARD/ (a card named on the phone moves "
+                        "to its folder); `pegpi bench photos DIR --crops` measures the model on them")
     p.add_argument("-v", "--verbose", action="store_true", help="log every table event")
 
 
@@ -110,7 +113,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     options = Options(source=source, db=args.db, web=web, display=args.display,
                       speed=float(args.speed if args.speed is not None else demo.get("speed", 1.0)),
                       seed=int(args.seed if args.seed is not None else demo.get("seed", 1)),
-                      frames=not args.events and bool(demo.get("frames", True)), quit_at_end=args.quit_at_end)
+                      frames=not args.events and bool(demo.get("frames", True)), quit_at_end=args.quit_at_end,
+                      keep_crops=args.keep_crops or config["camera"].get("keep_crops") or None)
     companion = Companion(config, options)
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, lambda *_: companion.stop())

@@ -87,6 +87,8 @@ def test_a_misread_card_is_corrected_from_the_phone(tmp_path: Path) -> None:
     wrong = next(f"{r}{s}" for s in "SHDC" for r in ("A", "2", "3", "4") if f"{r}{s}" not in used)
     steps[k] = {**steps[k], "card": wrong, "confidence": 0.5}
     session = _session(tmp_path, record)
+    told: list[tuple[str, int | None, str]] = []
+    session.on_resolved = lambda zone, slot, card: told.append((zone, slot, card))  # the table's kept crop moves
     table = ScriptTable(steps)
     for index, _, events in table.events():
         session.table_events(events, input=f"script:{index}")
@@ -97,6 +99,7 @@ def test_a_misread_card_is_corrected_from_the_phone(tmp_path: Path) -> None:
     assert session.state.scores == replay(record).state.scores
     fixed = [e.action for e in session.entries if e.source == "phone"]
     assert fixed and fixed[-1]["card"] == right
+    assert told == [(steps[k]["zone"], steps[k]["slot"], right)]
 
 
 def test_an_unreadable_card_waits_and_taking_it_back_answers(tmp_path: Path) -> None:

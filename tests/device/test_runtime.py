@@ -166,7 +166,8 @@ def test_a_camera_that_dies_and_returns_mid_game_loses_nothing(tmp_path: Path) -
     frames = list(sim.frames())
     camera = FlakyCamera(frames, die_at=int(len(frames) * 0.6))
     companion = Companion(_config(confidence=0.3), Options(source="camera:0", db=str(tmp_path / "t.db"), web=None,
-                                                           display="none", quit_at_end=True, source_factory=lambda n: camera))
+                                                           display="none", quit_at_end=True, source_factory=lambda n: camera,
+                                                           keep_crops=str(tmp_path / "crops")))
     companion.start()
     try:
         assert companion.serve() == 0
@@ -180,6 +181,9 @@ def test_a_camera_that_dies_and_returns_mid_game_loses_nothing(tmp_path: Path) -
         got = store.export(store.current().id)["actions"]  # type: ignore[union-attr]
     assert got == expected.export()["actions"]
     assert len(got) > 8
+    # --keep-crops: the crop of every card read is filed under its card, camera outage or not
+    kept = {f.parent.name for f in (tmp_path / "crops").glob("*/*.png")}
+    assert kept == {s["card"] for s in steps if s["op"] == "place"}
 
 
 def test_the_web_page_serves_the_running_session(tmp_path: Path) -> None:
