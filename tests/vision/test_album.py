@@ -97,3 +97,16 @@ def test_bench_photos_measures_the_model_on_the_kept_crops(table_album, capsys):
     res = json.loads(capsys.readouterr().out)
     assert res["mode"] == "crops" and res["photos"] == len(CARDS) and res["skipped"] == []
     assert sum(v["photos"] for v in res["by_kind"].values()) == len(CARDS)
+
+
+def test_a_card_looked_at_again_and_again_holds_only_its_last_few_crops(tmp_path):
+    # a lamp switched on and off makes the tracker look at a lying card again each time: memory must not grow
+    album = CropAlbum(tmp_path)
+    readings = [Prediction("9D", 0.9) for _ in range(10)]
+    for i, reading in enumerate(readings):
+        album.offer("starter", 0, look(i), reading)
+    assert album.placed(TableEvent("starter", "9D", "placed", 1.0, 0.9, 0), readings[0]) is None  # long gone
+    for i, reading in enumerate(readings[-4:]):
+        album.offer("starter", 0, look(100 + i), reading)
+    path = album.placed(TableEvent("starter", "9D", "placed", 2.0, 0.9, 0), readings[-1])
+    assert np.array_equal(cv2.imread(str(path)), look(103))
