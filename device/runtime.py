@@ -211,6 +211,8 @@ class Companion:
         self._start_web()
         if not (self.source_name.startswith("script:") or (self.source_name == "demo" and not self.options.frames)):
             self.pipeline = self._pipeline(self._layout(), demo=self.source_name == "demo")  # the model, before READY
+            if self.pipeline.album is not None:  # a card named on the phone moves its kept crop
+                self.session.on_resolved = self.pipeline.album.relabel
         target = self._table_loop
         self._spawn("pegpi-table", target)
         self._spawn("pegpi-outputs", self._outputs_loop)
@@ -449,7 +451,6 @@ class Companion:
             except OSError as exc:
                 raise CompanionError(f"cannot keep card crops in {self.options.keep_crops}: {exc}") from None
             log.info("keeping the crop of every card read in %s", album.folder)
-            self.session.on_resolved = album.relabel
         return TablePipeline(layout, classifier, album=album)
 
     def _process(self, pipeline: Any, frame: Any) -> None:

@@ -19,6 +19,11 @@ CARD_MM = (63.0, 88.0)
 BACK = "back"
 UNKNOWN = "unknown"
 
+#: A reading this sure of itself that is wrong is a confident mistake (every bench counts them so).
+CONFIDENT = 0.9
+#: Files read as photos of cards (enrolment, the photo bench).
+IMAGE_EXT = (".png", ".jpg", ".jpeg", ".bmp", ".webp", ".tif", ".tiff")
+
 
 @dataclass(frozen=True, slots=True)
 class Prediction:

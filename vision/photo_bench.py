@@ -32,13 +32,10 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.api import BACK, UNKNOWN, CardClassifier
+from vision.api import BACK, CONFIDENT, IMAGE_EXT, UNKNOWN, CardClassifier
 from vision.classify import LABELS
 from vision.errors import PhotoLabelError
 
-IMAGE_EXT = (".png", ".jpg", ".jpeg", ".bmp", ".webp", ".tif", ".tiff")
-#: a reading at least this sure counts as a confident mistake when it is wrong (as in the bench)
-CONFIDENT = 0.9
 _NUMBERED = re.compile(r"^(.+?)(?:[ _-]+\d+)?$")
 _NO_CARD = {"unknown", "none", "nocard", "no-card", "no card", "empty"}
 

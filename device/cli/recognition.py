@@ -13,8 +13,6 @@ from typing import Any
 
 from games.errors import PegpiError
 
-IMAGE_EXT = (".png", ".jpg", ".jpeg", ".bmp", ".webp", ".tif", ".tiff")
-
 
 def register(commands: Any, benches: Any) -> None:
     p = commands.add_parser("classify", help="read images of one card each (upright crops, or loose photos of one card)")
@@ -88,14 +86,18 @@ def _read(path: Path) -> Any:
     return img
 
 
-def _classifier(decks: str | None) -> Any:
-    from vision.classify import load_default_classifier
+def _classifier(decks: str | None, model: Path | None = None) -> Any:
+    """The card model (``model``, or the shipped one) with the enrolled decks ``decks`` names:
+    comma-separated, ``"none"``, or ``"all"`` (``None`` too)."""
+    from vision.classify import OnnxCardClassifier
+    from vision.enroll import load_decks
 
-    if decks is None:
-        return load_default_classifier(True)
-    if decks.strip().lower() == "none":
-        return load_default_classifier(None)
-    return load_default_classifier([d.strip() for d in decks.split(",") if d.strip()])
+    choice = (decks or "all").strip().lower()
+    names = None if choice == "all" else [d.strip() for d in (decks or "").split(",") if d.strip()]
+    try:
+        return OnnxCardClassifier(model, decks=[] if choice == "none" else load_decks(names))
+    except FileNotFoundError as exc:
+        raise PegpiError(str(exc)) from None
 
 
 def cmd_classify(args: argparse.Namespace) -> int:
@@ -151,6 +153,8 @@ def _draw(img: Any, found: list[Any], path: Path) -> None:
 
 
 def _collect(images: list[Path], labels: str | None) -> tuple[list[Path], list[str]]:
+    from vision.api import IMAGE_EXT
+
     files: list[Path] = []
     names: list[str] = []
     explicit = [x.strip() for x in labels.replace(";", ",").split(",") if x.strip()] if labels else None
@@ -223,8 +227,6 @@ INDEX_SHOWN = 0.98
 #: the bench's sections, in the order they run (latency and enrolment use the held-out crops,
 #: so they run the held-out section too)
 SECTIONS = ("heldout", "loose", "index_only", "latency", "enrolment", "recognize", "commercial")
-#: a reading this sure of itself that is wrong is a confident mistake
-CONFIDENT = 0.9
 
 
 def run_bench(designs: int = 64, scenes: int = 30, seed: int = 0, progress: Any = None,
@@ -292,6 +294,7 @@ def _commercial(result: dict[str, Any], clf: Any, per_card: int, seed: int, say:
     its own."""
     import numpy as np
 
+    from vision.api import CONFIDENT
     from vision.errors import DeckError
     from vision.recognize import read_card, recognize
     from vision.render import CARD_IDS
@@ -633,20 +636,11 @@ def _recall_precision(per_layout: dict[str, list[int]], photos: int) -> dict[str
 
 
 def cmd_bench_photos(args: argparse.Namespace) -> int:
-    from vision.classify import OnnxCardClassifier
+    from vision.api import CONFIDENT, IMAGE_EXT
     from vision.errors import PhotoLabelError
-    from vision.photo_bench import CONFIDENT, collect, measure
+    from vision.photo_bench import collect, measure
 
-    try:
-        clf = OnnxCardClassifier(args.model)
-    except FileNotFoundError as exc:
-        raise PegpiError(str(exc)) from None
-    if args.decks.strip().lower() != "none":
-        from vision.enroll import load_decks
-
-        names = None if args.decks.strip().lower() == "all" else [d.strip() for d in args.decks.split(",") if d.strip()]
-        for deck in load_decks(names):
-            clf.add_deck(deck)
+    clf = _classifier(args.decks, args.model)
     extra = sorted({label for deck in clf.decks for label in deck.labels})
     try:
         items = collect(args.paths, extra)
