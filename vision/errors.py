@@ -35,3 +35,13 @@ class DeckError(VisionError, RuntimeError):
 
 class PhotoLabelError(VisionError, ValueError):
     """A photo to measure the model on whose name (or folder's name) is no card the model reads."""
+
+
+class ImageFileError(VisionError, ValueError):
+    """An image file that cannot be read: missing, a folder, empty, unreadable, not an image, or
+    too small to hold a card. The message is ``"<path>: <reason>"``; both are kept as attributes."""
+
+    def __init__(self, path: object, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path = str(path)
+        self.reason = reason

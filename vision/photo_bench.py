@@ -29,12 +29,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 
 from vision.api import BACK, CONFIDENT, IMAGE_EXT, UNKNOWN, CardClassifier
 from vision.classify import LABELS
-from vision.errors import PhotoLabelError
+from vision.errors import ImageFileError, PhotoLabelError
+from vision.images import read_image
 
 _NUMBERED = re.compile(r"^(.+?)(?:[ _-]+\d+)?$")
 _NO_CARD = {"unknown", "none", "nocard", "no-card", "no card", "empty"}
@@ -168,12 +168,10 @@ def measure(items: Sequence[tuple[Path, str]], classifier: CardClassifier, *, cr
 
     report = PhotoReport("crops" if crops else "photos")
     for i, (path, truth) in enumerate(items):
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if image is None:
-            report.skipped.append((str(path), "not an image OpenCV can read (empty, broken or another kind of file)"))
-            continue
-        if min(image.shape[:2]) < 8:
-            report.skipped.append((str(path), f"too small to hold a card ({image.shape[1]}x{image.shape[0]} pixels)"))
+        try:
+            image = read_image(path)
+        except ImageFileError as exc:
+            report.skipped.append((str(path), exc.reason))
             continue
         began = time.perf_counter()
         if crops:

@@ -18,7 +18,7 @@ from typing import Protocol
 
 import numpy as np
 
-from vision.errors import FrameError, SourceError
+from vision.errors import FrameError, ImageFileError, SourceError
 
 FRAME_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp")
 
@@ -144,16 +144,17 @@ class FolderSource(_Base):
         self._index = 0
 
     def read(self) -> Frame | None:
-        import cv2
+        from vision.images import read_image
 
         if self._index >= len(self._files):
             return None
         path = self._files[self._index]
         index = self._index
         self._index += 1
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if image is None:
-            raise FrameError(f"{self.name}: cannot read image {path.name!r}")
+        try:
+            image = read_image(path)
+        except ImageFileError as exc:
+            raise FrameError(f"{self.name}: cannot read image {path.name!r}: {exc.reason}") from None
         return Frame(image, index / self.fps, index)
 
     def close(self) -> None:

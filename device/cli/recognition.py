@@ -16,14 +16,14 @@ from games.errors import PegpiError
 
 def register(commands: Any, benches: Any) -> None:
     p = commands.add_parser("classify", help="read images of one card each (upright crops, or loose photos of one card)")
-    p.add_argument("images", nargs="+", type=Path)
+    p.add_argument("images", nargs="+", type=Path, help="images, or folders of them")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--decks", default=None,
                    help="enrolled decks to use, comma-separated (default: all enrolled; 'none' for none)")
     p.set_defaults(func=cmd_classify)
 
     p = commands.add_parser("recognize", help="find and read every card in photos")
-    p.add_argument("images", nargs="+", type=Path)
+    p.add_argument("images", nargs="+", type=Path, help="photos, or folders of them")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--decks", default=None, help="enrolled decks to use (default: all; 'none')")
     p.add_argument("--min-confidence", type=float, default=0.5)
@@ -78,12 +78,43 @@ def register(commands: Any, benches: Any) -> None:
 
 
 def _read(path: Path) -> Any:
-    import cv2
+    from vision.errors import ImageFileError
+    from vision.images import read_image
 
-    img = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    if img is None:
-        raise PegpiError(f"cannot read an image from {path}")
-    return img
+    try:
+        return read_image(path)
+    except ImageFileError as exc:
+        raise PegpiError(str(exc)) from None
+
+
+def _images(paths: list[Path]) -> list[tuple[Path, Any]]:
+    """Every image the arguments name (folders give the images under them), each read, or the
+    :class:`ImageFileError` that says why it cannot be. None of them readable, when there is more
+    than one, or the only one not: a :class:`PegpiError` naming each."""
+    from vision.errors import ImageFileError
+    from vision.images import image_files, read_image
+
+    try:
+        files = image_files(paths)
+    except ImageFileError as exc:
+        raise PegpiError(str(exc)) from None
+    out: list[tuple[Path, Any]] = []
+    for path in files:
+        try:
+            out.append((path, read_image(path)))
+        except ImageFileError as exc:
+            out.append((path, exc))
+    if all(isinstance(img, ImageFileError) for _, img in out):
+        raise PegpiError("; ".join(str(img) for _, img in out))
+    return out
+
+
+def _unread(rows: list[dict[str, Any]]) -> int:
+    """Print why each image that could not be read was not, to stderr; 1 if there was one."""
+    bad = [row for row in rows if "error" in row]
+    for row in bad:
+        print(f"pegpi: error: {row['error']}", file=sys.stderr)
+    return 1 if bad else 0
 
 
 def _classifier(decks: str | None, model: Path | None = None) -> Any:
@@ -103,27 +134,35 @@ def _classifier(decks: str | None, model: Path | None = None) -> Any:
 def cmd_classify(args: argparse.Namespace) -> int:
     from vision.recognize import read_card
 
+    images = _images(args.images)
     clf = _classifier(args.decks)
-    rows = []
-    for path in args.images:
-        d = read_card(_read(path), clf)
+    rows: list[dict[str, Any]] = []
+    for path, img in images:
+        if isinstance(img, Exception):
+            rows.append({"image": str(path), "error": str(img)})
+            continue
+        d = read_card(img, clf)
         rows.append({"image": str(path), "card": d.card, "confidence": round(d.confidence, 4),
                      "corners": d.as_dict()["corners"]})
     if args.json:
         print(json.dumps(rows if len(rows) > 1 else rows[0], indent=2))
     else:
         for row in rows:
-            print(f"{row['image']}: {row['card']} ({row['confidence']:.3f})")
-    return 0
+            if "error" not in row:
+                print(f"{row['image']}: {row['card']} ({row['confidence']:.3f})")
+    return _unread(rows)
 
 
 def cmd_recognize(args: argparse.Namespace) -> int:
     from vision.recognize import recognize
 
+    images = _images(args.images)
     clf = _classifier(args.decks)
-    out = []
-    for path in args.images:
-        img = _read(path)
+    out: list[dict[str, Any]] = []
+    for path, img in images:
+        if isinstance(img, Exception):
+            out.append({"image": str(path), "error": str(img)})
+            continue
         found = recognize(img, clf, min_confidence=args.min_confidence)
         out.append({"image": str(path), "cards": [d.as_dict() for d in found]})
         if args.draw is not None:
@@ -132,9 +171,10 @@ def cmd_recognize(args: argparse.Namespace) -> int:
         print(json.dumps(out[0]["cards"] if len(out) == 1 else out, indent=2))
     else:
         for item in out:
-            cards = ", ".join(f"{c['card']} ({c['confidence']:.2f})" for c in item["cards"]) or "no card"
-            print(f"{item['image']}: {cards}")
-    return 0
+            if "error" not in item:
+                cards = ", ".join(f"{c['card']} ({c['confidence']:.2f})" for c in item["cards"]) or "no card"
+                print(f"{item['image']}: {cards}")
+    return _unread(out)
 
 
 def _draw(img: Any, found: list[Any], path: Path) -> None:
@@ -206,7 +246,16 @@ def cmd_enroll(args: argparse.Namespace) -> int:
 
     clf = load_default_classifier(None)
     files, labels = _collect(args.images, args.labels)
-    crops = [card_crop(_read(f)) for f in files]
+    images = []
+    unreadable = []
+    for f in files:  # every file read before anything is enrolled
+        try:
+            images.append(_read(f))
+        except PegpiError as exc:
+            unreadable.append(str(exc))
+    if unreadable:
+        raise PegpiError("nothing enrolled: " + "; ".join(unreadable))
+    crops = [card_crop(img) for img in images]
     deck = en.enroll(clf, args.deck, crops, labels, merge=not args.replace,
                      threshold=args.threshold)
     summary = {"deck": deck.name, "views": len(deck.labels), "cards": len(set(deck.labels)),

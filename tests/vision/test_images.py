@@ -1,0 +1,97 @@
+"""Image files named on the command line: each one that cannot be read is named with its reason,
+and the others are still read (pegpi classify, recognize); enrolment stores nothing until every
+image reads."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from device.cli import main
+from vision.errors import ImageFileError
+from vision.images import image_files, read_image
+from vision.render import HELDOUT_DESIGN_SEEDS, render_card
+
+
+@pytest.fixture
+def photos(tmp_path: Path) -> Path:
+    cv2.imwrite(str(tmp_path / "8S.png"), render_card("8S", HELDOUT_DESIGN_SEEDS[5], px_per_mm=2.0))
+    (tmp_path / "broken.jpg").write_bytes(b"\xff\xd8\xff\xe0 not really a jpeg")
+    (tmp_path / "empty.png").write_bytes(b"")
+    cv2.imwrite(str(tmp_path / "speck.png"), np.zeros((4, 30, 3), np.uint8))
+    return tmp_path
+
+
+@pytest.mark.parametrize("name, reason", [
+    ("nothere.jpg", "no such file"),
+    ("broken.jpg", "not an image OpenCV can read"),
+    ("empty.png", "the file is empty"),
+    ("speck.png", r"too small to hold a card \(30x4 pixels\)"),
+    (".", "a folder, not an image"),
+])
+def test_an_image_that_cannot_be_read_is_named_with_the_reason(photos: Path, name: str, reason: str) -> None:
+    with pytest.raises(ImageFileError, match=reason) as info:
+        read_image(photos / name)
+    assert info.value.path == str(photos / name)
+    assert str(info.value).startswith(str(photos / name) + ": ")
+
+
+def test_a_card_image_reads_as_opencv_reads_it(photos: Path) -> None:
+    img = read_image(photos / "8S.png")
+    assert img.dtype == np.uint8 and img.shape[2] == 3
+    assert np.array_equal(img, cv2.imread(str(photos / "8S.png"), cv2.IMREAD_COLOR))
+
+
+def test_a_folder_gives_the_images_under_it_in_order(photos: Path) -> None:
+    sub = photos / "more"
+    sub.mkdir()
+    cv2.imwrite(str(sub / "a.jpg"), np.full((20, 20, 3), 200, np.uint8))
+    (photos / "notes.txt").write_text("not an image")
+    files = image_files([photos, photos / "notes.txt"])
+    assert [f.name for f in files] == ["8S.png", "broken.jpg", "empty.png", "a.jpg", "speck.png", "notes.txt"]
+    (photos / "none").mkdir()
+    with pytest.raises(ImageFileError, match="a folder with no image in it"):
+        image_files([photos / "none"])
+
+
+def test_classify_reads_the_good_images_and_names_each_bad_one(photos: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["classify", str(photos / "8S.png"), str(photos / "broken.jpg"), str(photos / "nothere.jpg"),
+                 "--decks", "none"]) == 1
+    out, err = capsys.readouterr()
+    [line] = out.splitlines()  # the card read, and nothing for the others on stdout
+    assert line.startswith(f"{photos / '8S.png'}: 8S (")
+    assert f"{photos / 'broken.jpg'}: not an image OpenCV can read" in err
+    assert f"{photos / 'nothere.jpg'}: no such file" in err
+    # a folder, as JSON: one row per file, the unreadable ones with their reason
+    assert main(["classify", str(photos), "--json", "--decks", "none"]) == 1
+    rows = {Path(r["image"]).name: r for r in json.loads(capsys.readouterr().out)}
+    assert rows["8S.png"]["card"] == "8S"
+    assert rows["empty.png"]["error"].endswith("the file is empty")
+    assert "too small" in rows["speck.png"]["error"]
+
+
+def test_nothing_readable_is_one_error_that_names_every_file(photos: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["recognize", str(photos / "broken.jpg"), str(photos / "empty.png"), "--decks", "none"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert "broken.jpg: not an image" in err and "empty.png: the file is empty" in err
+    assert main(["recognize", str(photos / "nothere"), "--decks", "none"]) == 2
+    assert "nothere: no such file" in capsys.readouterr().err
+
+
+def test_enrolment_stores_nothing_while_an_image_is_unreadable(photos: Path, tmp_path_factory: pytest.TempPathFactory,
+                                                               monkeypatch: pytest.MonkeyPatch,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    store = tmp_path_factory.mktemp("store")
+    monkeypatch.setenv("PEGPI_DATA", str(store))
+    assert main(["enroll", "house", str(photos / "8S.png"), str(photos / "broken.jpg"), str(photos / "empty.png"),
+                 "--labels", "a,b,c"]) == 2
+    err = capsys.readouterr().err
+    assert "nothing enrolled" in err and "broken.jpg" in err and "empty.png" in err
+    assert not (store / "decks" / "house.npz").exists()
+    assert main(["enroll", "--list"]) == 0
+    assert "no deck enrolled" in capsys.readouterr().out

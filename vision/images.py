@@ -1,0 +1,56 @@
+"""Image files given on the command line: read one with the reason when it cannot be, and the
+image files a folder holds."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.api import IMAGE_EXT
+from vision.errors import ImageFileError
+
+#: Fewer pixels than this on a side cannot show a card (nor its corner index).
+MIN_SIDE = 8
+
+
+def read_image(path: str | Path) -> np.ndarray:
+    """The BGR ``uint8`` image in ``path``; :class:`ImageFileError` saying which file and why when
+    there is none to read (no such file, a folder, an empty file, a file OpenCV cannot decode,
+    fewer than :data:`MIN_SIDE` pixels on a side)."""
+    p = Path(path)
+    if not p.exists():
+        raise ImageFileError(p, "no such file")
+    if p.is_dir():
+        raise ImageFileError(p, "a folder, not an image")
+    try:
+        data = np.fromfile(p, np.uint8)
+    except OSError as exc:
+        raise ImageFileError(p, f"cannot be read ({exc.strerror or exc})") from None
+    if data.size == 0:
+        raise ImageFileError(p, "the file is empty")
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    if image is None:
+        raise ImageFileError(p, f"not an image OpenCV can read (a broken file, or another kind of file; "
+                             f"images are {', '.join(IMAGE_EXT)})")
+    if min(image.shape[:2]) < MIN_SIDE:
+        raise ImageFileError(p, f"too small to hold a card ({image.shape[1]}x{image.shape[0]} pixels)")
+    return image
+
+
+def image_files(paths: Iterable[str | Path]) -> list[Path]:
+    """``paths`` with each folder replaced by the image files under it (sorted, subfolders too).
+    Files are kept as given, whatever their name, so that :func:`read_image` can say what is wrong
+    with one; a folder holding no image is an :class:`ImageFileError`."""
+    out: list[Path] = []
+    for item in map(Path, paths):
+        if item.is_dir():
+            found = sorted(f for f in item.rglob("*") if f.is_file() and f.suffix.lower() in IMAGE_EXT)
+            if not found:
+                raise ImageFileError(item, f"a folder with no image in it (images are {', '.join(IMAGE_EXT)})")
+            out += found
+        else:
+            out.append(item)
+    return out
