@@ -7,7 +7,7 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -87,31 +87,36 @@ def _read(path: Path) -> Any:
         raise PegpiError(str(exc)) from None
 
 
-def _images(paths: list[Path]) -> list[tuple[Path, Any]]:
-    """Every image the arguments name (folders give the images under them), each read, or the
-    :class:`ImageFileError` that says why it cannot be. None of them readable, when there is more
-    than one, or the only one not: a :class:`PegpiError` naming each."""
+def _image_files(paths: list[Path]) -> list[Path]:
+    """The image files the arguments name (folders give the images under them)."""
     from vision.errors import ImageFileError
-    from vision.images import image_files, read_image
+    from vision.images import image_files
 
     try:
-        files = image_files(paths)
+        return image_files(paths)
     except ImageFileError as exc:
         raise PegpiError(str(exc)) from None
-    out: list[tuple[Path, Any]] = []
+
+
+def _each_image(files: list[Path]) -> Iterator[tuple[Path, Any]]:
+    """Each file read as it comes (one photo in memory at a time), or the
+    :class:`ImageFileError` that says why it cannot be."""
+    from vision.errors import ImageFileError
+    from vision.images import read_image
+
     for path in files:
         try:
-            out.append((path, read_image(path)))
+            yield path, read_image(path)
         except ImageFileError as exc:
-            out.append((path, exc))
-    if all(isinstance(img, ImageFileError) for _, img in out):
-        raise PegpiError("; ".join(str(img) for _, img in out))
-    return out
+            yield path, exc
 
 
 def _unread(rows: list[dict[str, Any]]) -> int:
-    """Print why each image that could not be read was not, to stderr; 1 if there was one."""
+    """Why each image that could not be read was not, printed to stderr: 1 if there was one. When
+    none could be read there is nothing else to show: a :class:`PegpiError` naming each."""
     bad = [row for row in rows if "error" in row]
+    if bad and len(bad) == len(rows):
+        raise PegpiError("; ".join(row["error"] for row in bad))
     for row in bad:
         print(f"pegpi: error: {row['error']}", file=sys.stderr)
     return 1 if bad else 0
@@ -134,32 +139,33 @@ def _classifier(decks: str | None, model: Path | None = None) -> Any:
 def cmd_classify(args: argparse.Namespace) -> int:
     from vision.recognize import read_card
 
-    images = _images(args.images)
+    files = _image_files(args.images)
     clf = _classifier(args.decks)
     rows: list[dict[str, Any]] = []
-    for path, img in images:
+    for path, img in _each_image(files):
         if isinstance(img, Exception):
             rows.append({"image": str(path), "error": str(img)})
             continue
         d = read_card(img, clf)
         rows.append({"image": str(path), "card": d.card, "confidence": round(d.confidence, 4),
                      "corners": d.as_dict()["corners"]})
+    code = _unread(rows)
     if args.json:
         print(json.dumps(rows if len(rows) > 1 else rows[0], indent=2))
     else:
         for row in rows:
             if "error" not in row:
                 print(f"{row['image']}: {row['card']} ({row['confidence']:.3f})")
-    return _unread(rows)
+    return code
 
 
 def cmd_recognize(args: argparse.Namespace) -> int:
     from vision.recognize import recognize
 
-    images = _images(args.images)
+    files = _image_files(args.images)
     clf = _classifier(args.decks)
     out: list[dict[str, Any]] = []
-    for path, img in images:
+    for path, img in _each_image(files):
         if isinstance(img, Exception):
             out.append({"image": str(path), "error": str(img)})
             continue
@@ -167,6 +173,7 @@ def cmd_recognize(args: argparse.Namespace) -> int:
         out.append({"image": str(path), "cards": [d.as_dict() for d in found]})
         if args.draw is not None:
             _draw(img, found, args.draw / (path.stem + ".recognized.png"))
+    code = _unread(out)
     if args.json:
         print(json.dumps(out[0]["cards"] if len(out) == 1 else out, indent=2))
     else:
@@ -174,7 +181,7 @@ def cmd_recognize(args: argparse.Namespace) -> int:
             if "error" not in item:
                 cards = ", ".join(f"{c['card']} ({c['confidence']:.2f})" for c in item["cards"]) or "no card"
                 print(f"{item['image']}: {cards}")
-    return _unread(out)
+    return code
 
 
 def _draw(img: Any, found: list[Any], path: Path) -> None:
