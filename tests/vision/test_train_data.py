@@ -53,3 +53,23 @@ def test_the_half_size_input_is_the_rounded_mean_of_each_two_by_two() -> None:
     mean = batch.reshape(3, 88, 2, 64, 2, 3).astype(np.float64).mean(axis=(2, 4))
     assert half.shape == (3, 88, 64, 3) and half.dtype == np.uint8
     assert np.array_equal(half, np.floor(mean + 0.5).astype(np.uint8))
+
+
+def test_reframing_moves_the_share_asked_and_keeps_the_card_in_frame() -> None:
+    """v29's reframing: about the share asked is framed anew, the same stream gives the same
+    batch, the rest is left as it was, and a framed crop is the same card a little closer or
+    further (most of its pixels near where they were), never an empty or clipped-away image."""
+    chunk = data.make_chunk(7, 16, data.TRAIN_DESIGNS)
+    batch = chunk["x"]
+    out = data.reframe(batch, np.random.default_rng(1), 0.5)
+    again = data.reframe(batch, np.random.default_rng(1), 0.5)
+    assert np.array_equal(out, again) and out.dtype == np.uint8 and out.shape == batch.shape
+    moved = [i for i in range(len(batch)) if not np.array_equal(out[i], batch[i])]
+    assert 0.25 * len(batch) <= len(moved) <= 0.75 * len(batch)
+    for i in moved:
+        diff = np.abs(out[i].astype(np.int16) - batch[i].astype(np.int16))
+        assert diff.mean() < 40, (i, diff.mean())  # the same card, moved by a few pixels
+        assert abs(float(out[i].mean()) - float(batch[i].mean())) < 12  # the edge reflected in, not black
+    assert np.array_equal(data.reframe(batch, np.random.default_rng(1), 0.0), batch)
+    every = data.reframe(batch, np.random.default_rng(2), 1.0)
+    assert all(not np.array_equal(every[i], batch[i]) for i in range(len(batch)))

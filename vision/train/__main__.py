@@ -83,6 +83,8 @@ def _stage1(args: argparse.Namespace, tr: dict[str, np.ndarray], va: dict[str, n
         args.epochs = math.ceil(total / steps_per_epoch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=total, pct_start=0.15)
     gen = np.random.default_rng(args.seed)
+    # a random stream of its own for the reframing: the batches are those of the same run without it
+    framing = np.random.default_rng([args.seed, 1])
     step = 0
     t_train = time.time()
     stop = False
@@ -97,6 +99,8 @@ def _stage1(args: argparse.Namespace, tr: dict[str, np.ndarray], va: dict[str, n
             idx = np.stack([2 * ids, 2 * ids + 1], axis=1).reshape(-1)
             xb = tr["x"][idx]
             xb = data.brighten(xb, gen)
+            if args.reframe:
+                xb = data.reframe(xb, framing, args.reframe)
             x = nhwc_tensor(xb)
             # the whole-card branch's input: averaged down in uint8 here, or by the network (v22 and before)
             half = nhwc_tensor(data.half_size(xb)) if args.half_input == "uint8" else None
@@ -206,6 +210,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--batch", type=int, default=256)
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--width", type=int, default=1)
+    ap.add_argument("--reframe", type=float, default=0.0,
+                    help="share of each batch's crops framed anew before the step (data.reframe: scale, turn, shift; "
+                         "0.5 from v29, 0: none, as up to v28)")
     ap.add_argument("--held", type=float, default=0.0,
                     help="share of card views in which only the index shows (a held fan or a row): they train the corner head alone")
     ap.add_argument("--courts", type=float, default=data.COURT_SHARE,
@@ -218,6 +225,9 @@ def main(argv: list[str] | None = None) -> int:
                          "(0: no such head, as models up to v19)")
     ap.add_argument("--index-steps", type=int, default=0,
                     help="steps of the second stage, the index network (0: none, the corner head reads the index)")
+    ap.add_argument("--index-seed", type=int, default=None,
+                    help="seed of the index network (default: --seed); it learns from the data alone, so v29 "
+                         "(--seed 2) keeps the index network of v22 and v23 with --index-seed 1")
     ap.add_argument("--stage1", type=Path, default=None,
                     help="a cards.pt this command made before: skip the first stage and train only the index network")
     ap.add_argument("--index-from", type=Path, default=None,
@@ -279,7 +289,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"index network from {args.index_from}", flush=True)
     elif args.index_steps:
         t2 = time.time()
-        index_net, index_temperature, stage2 = train_index(tr, va, steps=args.index_steps, seed=args.seed)
+        index_net, index_temperature, stage2 = train_index(tr, va, steps=args.index_steps,
+                                                               seed=args.seed if args.index_seed is None else args.index_seed)
         stage2["minutes"] = round((time.time() - t2) / 60, 1)
     meta = {
         "train": {"seed": args.seed, "data_seeds": data_seeds, "render_version": RENDER_VERSION,
@@ -292,6 +303,7 @@ def main(argv: list[str] | None = None) -> int:
                              f"--out {args.out} --instances {args.instances} --steps {args.steps} --threads {args.threads}"
                              + (f" --stop-after {stage1['steps']}" if args.steps and 0 < int(stage1.get("steps") or 0) < args.steps else "")
                              + (f" --held {args.held}" if args.held else "")
+                             + (f" --reframe {args.reframe}" if args.reframe else "")
                              + (f" --half-input {args.half_input}" if args.half_input != "uint8" else "")
                              + (f" --courts {args.courts}" if args.courts != data.COURT_SHARE else "")
                              + (f" --whole-pool {net.whole_pool}" if net.whole_pool != 2 else "")
@@ -299,6 +311,7 @@ def main(argv: list[str] | None = None) -> int:
                              + (f" --corner-weight {args.corner_weight}" if args.corner_weight != 0.5 else "")
                              + (f" --whole-weight {args.whole_weight}" if args.whole_weight != 0.5 else "")
                              + (f" --index-steps {args.index_steps}" if args.index_steps else "")
+                             + (f" --index-seed {args.index_seed}" if args.index_seed is not None else "")
                              + (f" --stage1 {args.stage1}" if args.stage1 else "")
                              + (f" --index-from {args.index_from}" if args.index_from else "")},
         "val": {**stage1["val"], **{k: v for k, v in stage2.items() if k != "minutes"}},

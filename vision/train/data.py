@@ -84,6 +84,21 @@ def half_size(batch: np.ndarray) -> np.ndarray:
     return out
 
 
+def reframe(batch: np.ndarray, rng: np.random.Generator, share: float) -> np.ndarray:
+    """``batch`` (uint8 NHWC) with ``share`` of its crops framed anew: scaled by 0.95-1.05, turned
+    by a degree or two and moved by up to 2 % of a side, the edge reflected into what the move
+    uncovers; the rest as they were (from v29, half of each batch). Each rendered crop is seen
+    about 8 times in training; without this always in the frame it was rendered in, and v22, so
+    trained, makes half as many mistakes again on held-out crops read 5 % closer (36 against 24)."""
+    out = batch.copy()
+    h, w = batch.shape[1:3]
+    for i in np.flatnonzero(rng.random(len(batch)) < share):
+        m = cv2.getRotationMatrix2D((w / 2, h / 2), float(rng.normal(0, 1.5)), float(rng.uniform(0.95, 1.05)))
+        m[:, 2] += rng.uniform(-0.02, 0.02, 2) * (w, h)
+        cv2.warpAffine(batch[i], m, (w, h), dst=out[i], flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT_101)
+    return out
+
+
 def foreign_card(rng: np.random.Generator, px_per_mm: float) -> np.ndarray:
     """A card of some other game (symbols that are not French suits, other corner marks): BGRA.
     The classifier must not read it as a French card."""
