@@ -77,16 +77,6 @@ def register(commands: Any, benches: Any) -> None:
     b.set_defaults(func=cmd_bench)
 
 
-def _read(path: Path) -> Any:
-    from vision.errors import ImageFileError
-    from vision.images import read_image
-
-    try:
-        return read_image(path)
-    except ImageFileError as exc:
-        raise PegpiError(str(exc)) from None
-
-
 def _image_files(paths: list[Path]) -> list[Path]:
     """The image files the arguments name (folders give the images under them)."""
     from vision.errors import ImageFileError
@@ -136,19 +126,25 @@ def _classifier(decks: str | None, model: Path | None = None) -> Any:
         raise PegpiError(str(exc)) from None
 
 
+def _rows(args: argparse.Namespace, read: Any) -> list[dict[str, Any]]:
+    """One row per image the arguments name: ``{"image", **read(classifier, path, image)}``, or
+    ``{"image", "error"}`` for a file that cannot be read. The file list (and a folder with no
+    image) is checked before the model loads."""
+    files = _image_files(args.images)
+    clf = _classifier(args.decks)
+    return [{"image": str(path), "error": str(img)} if isinstance(img, Exception)
+            else {"image": str(path), **read(clf, path, img)}
+            for path, img in _each_image(files)]
+
+
 def cmd_classify(args: argparse.Namespace) -> int:
     from vision.recognize import read_card
 
-    files = _image_files(args.images)
-    clf = _classifier(args.decks)
-    rows: list[dict[str, Any]] = []
-    for path, img in _each_image(files):
-        if isinstance(img, Exception):
-            rows.append({"image": str(path), "error": str(img)})
-            continue
+    def read(clf: Any, path: Path, img: Any) -> dict[str, Any]:
         d = read_card(img, clf)
-        rows.append({"image": str(path), "card": d.card, "confidence": round(d.confidence, 4),
-                     "corners": d.as_dict()["corners"]})
+        return {"card": d.card, "confidence": round(d.confidence, 4), "corners": d.as_dict()["corners"]}
+
+    rows = _rows(args, read)
     code = _unread(rows)
     if args.json:
         print(json.dumps(rows if len(rows) > 1 else rows[0], indent=2))
@@ -162,17 +158,13 @@ def cmd_classify(args: argparse.Namespace) -> int:
 def cmd_recognize(args: argparse.Namespace) -> int:
     from vision.recognize import recognize
 
-    files = _image_files(args.images)
-    clf = _classifier(args.decks)
-    out: list[dict[str, Any]] = []
-    for path, img in _each_image(files):
-        if isinstance(img, Exception):
-            out.append({"image": str(path), "error": str(img)})
-            continue
+    def read(clf: Any, path: Path, img: Any) -> dict[str, Any]:
         found = recognize(img, clf, min_confidence=args.min_confidence)
-        out.append({"image": str(path), "cards": [d.as_dict() for d in found]})
         if args.draw is not None:
             _draw(img, found, args.draw / (path.stem + ".recognized.png"))
+        return {"cards": [d.as_dict() for d in found]}
+
+    out = _rows(args, read)
     code = _unread(out)
     if args.json:
         print(json.dumps(out[0]["cards"] if len(out) == 1 else out, indent=2))
@@ -253,16 +245,14 @@ def cmd_enroll(args: argparse.Namespace) -> int:
 
     clf = load_default_classifier(None)
     files, labels = _collect(args.images, args.labels)
-    images = []
-    unreadable = []
-    for f in files:  # every file read before anything is enrolled
-        try:
-            images.append(_read(f))
-        except PegpiError as exc:
-            unreadable.append(str(exc))
+    crops, unreadable = [], []
+    for _, img in _each_image(files):  # every file read (and cropped) before anything is enrolled
+        if isinstance(img, Exception):
+            unreadable.append(str(img))
+        else:
+            crops.append(card_crop(img))
     if unreadable:
         raise PegpiError("nothing enrolled: " + "; ".join(unreadable))
-    crops = [card_crop(img) for img in images]
     deck = en.enroll(clf, args.deck, crops, labels, merge=not args.replace,
                      threshold=args.threshold)
     summary = {"deck": deck.name, "views": len(deck.labels), "cards": len(set(deck.labels)),
