@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from vision.classify import LABELS
 from vision.render import RENDER_VERSION
@@ -73,3 +74,24 @@ def test_reframing_moves_the_share_asked_and_keeps_the_card_in_frame() -> None:
     assert np.array_equal(data.reframe(batch, np.random.default_rng(1), 0.0), batch)
     every = data.reframe(batch, np.random.default_rng(2), 1.0)
     assert all(not np.array_equal(every[i], batch[i]) for i in range(len(batch)))
+
+
+def test_conflicting_or_missing_stage_options_stop_before_any_rendering(tmp_path: Path, capsys) -> None:
+    # a run that renders for 13 min and trains for 30 must not find out at its end that its
+    # options cannot work together (v30's first run did)
+    pytest.importorskip("torch")
+    from vision.train.__main__ import main
+
+    cache = tmp_path / "cache"
+    given = tmp_path / "cards.pt"
+    given.write_bytes(b"")
+    with pytest.raises(SystemExit) as stop:
+        main(["--index-steps", "10", "--index-from", str(given), "--cache", str(cache), "--out", str(tmp_path)])
+    assert stop.value.code == 2
+    assert "not allowed with argument" in capsys.readouterr().err
+    for option in ("--index-from", "--stage1"):
+        with pytest.raises(SystemExit) as stop:
+            main([option, str(tmp_path / "gone.pt"), "--cache", str(cache), "--out", str(tmp_path)])
+        assert stop.value.code == 2
+        assert f"{option} {tmp_path / 'gone.pt'}: no such file" in capsys.readouterr().err
+    assert not cache.exists()

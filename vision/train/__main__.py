@@ -223,14 +223,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--whole-weight", type=float, default=0.5,
                     help="weight of the loss of a head that reads the whole-card branch alone, in training only "
                          "(0: no such head, as models up to v19)")
-    ap.add_argument("--index-steps", type=int, default=0,
+    # the second stage comes from one of two places: checked before any data is rendered or trained on
+    index = ap.add_mutually_exclusive_group()
+    index.add_argument("--index-steps", type=int, default=0,
                     help="steps of the second stage, the index network (0: none, the corner head reads the index)")
     ap.add_argument("--index-seed", type=int, default=None,
                     help="seed of the index network (default: --seed); it learns from the data alone, so v29 "
                          "(--seed 2) keeps the index network of v22 and v23 with --index-seed 1")
     ap.add_argument("--stage1", type=Path, default=None,
                     help="a cards.pt this command made before: skip the first stage and train only the index network")
-    ap.add_argument("--index-from", type=Path, default=None,
+    index.add_argument("--index-from", type=Path, default=None,
                     help="a cards.pt an earlier --index-steps run wrote, or an exported cards_index.onnx with its cards.json "
                          "beside it: ship that index network instead of training one (the index network learns "
                          "from the data alone, not from the card network)")
@@ -249,6 +251,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="stop after this many of the --steps the schedule is planned for: remakes, byte for byte, "
                          "a model whose run the time limit stopped (cards.json records the step)")
     args = ap.parse_args(argv)
+    for option, path in (("--stage1", args.stage1), ("--index-from", args.index_from)):
+        if path is not None and not path.is_file():
+            ap.error(f"{option} {path}: no such file")
 
     t0 = time.time()
     random.seed(args.seed)
@@ -283,8 +288,6 @@ def main(argv: list[str] | None = None) -> int:
     index_temperature = None
     stage2: dict[str, float] = {}
     if args.index_from is not None:
-        if args.index_steps:
-            raise SystemExit("give --index-steps or --index-from, not both")
         index_net, index_temperature, stage2 = _index_from(args.index_from)
         print(f"index network from {args.index_from}", flush=True)
     elif args.index_steps:
