@@ -270,9 +270,12 @@ ENROL_DESIGNS = (7, 11, 13, 17, 19, 23, 29, 31)
 LAYOUTS = ("scatter", "fan", "arc")
 #: a card's corner index "shows" when no card lies over this share of it or more
 INDEX_SHOWN = 0.98
-#: the bench's sections, in the order they run (latency and enrolment use the held-out crops,
-#: so they run the held-out section too)
-SECTIONS = ("heldout", "loose", "index_only", "latency", "enrolment", "recognize", "commercial")
+#: the bench's sections, in the order they run (framing, latency and enrolment use the held-out
+#: crops, so they run the held-out section too)
+SECTIONS = ("heldout", "framing", "loose", "index_only", "latency", "enrolment", "recognize", "commercial")
+#: the framing section reads the held-out crops again this much closer (> 1) or further (< 1):
+#: an outline found a little off in a photo frames its card so
+FRAMINGS = (0.9, 0.95, 1.05, 1.1)
 
 
 def run_bench(designs: int = 64, scenes: int = 30, seed: int = 0, progress: Any = None,
@@ -302,11 +305,13 @@ def run_bench(designs: int = 64, scenes: int = 30, seed: int = 0, progress: Any 
     unknown = chosen - set(SECTIONS)
     if unknown:
         raise ValueError(f"unknown bench sections {sorted(unknown)}: the sections are {', '.join(SECTIONS)}")
-    if chosen & {"latency", "enrolment"}:
+    if chosen & {"framing", "latency", "enrolment"}:
         chosen.add("heldout")
     # 1. held-out designs
     if "heldout" in chosen:
         crops, truth, kinds = _heldout(result, clf, designs, rng, say)
+    if "framing" in chosen:
+        _framing(result, clf, crops, truth, say)
     if "loose" in chosen:
         _loose(result, clf, designs, loose, seed, say)
     if "index_only" in chosen:
@@ -458,6 +463,36 @@ def _heldout(result: dict[str, Any], clf: Any, designs: int, rng: Any, say: Any)
     held["worst_confusions"] = dict(sorted(confusions.items(), key=lambda kv: -kv[1])[:10])
     result["heldout"] = held
     return crops, truth, kinds
+
+
+def framed(crop: Any, scale: float) -> Any:
+    """A preprocessed crop seen ``scale`` times closer about its centre (further below 1), the
+    edge pixels carried into what a zoom out uncovers."""
+    import cv2
+    import numpy as np
+
+    h, w = crop.shape[:2]
+    m = np.float32([[scale, 0, (1 - scale) * w / 2], [0, scale, (1 - scale) * h / 2]])
+    return cv2.warpAffine(crop, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def _framing(result: dict[str, Any], clf: Any, crops: list[Any], truth: list[str], say: Any) -> None:
+    """The held-out crops read again, each framed a few per cent closer or further."""
+    import numpy as np
+
+    from vision.api import CONFIDENT
+
+    say("held-out crops framed closer and further ...")
+    out: dict[str, Any] = {}
+    for scale in FRAMINGS:
+        preds = []
+        for i in range(0, len(crops), 256):
+            preds += clf.classify([framed(c, scale) for c in crops[i:i + 256]])
+        ok = np.array([p.label for p in preds]) == np.array(truth)
+        conf = np.array([p.confidence for p in preds])
+        out[f"{scale:g}"] = {"top1": round(float(ok.mean()), 5), "mistakes": int((~ok).sum()),
+                             "confident_mistakes": round(float(((~ok) & (conf >= CONFIDENT)).mean()), 5)}
+    result["framing"] = {"crops": len(crops), "scales": out}
 
 
 def _loose(result: dict[str, Any], clf: Any, designs: int, loose: int, seed: int, say: Any) -> None:
@@ -742,6 +777,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print(f"held-out designs ({h['designs']} decks, {h['crops']} crops): top-1 {h['top1']:.2%} "
               f"(cards {h['top1_card']:.2%}, backs {h['top1_back']:.2%}, non-cards {h['top1_unknown']:.2%}); "
               f"confident mistakes {h['confident_mistakes']:.3%}")
+    if "framing" in res:
+        fr = res["framing"]
+        print(f"held-out crops framed closer or further ({fr['crops']} at each): "
+              + ", ".join(f"x{k} {v['top1']:.2%} ({v['mistakes']} wrong, {v['confident_mistakes']:.3%} confident)"
+                          for k, v in fr["scales"].items()))
     if "loose" in res:
         lo = res["loose"]
         print(f"loose photos of one card, any angle ({lo['photos']}): top-1 {lo['top1']:.2%}; "

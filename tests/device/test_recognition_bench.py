@@ -22,3 +22,30 @@ def test_recall_and_precision_over_all_photos_and_by_layout() -> None:
     assert figures["by_layout"]["scatter"] == {"recall": 1.0, "precision": 1.0}
     assert figures["by_layout"]["fan"] == {"recall": 0.5, "precision": round(2 / 3, 4)}
     assert figures["by_layout"]["arc"] == {"recall": 0.0, "precision": 0.0}
+
+
+def test_a_framed_crop_is_seen_closer_or_further_about_its_centre() -> None:
+    import numpy as np
+
+    from device.cli.recognition import framed
+
+    crop = np.full((176, 128, 3), 255, np.uint8)
+    crop[88 + 40, 64 + 20] = 0  # a dark dot 40 px below and 20 px right of the centre
+    assert np.array_equal(framed(crop, 1.0), crop)
+    for scale in (0.9, 1.1):
+        out = framed(crop, scale)
+        assert out.shape == crop.shape
+        y, x = np.unravel_index(np.argmin(out[..., 0]), out.shape[:2])
+        assert (y, x) == (round(88 + 40 * scale), round(64 + 20 * scale))
+        assert out[0, 0, 0] == 255  # a zoom out carries the paper's edge, not black, into the frame
+
+
+def test_the_framing_section_reads_the_held_out_crops_at_every_scale() -> None:
+    from device.cli.recognition import FRAMINGS, run_bench
+
+    res = run_bench(designs=1, sections=["framing"])
+    assert res["framing"]["crops"] == res["heldout"]["crops"] == 61  # 54 cards, a back, 6 non-cards
+    assert list(res["framing"]["scales"]) == [f"{s:g}" for s in FRAMINGS]
+    for figures in res["framing"]["scales"].values():
+        assert figures["top1"] == round(1 - figures["mistakes"] / 61, 5)
+        assert figures["top1"] > 0.9  # one design's cards still read when framed up to 10 % off
