@@ -7,7 +7,8 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterable, Iterator
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -337,6 +338,26 @@ def _confusions(truth: Any, labels: Any, n: int = 10) -> dict[str, int]:
     return dict(sorted(counts.items(), key=lambda kv: -kv[1])[:n])
 
 
+def _read_all(clf: Any, crops: Iterable[Any], truth: list[str]) -> tuple[Any, Any, Any]:
+    """Each crop classified, 256 at a time (a generator of crops is made a batch at a time): the
+    labels, the confidences, and whether each label is its ``truth``."""
+    import numpy as np
+
+    preds: list[Any] = []
+    it = iter(crops)
+    while batch := list(islice(it, 256)):
+        preds += clf.classify(batch)
+    labels = np.array([p.label for p in preds])
+    return labels, np.array([p.confidence for p in preds]), labels == np.array(truth)
+
+
+def _scores(ok: Any, conf: Any) -> dict[str, float]:
+    """Top-1 and the share of confident mistakes (wrong at :data:`~vision.api.CONFIDENT` or more)."""
+    from vision.api import CONFIDENT
+
+    return {"top1": round(float(ok.mean()), 5), "confident_mistakes": round(float(((~ok) & (conf >= CONFIDENT)).mean()), 5)}
+
+
 def _commercial(result: dict[str, Any], clf: Any, per_card: int, seed: int, say: Any, scenes: int = 6) -> None:
     """Commercial-style reference decks (never trained on, :mod:`vision.render.commercial`): each
     face read clean (upright on white), ``per_card`` table-pipeline crops per card, two loose
@@ -345,7 +366,6 @@ def _commercial(result: dict[str, Any], clf: Any, per_card: int, seed: int, say:
     its own."""
     import numpy as np
 
-    from vision.api import CONFIDENT
     from vision.errors import DeckError
     from vision.recognize import read_card, recognize
     from vision.render import CARD_IDS
@@ -377,19 +397,12 @@ def _commercial(result: dict[str, Any], clf: Any, per_card: int, seed: int, say:
             for _ in range(per_card):
                 crops.append(table_crop(faces[c], trng))
                 truth.append(c)
-        preds = []
-        for i in range(0, len(crops), 256):
-            preds += clf.classify(crops[i:i + 256])
-        labels = np.array([p.label for p in preds])
-        conf = np.array([p.confidence for p in preds])
-        truth_a = np.array(truth)
-        ok = labels == truth_a
+        labels, conf, ok = _read_all(clf, crops, truth)
         courts = np.array([t[:-1] in ("J", "Q", "K") for t in truth])
-        deck["table"] = {"crops": len(crops), "top1": round(float(ok.mean()), 5),
-                         "confident_mistakes": round(float(((~ok) & (conf >= CONFIDENT)).mean()), 5),
+        deck["table"] = {"crops": len(crops), **_scores(ok, conf),
                          "top1_courts": round(float(ok[courts].mean()), 5),
                          "top1_not_courts": round(float(ok[~courts].mean()), 5),
-                         "worst_confusions": _confusions(truth_a, labels)}
+                         "worst_confusions": _confusions(truth, labels)}
         # loose: two photos of each card (background round it, any angle) read by `pegpi classify`
         lrng = np.random.default_rng([seed, 1619, di])
         l_truth, l_read, l_conf = [], [], []
@@ -403,8 +416,7 @@ def _commercial(result: dict[str, Any], clf: Any, per_card: int, seed: int, say:
                 l_read.append(d.card)
                 l_conf.append(d.confidence)
         l_ok = np.array(l_read) == np.array(l_truth)
-        deck["loose"] = {"photos": len(l_truth), "top1": round(float(l_ok.mean()), 5),
-                         "confident_mistakes": round(float(((~l_ok) & (np.array(l_conf) >= CONFIDENT)).mean()), 5),
+        deck["loose"] = {"photos": len(l_truth), **_scores(l_ok, np.array(l_conf)),
                          "worst_confusions": _confusions(l_truth, l_read)}
         if scenes:
             srng = np.random.default_rng([seed, 1620, di])
@@ -441,26 +453,13 @@ def _heldout(result: dict[str, Any], clf: Any, designs: int, rng: Any, say: Any)
             truth.append("unknown")
             kinds.append("unknown")
     say(f"classifying {len(crops)} crops ...")
-    preds = []
-    for i in range(0, len(crops), 256):
-        preds += clf.classify(crops[i:i + 256])
-    labels = np.array([p.label for p in preds])
-    conf = np.array([p.confidence for p in preds])
-    truth_a, kinds_a = np.array(truth), np.array(kinds)
-    ok = labels == truth_a
-    held: dict[str, Any] = {
-        "designs": designs, "crops": len(crops),
-        "top1": round(float(ok.mean()), 5),
-        "confident_mistakes": round(float(((~ok) & (conf >= 0.9)).mean()), 5),
-        "mean_confidence": round(float(conf.mean()), 4),
-    }
+    labels, conf, ok = _read_all(clf, crops, truth)
+    kinds_a = np.array(kinds)
+    held: dict[str, Any] = {"designs": designs, "crops": len(crops), **_scores(ok, conf),
+                            "mean_confidence": round(float(conf.mean()), 4)}
     for k in ("card", "back", "unknown"):
-        sel = kinds_a == k
-        held[f"top1_{k}"] = round(float(ok[sel].mean()), 5)
-    confusions: dict[str, int] = {}
-    for t, p in zip(truth_a[~ok], labels[~ok], strict=True):
-        confusions[f"{t}->{p}"] = confusions.get(f"{t}->{p}", 0) + 1
-    held["worst_confusions"] = dict(sorted(confusions.items(), key=lambda kv: -kv[1])[:10])
+        held[f"top1_{k}"] = round(float(ok[kinds_a == k].mean()), 5)
+    held["worst_confusions"] = _confusions(truth, labels)
     result["heldout"] = held
     return crops, truth, kinds
 
@@ -469,29 +468,19 @@ def framed(crop: Any, scale: float) -> Any:
     """A preprocessed crop seen ``scale`` times closer about its centre (further below 1), the
     edge pixels carried into what a zoom out uncovers."""
     import cv2
-    import numpy as np
 
     h, w = crop.shape[:2]
-    m = np.float32([[scale, 0, (1 - scale) * w / 2], [0, scale, (1 - scale) * h / 2]])
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), 0, scale)
     return cv2.warpAffine(crop, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
 def _framing(result: dict[str, Any], clf: Any, crops: list[Any], truth: list[str], say: Any) -> None:
     """The held-out crops read again, each framed a few per cent closer or further."""
-    import numpy as np
-
-    from vision.api import CONFIDENT
-
     say("held-out crops framed closer and further ...")
     out: dict[str, Any] = {}
     for scale in FRAMINGS:
-        preds = []
-        for i in range(0, len(crops), 256):
-            preds += clf.classify([framed(c, scale) for c in crops[i:i + 256]])
-        ok = np.array([p.label for p in preds]) == np.array(truth)
-        conf = np.array([p.confidence for p in preds])
-        out[f"{scale:g}"] = {"top1": round(float(ok.mean()), 5), "mistakes": int((~ok).sum()),
-                             "confident_mistakes": round(float(((~ok) & (conf >= CONFIDENT)).mean()), 5)}
+        _, conf, ok = _read_all(clf, (framed(c, scale) for c in crops), truth)
+        out[f"{scale:g}"] = {**_scores(ok, conf), "mistakes": int((~ok).sum())}
     result["framing"] = {"crops": len(crops), "scales": out}
 
 
