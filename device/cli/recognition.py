@@ -61,7 +61,11 @@ def register(commands: Any, benches: Any) -> None:
     b = benches.add_parser("recognition", help="card model: held-out accuracy, latency, size, enrolment")
     b.add_argument("--json", action="store_true")
     b.add_argument("--model", type=Path, default=None, help="another ONNX card model (default: the shipped one)")
-    b.add_argument("--designs", type=int, default=64, help="held-out designs to test (all 64 by default)")
+    b.add_argument("--designs", type=int, default=64,
+                   help="held-out designs to test (64 by default, up to 256: more crops, a figure with less luck in it)")
+    b.add_argument("--pool", default="bench", choices=("bench", "selection"),
+                   help="the designs: the bench's (default), or those kept for choosing between trained models, whose "
+                        "figures are never reported (see models/MODEL_CARD.md)")
     b.add_argument("--scenes", type=int, default=30, help="composed photos for recognize (scatter, row, held fan in turn)")
     b.add_argument("--loose", type=int, default=256,
                    help="loose photos of one card (background round it, any angle) for `pegpi classify`")
@@ -279,17 +283,45 @@ SECTIONS = ("heldout", "framing", "loose", "index_only", "latency", "enrolment",
 FRAMINGS = (0.9, 0.95, 1.05, 1.1)
 
 
+def _pool(name: str) -> Any:
+    def seeds() -> tuple[int, ...]:
+        from vision import render
+
+        return tuple(getattr(render, name))
+    return seeds
+
+
+#: the bench's designs by pool (``--pool``): the held-out bench's (reported), or those kept for
+#: choosing between trained models (never reported); both in the held-out fonts
+DESIGN_POOLS = {"bench": _pool("BENCH_DESIGN_SEEDS"), "selection": _pool("SELECTION_DESIGN_SEEDS")}
+
+
+def design_seeds(pool: str, designs: int) -> tuple[int, ...]:
+    """The first ``designs`` design seeds of ``pool``; ``ValueError`` naming what is allowed."""
+    if pool not in DESIGN_POOLS:
+        raise ValueError(f"unknown design pool {pool!r}: the pools are {', '.join(DESIGN_POOLS)}")
+    seeds: tuple[int, ...] = DESIGN_POOLS[pool]()
+    if not 1 <= designs <= len(seeds):
+        raise ValueError(f"the {pool} pool has {len(seeds)} designs: ask for 1 to {len(seeds)}, not {designs}")
+    return seeds[:designs]
+
+
 def run_bench(designs: int = 64, scenes: int = 30, seed: int = 0, progress: Any = None,
               model: Path | None = None, loose: int = 256, hidden: int = 512, commercial: int = 4,
-              sections: Collection[str] | None = None, commercial_scenes: int = 6) -> dict[str, Any]:
+              sections: Collection[str] | None = None, commercial_scenes: int = 6,
+              pool: str = "bench") -> dict[str, Any]:
     """Measure the shipped model (see models/MODEL_CARD.md for what each figure means).
 
     ``sections`` (default: all of :data:`SECTIONS`) runs only some of them; the figures of a
     section do not depend on which others run, except that latency and enrolment need the
-    held-out crops (and so run that section too) and share its random stream."""
+    held-out crops (and so run that section too) and share its random stream. ``designs`` of
+    ``pool`` (:data:`DESIGN_POOLS`) make the held-out crops, the loose photos and the index-only
+    views; the first 64 of the bench's pool are those it always used."""
     import numpy as np
 
     from vision.classify import LABELS, MODEL_FILE, MODELS_DIR, OnnxCardClassifier
+
+    seeds = design_seeds(pool, designs)
 
     def say(msg: str) -> None:
         if progress:
@@ -299,7 +331,7 @@ def run_bench(designs: int = 64, scenes: int = 30, seed: int = 0, progress: Any 
     clf = OnnxCardClassifier(model_path)
     rng = np.random.default_rng([seed, 31337])
     result: dict[str, Any] = {"model": str(model) if model is not None else str(Path("models") / MODEL_FILE),
-                              "model_bytes": model_path.stat().st_size}
+                              "model_bytes": model_path.stat().st_size, "pool": pool}
     if clf.index_path is not None:
         result["index_model_bytes"] = clf.index_path.stat().st_size
     chosen = set(SECTIONS if sections is None else sections)
@@ -310,13 +342,13 @@ def run_bench(designs: int = 64, scenes: int = 30, seed: int = 0, progress: Any 
         chosen.add("heldout")
     # 1. held-out designs
     if "heldout" in chosen:
-        crops, truth, kinds = _heldout(result, clf, designs, rng, say)
+        crops, truth, kinds = _heldout(result, clf, seeds, rng, say)
     if "framing" in chosen:
         _framing(result, clf, crops, truth, say)
     if "loose" in chosen:
-        _loose(result, clf, designs, loose, seed, say)
+        _loose(result, clf, seeds, loose, seed, say)
     if "index_only" in chosen:
-        _index_only(result, clf, designs, hidden, seed, say)
+        _index_only(result, clf, seeds, hidden, seed, say)
     if "latency" in chosen:
         _latency(result, clf, crops, rng, say)
     if "enrolment" in chosen:
@@ -351,11 +383,22 @@ def _read_all(clf: Any, crops: Iterable[Any], truth: list[str]) -> tuple[Any, An
     return labels, np.array([p.confidence for p in preds]), labels == np.array(truth)
 
 
-def _scores(ok: Any, conf: Any) -> dict[str, float]:
-    """Top-1 and the share of confident mistakes (wrong at :data:`~vision.api.CONFIDENT` or more)."""
+def _twins(truth: Any, labels: Any) -> int:
+    """Mistakes that read a card as its clubs/spades twin (the same rank in the other black suit)."""
+    twin = {"C": "S", "S": "C"}
+    return sum(1 for t, p in zip(truth, labels, strict=True)
+               if t != p and t[-1:] in twin and p == t[:-1] + twin[t[-1]])
+
+
+def _confident() -> float:
     from vision.api import CONFIDENT
 
-    return {"top1": round(float(ok.mean()), 5), "confident_mistakes": round(float(((~ok) & (conf >= CONFIDENT)).mean()), 5)}
+    return float(CONFIDENT)
+
+
+def _scores(ok: Any, conf: Any) -> dict[str, float]:
+    """Top-1 and the share of confident mistakes (wrong at :data:`~vision.api.CONFIDENT` or more)."""
+    return {"top1": round(float(ok.mean()), 5), "confident_mistakes": round(float(((~ok) & (conf >= _confident())).mean()), 5)}
 
 
 def _commercial(result: dict[str, Any], clf: Any, per_card: int, seed: int, say: Any, scenes: int = 6) -> None:
@@ -433,16 +476,17 @@ def _commercial(result: dict[str, Any], clf: Any, per_card: int, seed: int, say:
                             "table_crops_per_card": per_card, "decks": out}
 
 
-def _heldout(result: dict[str, Any], clf: Any, designs: int, rng: Any, say: Any) -> tuple[list[Any], list[str], list[str]]:
+def _heldout(result: dict[str, Any], clf: Any, seeds: tuple[int, ...], rng: Any, say: Any
+             ) -> tuple[list[Any], list[str], list[str]]:
     import numpy as np
 
     from vision.classify import preprocess
-    from vision.render import CARD_IDS, HELDOUT_DESIGN_SEEDS, render_card
+    from vision.render import CARD_IDS, render_card
     from vision.render.photo import non_card_crop, table_crop
 
-    say(f"rendering {designs} held-out designs ...")
+    say(f"rendering {len(seeds)} held-out designs ...")
     crops, truth, kinds = [], [], []
-    for d in HELDOUT_DESIGN_SEEDS[:designs]:
+    for d in seeds:
         for label in CARD_IDS + ("back",):
             face = render_card(label, d, px_per_mm=3.0, rng=rng, alpha=True)
             crops.append(preprocess(table_crop(face, rng)))
@@ -455,10 +499,12 @@ def _heldout(result: dict[str, Any], clf: Any, designs: int, rng: Any, say: Any)
     say(f"classifying {len(crops)} crops ...")
     labels, conf, ok = _read_all(clf, crops, truth)
     kinds_a = np.array(kinds)
-    held: dict[str, Any] = {"designs": designs, "crops": len(crops), **_scores(ok, conf),
+    held: dict[str, Any] = {"designs": len(seeds), "crops": len(crops), **_scores(ok, conf),
+                            "mistakes": int((~ok).sum()), "confident": int(((~ok) & (conf >= _confident())).sum()),
                             "mean_confidence": round(float(conf.mean()), 4)}
     for k in ("card", "back", "unknown"):
         held[f"top1_{k}"] = round(float(ok[kinds_a == k].mean()), 5)
+    held["clubs_spades_twins"] = _twins(truth, labels)
     held["worst_confusions"] = _confusions(truth, labels)
     result["heldout"] = held
     return crops, truth, kinds
@@ -484,11 +530,11 @@ def _framing(result: dict[str, Any], clf: Any, crops: list[Any], truth: list[str
     result["framing"] = {"crops": len(crops), "scales": out}
 
 
-def _loose(result: dict[str, Any], clf: Any, designs: int, loose: int, seed: int, say: Any) -> None:
+def _loose(result: dict[str, Any], clf: Any, seeds: tuple[int, ...], loose: int, seed: int, say: Any) -> None:
     import numpy as np
 
     from vision.recognize import read_card
-    from vision.render import CARD_IDS, HELDOUT_DESIGN_SEEDS, render_card
+    from vision.render import CARD_IDS, render_card
     from vision.render.photo import loose_crop
 
     # 1b. loose photos of one card (background round it, any angle) read by `pegpi classify`
@@ -498,7 +544,7 @@ def _loose(result: dict[str, Any], clf: Any, designs: int, loose: int, seed: int
     lrng = np.random.default_rng([seed, 4242])  # its own stream: the other figures stay comparable
     for i in range(loose):
         label = CARD_IDS[int(lrng.integers(len(CARD_IDS)))]
-        face = render_card(label, HELDOUT_DESIGN_SEEDS[i % designs], px_per_mm=3.0, rng=lrng, alpha=True)
+        face = render_card(label, seeds[i % len(seeds)], px_per_mm=3.0, rng=lrng, alpha=True)
         img, _ = loose_crop(face, lrng)
         t = time.perf_counter()
         d = read_card(img, clf)
@@ -511,10 +557,10 @@ def _loose(result: dict[str, Any], clf: Any, designs: int, loose: int, seed: int
                            "median_ms_per_photo": round(float(np.median(l_times)) * 1e3, 1)}
 
 
-def _index_only(result: dict[str, Any], clf: Any, designs: int, hidden: int, seed: int, say: Any) -> None:
+def _index_only(result: dict[str, Any], clf: Any, seeds: tuple[int, ...], hidden: int, seed: int, say: Any) -> None:
     import numpy as np
 
-    from vision.render import CARD_IDS, HELDOUT_DESIGN_SEEDS, render_card
+    from vision.render import CARD_IDS, render_card
     from vision.render.photo import held_crop
 
     # 1c. cards of which only the index shows (the next cards of a row or of a held fan over
@@ -524,7 +570,7 @@ def _index_only(result: dict[str, Any], clf: Any, designs: int, hidden: int, see
         hrng = np.random.default_rng([seed, 2718])  # its own stream, as the loose photos'
         h_crops, h_truth, h_row = [], [], []
         for i in range(hidden):
-            d = HELDOUT_DESIGN_SEEDS[i % designs]
+            d = seeds[i % len(seeds)]
             label = CARD_IDS[int(hrng.integers(len(CARD_IDS)))]
             covers = [render_card(CARD_IDS[int(hrng.integers(54))], d, px_per_mm=2.5, alpha=True)
                       for _ in range(int(hrng.integers(1, 4)))]
@@ -751,10 +797,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
         unknown = [x for x in sections if x not in SECTIONS]
         if unknown or not sections:
             raise PegpiError(f"--only wants sections among {', '.join(SECTIONS)} (got {args.only!r})")
-    res = run_bench(min(64, args.designs), args.scenes, args.seed,
+    try:
+        design_seeds(args.pool, args.designs)
+    except ValueError as exc:
+        raise PegpiError(f"--designs: {exc}") from exc
+    res = run_bench(args.designs, args.scenes, args.seed,
                     progress=None if args.json else (lambda m: print(m, file=sys.stderr, flush=True)), model=args.model,
                     loose=args.loose, hidden=args.hidden, commercial=args.commercial, sections=sections,
-                    commercial_scenes=args.commercial_scenes)
+                    commercial_scenes=args.commercial_scenes, pool=args.pool)
     res["bench_seconds"] = round(time.time() - t0, 1)
     if args.json:
         print(json.dumps(res, indent=2))
@@ -763,9 +813,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
           + (f", index network {res['index_model_bytes'] / 1e6:.2f} MB" if "index_model_bytes" in res else ""))
     h = res.get("heldout")
     if h is not None:
-        print(f"held-out designs ({h['designs']} decks, {h['crops']} crops): top-1 {h['top1']:.2%} "
-              f"(cards {h['top1_card']:.2%}, backs {h['top1_back']:.2%}, non-cards {h['top1_unknown']:.2%}); "
-              f"confident mistakes {h['confident_mistakes']:.3%}")
+        print(f"held-out designs ({h['designs']} decks{'' if res['pool'] == 'bench' else ' of the selection pool'}, "
+              f"{h['crops']} crops): top-1 {h['top1']:.2%} ({h['mistakes']} wrong, {h['clubs_spades_twins']} of them "
+              f"clubs/spades twins; cards {h['top1_card']:.2%}, backs {h['top1_back']:.2%}, non-cards "
+              f"{h['top1_unknown']:.2%}); confident mistakes {h['confident_mistakes']:.3%} ({h['confident']})")
     if "framing" in res:
         fr = res["framing"]
         print(f"held-out crops framed closer or further ({fr['crops']} at each): "

@@ -3,6 +3,8 @@ and the README rest on it."""
 
 from __future__ import annotations
 
+import pytest
+
 from device.cli.recognition import _recall_precision, _score_scene
 
 
@@ -49,3 +51,45 @@ def test_the_framing_section_reads_the_held_out_crops_at_every_scale() -> None:
     for figures in res["framing"]["scales"].values():
         assert figures["top1"] == round(1 - figures["mistakes"] / 61, 5)
         assert figures["top1"] > 0.9  # one design's cards still read when framed up to 10 % off
+
+
+def test_the_default_bench_reads_the_designs_it_always_read_and_the_pools_never_meet() -> None:
+    from device.cli.recognition import design_seeds
+    from vision.render import HELDOUT_DESIGN_SEEDS, TRAIN_DESIGN_RANGE, is_heldout
+
+    # figures of the default bench stay comparable with every earlier model's
+    assert design_seeds("bench", 64) == HELDOUT_DESIGN_SEEDS
+    bench, selection = design_seeds("bench", 256), design_seeds("selection", 256)
+    assert len(set(bench)) == len(set(selection)) == 256
+    assert not set(bench) & set(selection)  # choosing a model never looks at a design it is reported on
+    assert all(is_heldout(d) and d not in TRAIN_DESIGN_RANGE for d in bench + selection)
+
+
+def test_a_pool_asked_for_more_designs_than_it_has_is_refused_by_name(capsys: pytest.CaptureFixture[str]) -> None:
+    from device.cli import main
+
+    for argv in (["--designs", "257"], ["--designs", "0"], ["--pool", "selection", "--designs", "999"]):
+        assert main(["bench", "recognition", "--only", "heldout", *argv]) == 2
+        err = capsys.readouterr().err
+        assert "--designs" in err and "1 to 256" in err
+    with pytest.raises(SystemExit):
+        main(["bench", "recognition", "--pool", "training"])
+
+
+def test_clubs_spades_twins_are_counted_apart_from_other_mistakes() -> None:
+    from device.cli.recognition import _twins
+
+    truth = ["KS", "QC", "10C", "AS", "KS", "5H"]
+    read = ["KC", "QS", "10S", "AS", "QS", "5D"]
+    assert _twins(truth, read) == 3  # KS/KC, QC/QS and 10C/10S; not AS (right), KS/QS, 5H/5D
+
+
+def test_the_selection_pool_is_read_and_reported_as_such() -> None:
+    from device.cli.recognition import run_bench
+
+    res = run_bench(designs=2, sections=["heldout"], pool="selection")
+    held = res["heldout"]
+    assert res["pool"] == "selection" and held["designs"] == 2 and held["crops"] == 122
+    assert held["top1"] == round(1 - held["mistakes"] / 122, 5)
+    assert held["confident"] <= held["mistakes"] and held["clubs_spades_twins"] <= held["mistakes"]
+    assert held["top1"] > 0.9

@@ -5,7 +5,9 @@ Public API (stable, used by the table simulator of issue 6 and the tests):
 - :func:`render_card` ``(card_id, design, *, px_per_mm=4.0, rng=None, alpha=False) -> np.ndarray``:
   an upright BGR ``uint8`` card face (or ``"back"``) of a design.
 - :data:`CARD_IDS`: the 52 cards and two jokers, ``"AS" .. "KC", "RJ", "BJ"``.
-- :data:`HELDOUT_DESIGN_SEEDS`: designs (and fonts) never used in training.
+- :data:`HELDOUT_DESIGN_SEEDS`: designs (and fonts) never used in training;
+  :data:`BENCH_DESIGN_SEEDS` (the held-out bench's pool, those 64 first) and
+  :data:`SELECTION_DESIGN_SEEDS` (for choosing between trained models) are more of them.
 - :class:`DesignSpec`, :func:`design_from_seed`, :func:`card_alpha`, :func:`index_box` (where the
   corner index is printed).
 - :mod:`vision.render.photo`: backgrounds, camera effects, composed table photos.
@@ -13,10 +15,12 @@ Public API (stable, used by the table simulator of issue 6 and the tests):
 """
 
 from vision.render.cards import (
+    BENCH_DESIGN_SEEDS,
     CARD_IDS,
     HELDOUT_DESIGN_SEEDS,
     RANKS,
     RENDER_VERSION,
+    SELECTION_DESIGN_SEEDS,
     SUITS,
     TRAIN_DESIGN_RANGE,
     DesignSpec,
@@ -28,10 +32,12 @@ from vision.render.cards import (
 )
 
 __all__ = [
+    "BENCH_DESIGN_SEEDS",
     "CARD_IDS",
     "HELDOUT_DESIGN_SEEDS",
     "RANKS",
     "RENDER_VERSION",
+    "SELECTION_DESIGN_SEEDS",
     "SUITS",
     "TRAIN_DESIGN_RANGE",
     "DesignSpec",
