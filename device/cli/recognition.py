@@ -63,7 +63,7 @@ def register(commands: Any, benches: Any) -> None:
     b.add_argument("--model", type=Path, default=None, help="another ONNX card model (default: the shipped one)")
     b.add_argument("--designs", type=int, default=64,
                    help="held-out designs to test (64 by default, up to 256: more crops, a figure with less luck in it)")
-    b.add_argument("--pool", default="bench", choices=("bench", "selection"),
+    b.add_argument("--pool", default="bench", choices=tuple(DESIGN_POOLS),
                    help="the designs: the bench's (default), or those kept for choosing between trained models, whose "
                         "figures are never reported (see models/MODEL_CARD.md)")
     b.add_argument("--scenes", type=int, default=30, help="composed photos for recognize (scatter, row, held fan in turn)")
@@ -283,24 +283,19 @@ SECTIONS = ("heldout", "framing", "loose", "index_only", "latency", "enrolment",
 FRAMINGS = (0.9, 0.95, 1.05, 1.1)
 
 
-def _pool(name: str) -> Any:
-    def seeds() -> tuple[int, ...]:
-        from vision import render
-
-        return tuple(getattr(render, name))
-    return seeds
-
-
-#: the bench's designs by pool (``--pool``): the held-out bench's (reported), or those kept for
-#: choosing between trained models (never reported); both in the held-out fonts
-DESIGN_POOLS = {"bench": _pool("BENCH_DESIGN_SEEDS"), "selection": _pool("SELECTION_DESIGN_SEEDS")}
+#: the bench's designs by pool (``--pool``), as the names of their :mod:`vision.render` tuples:
+#: the held-out bench's (reported), or those kept for choosing between trained models (never
+#: reported); both in the held-out fonts
+DESIGN_POOLS = {"bench": "BENCH_DESIGN_SEEDS", "selection": "SELECTION_DESIGN_SEEDS"}
 
 
 def design_seeds(pool: str, designs: int) -> tuple[int, ...]:
     """The first ``designs`` design seeds of ``pool``; ``ValueError`` naming what is allowed."""
+    from vision import render
+
     if pool not in DESIGN_POOLS:
         raise ValueError(f"unknown design pool {pool!r}: the pools are {', '.join(DESIGN_POOLS)}")
-    seeds: tuple[int, ...] = DESIGN_POOLS[pool]()
+    seeds: tuple[int, ...] = getattr(render, DESIGN_POOLS[pool])
     if not 1 <= designs <= len(seeds):
         raise ValueError(f"the {pool} pool has {len(seeds)} designs: ask for 1 to {len(seeds)}, not {designs}")
     return seeds[:designs]
