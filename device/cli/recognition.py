@@ -385,15 +385,16 @@ def _twins(truth: Any, labels: Any) -> int:
                if t != p and t[-1:] in twin and p == t[:-1] + twin[t[-1]])
 
 
-def _confident() -> float:
+def _sure_mistakes(ok: Any, conf: Any) -> Any:
+    """Which readings are wrong at :data:`~vision.api.CONFIDENT` or more."""
     from vision.api import CONFIDENT
 
-    return float(CONFIDENT)
+    return (~ok) & (conf >= CONFIDENT)
 
 
 def _scores(ok: Any, conf: Any) -> dict[str, float]:
-    """Top-1 and the share of confident mistakes (wrong at :data:`~vision.api.CONFIDENT` or more)."""
-    return {"top1": round(float(ok.mean()), 5), "confident_mistakes": round(float(((~ok) & (conf >= _confident())).mean()), 5)}
+    """Top-1 and the share of confident mistakes."""
+    return {"top1": round(float(ok.mean()), 5), "confident_mistakes": round(float(_sure_mistakes(ok, conf).mean()), 5)}
 
 
 def _commercial(result: dict[str, Any], clf: Any, per_card: int, seed: int, say: Any, scenes: int = 6) -> None:
@@ -495,7 +496,7 @@ def _heldout(result: dict[str, Any], clf: Any, seeds: tuple[int, ...], rng: Any,
     labels, conf, ok = _read_all(clf, crops, truth)
     kinds_a = np.array(kinds)
     held: dict[str, Any] = {"designs": len(seeds), "crops": len(crops), **_scores(ok, conf),
-                            "mistakes": int((~ok).sum()), "confident": int(((~ok) & (conf >= _confident())).sum()),
+                            "mistakes": int((~ok).sum()), "confident": int(_sure_mistakes(ok, conf).sum()),
                             "mean_confidence": round(float(conf.mean()), 4)}
     for k in ("card", "back", "unknown"):
         held[f"top1_{k}"] = round(float(ok[kinds_a == k].mean()), 5)
