@@ -351,3 +351,33 @@ def test_some_training_backs_carry_a_picture_and_no_index() -> None:
         # the faces are what they were: only the back changed
         for card in ("KS", "7D"):
             assert np.array_equal(render_card(card, d, px_per_mm=2.0), render_card(card, replace(d, back_picture=0), px_per_mm=2.0))
+
+
+def test_a_court_whose_index_shows_the_rank_alone_prints_its_suit_by_the_head() -> None:
+    """A frameless court prints no suit by its head when its index shows one; when the index is
+    the rank alone the suit goes by the head, top and bottom, on bare card, in the suit's ink.
+    (Before renderer version 7 such a court showed its suit nowhere: no one could read it.)"""
+    from dataclasses import replace
+
+    from vision.render.cards import _corner_clearance
+
+    designs = [d for d in map(design_from_seed, range(3000))
+               if d.pictorial and d.frameless and d.index_layout == 2 and d.border is None and not d.wear][:3]
+    assert designs
+    k = 4.0
+    for d in designs:
+        over = replace(d, index_layout=0)  # the same figure, its index the rank over the suit
+        cx, cy = (round(max(a, b) * k) for a, b in zip(_corner_clearance(d), _corner_clearance(over), strict=True))
+        for card in ("KS", "QC", "JH"):
+            alone = render_card(card, d, px_per_mm=k).astype(np.float32)
+            shown = render_card(card, over, px_per_mm=k).astype(np.float32)
+            H, W = alone.shape[:2]
+            changed = np.abs(alone - shown).sum(axis=2) > 60
+            for y, x in ((slice(0, cy), slice(0, cx)), (slice(0, cy), slice(W - cx, W))):
+                changed[y, x] = changed[H - y.stop:H - y.start, W - x.stop:W - x.start] = False
+            suit_ink = np.abs(alone - np.asarray(d.ink(card[-1]), np.float32)).sum(axis=2) < 60
+            pip = changed & suit_ink
+            top, bottom = pip[:H // 4].sum(), pip[3 * H // 4:].sum()
+            least = 0.2 * (4.5 * k) ** 2  # a pip at least 4.5 mm tall
+            assert top > least and bottom > least, f"design {d.seed} {card}: no suit by the head ({top}, {bottom} px)"
+            assert not pip[H // 4: 3 * H // 4].any()

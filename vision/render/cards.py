@@ -48,8 +48,9 @@ Color = tuple[float, float, float]
 #: Bumped whenever a change to the renderer changes what a seed draws, so that cached training
 #: data made by an older renderer is not reused (2: ornate court figures; 3: commercial decks'
 #: pictorial courts, layouts and jokers; 4: pointed spades; 5: symbol-font pips, clubs without
-#: the notch above the stem, frameless court figures; 6: picture backs).
-RENDER_VERSION = 6
+#: the notch above the stem, frameless court figures; 6: picture backs; 7: a frameless court of a
+#: design whose index shows the rank alone prints its suit by the head).
+RENDER_VERSION = 7
 
 
 def is_heldout(seed: int) -> bool:
@@ -732,11 +733,24 @@ def _draw_pictorial(canvas: np.ndarray, d: DesignSpec, rank: str, suit: str, k: 
         if rng.random() < 0.5:
             cv2.line(canvas, (fx0, fy0 + fh // 2), (fx1 - 1, fy0 + fh // 2), d.black, max(1, lw // 2), cv2.LINE_AA)
     size = rng.uniform(4.5, 7.5) * k
-    if d.frameless:  # no pip by the head: the frame's corner it sits in is the index's
+    if d.frameless and d.index_layout != 2:  # no pip by the head: the index beside it shows the suit
         return
     pip = d.pip(suit, size)
     left = rng.random() < 0.5
-    px = fx0 + 1.2 * k if left else fx1 - 1.2 * k - pip.shape[1]
+    if d.frameless:
+        # an index of the rank alone: the suit is printed by the head, just clear of the corner
+        # index, on a patch of bare card (a court always shows its suit somewhere; before
+        # renderer version 7 these courts showed it nowhere, and their suit could not be read)
+        clear_w = _corner_clearance(d)[0] * k
+        px = clear_w + 0.3 * k if left else W - clear_w - 0.3 * k - pip.shape[1]
+        py = fy0 + 1.2 * k
+        pad = int(round(0.6 * k))
+        x0, y0 = int(px) - pad, int(py) - pad
+        x1, y1 = int(px) + pip.shape[1] + pad + 1, int(py) + pip.shape[0] + pad + 1
+        canvas[y0:y1, x0:x1] = d.paper
+        canvas[H - y1:H - y0, W - x1:W - x0] = d.paper
+    else:
+        px = fx0 + 1.2 * k if left else fx1 - 1.2 * k - pip.shape[1]
     paint(canvas, pip, px, fy0 + 1.2 * k, ink)
     paint(canvas, pip, px, fy0 + 1.2 * k, ink, rotate180=True)
 
