@@ -354,9 +354,9 @@ def test_some_training_backs_carry_a_picture_and_no_index() -> None:
 
 
 def test_a_court_whose_index_shows_the_rank_alone_prints_its_suit_by_the_head() -> None:
-    """A frameless court prints no suit by its head when its index shows one; when the index is
-    the rank alone the suit goes by the head, top and bottom, on bare card, in the suit's ink.
-    (Before renderer version 7 such a court showed its suit nowhere: no one could read it.)"""
+    """A frameless court whose index shows the rank alone prints its suit by the head, top and
+    bottom, on bare card, in the suit's ink. (Before renderer version 7 such a court showed its
+    suit nowhere, and no one could read it.)"""
     from dataclasses import replace
 
     from vision.render.cards import _corner_clearance

@@ -737,13 +737,13 @@ def _draw_pictorial(canvas: np.ndarray, d: DesignSpec, rank: str, suit: str, k: 
         return
     pip = d.pip(suit, size)
     left = rng.random() < 0.5
+    py = fy0 + 1.2 * k
     if d.frameless:
         # an index of the rank alone: the suit is printed by the head, just clear of the corner
         # index, on a patch of bare card (a court always shows its suit somewhere; before
         # renderer version 7 these courts showed it nowhere, and their suit could not be read)
         clear_w = _corner_clearance(d)[0] * k
         px = clear_w + 0.3 * k if left else W - clear_w - 0.3 * k - pip.shape[1]
-        py = fy0 + 1.2 * k
         pad = int(round(0.6 * k))
         x0, y0 = int(px) - pad, int(py) - pad
         x1, y1 = int(px) + pip.shape[1] + pad + 1, int(py) + pip.shape[0] + pad + 1
@@ -751,8 +751,8 @@ def _draw_pictorial(canvas: np.ndarray, d: DesignSpec, rank: str, suit: str, k: 
         canvas[H - y1:H - y0, W - x1:W - x0] = d.paper
     else:
         px = fx0 + 1.2 * k if left else fx1 - 1.2 * k - pip.shape[1]
-    paint(canvas, pip, px, fy0 + 1.2 * k, ink)
-    paint(canvas, pip, px, fy0 + 1.2 * k, ink, rotate180=True)
+    paint(canvas, pip, px, py, ink)
+    paint(canvas, pip, px, py, ink, rotate180=True)
 
 
 def _draw_jester_picture(canvas: np.ndarray, d: DesignSpec, k: float) -> None:
