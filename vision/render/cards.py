@@ -745,10 +745,9 @@ def _draw_pictorial(canvas: np.ndarray, d: DesignSpec, rank: str, suit: str, k: 
         clear_w = _corner_clearance(d)[0] * k
         px = clear_w + 0.3 * k if left else W - clear_w - 0.3 * k - pip.shape[1]
         pad = int(round(0.6 * k))
-        x0, y0 = int(px) - pad, int(py) - pad
-        x1, y1 = int(px) + pip.shape[1] + pad + 1, int(py) + pip.shape[0] + pad + 1
-        canvas[y0:y1, x0:x1] = d.paper
-        canvas[H - y1:H - y0, W - x1:W - x0] = d.paper
+        patch = np.ones((pip.shape[0] + 2 * pad + 1, pip.shape[1] + 2 * pad + 1), np.float32)
+        paint(canvas, patch, int(px) - pad, int(py) - pad, d.paper)
+        paint(canvas, patch, int(px) - pad, int(py) - pad, d.paper, rotate180=True)
     else:
         px = fx0 + 1.2 * k if left else fx1 - 1.2 * k - pip.shape[1]
     paint(canvas, pip, px, py, ink)
