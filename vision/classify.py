@@ -104,11 +104,6 @@ class OnnxCardClassifier:
         self.sure_one_way: float | None = sure_one_way
         meta_path = path.with_suffix(".json")
         self.meta: dict[str, Any] = json.loads(meta_path.read_text(encoding="utf-8")) if meta_path.exists() else {}
-        #: the model was trained on crops turned over left to right as well (``--mirror``, from
-        #: v37): a crop it reads turned round it also reads mirrored, both ways up, and the four
-        #: readings are averaged. A mirrored crop brings the top-right corner, where many courts
-        #: print their suit by the head, into the network's full-resolution corner branch
-        self.mirrored = both_ways and float(self.meta.get("train", {}).get("mirror") or 0) > 0
         labels_path = path.parent / self.meta.get("labels", "cards.labels.txt")
         self.model_labels: tuple[str, ...] = (
             tuple(line.strip() for line in labels_path.read_text(encoding="utf-8").splitlines() if line.strip())
@@ -198,12 +193,9 @@ class OnnxCardClassifier:
         """Calibrated probabilities over :attr:`model_labels`, unit embeddings, and the corner
         index's reading for each way the crop was read, ``(N, ways, labels)`` (None without a
         corner head or index network, or with ``index=False``). One batched call of the model
-        for the crops as given, one for them turned round (one for both mirrored, for a model
-        trained on mirrored crops; and one of the index network).
+        for the crops as given, one for them turned round (and one of the index network).
 
-        Reading both ways round averages the two (and the two mirrored readings too, for a
-        model trained on mirrored crops: :attr:`mirrored`; the embedding stays the two ways'
-        average). With ``embeddings=False`` and no enrolled
+        Reading both ways round averages the two. With ``embeddings=False`` and no enrolled
         deck (nothing then looks at the embeddings), a crop read at :attr:`sure_one_way` or
         more as given is not read turned round: its embedding is then one way's."""
         n_labels = len(self.model_labels)
@@ -224,13 +216,7 @@ class OnnxCardClassifier:
             if len(second):
                 again = back[second] if back is not None else half_turned(pre[second])
                 out2 = self.session.run(None, {"image": to_tensor(again)})
-                if self.mirrored:
-                    # turned over left to right: the crop as given, and turned round
-                    flipped = np.concatenate([pre[second][:, :, ::-1], again[:, :, ::-1]])
-                    out3 = self.session.run(None, {"image": to_tensor(flipped)})[0]
-                    probs[second] = 0.25 * (probs[second] + out2[0] + out3[:len(second)] + out3[len(second):])
-                else:
-                    probs[second] = 0.5 * (probs[second] + out2[0])
+                probs[second] = 0.5 * (probs[second] + out2[0])
                 both = emb[second] + out2[1]
                 emb[second] = both / np.maximum(np.linalg.norm(both, axis=1, keepdims=True), 1e-6)
                 if corner is not None:

@@ -11,15 +11,7 @@ import numpy as np
 import pytest
 
 from vision.api import Prediction
-from vision.classify import (
-    LABELS,
-    MODEL_FILE,
-    MODELS_DIR,
-    OnnxCardClassifier,
-    load_default_classifier,
-    preprocess,
-    to_tensor,
-)
+from vision.classify import LABELS, MODEL_FILE, MODELS_DIR, OnnxCardClassifier, load_default_classifier
 from vision.render import CARD_IDS, HELDOUT_DESIGN_SEEDS, render_card
 from vision.render.photo import held_crop, non_card_crop, table_crop
 
@@ -95,37 +87,6 @@ def test_a_crop_read_surely_one_way_is_not_read_turned_round_and_an_unsure_one_i
     assert (adaptive.argmax(axis=1) == every.argmax(axis=1)).all()
     # whoever asks for the embeddings (enrolment) gets every crop read both ways round
     assert np.allclose(OnnxCardClassifier(path).run(crops)[0], every)
-
-
-def test_a_model_trained_on_mirrored_crops_also_reads_an_unsure_crop_mirrored(tmp_path: Path) -> None:
-    """A model whose ``cards.json`` says it was trained on mirrored crops (``--mirror``) reads a
-    crop it is unsure of four ways (as given, turned round, and both of those mirrored) and
-    averages them; a crop it is sure of it reads once, and its embedding is the two ways' alone."""
-    for f in MODELS_DIR.iterdir():
-        if f.is_file():
-            shutil.copy(f, tmp_path / f.name)
-    meta = json.loads((MODELS_DIR / "cards.json").read_text(encoding="utf-8"))
-    meta["train"]["mirror"] = 0.5
-    (tmp_path / "cards.json").write_text(json.dumps(meta), encoding="utf-8")
-    rng = np.random.default_rng(8)
-    crops = [table_crop(render_card(cid, HELDOUT_DESIGN_SEEDS[5], px_per_mm=3.0, alpha=True), rng, strength=0.6)
-             for cid in ("7H", "KC", "2S", "AD")] + [non_card_crop(rng) for _ in range(8)]
-    plain, mirrored = clf(), OnnxCardClassifier(tmp_path / MODEL_FILE)
-    assert not plain.mirrored and mirrored.mirrored
-    assert not OnnxCardClassifier(tmp_path / MODEL_FILE, both_ways=False).mirrored
-    pre = np.stack([preprocess(c) for c in crops])
-
-    def one_way(batch: np.ndarray) -> np.ndarray:
-        return plain.session.run(None, {"image": to_tensor(np.ascontiguousarray(batch))})[0]
-
-    four = 0.25 * (one_way(pre) + one_way(pre[:, ::-1, ::-1]) + one_way(pre[:, :, ::-1]) + one_way(pre[:, ::-1]))
-    probs = mirrored.run(crops, embeddings=False)[0]
-    sure = one_way(pre).max(axis=1) >= 0.999
-    assert sure.any() and (~sure).any()  # the crops test both paths
-    assert np.allclose(probs[sure], one_way(pre)[sure], atol=1e-5)
-    assert np.allclose(probs[~sure], four[~sure], atol=1e-5)
-    assert not np.allclose(probs[~sure], plain.run(crops, embeddings=False)[0][~sure], atol=1e-3)
-    assert np.allclose(mirrored.run(crops)[1], plain.run(crops)[1], atol=1e-5)
 
 
 def test_a_card_of_which_only_the_index_shows_is_read_from_the_index() -> None:

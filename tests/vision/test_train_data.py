@@ -76,21 +76,6 @@ def test_reframing_moves_the_share_asked_and_keeps_the_card_in_frame() -> None:
     assert all(not np.array_equal(every[i], batch[i]) for i in range(len(batch)))
 
 
-def test_mirroring_turns_over_the_share_asked_left_to_right_and_nothing_else() -> None:
-    """``--mirror``: about the share asked of a batch is turned over left to right (a card keeps
-    its name), the same stream gives the same batch, and the rest is left as it was."""
-    chunk = data.make_chunk(7, 16, data.TRAIN_DESIGNS)
-    batch = chunk["x"]
-    out = data.mirror(batch, np.random.default_rng(1), 0.5)
-    assert np.array_equal(out, data.mirror(batch, np.random.default_rng(1), 0.5))
-    turned = [i for i in range(len(batch)) if np.array_equal(out[i], batch[i, :, ::-1])]
-    kept = [i for i in range(len(batch)) if np.array_equal(out[i], batch[i])]
-    assert sorted(turned + kept) == list(range(len(batch)))  # no crop is both (none is symmetric)
-    assert 0.25 * len(batch) <= len(turned) <= 0.75 * len(batch)
-    assert np.array_equal(data.mirror(batch, np.random.default_rng(1), 0.0), batch)
-    assert np.array_equal(data.mirror(batch, np.random.default_rng(1), 1.0), batch[:, :, ::-1])
-
-
 def test_conflicting_or_missing_stage_options_stop_before_any_rendering(tmp_path: Path, capsys) -> None:
     # a run that renders for 13 min and trains for 30 must not find out at its end that its
     # options cannot work together (v30's first run did)

@@ -85,8 +85,6 @@ def _stage1(args: argparse.Namespace, tr: dict[str, np.ndarray], va: dict[str, n
     gen = np.random.default_rng(args.seed)
     # a random stream of its own for the reframing: the batches are those of the same run without it
     framing = np.random.default_rng([args.seed, 1])
-    # and one for the mirroring, so that a run with it differs from one without in nothing else
-    mirroring = np.random.default_rng([args.seed, 2])
     step = 0
     t_train = time.time()
     stop = False
@@ -103,8 +101,6 @@ def _stage1(args: argparse.Namespace, tr: dict[str, np.ndarray], va: dict[str, n
             xb = data.brighten(xb, gen)
             if args.reframe:
                 xb = data.reframe(xb, framing, args.reframe)
-            if args.mirror:
-                xb = data.mirror(xb, mirroring, args.mirror)
             x = nhwc_tensor(xb)
             # the whole-card branch's input: averaged down in uint8 here, or by the network (v22 and before)
             half = nhwc_tensor(data.half_size(xb)) if args.half_input == "uint8" else None
@@ -217,10 +213,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reframe", type=float, default=0.0,
                     help="share of each batch's crops framed anew before the step (data.reframe: scale, turn, shift; "
                          "0.5 from v29, 0: none, as up to v28)")
-    ap.add_argument("--mirror", type=float, default=0.0,
-                    help="share of each batch's crops turned over left to right (data.mirror): a model so trained "
-                         "also reads each crop mirrored, which brings a suit sign printed by the top-right corner "
-                         "into its full-resolution corner branch (0: none, as up to v36)")
     ap.add_argument("--held", type=float, default=0.0,
                     help="share of card views in which only the index shows (a held fan or a row): they train the corner head alone")
     ap.add_argument("--courts", type=float, default=data.COURT_SHARE,
@@ -306,7 +298,7 @@ def main(argv: list[str] | None = None) -> int:
     meta = {
         "train": {"seed": args.seed, "data_seeds": data_seeds, "render_version": RENDER_VERSION,
                   "instances_per_data_seed": args.instances,
-                  "courts": args.courts, "crops": int(len(tr["y"])), "mirror": args.mirror,
+                  "courts": args.courts, "crops": int(len(tr["y"])),
                   **{k: v for k, v in stage1.items() if k not in ("val", "minutes")},
                   "width": args.width, "whole_pool": net.whole_pool, "whole_channels": net.whole_channels, "minutes": round((time.time() - t0) / 60, 1),
                   **({"card_minutes": stage1["minutes"]} if "minutes" in stage1 else {}),
@@ -315,7 +307,6 @@ def main(argv: list[str] | None = None) -> int:
                              + (f" --stop-after {stage1['steps']}" if args.steps and 0 < int(stage1.get("steps") or 0) < args.steps else "")
                              + (f" --held {args.held}" if args.held else "")
                              + (f" --reframe {args.reframe}" if args.reframe else "")
-                             + (f" --mirror {args.mirror}" if args.mirror else "")
                              + (f" --half-input {args.half_input}" if args.half_input != "uint8" else "")
                              + (f" --courts {args.courts}" if args.courts != data.COURT_SHARE else "")
                              + (f" --whole-pool {net.whole_pool}" if net.whole_pool != 2 else "")

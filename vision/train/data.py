@@ -99,16 +99,6 @@ def reframe(batch: np.ndarray, rng: np.random.Generator, share: float) -> np.nda
     return out
 
 
-def mirror(batch: np.ndarray, rng: np.random.Generator, share: float) -> np.ndarray:
-    """``batch`` (uint8 NHWC) with ``share`` of its crops turned over left to right, the rest as
-    they were. A mirrored card keeps its name: suits and pip layouts are symmetric left to right,
-    and no rank's mirror image is another rank."""
-    out = batch.copy()
-    which = np.flatnonzero(rng.random(len(batch)) < share)
-    out[which] = batch[which, :, ::-1]
-    return out
-
-
 def foreign_card(rng: np.random.Generator, px_per_mm: float) -> np.ndarray:
     """A card of some other game (symbols that are not French suits, other corner marks): BGRA.
     The classifier must not read it as a French card."""
