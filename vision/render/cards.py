@@ -688,9 +688,11 @@ def _inked(picture: np.ndarray, d: DesignSpec) -> np.ndarray:
 
 
 @functools.lru_cache(maxsize=1024)
+@functools.lru_cache(maxsize=1024)
 def _corner_clearance(d: DesignSpec) -> tuple[float, float]:
     """Width and height (mm) of the box a frameless figure keeps clear in each corner: every
-    court's index and 0.8 mm more."""
+    court's index and 0.8 mm more. Measured once a design (each of its courts asks twice: for
+    the figure, and for the pip by the head)."""
     boxes = [index_box(c, d, px_per_mm=2.0) for c in COURTS]
     return max(b[2] for b in boxes) + 0.8, max(b[3] for b in boxes) + 0.8
 
