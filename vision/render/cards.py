@@ -688,7 +688,6 @@ def _inked(picture: np.ndarray, d: DesignSpec) -> np.ndarray:
 
 
 @functools.lru_cache(maxsize=1024)
-@functools.lru_cache(maxsize=1024)
 def _corner_clearance(d: DesignSpec) -> tuple[float, float]:
     """Width and height (mm) of the box a frameless figure keeps clear in each corner: every
     court's index and 0.8 mm more. Measured once a design (each of its courts asks twice: for

@@ -69,7 +69,7 @@ def _stage1(args: argparse.Namespace, tr: dict[str, np.ndarray], va: dict[str, n
     # channels-last memory: the convolutions train about a third faster on the CPU than in NCHW
     net = CardNet(len(LABELS), width=args.width, corner_head=args.corner_weight > 0,
                   whole_pool=args.whole_pool, whole_channels=args.whole_channels,
-                  whole_head=args.whole_weight > 0).to(memory_format=torch.channels_last)
+                  whole_head=args.whole_weight > 0, top_right=args.top_right).to(memory_format=torch.channels_last)
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
     n_inst = len(tr["y"]) // 2
     per_batch = args.batch // 2
@@ -241,6 +241,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--whole-channels", type=int, default=128, choices=(64, 128),
                     help="channels of the whole-card branch's last blocks: 128 (from v20, with a second block on "
                          "its 6 x 4 grid) or 64 (up to v19)")
+    ap.add_argument("--top-right", action="store_true",
+                    help="a third branch reads the top-right corner at full resolution, where courts print their suit "
+                         "by the head (from v40)")
     ap.add_argument("--half-input", default="uint8", choices=("uint8", "pool"),
                     help="the whole-card branch's half-size input in training: averaged down in uint8 before the step "
                          "(from v23, faster) or by the network's average pool over the float batch (as models up to v22 "
@@ -300,7 +303,8 @@ def main(argv: list[str] | None = None) -> int:
                   "instances_per_data_seed": args.instances,
                   "courts": args.courts, "crops": int(len(tr["y"])),
                   **{k: v for k, v in stage1.items() if k not in ("val", "minutes")},
-                  "width": args.width, "whole_pool": net.whole_pool, "whole_channels": net.whole_channels, "minutes": round((time.time() - t0) / 60, 1),
+                  "width": args.width, "whole_pool": net.whole_pool, "whole_channels": net.whole_channels,
+                  "top_right": net.right is not None, "minutes": round((time.time() - t0) / 60, 1),
                   **({"card_minutes": stage1["minutes"]} if "minutes" in stage1 else {}),
                   "command": f"python -m vision.train --seed {args.seed} --data-seeds {','.join(map(str, data_seeds))} "
                              f"--out {args.out} --instances {args.instances} --steps {args.steps} --threads {args.threads}"
@@ -311,6 +315,7 @@ def main(argv: list[str] | None = None) -> int:
                              + (f" --courts {args.courts}" if args.courts != data.COURT_SHARE else "")
                              + (f" --whole-pool {net.whole_pool}" if net.whole_pool != 2 else "")
                              + (f" --whole-channels {net.whole_channels}" if net.whole_channels != 128 else "")
+                             + (" --top-right" if net.right is not None else "")
                              + (f" --corner-weight {args.corner_weight}" if args.corner_weight != 0.5 else "")
                              + (f" --whole-weight {args.whole_weight}" if args.whole_weight != 0.5 else "")
                              + (f" --index-steps {args.index_steps}" if args.index_steps else "")

@@ -48,7 +48,7 @@ def export(net: CardNet, temperature: float, out: Path, meta: dict[str, Any],
     if index_module is not None:
         index_module.eval()
     torch.save({"state_dict": net.state_dict(), "width": meta.get("train", {}).get("width", 1),
-                "whole_pool": net.whole_pool, "whole_channels": net.whole_channels,
+                "whole_pool": net.whole_pool, "whole_channels": net.whole_channels, "top_right": net.right is not None,
                 "temperature": temperature, "corner_temperature": corner_temperature,
                 "index_state_dict": index_module.state_dict() if index_module is not None else None,
                 "index_temperature": index_temperature, "stage1": stage1}, out / "cards.pt")
@@ -87,7 +87,8 @@ def card_net_from(ck: dict[str, Any]) -> CardNet:
     without ``whole_channels`` predates v20, whose whole-card branch ended in 64 channels."""
     net = CardNet(len(LABELS), width=int(ck["width"]), corner_head=ck.get("corner_temperature") is not None,
                   whole_pool=int(ck.get("whole_pool", 4)), whole_channels=int(ck.get("whole_channels", 64)),
-                  whole_head=any(k.startswith("whole_cls.") for k in ck["state_dict"]))
+                  whole_head=any(k.startswith("whole_cls.") for k in ck["state_dict"]),
+                  top_right=bool(ck.get("top_right", False)))
     net.load_state_dict(ck["state_dict"])
     return net
 

@@ -1,0 +1,73 @@
+"""The card network's top-right branch (from v40): where it looks, and that a network with it
+survives the checkpoint and the ONNX file unchanged. Needs torch (the ``train`` extra)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from vision.classify import INPUT_H, INPUT_W, LABELS, OnnxCardClassifier  # noqa: E402
+from vision.train.export import card_net_from, export  # noqa: E402
+from vision.train.model import RIGHT_H, RIGHT_W, CardNet  # noqa: E402
+
+
+def _net(top_right: bool) -> CardNet:
+    torch.manual_seed(0)
+    net = CardNet(len(LABELS), whole_head=True, top_right=top_right)
+    # batch norm as trained: running statistics that are not the identity
+    for m in net.modules():
+        if isinstance(m, torch.nn.BatchNorm2d | torch.nn.BatchNorm1d):
+            m.running_mean.uniform_(-0.1, 0.1)
+            m.running_var.uniform_(0.5, 1.5)
+    return net.eval()
+
+
+def _right_features(net: CardNet, x: torch.Tensor) -> torch.Tensor:
+    c, g = net.branches(x)
+    return net.trunk_input(x, c, g)[:, net.corner_dim + net.whole_dim:]
+
+
+def test_the_top_right_branch_reads_the_top_right_corner_and_nothing_else() -> None:
+    net = _net(top_right=True)
+    assert net.trunk[0].in_features == net.corner_dim + net.whole_dim + 128
+    x = torch.rand(1, 3, INPUT_H, INPUT_W)
+    base = _right_features(net, x)
+    with torch.no_grad():
+        # a suit sign by the head, 6 mm from the right edge and 8 mm down: the branch sees it
+        y = x.clone()
+        y[:, :, 16:28, INPUT_W - 24:INPUT_W - 12] = 0.0
+        assert not torch.allclose(_right_features(net, y), base)
+        # the corner index, the figure's middle and the bottom half: the branch does not see them
+        z = x.clone()
+        z[:, :, :RIGHT_H, :INPUT_W - RIGHT_W] = 0.0
+        z[:, :, RIGHT_H:, :] = 0.0
+        assert torch.equal(_right_features(net, z), base)
+
+
+def test_a_network_without_the_branch_is_the_one_older_checkpoints_hold() -> None:
+    net = _net(top_right=False)
+    assert net.right is None
+    assert net.trunk[0].in_features == net.corner_dim + net.whole_dim
+
+
+def test_a_network_with_the_branch_survives_its_checkpoint_and_onnx_file(tmp_path: Path) -> None:
+    net = _net(top_right=True)
+    onnx_path = export(net, 1.3, tmp_path, {"train": {"width": 1}}, corner_temperature=0.8)
+    ck = torch.load(tmp_path / "cards.pt", map_location="cpu")
+    again = card_net_from(ck).eval()
+    assert again.right is not None
+    x = torch.rand(3, 3, INPUT_H, INPUT_W)
+    with torch.no_grad():
+        logits = net(x)[0]
+        assert torch.equal(again(x)[0], logits)
+    # the ONNX file reads uint8 crops: the same crops, as bytes, through the torch network
+    images = [np.ascontiguousarray((x[i].permute(1, 2, 0).numpy() * 255).round().astype(np.uint8)) for i in range(3)]
+    with torch.no_grad():
+        as_bytes = torch.from_numpy(np.stack(images)).permute(0, 3, 1, 2).float() / 255
+        expected = torch.softmax(net(as_bytes)[0] / 1.3, dim=1).numpy()
+    probs, _ = OnnxCardClassifier(onnx_path).run(images, embeddings=True)
+    np.testing.assert_allclose(probs, expected, atol=1e-4)
