@@ -264,3 +264,14 @@ def test_the_demo_reads_its_simulated_camera_through_the_pipeline(tmp_path: Path
     read = [e.action for e in companion.session.entries if e.action["act"] == "cut"]
     assert read == cuts  # the cut for deal, read by the camera pipeline from rendered frames
     assert companion.session.state.deals == 1
+
+
+def test_the_runtime_bench_runs_the_companion_with_the_services_environment() -> None:
+    """`pegpi bench runtime` measures the companion as systemd starts it on the device: every
+    setting it adds (such as the malloc arenas that its memory figure depends on) is in the unit."""
+    from device.cli.runtime import SERVICE_ENV
+
+    unit = (Path(__file__).resolve().parents[2] / "systemd" / "pegpi.service").read_text(encoding="utf-8")
+    set_by_unit = dict(line.removeprefix("Environment=").split("=", 1)
+                       for line in unit.splitlines() if line.startswith("Environment="))
+    assert SERVICE_ENV and all(set_by_unit.get(k) == v for k, v in SERVICE_ENV.items()), (SERVICE_ENV, set_by_unit)
