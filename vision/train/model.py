@@ -25,6 +25,7 @@ CORNER_H, CORNER_W = 72, 56  # top-left 36 x 28 mm at 2 px/mm: where an index is
 #: the top-right 36 x 36 mm at 2 px/mm (columns 56 to 128 of the 128-wide input): where a court
 #: prints its suit by the figure's head when the figure leans left, out of the corner branch's sight
 RIGHT_H, RIGHT_W = 72, 72
+RIGHT_C = 64  # the top-right branch's channels
 
 
 def nhwc_tensor(batch: np.ndarray) -> torch.Tensor:
@@ -43,6 +44,11 @@ def dwblock(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
         nn.Conv2d(cin, cin, 3, stride, 1, groups=cin, bias=False), nn.BatchNorm2d(cin), nn.ReLU(inplace=True),
         nn.Conv2d(cin, cout, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True),
     )
+
+
+def mean_max(t: torch.Tensor) -> torch.Tensor:
+    """A feature map pooled two ways, mean and max over its height and width, joined."""
+    return torch.cat([t.mean(dim=(2, 3)), t.amax(dim=(2, 3))], dim=1)
 
 
 class CardNet(nn.Module):
@@ -97,9 +103,9 @@ class CardNet(nn.Module):
             dwblock(8, 24, 2),      # 18 x 18
             dwblock(24, 48),
             dwblock(48, 64, 2),     # 9 x 9
-            dwblock(64, 64),
+            dwblock(64, RIGHT_C),
         ) if top_right else None
-        self.right_dim = 128 if top_right else 0
+        self.right_dim = 2 * RIGHT_C if top_right else 0  # mean and max of each channel
         self.trunk = nn.Sequential(nn.Linear(self.corner_dim + self.whole_dim + self.right_dim, 256), nn.BatchNorm1d(256), nn.ReLU(inplace=True), nn.Dropout(0.2))
         self.cls = nn.Linear(256, n_classes)
         self.emb = nn.Linear(256, emb_dim)
@@ -119,7 +125,7 @@ class CardNet(nn.Module):
         """Pooled features of the corner branch (mean and max) and of the whole-card branch (3x2).
         ``half``: ``x`` averaged down 2 times if the caller has it (:func:`vision.train.data.half_size`)."""
         c = self.corner(x[:, :, :CORNER_H, :CORNER_W])
-        c = torch.cat([c.mean(dim=(2, 3)), c.amax(dim=(2, 3))], dim=1)
+        c = mean_max(c)
         if half is None:  # as exported, and as trained up to v22
             g = self.whole(F.avg_pool2d(x, self.whole_pool))
         else:
@@ -132,12 +138,7 @@ class CardNet(nn.Module):
         features (mean and max) of ``x``'s top-right corner."""
         if self.right is None:
             return torch.cat([c, g], dim=1)
-        r = self.right(x[:, :, :RIGHT_H, x.shape[3] - RIGHT_W:])
-        return torch.cat([c, g, r.mean(dim=(2, 3)), r.amax(dim=(2, 3))], dim=1)
-
-    def features(self, x: torch.Tensor) -> torch.Tensor:
-        c, g = self.branches(x)
-        return self.trunk(self.trunk_input(x, c, g))
+        return torch.cat([c, g, mean_max(self.right(x[:, :, :RIGHT_H, x.shape[3] - RIGHT_W:]))], dim=1)
 
     def descriptor(self, x: torch.Tensor) -> torch.Tensor:
         """The enrolment descriptor: both branches' features, each unit length, joined (unit length)."""
@@ -176,7 +177,7 @@ class IndexNet(nn.Module):
     def forward(self, corner: torch.Tensor) -> torch.Tensor:
         """Logits of corner crops ``[N, 3, CORNER_H, CORNER_W]`` (or of whole crops: their corner is taken)."""
         f = self.features(corner[:, :, :CORNER_H, :CORNER_W])
-        return self.head(torch.cat([f.mean(dim=(2, 3)), f.amax(dim=(2, 3))], dim=1))
+        return self.head(mean_max(f))
 
 
 class IndexExported(nn.Module):
