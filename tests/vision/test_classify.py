@@ -7,11 +7,13 @@ import json
 import shutil
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
 from vision.api import Prediction
-from vision.classify import LABELS, MODEL_FILE, MODELS_DIR, OnnxCardClassifier, load_default_classifier
+from vision.classify import (LABELS, MODEL_FILE, MODELS_DIR, OnnxCardClassifier, half_turned, load_default_classifier,
+                             preprocess_batch, shifted, to_tensor)
 from vision.render import CARD_IDS, HELDOUT_DESIGN_SEEDS, render_card
 from vision.render.photo import held_crop, non_card_crop, table_crop
 
@@ -87,6 +89,30 @@ def test_a_crop_read_surely_one_way_is_not_read_turned_round_and_an_unsure_one_i
     assert (adaptive.argmax(axis=1) == every.argmax(axis=1)).all()
     # whoever asks for the embeddings (enrolment) gets every crop read both ways round
     assert np.allclose(OnnxCardClassifier(path).run(crops)[0], every)
+
+
+def test_a_crop_still_unsure_both_ways_round_is_read_again_moved_and_all_its_readings_averaged() -> None:
+    rng = np.random.default_rng(9)
+    cards = [table_crop(render_card(cid, HELDOUT_DESIGN_SEEDS[7], px_per_mm=3.0, alpha=True), rng, strength=1.0)
+             for cid in ("QC", "JS", "9D", "3H")]
+    crops = cards + [cv2.GaussianBlur(c, (0, 0), sigma) for c in cards for sigma in (2, 3, 4)]  # out of focus
+    path = clf().model_path
+    two_ways = OnnxCardClassifier(path, shifts=()).run(crops)[0]
+    read = OnnxCardClassifier(path).run(crops)[0]
+    unsure = two_ways.max(axis=1) < 0.99
+    assert unsure.any() and (~unsure).any()  # the crops test both paths
+    assert np.allclose(read[~unsure], two_ways[~unsure])
+    # an unsure crop's reading: the mean of ten, as given and moved 3 px four ways, each both ways round
+    pre = preprocess_batch(crops)[unsure]
+    views = [pre] + [shifted(pre, dx, dy) for dx, dy in ((3, 0), (-3, 0), (0, 3), (0, -3))]
+    views += [half_turned(v) for v in views]
+    session = clf().session
+    ten = np.mean([session.run(None, {"image": to_tensor(v)})[0] for v in views], axis=0)
+    assert np.allclose(read[unsure], ten, atol=1e-5)
+    assert np.allclose(read.sum(axis=1), 1, atol=1e-4)
+    # a crop moved keeps its picture: the edge is carried into the gap, nothing wraps round
+    moved = shifted(pre[:1], 3, 0)[0]
+    assert (moved[:, 3:] == pre[0][:, :-3]).all() and (moved[:, :3] == pre[0][:, :1]).all()
 
 
 def test_a_card_of_which_only_the_index_shows_is_read_from_the_index() -> None:
