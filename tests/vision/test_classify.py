@@ -12,8 +12,17 @@ import numpy as np
 import pytest
 
 from vision.api import Prediction
-from vision.classify import (LABELS, MODEL_FILE, MODELS_DIR, OnnxCardClassifier, half_turned, load_default_classifier,
-                             preprocess_batch, shifted, to_tensor)
+from vision.classify import (
+    LABELS,
+    MODEL_FILE,
+    MODELS_DIR,
+    OnnxCardClassifier,
+    half_turned,
+    load_default_classifier,
+    preprocess_batch,
+    shifted,
+    to_tensor,
+)
 from vision.render import CARD_IDS, HELDOUT_DESIGN_SEEDS, render_card
 from vision.render.photo import held_crop, non_card_crop, table_crop
 
