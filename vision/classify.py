@@ -121,7 +121,7 @@ class OnnxCardClassifier:
         #: a crop read both ways round less surely than :attr:`sure_two_ways` is read again moved
         #: by each of :attr:`shifts` (both ways round), and all its readings are averaged. On the
         #: selection designs (v42) this re-read 9.8 % of the crops and took mistakes from 75 to
-        #: 52, confident ones from 7 to 3 (models/MODEL_CARD.md, "Reading unsure crops again")
+        #: 52, confident ones from 7 to 3 (models/MODEL_CARD.md, "Session 22: unsure crops read again")
         self.shifts: tuple[tuple[int, int], ...] = tuple(shifts) if both_ways else ()
         self.sure_two_ways = sure_two_ways
         meta_path = path.with_suffix(".json")
@@ -219,9 +219,9 @@ class OnnxCardClassifier:
 
         Reading both ways round averages the two; a crop still unsure is read again moved
         (:attr:`shifts`, one more batched call for all such crops; its embedding stays the two
-        ways'). With ``embeddings=False`` and no enrolled
-        deck (nothing then looks at the embeddings), a crop read at :attr:`sure_one_way` or
-        more as given is not read turned round: its embedding is then one way's."""
+        ways'). With ``embeddings=False`` and no enrolled deck (nothing then looks at the
+        embeddings), a crop read at :attr:`sure_one_way` or more as given is not read turned
+        round: its embedding is then one way's."""
         n_labels = len(self.model_labels)
         index = index and self.reads_index
         ways = 1 + self.both_ways
@@ -237,6 +237,8 @@ class OnnxCardClassifier:
         if self.both_ways:
             every = embeddings or bool(self.decks) or self.sure_one_way is None or corner is not None
             second = np.arange(len(pre)) if every else np.flatnonzero(probs.max(axis=1) < self.sure_one_way)
+            readings = np.ones(len(pre), np.float32)  # how many readings each row of probs averages
+            readings[second] = 2
             if len(second):
                 again = back[second] if back is not None else half_turned(pre[second])
                 out2 = self.session.run(None, {"image": to_tensor(again)})
@@ -245,7 +247,7 @@ class OnnxCardClassifier:
                 emb[second] = both / np.maximum(np.linalg.norm(both, axis=1, keepdims=True), 1e-6)
                 if corner is not None:
                     corner = np.concatenate([corner, out2[2]])
-            probs = self._read_shifted(pre, probs)
+            probs = self._read_shifted(pre, probs, readings)
         if index:
             if self.index_path is not None:
                 corner = self._read_corners(pre if back is None else np.concatenate([pre, back]))
@@ -253,9 +255,10 @@ class OnnxCardClassifier:
             corner = corner.reshape(ways, len(pre), -1).transpose(1, 0, 2)
         return probs, emb, corner
 
-    def _read_shifted(self, pre: np.ndarray, probs: np.ndarray) -> np.ndarray:
-        """``probs`` (read both ways round) with the unsure crops' rows averaged with their
-        readings moved by each of :attr:`shifts`, both ways round (one batched call)."""
+    def _read_shifted(self, pre: np.ndarray, probs: np.ndarray, readings: np.ndarray) -> np.ndarray:
+        """``probs`` (each row the mean of ``readings`` readings) with the unsure crops' rows
+        averaged with their readings moved by each of :attr:`shifts`, both ways round (one
+        batched call)."""
         unsure = np.flatnonzero(probs.max(axis=1) < self.sure_two_ways)
         if not self.shifts or len(unsure) == 0:
             return probs
@@ -263,7 +266,8 @@ class OnnxCardClassifier:
         views += [half_turned(v) for v in views]
         extra = self.session.run(None, {"image": to_tensor(np.concatenate(views))})[0]
         extra = extra.reshape(len(views), len(unsure), -1).sum(axis=0)
-        probs[unsure] = (2 * probs[unsure] + extra) / (2 + len(views))
+        had = readings[unsure, None]
+        probs[unsure] = (had * probs[unsure] + extra) / (had + len(views))
         return probs
 
     def run(self, crops: Sequence[np.ndarray], *, embeddings: bool = True) -> tuple[np.ndarray, np.ndarray]:

@@ -112,12 +112,18 @@ def test_a_crop_still_unsure_both_ways_round_is_read_again_moved_and_all_its_rea
     assert unsure.any() and (~unsure).any()  # the crops test both paths
     assert np.allclose(read[~unsure], two_ways[~unsure])
     # an unsure crop's reading: the mean of ten, as given and moved 3 px four ways, each both ways round
-    pre = preprocess_batch(crops)[unsure]
+    pre = preprocess_batch(crops)
     views = [pre] + [shifted(pre, dx, dy) for dx, dy in ((3, 0), (-3, 0), (0, 3), (0, -3))]
     views += [half_turned(v) for v in views]
     session = clf().session
-    ten = np.mean([session.run(None, {"image": to_tensor(v)})[0] for v in views], axis=0)
-    assert np.allclose(read[unsure], ten, atol=1e-5)
+    each = [session.run(None, {"image": to_tensor(v)})[0] for v in views]  # each[5]: as given, turned
+    assert np.allclose(read[unsure], np.mean(each, axis=0)[unsure], atol=1e-5)
+    # a crop read only as given (sure_one_way 0: none is turned round) averages the nine it has
+    once = OnnxCardClassifier(path, sure_one_way=0.0).run(crops, embeddings=False)[0]
+    unsure_once = each[0].max(axis=1) < 0.99
+    assert unsure_once.any() and (~unsure_once).any()
+    assert np.allclose(once[unsure_once], np.mean(each[:5] + each[6:], axis=0)[unsure_once], atol=1e-5)
+    assert np.allclose(once[~unsure_once], each[0][~unsure_once], atol=1e-6)
     assert np.allclose(read.sum(axis=1), 1, atol=1e-4)
     # a crop moved keeps its picture: the edge is carried into the gap, nothing wraps round
     moved = shifted(pre[:1], 3, 0)[0]
