@@ -71,13 +71,12 @@ def half_turned(batch: np.ndarray) -> np.ndarray:
 SHIFTS: tuple[tuple[int, int], ...] = ((3, 0), (-3, 0), (0, 3), (0, -3))
 
 
-def shifted(batch: np.ndarray, dx: int, dy: int) -> np.ndarray:
-    """Preprocessed crops moved ``dx`` right and ``dy`` down, edge pixels carried into the gap."""
-    m = np.float32([[1, 0, dx], [0, 1, dy]])
-    out = np.empty_like(batch)
-    for i in range(len(batch)):
-        cv2.warpAffine(batch[i], m, (INPUT_W, INPUT_H), dst=out[i], borderMode=cv2.BORDER_REPLICATE)
-    return out
+def shifted(batch: np.ndarray, moves: Sequence[tuple[int, int]]) -> list[np.ndarray]:
+    """Preprocessed crops moved by each ``(dx, dy)`` of ``moves`` (right and down), the edge
+    pixels carried into the gap: views of one edge-padded copy of the batch."""
+    pad = max((max(abs(dx), abs(dy)) for dx, dy in moves), default=0)
+    padded = np.pad(batch, ((0, 0), (pad, pad), (pad, pad), (0, 0)), mode="edge")
+    return [padded[:, pad - dy:pad - dy + INPUT_H, pad - dx:pad - dx + INPUT_W] for dx, dy in moves]
 
 
 def to_tensor(batch: np.ndarray) -> np.ndarray:
@@ -259,10 +258,12 @@ class OnnxCardClassifier:
         """``probs`` (each row the mean of ``readings`` readings) with the unsure crops' rows
         averaged with their readings moved by each of :attr:`shifts`, both ways round (one
         batched call)."""
-        unsure = np.flatnonzero(probs.max(axis=1) < self.sure_two_ways)
-        if not self.shifts or len(unsure) == 0:
+        if not self.shifts:
             return probs
-        views = [shifted(pre[unsure], dx, dy) for dx, dy in self.shifts]
+        unsure = np.flatnonzero(probs.max(axis=1) < self.sure_two_ways)
+        if len(unsure) == 0:
+            return probs
+        views = shifted(pre[unsure], self.shifts)
         views += [half_turned(v) for v in views]
         extra = self.session.run(None, {"image": to_tensor(np.concatenate(views))})[0]
         extra = extra.reshape(len(views), len(unsure), -1).sum(axis=0)

@@ -113,7 +113,7 @@ def test_a_crop_still_unsure_both_ways_round_is_read_again_moved_and_all_its_rea
     assert np.allclose(read[~unsure], two_ways[~unsure])
     # an unsure crop's reading: the mean of ten, as given and moved 3 px four ways, each both ways round
     pre = preprocess_batch(crops)
-    views = [pre] + [shifted(pre, dx, dy) for dx, dy in ((3, 0), (-3, 0), (0, 3), (0, -3))]
+    views = [pre] + shifted(pre, ((3, 0), (-3, 0), (0, 3), (0, -3)))
     views += [half_turned(v) for v in views]
     session = clf().session
     each = [session.run(None, {"image": to_tensor(v)})[0] for v in views]  # each[5]: as given, turned
@@ -126,7 +126,7 @@ def test_a_crop_still_unsure_both_ways_round_is_read_again_moved_and_all_its_rea
     assert np.allclose(once[~unsure_once], each[0][~unsure_once], atol=1e-6)
     assert np.allclose(read.sum(axis=1), 1, atol=1e-4)
     # a crop moved keeps its picture: the edge is carried into the gap, nothing wraps round
-    moved = shifted(pre[:1], 3, 0)[0]
+    moved = shifted(pre[:1], [(3, 0)])[0][0]
     assert (moved[:, 3:] == pre[0][:, :-3]).all() and (moved[:, :3] == pre[0][:, :1]).all()
 
 
