@@ -7,6 +7,8 @@ name) and a calibrated confidence. Models from v11 also read each crop from its 
 alone (:meth:`OnnxCardClassifier.classify_with_index`), for cards of which little else shows:
 from v13 with an index network in a file of its own (``cards_index.onnx``), which only
 :func:`vision.recognize.recognize` runs, so the table pipeline's reading costs what it did.
+From v43 a third network (``cards_suit.onnx``) tells clubs from spades on the black cards the
+card network reads unsurely (:func:`weigh_suits`).
 """
 
 from __future__ import annotations
@@ -91,6 +93,23 @@ def best_way(corner: np.ndarray, unknown: int) -> np.ndarray:
     return corner[np.arange(len(corner)), seen.argmax(axis=1)]
 
 
+def weigh_suits(probs: np.ndarray, clubs: np.ndarray, spades_idx: np.ndarray, clubs_idx: np.ndarray) -> np.ndarray:
+    """``probs`` (rows of label probabilities) with each rank's clubs/spades pair weighed again by
+    ``clubs``, another reading's probability that the card is a club: within each pair the two
+    readings are multiplied (and made whole again), the pair keeps its share. A card network unsure
+    between ``QC`` and ``QS`` (0.56 against 0.42) and a suit network sure of clubs (0.96) give
+    ``QC`` 0.95; where the two disagree, each holds the other back. ``spades_idx`` and
+    ``clubs_idx``: the labels' indices, rank by rank."""
+    out = probs.copy()
+    s, c = probs[:, spades_idx], probs[:, clubs_idx]
+    q = clubs[:, None].astype(np.float32)
+    a, b = c * q, s * (1 - q)
+    whole = np.maximum(a + b, 1e-12)
+    out[:, clubs_idx] = (s + c) * a / whole
+    out[:, spades_idx] = (s + c) * b / whole
+    return out
+
+
 class OnnxCardClassifier:
     """The shipped card model, loaded once. ``classify`` and ``embed`` take a list of crops and
     run them in batched calls (one a way round).
@@ -102,7 +121,7 @@ class OnnxCardClassifier:
     def __init__(self, model_path: str | os.PathLike[str] | None = None, *, threads: int = 1,
                  decks: Sequence[Any] = (), both_ways: bool = True,
                  sure_one_way: float | None = 0.999, shifts: Sequence[tuple[int, int]] = SHIFTS,
-                 sure_two_ways: float = 0.99) -> None:
+                 sure_two_ways: float = 0.99, suits: bool = True) -> None:
         import onnxruntime as ort
 
         path = Path(model_path) if model_path is not None else MODELS_DIR / MODEL_FILE
@@ -150,6 +169,23 @@ class OnnxCardClassifier:
             self.index_path = path.parent / index_meta["file"]
             if not self.index_path.exists():
                 raise FileNotFoundError(f"{path.name} names an index network, {self.index_path} is missing")
+        #: the suit network's session (``cards_suit.onnx``, models from v43), or None: a small
+        #: network that tells clubs from spades, from the top of a crop (``suits=False``: not
+        #: loaded, the card network's reading alone). A crop the card network
+        #: reads as a black card less surely than :attr:`sure_suit` has that reading's clubs and
+        #: spades weighed again by the suit network's (:func:`weigh_suits`)
+        self.suit_session: Any = None
+        self.suit_path: Path | None = None
+        suit_meta = self.meta.get("suit_model")
+        if suit_meta and suits:
+            self.suit_path = path.parent / suit_meta["file"]
+            if not self.suit_path.exists():
+                raise FileNotFoundError(f"{path.name} names a suit network, {self.suit_path} is missing")
+            self.suit_session = ort.InferenceSession(str(self.suit_path), options, providers=["CPUExecutionProvider"])
+        #: a black card read at least this surely keeps the card network's reading of its suit
+        self.sure_suit = 0.99
+        self._spades = np.array([self.model_labels.index(r + "S") for r in _RANKS])
+        self._clubs = np.array([self.model_labels.index(r + "C") for r in _RANKS])
         #: the model reads a card from its corner index alone: with its index network, or else
         #: its corner head (output ``corner``, models v11-v12)
         self.reads_index = self.index_path is not None or (len(outputs) > 2 and outputs[2].name == "corner")
@@ -218,7 +254,8 @@ class OnnxCardClassifier:
 
         Reading both ways round averages the two; a crop still unsure is read again moved
         (:attr:`shifts`, one more batched call for all such crops; its embedding stays the two
-        ways'). With ``embeddings=False`` and no enrolled deck (nothing then looks at the
+        ways'). A crop then read as a black card under :attr:`sure_suit` has its clubs and
+        spades weighed by the suit network (models from v43; one more batched call). With ``embeddings=False`` and no enrolled deck (nothing then looks at the
         embeddings), a crop read at :attr:`sure_one_way` or more as given is not read turned
         round: its embedding is then one way's."""
         n_labels = len(self.model_labels)
@@ -247,6 +284,7 @@ class OnnxCardClassifier:
                 if corner is not None:
                     corner = np.concatenate([corner, out2[2]])
             probs = self._read_shifted(pre, probs, readings)
+        probs = self._read_suits(pre, probs)
         if index:
             if self.index_path is not None:
                 corner = self._read_corners(pre if back is None else np.concatenate([pre, back]))
@@ -269,6 +307,23 @@ class OnnxCardClassifier:
         extra = extra.reshape(len(views), len(unsure), -1).sum(axis=0)
         had = readings[unsure, None]
         probs[unsure] = (had * probs[unsure] + extra) / (had + len(views))
+        return probs
+
+    def _read_suits(self, pre: np.ndarray, probs: np.ndarray) -> np.ndarray:
+        """``probs`` with the crops read as a black card less surely than :attr:`sure_suit` weighed
+        again by the suit network (one batched call, both ways round if :attr:`both_ways`)."""
+        if self.suit_session is None or len(probs) == 0:
+            return probs
+        black = np.isin(probs.argmax(axis=1), np.concatenate([self._spades, self._clubs]))
+        unsure = np.flatnonzero(black & (probs.max(axis=1) < self.sure_suit))
+        if len(unsure) == 0:
+            return probs
+        h = self.suit_session.get_inputs()[0].shape[2]
+        tops = pre[unsure, :h]
+        if self.both_ways:
+            tops = np.concatenate([tops, half_turned(pre[unsure])[:, :h]])
+        clubs = self.suit_session.run(None, {"top": to_tensor(tops)})[0][:, 1]
+        probs[unsure] = weigh_suits(probs[unsure], clubs.reshape(-1, len(unsure)).mean(axis=0), self._spades, self._clubs)
         return probs
 
     def run(self, crops: Sequence[np.ndarray], *, embeddings: bool = True) -> tuple[np.ndarray, np.ndarray]:

@@ -64,8 +64,8 @@ def register(commands: Any, benches: Any) -> None:
     b.add_argument("--designs", type=int, default=64,
                    help="held-out designs to test (64 by default, up to 256: more crops, a figure with less luck in it)")
     b.add_argument("--pool", default="bench", choices=tuple(DESIGN_POOLS),
-                   help="the designs: the bench's (default), or those kept for choosing between trained models, whose "
-                        "figures are never reported (see models/MODEL_CARD.md)")
+                   help="the designs: the bench's (default), those kept for choosing between trained models, whose "
+                        "figures are never reported, or those kept for confirming a choice once (see models/MODEL_CARD.md)")
     b.add_argument("--scenes", type=int, default=30, help="composed photos for recognize (scatter, row, held fan in turn)")
     b.add_argument("--loose", type=int, default=256,
                    help="loose photos of one card (background round it, any angle) for `pegpi classify`")
@@ -284,9 +284,9 @@ FRAMINGS = (0.9, 0.95, 1.05, 1.1)
 
 
 #: the bench's designs by pool (``--pool``), as the names of their :mod:`vision.render` tuples:
-#: the held-out bench's (reported), or those kept for choosing between trained models (never
-#: reported); both in the held-out fonts
-DESIGN_POOLS = {"bench": "BENCH_DESIGN_SEEDS", "selection": "SELECTION_DESIGN_SEEDS"}
+#: the held-out bench's (reported), those kept for choosing between trained models (never
+#: reported), or those kept for confirming a choice once; all in the held-out fonts
+DESIGN_POOLS = {"bench": "BENCH_DESIGN_SEEDS", "selection": "SELECTION_DESIGN_SEEDS", "confirm": "CONFIRM_DESIGN_SEEDS"}
 
 
 def design_seeds(pool: str, designs: int) -> tuple[int, ...]:
@@ -329,6 +329,8 @@ def run_bench(designs: int = 64, scenes: int = 30, seed: int = 0, progress: Any 
                               "model_bytes": model_path.stat().st_size, "pool": pool}
     if clf.index_path is not None:
         result["index_model_bytes"] = clf.index_path.stat().st_size
+    if clf.suit_path is not None:
+        result["suit_model_bytes"] = clf.suit_path.stat().st_size
     chosen = set(SECTIONS if sections is None else sections)
     unknown = chosen - set(SECTIONS)
     if unknown:
@@ -806,10 +808,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print(json.dumps(res, indent=2))
         return 0
     print(f"model {res['model']}: {res['model_bytes'] / 1e6:.2f} MB"
-          + (f", index network {res['index_model_bytes'] / 1e6:.2f} MB" if "index_model_bytes" in res else ""))
+          + (f", index network {res['index_model_bytes'] / 1e6:.2f} MB" if "index_model_bytes" in res else "")
+          + (f", suit network {res['suit_model_bytes'] / 1e6:.2f} MB" if "suit_model_bytes" in res else ""))
     h = res.get("heldout")
     if h is not None:
-        print(f"held-out designs ({h['designs']} decks{'' if res['pool'] == 'bench' else ' of the selection pool'}, "
+        of_pool = "" if res["pool"] == "bench" else f" of the {res['pool']} pool"
+        print(f"held-out designs ({h['designs']} decks{of_pool}, "
               f"{h['crops']} crops): top-1 {h['top1']:.2%} ({h['mistakes']} wrong, {h['clubs_spades_twins']} of them "
               f"clubs/spades twins; cards {h['top1_card']:.2%}, backs {h['top1_back']:.2%}, non-cards "
               f"{h['top1_unknown']:.2%}); confident mistakes {h['confident_mistakes']:.3%} ({h['confident']})")

@@ -22,9 +22,14 @@ from vision.classify import (
     preprocess_batch,
     shifted,
     to_tensor,
+    weigh_suits,
 )
 from vision.render import CARD_IDS, HELDOUT_DESIGN_SEEDS, render_card
 from vision.render.photo import held_crop, non_card_crop, table_crop
+
+#: the labels' indices of the spades and of the clubs, rank by rank
+SPADES = np.array([LABELS.index(r + "S") for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")])
+CLUBS = np.array([LABELS.index(r + "C") for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")])
 
 
 @functools.lru_cache(maxsize=1)
@@ -106,8 +111,8 @@ def test_a_crop_still_unsure_both_ways_round_is_read_again_moved_and_all_its_rea
              for cid in ("QC", "JS", "9D", "3H")]
     crops = cards + [cv2.GaussianBlur(c, (0, 0), sigma) for c in cards for sigma in (2, 3, 4)]  # out of focus
     path = clf().model_path
-    two_ways = OnnxCardClassifier(path, shifts=()).run(crops)[0]
-    read = OnnxCardClassifier(path).run(crops)[0]
+    two_ways = OnnxCardClassifier(path, shifts=(), suits=False).run(crops)[0]
+    read = OnnxCardClassifier(path, suits=False).run(crops)[0]
     unsure = two_ways.max(axis=1) < 0.99
     assert unsure.any() and (~unsure).any()  # the crops test both paths
     assert np.allclose(read[~unsure], two_ways[~unsure])
@@ -119,7 +124,7 @@ def test_a_crop_still_unsure_both_ways_round_is_read_again_moved_and_all_its_rea
     each = [session.run(None, {"image": to_tensor(v)})[0] for v in views]  # each[5]: as given, turned
     assert np.allclose(read[unsure], np.mean(each, axis=0)[unsure], atol=1e-5)
     # a crop read only as given (sure_one_way 0: none is turned round) averages the nine it has
-    once = OnnxCardClassifier(path, sure_one_way=0.0).run(crops, embeddings=False)[0]
+    once = OnnxCardClassifier(path, sure_one_way=0.0, suits=False).run(crops, embeddings=False)[0]
     unsure_once = each[0].max(axis=1) < 0.99
     assert unsure_once.any() and (~unsure_once).any()
     assert np.allclose(once[unsure_once], np.mean(each[:5] + each[6:], axis=0)[unsure_once], atol=1e-5)
@@ -128,6 +133,53 @@ def test_a_crop_still_unsure_both_ways_round_is_read_again_moved_and_all_its_rea
     # a crop moved keeps its picture: the edge is carried into the gap, nothing wraps round
     moved = shifted(pre[:1], [(3, 0)])[0][0]
     assert (moved[:, 3:] == pre[0][:, :-3]).all() and (moved[:, :3] == pre[0][:, :1]).all()
+
+
+def test_a_black_card_read_unsure_has_its_clubs_and_spades_weighed_by_the_suit_network() -> None:
+    """From v43 a crop read as a black card less surely than 0.99 has its clubs and spades weighed
+    again by the suit network, which reads the top of the crop both ways round; every other crop
+    reads as the card network alone reads it. The suit network tells the suit of clean held-out
+    black cards."""
+    assert clf().suit_session is not None
+    rng = np.random.default_rng(23)
+    ids = ("QC", "JS", "KC", "AS", "3C", "10S", "9D")
+    cards = [table_crop(render_card(cid, HELDOUT_DESIGN_SEEDS[d], px_per_mm=3.0, alpha=True), rng, strength=1.0)
+             for d in (5, 11, 19, 27) for cid in ids]
+    crops = cards + [cv2.GaussianBlur(c, (0, 0), sigma) for c in cards for sigma in (2, 3)]  # out of focus
+    path = clf().model_path
+    plain = OnnxCardClassifier(path, suits=False).run(crops)[0]
+    read = OnnxCardClassifier(path).run(crops)[0]
+    weighed = np.isin(plain.argmax(axis=1), np.concatenate([SPADES, CLUBS])) & (plain.max(axis=1) < 0.99)
+    assert weighed.any() and (~weighed).any()  # the crops test both paths
+    np.testing.assert_allclose(read[~weighed], plain[~weighed], atol=1e-7)
+    pre = preprocess_batch(crops)
+    suit = clf().suit_session
+    h = suit.get_inputs()[0].shape[2]
+    clubs = 0.5 * (suit.run(None, {"top": to_tensor(pre[:, :h])})[0][:, 1]
+                   + suit.run(None, {"top": to_tensor(half_turned(pre)[:, :h])})[0][:, 1])
+    np.testing.assert_allclose(read[weighed], weigh_suits(plain[weighed], clubs[weighed], SPADES, CLUBS), atol=1e-5)
+    black = np.array([cid[-1] in "CS" for cid in ids * 4])
+    said_clubs = clubs[:len(cards)][black] > 0.5
+    is_clubs = np.array([cid.endswith("C") for cid in ids * 4])[black]
+    assert (said_clubs == is_clubs).all()
+
+
+def test_weighing_suits_keeps_each_rank_and_multiplies_the_two_readings_of_its_suit() -> None:
+    """A card network torn between a queen of clubs and of spades (0.56 / 0.42), and a suit network
+    sure of clubs (0.96): the queen of clubs, surely. Where the suit network leans the other way a
+    little, the card network's clear reading still holds; the rank's share never moves."""
+    probs = np.zeros((3, len(LABELS)), np.float32)
+    probs[:, LABELS.index("QC")], probs[:, LABELS.index("QS")], probs[:, LABELS.index("KC")] = 0.56, 0.42, 0.02
+    probs[2, LABELS.index("QC")], probs[2, LABELS.index("QS")] = 0.90, 0.08
+    out = weigh_suits(probs, np.array([0.96, 0.5, 0.4]), SPADES, CLUBS)
+    qc, qs = LABELS.index("QC"), LABELS.index("QS")
+    assert out[0, qc] == pytest.approx(0.98 * 0.56 * 0.96 / (0.56 * 0.96 + 0.42 * 0.04), rel=1e-5)
+    assert out[0, qc] > 0.94 and LABELS[int(out[0].argmax())] == "QC"
+    np.testing.assert_allclose(out[1], probs[1], atol=1e-7)  # a suit network that cannot tell changes nothing
+    assert LABELS[int(out[2].argmax())] == "QC" and out[2, qc] < probs[2, qc]
+    np.testing.assert_allclose(out[:, qc] + out[:, qs], probs[:, qc] + probs[:, qs], atol=1e-6)
+    np.testing.assert_allclose(out[:, LABELS.index("KC")], probs[:, LABELS.index("KC")], atol=1e-7)  # KS is 0
+    np.testing.assert_allclose(out.sum(axis=1), 1, atol=1e-6)
 
 
 def test_a_card_of_which_only_the_index_shows_is_read_from_the_index() -> None:
@@ -168,8 +220,9 @@ def test_a_card_of_which_only_the_index_shows_is_read_from_the_index() -> None:
 
 
 def test_the_index_network_ships_beside_the_model(tmp_path: Path) -> None:
-    """``cards.json`` names the index network's file; it reads clean cards' corners, and a
-    model whose index network is missing says so instead of reading without it."""
+    """``cards.json`` names the index network's file (and from v43 the suit network's); it reads
+    clean cards' corners, and a model whose index or suit network is missing says so instead of
+    reading without it."""
     meta = json.loads((MODELS_DIR / "cards.json").read_text(encoding="utf-8"))
     index_file = MODELS_DIR / meta["index_model"]["file"]
     assert index_file.exists() and index_file.stat().st_size < 1_000_000
@@ -179,3 +232,10 @@ def test_the_index_network_ships_beside_the_model(tmp_path: Path) -> None:
         shutil.copy(MODELS_DIR / name, tmp_path / name)
     with pytest.raises(FileNotFoundError, match="cards_index.onnx"):
         OnnxCardClassifier(tmp_path / MODEL_FILE)
+    # so does one whose suit network is missing (from v43), unless told to read without it
+    shutil.copy(index_file, tmp_path / index_file.name)
+    suit_file = MODELS_DIR / meta["suit_model"]["file"]
+    assert suit_file.exists() and suit_file.stat().st_size < 500_000
+    with pytest.raises(FileNotFoundError, match="cards_suit.onnx"):
+        OnnxCardClassifier(tmp_path / MODEL_FILE)
+    assert OnnxCardClassifier(tmp_path / MODEL_FILE, suits=False).suit_session is None

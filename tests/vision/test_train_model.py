@@ -1,5 +1,6 @@
 """The card network's top-right branch (from v40): where it looks, and that a network with it
-survives the checkpoint and the ONNX file unchanged. Needs torch (the ``train`` extra)."""
+survives the checkpoint and the ONNX file unchanged; the same for the suit network (from v43).
+Needs torch (the ``train`` extra)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from vision.classify import INPUT_H, INPUT_W, LABELS, OnnxCardClassifier  # noqa: E402
-from vision.train.export import card_net_from, export  # noqa: E402
-from vision.train.model import RIGHT_H, RIGHT_W, CardNet  # noqa: E402
+from vision.train.export import card_net_from, export, suit_net_from  # noqa: E402
+from vision.train.model import RIGHT_H, RIGHT_W, SUIT_H, CardNet, SuitNet  # noqa: E402
 
 
 def _net(top_right: bool) -> CardNet:
@@ -71,3 +72,38 @@ def test_a_network_with_the_branch_survives_its_checkpoint_and_onnx_file(tmp_pat
         expected = torch.softmax(net(as_bytes)[0] / 1.3, dim=1).numpy()
     probs, _ = OnnxCardClassifier(onnx_path).run(images, embeddings=True)
     np.testing.assert_allclose(probs, expected, atol=1e-4)
+
+
+def test_the_suit_network_survives_its_checkpoint_and_onnx_file(tmp_path: Path) -> None:
+    """The suit network (from v43) is written beside the card network, named in ``cards.json``,
+    read back from the checkpoint unchanged, and its ONNX file gives the calibrated clubs/spades
+    probabilities of the crops' tops, the torch network's."""
+    torch.manual_seed(1)
+    suit = SuitNet()
+    for m in suit.modules():
+        if isinstance(m, torch.nn.BatchNorm2d):
+            m.running_mean.uniform_(-0.1, 0.1)
+            m.running_var.uniform_(0.5, 1.5)
+    suit.eval()
+    onnx_path = export(_net(top_right=True), 1.3, tmp_path, {"train": {"width": 1}}, corner_temperature=0.8,
+                       suit_net=suit, suit_temperature=0.7)
+    again = suit_net_from(torch.load(tmp_path / "cards.pt", map_location="cpu"))
+    assert again is not None
+    x = torch.rand(3, 3, INPUT_H, INPUT_W)
+    with torch.no_grad():
+        assert torch.equal(again.eval()(x), suit(x))
+        # it reads the top SUIT_H rows alone: the rest of the card changes nothing
+        y = x.clone()
+        y[:, :, SUIT_H:] = 0.0
+        assert torch.equal(suit(y), suit(x))
+    clf = OnnxCardClassifier(onnx_path)
+    assert clf.suit_session is not None
+    tops = (x[:, :, :SUIT_H].numpy() * 255).round().astype(np.float32) / 255
+    with torch.no_grad():
+        expected = torch.softmax(suit(torch.from_numpy(tops)) / 0.7, dim=1).numpy()
+    got = clf.suit_session.run(None, {"top": tops})[0]
+    np.testing.assert_allclose(got, expected, atol=1e-5)
+    # a checkpoint without one (every model up to v42) holds none, and its model reads without one
+    assert suit_net_from({"suit_state_dict": None}) is None
+    plain = export(_net(top_right=True), 1.3, tmp_path / "plain", {"train": {"width": 1}}, corner_temperature=0.8)
+    assert OnnxCardClassifier(plain).suit_session is None

@@ -7,7 +7,8 @@ Public API (stable, used by the table simulator of issue 6 and the tests):
 - :data:`CARD_IDS`: the 52 cards and two jokers, ``"AS" .. "KC", "RJ", "BJ"``.
 - :data:`HELDOUT_DESIGN_SEEDS`: designs (and fonts) never used in training;
   :data:`BENCH_DESIGN_SEEDS` (the held-out bench's pool, those 64 first) and
-  :data:`SELECTION_DESIGN_SEEDS` (for choosing between trained models) are more of them.
+  :data:`SELECTION_DESIGN_SEEDS` (for choosing between trained models) and
+  :data:`CONFIRM_DESIGN_SEEDS` (for confirming a choice once) are more of them.
 - :class:`DesignSpec`, :func:`design_from_seed`, :func:`card_alpha`, :func:`index_box` (where the
   corner index is printed).
 - :mod:`vision.render.photo`: backgrounds, camera effects, composed table photos.
@@ -17,6 +18,7 @@ Public API (stable, used by the table simulator of issue 6 and the tests):
 from vision.render.cards import (
     BENCH_DESIGN_SEEDS,
     CARD_IDS,
+    CONFIRM_DESIGN_SEEDS,
     HELDOUT_DESIGN_SEEDS,
     RANKS,
     RENDER_VERSION,
@@ -34,6 +36,7 @@ from vision.render.cards import (
 __all__ = [
     "BENCH_DESIGN_SEEDS",
     "CARD_IDS",
+    "CONFIRM_DESIGN_SEEDS",
     "HELDOUT_DESIGN_SEEDS",
     "RANKS",
     "RENDER_VERSION",

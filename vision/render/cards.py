@@ -39,6 +39,9 @@ HELDOUT_DESIGN_SEEDS = BENCH_DESIGN_SEEDS[:64]
 #: never in a reported figure: a run that reads the bench's designs better by luck (v32 made 16
 #: mistakes there against v29's 24) shows it here, where the two read as well as each other.
 SELECTION_DESIGN_SEEDS = tuple(range(2_000_000, 2_000_256))
+#: Designs for confirming, once, a choice the selection pool can no longer make fairly (from
+#: session 23: the suit network's weighing was tried there several ways before it was put to these).
+CONFIRM_DESIGN_SEEDS = tuple(range(3_000_000, 3_000_256))
 #: Training draws its designs from this range.
 TRAIN_DESIGN_RANGE = range(0, 100_000)
 

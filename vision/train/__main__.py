@@ -9,6 +9,8 @@ a second stage then trains the :class:`~vision.train.model.IndexNet` on the same
 (:mod:`vision.train.index`) and writes ``cards_index.onnx`` too; ``--stage1 cards.pt`` takes
 the first stage from a checkpoint an earlier run kept, and trains only the second;
 ``--index-from cards.pt`` takes the second stage from such a checkpoint instead of training it.
+With ``--suit-steps`` a third stage trains the :class:`~vision.train.model.SuitNet`, which tells
+clubs from spades (:mod:`vision.train.suit`), and writes ``cards_suit.onnx`` too.
 """
 
 from __future__ import annotations
@@ -29,9 +31,10 @@ from vision.classify import LABELS, to_tensor
 from vision.render import RENDER_VERSION
 from vision.train import data
 from vision.train.calib import fit_temperature
-from vision.train.export import card_net_from, export, index_net_from
+from vision.train.export import card_net_from, export, index_net_from, suit_net_from
 from vision.train.index import train_index
-from vision.train.model import CardNet, IndexNet, nhwc_tensor
+from vision.train.model import CardNet, IndexNet, SuitNet, nhwc_tensor
+from vision.train.suit import train_suit
 
 
 def supcon(emb: torch.Tensor, inst: torch.Tensor, tau: float = 0.1) -> torch.Tensor:
@@ -236,6 +239,12 @@ def main(argv: list[str] | None = None) -> int:
                     help="a cards.pt an earlier --index-steps run wrote, or an exported cards_index.onnx with its cards.json "
                          "beside it: ship that index network instead of training one (the index network learns "
                          "from the data alone, not from the card network)")
+    suit = ap.add_mutually_exclusive_group()
+    suit.add_argument("--suit-steps", type=int, default=0,
+                      help="steps of the third stage, the suit network that tells clubs from spades (0: none, as up to v42)")
+    ap.add_argument("--suit-seed", type=int, default=None, help="seed of the suit network (default: --seed)")
+    suit.add_argument("--suit-from", type=Path, default=None,
+                      help="a cards.pt an earlier --suit-steps run wrote: ship its suit network instead of training one")
     ap.add_argument("--whole-pool", type=int, default=2, choices=(2, 4),
                     help="the whole-card branch reads the crop averaged down 2 times (from v19) or 4 (up to v18)")
     ap.add_argument("--whole-channels", type=int, default=128, choices=(64, 128),
@@ -254,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="stop after this many of the --steps the schedule is planned for: remakes, byte for byte, "
                          "a model whose run the time limit stopped (cards.json records the step)")
     args = ap.parse_args(argv)
-    for option, path in (("--stage1", args.stage1), ("--index-from", args.index_from)):
+    for option, path in (("--stage1", args.stage1), ("--index-from", args.index_from), ("--suit-from", args.suit_from)):
         if path is not None and not path.is_file():
             ap.error(f"{option} {path}: no such file")
 
@@ -298,6 +307,24 @@ def main(argv: list[str] | None = None) -> int:
         index_net, index_temperature, stage2 = train_index(tr, va, steps=args.index_steps,
                                                                seed=args.seed if args.index_seed is None else args.index_seed)
         stage2["minutes"] = round((time.time() - t2) / 60, 1)
+    suit_net: SuitNet | None = None
+    suit_temperature = None
+    stage3: dict[str, float] = {}
+    if args.suit_from is not None:
+        ck3 = torch.load(args.suit_from, map_location="cpu")
+        suit_net, suit_temperature = suit_net_from(ck3), ck3.get("suit_temperature")
+        if suit_net is None:
+            raise SystemExit(f"{args.suit_from} holds no suit network")
+        meta3 = args.suit_from.with_name("cards.json")
+        if meta3.exists():
+            old = json.loads(meta3.read_text(encoding="utf-8"))
+            stage3 = {k: v for k, v in old.get("val", {}).items() if k.startswith("suit_")}
+        print(f"suit network from {args.suit_from}", flush=True)
+    elif args.suit_steps:
+        t3 = time.time()
+        suit_net, suit_temperature, stage3 = train_suit(tr, va, steps=args.suit_steps,
+                                                        seed=args.seed if args.suit_seed is None else args.suit_seed)
+        stage3["minutes"] = round((time.time() - t3) / 60, 1)
     meta = {
         "train": {"seed": args.seed, "data_seeds": data_seeds, "render_version": RENDER_VERSION,
                   "instances_per_data_seed": args.instances,
@@ -321,13 +348,20 @@ def main(argv: list[str] | None = None) -> int:
                              + (f" --index-steps {args.index_steps}" if args.index_steps else "")
                              + (f" --index-seed {args.index_seed}" if args.index_seed is not None else "")
                              + (f" --stage1 {args.stage1}" if args.stage1 else "")
-                             + (f" --index-from {args.index_from}" if args.index_from else "")},
-        "val": {**stage1["val"], **{k: v for k, v in stage2.items() if k != "minutes"}},
+                             + (f" --index-from {args.index_from}" if args.index_from else "")
+                             + (f" --suit-steps {args.suit_steps}" if args.suit_steps else "")
+                             + (f" --suit-seed {args.suit_seed}" if args.suit_seed is not None else "")
+                             + (f" --suit-from {args.suit_from}" if args.suit_from else "")},
+        "val": {**stage1["val"], **{k: v for k, v in stage2.items() if k != "minutes"},
+                **{k: v for k, v in stage3.items() if k != "minutes"}},
     }
     if "minutes" in stage2:
         meta["train"]["index_minutes"] = stage2["minutes"]
+    if "minutes" in stage3:
+        meta["train"]["suit_minutes"] = stage3["minutes"]
     onnx_path = export(net, temperature, args.out, meta, corner_temperature=corner_temperature, index_net=index_net,
-                       index_temperature=index_temperature, stage1=stage1)
+                       index_temperature=index_temperature, stage1=stage1, suit_net=suit_net,
+                       suit_temperature=suit_temperature)
     print(f"wrote {onnx_path} ({onnx_path.stat().st_size / 1e6:.2f} MB) in {(time.time() - t0) / 60:.1f} min", flush=True)
     return 0
 

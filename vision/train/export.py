@@ -17,12 +17,24 @@ from typing import Any
 import torch
 
 from vision.classify import INPUT_H, INPUT_W, LABELS, MODEL_FILE
-from vision.train.model import CORNER_H, CORNER_W, CardNet, Exported, IndexExported, IndexNet
+from vision.train.model import (
+    CORNER_H,
+    CORNER_W,
+    SUIT_H,
+    CardNet,
+    Exported,
+    IndexExported,
+    IndexNet,
+    SuitExported,
+    SuitNet,
+)
 
 #: The third output of a network with a corner head.
 CORNER_OUTPUT = {"corner": "calibrated softmax over labels from the top-left corner (36 x 28 mm) alone"}
 #: The index network's file (from v13), beside the model.
 INDEX_FILE = "cards_index.onnx"
+#: The suit network's file (from v43), beside the model.
+SUIT_FILE = "cards_suit.onnx"
 
 
 def outputs_of(net: CardNet) -> dict[str, str]:
@@ -36,22 +48,28 @@ def outputs_of(net: CardNet) -> dict[str, str]:
 
 def export(net: CardNet, temperature: float, out: Path, meta: dict[str, Any],
            corner_temperature: float | None = None, index_net: IndexNet | Path | None = None,
-           index_temperature: float | None = None, stage1: dict[str, Any] | None = None) -> Path:
+           index_temperature: float | None = None, stage1: dict[str, Any] | None = None,
+           suit_net: SuitNet | None = None, suit_temperature: float | None = None) -> Path:
     """``cards.onnx``, ``cards.labels.txt``, ``cards.json`` (``meta`` plus the input/output
     description) and the checkpoint ``cards.pt`` (not shipped) into ``out``; with ``index_net``
     also ``cards_index.onnx`` (exported, or copied unchanged when ``index_net`` is the path of
     one already exported). ``stage1`` (the card network's training facts) goes into the
-    checkpoint, for a later run that trains only a new index network (``--stage1``)."""
+    checkpoint, for a later run that trains only a new index network (``--stage1``). With
+    ``suit_net`` also ``cards_suit.onnx``."""
     out.mkdir(parents=True, exist_ok=True)
     net.eval()
     index_module = index_net if isinstance(index_net, IndexNet) else None
     if index_module is not None:
         index_module.eval()
+    if suit_net is not None:
+        suit_net.eval()
     torch.save({"state_dict": net.state_dict(), "width": meta.get("train", {}).get("width", 1),
                 "whole_pool": net.whole_pool, "whole_channels": net.whole_channels, "top_right": net.right is not None,
                 "temperature": temperature, "corner_temperature": corner_temperature,
                 "index_state_dict": index_module.state_dict() if index_module is not None else None,
-                "index_temperature": index_temperature, "stage1": stage1}, out / "cards.pt")
+                "index_temperature": index_temperature, "stage1": stage1,
+                "suit_state_dict": suit_net.state_dict() if suit_net is not None else None,
+                "suit_temperature": suit_temperature}, out / "cards.pt")
     onnx_path = out / MODEL_FILE
     outputs = outputs_of(net)
     torch.onnx.export(Exported(net, temperature, corner_temperature).eval(), torch.zeros(1, 3, INPUT_H, INPUT_W),
@@ -64,6 +82,10 @@ def export(net: CardNet, temperature: float, out: Path, meta: dict[str, Any],
                           dynamic_axes={"corner": {0: "n"}, "probs": {0: "n"}}, opset_version=17, dynamo=False)
     elif isinstance(index_net, Path) and index_net.resolve() != (out / INDEX_FILE).resolve():
         shutil.copyfile(index_net, out / INDEX_FILE)
+    if suit_net is not None and suit_temperature is not None:
+        torch.onnx.export(SuitExported(suit_net, suit_temperature).eval(), torch.zeros(1, 3, SUIT_H, INPUT_W),
+                          str(out / SUIT_FILE), input_names=["top"], output_names=["probs"],
+                          dynamic_axes={"top": {0: "n"}, "probs": {0: "n"}}, opset_version=17, dynamo=False)
     (out / "cards.labels.txt").write_text("\n".join(LABELS) + "\n", encoding="utf-8")
     full: dict[str, Any] = {
         "model": MODEL_FILE, "labels": "cards.labels.txt",
@@ -76,6 +98,11 @@ def export(net: CardNet, temperature: float, out: Path, meta: dict[str, Any],
                                "input": {"height": CORNER_H, "width": CORNER_W, "layout": "NCHW", "channels": "BGR",
                                          "scale": "1/255", "region": "the top-left corner of the model's input"},
                                "outputs": {"probs": "calibrated softmax over labels, read from the corner alone"}}
+    if suit_net is not None and suit_temperature is not None:
+        full["suit_model"] = {"file": SUIT_FILE, "temperature": round(suit_temperature, 4),
+                              "input": {"height": SUIT_H, "width": INPUT_W, "layout": "NCHW", "channels": "BGR",
+                                        "scale": "1/255", "region": "the top rows of the model's input"},
+                              "outputs": {"probs": "calibrated softmax over (spades, clubs) of a black card"}}
     full.update({k: v for k, v in meta.items() if k not in full})
     (out / "cards.json").write_text(json.dumps(full, indent=2) + "\n", encoding="utf-8")
     return onnx_path
@@ -102,6 +129,15 @@ def index_net_from(ck: dict[str, Any]) -> IndexNet | None:
     return net
 
 
+def suit_net_from(ck: dict[str, Any]) -> SuitNet | None:
+    """The suit network a checkpoint holds (None if its run trained none)."""
+    if ck.get("suit_state_dict") is None:
+        return None
+    net = SuitNet()
+    net.load_state_dict(ck["suit_state_dict"])
+    return net
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m vision.train.export")
     ap.add_argument("checkpoint", type=Path, help="cards.pt written by training")
@@ -118,7 +154,8 @@ def main(argv: list[str] | None = None) -> int:
         index_net = shipped_index  # a run that took its index network from an exported file (--index-from)
     path = export(net, float(ck["temperature"]), args.out, meta,
                   corner_temperature=float(corner_t) if corner_t is not None else None, index_net=index_net,
-                  index_temperature=ck.get("index_temperature"), stage1=ck.get("stage1"))
+                  index_temperature=ck.get("index_temperature"), stage1=ck.get("stage1"),
+                  suit_net=suit_net_from(ck), suit_temperature=ck.get("suit_temperature"))
     print(f"wrote {path} ({path.stat().st_size / 1e6:.2f} MB)")
     return 0
 

@@ -213,3 +213,45 @@ class Exported(nn.Module):
         if self.net.corner_cls is None:
             return probs, desc
         return probs, desc, torch.softmax(self.net.corner_cls(c) * self.inv_tc, dim=1)
+
+
+#: the suit network reads the top 36 mm of a crop (72 of its 176 rows, the whole width): a corner
+#: index, a court's suit sign by the head, and the upper pips
+SUIT_H = 72
+
+
+class SuitNet(nn.Module):
+    """A small network of its own that tells a black card's suit, clubs or spades, from the top of
+    its crop at full resolution (from v43). Half the card network's held-out mistakes are a card
+    read as its clubs/spades twin (``QC`` as ``QS``, ``AC`` as ``AS``), most of them unsure: this
+    network is trained on black cards alone, and only those two answers, so all of its capacity
+    goes to the one distinction the card network finds hardest. Its two logits: spades, clubs."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.features = nn.Sequential(
+            conv(3, 12, 2),         # 36 x 64
+            conv(12, 24, 2),        # 18 x 32: a full convolution, for the shapes of small signs
+            dwblock(24, 48),
+            dwblock(48, 96, 2),     # 9 x 16
+            dwblock(96, 128),
+            dwblock(128, 128, 2),   # 5 x 8
+        )
+        self.head = nn.Sequential(nn.Linear(256, 64), nn.ReLU(inplace=True), nn.Dropout(0.1), nn.Linear(64, 2))
+
+    def forward(self, top: torch.Tensor) -> torch.Tensor:
+        """Logits (spades, clubs) of crop tops ``[N, 3, SUIT_H, 128]`` (or of whole crops: their top is taken)."""
+        return self.head(mean_max(self.features(top[:, :, :SUIT_H])))
+
+
+class SuitExported(nn.Module):
+    """The suit network's ONNX file (``cards_suit.onnx``): calibrated probabilities (spades,
+    clubs) of crop tops ``[N, 3, SUIT_H, 128]``."""
+
+    def __init__(self, net: SuitNet, temperature: float) -> None:
+        super().__init__()
+        self.net = net
+        self.register_buffer("inv_t", torch.tensor(1.0 / temperature))
+
+    def forward(self, top: torch.Tensor) -> torch.Tensor:
+        return torch.softmax(self.net(top) * self.inv_t, dim=1)
