@@ -89,6 +89,12 @@ def test_the_suit_network_survives_its_checkpoint_and_onnx_file(tmp_path: Path) 
                        suit_net=suit, suit_temperature=0.7)
     again = suit_net_from(torch.load(tmp_path / "cards.pt", map_location="cpu"))
     assert again is not None
+    # a later run takes it from the checkpoint (--suit-from) with its temperature
+    from vision.train.__main__ import _suit_from
+
+    taken, temperature, _ = _suit_from(tmp_path / "cards.pt")
+    assert temperature == pytest.approx(0.7)
+    assert all(torch.equal(a, b) for a, b in zip(taken.state_dict().values(), suit.state_dict().values(), strict=True))
     x = torch.rand(3, 3, INPUT_H, INPUT_W)
     with torch.no_grad():
         assert torch.equal(again.eval()(x), suit(x))
@@ -107,3 +113,27 @@ def test_the_suit_network_survives_its_checkpoint_and_onnx_file(tmp_path: Path) 
     assert suit_net_from({"suit_state_dict": None}) is None
     plain = export(_net(top_right=True), 1.3, tmp_path / "plain", {"train": {"width": 1}}, corner_temperature=0.8)
     assert OnnxCardClassifier(plain).suit_session is None
+
+
+def test_the_suit_stage_learns_from_black_cards_alone_either_way_round() -> None:
+    """The third stage takes the black cards of the training crops (not the index-only views,
+    not red cards, backs or non-cards), reads each either way round, and reports its validation
+    figures read both ways, as the product reads."""
+    from vision.train.suit import black, tops, train_suit
+
+    rng = np.random.default_rng(0)
+    names = ["QC", "QS", "QH", "AS", "back", "unknown", "2C", "9D"]
+    y = np.array([LABELS.index(names[i % len(names)]) for i in range(48)], np.int16)
+    hidden = np.zeros(48, bool)
+    hidden[6] = True  # a 2C of which only the index shows
+    x = rng.integers(0, 256, (48, INPUT_H, INPUT_W, 3), dtype=np.uint8)
+    idx, suit = black(y.astype(np.int64), hidden)
+    assert [LABELS[y[i]] for i in idx[:5]] == ["QC", "QS", "AS", "QC", "QS"] and 6 not in idx and 14 in idx
+    assert list(suit[:5]) == [1, 0, 0, 1, 0]
+    turned = tops(x, np.array([0, 1]), np.array([1, 0]))
+    assert turned.shape == (2, SUIT_H, INPUT_W, 3)
+    assert (turned[0] == x[0][::-1, ::-1][:SUIT_H]).all() and (turned[1] == x[1][:SUIT_H]).all()
+    net, temperature, stats = train_suit({"x": x, "y": y, "hidden": hidden}, {"x": x, "y": y, "hidden": hidden},
+                                         steps=2, seed=0, batch=8)
+    assert isinstance(net, SuitNet) and temperature > 0
+    assert set(stats) == {"suit_accuracy", "suit_confident_mistakes"}

@@ -33,7 +33,7 @@ from vision.train import data
 from vision.train.calib import fit_temperature
 from vision.train.export import card_net_from, export, index_net_from, suit_net_from
 from vision.train.index import train_index
-from vision.train.model import CardNet, IndexNet, SuitNet, nhwc_tensor
+from vision.train.model import CardNet, IndexNet, SuitNet, nhwc_tensor, take_step
 from vision.train.suit import train_suit
 
 
@@ -120,11 +120,7 @@ def _stage1(args: argparse.Namespace, tr: dict[str, np.ndarray], va: dict[str, n
                     F.cross_entropy(whole, y, label_smoothing=0.05, reduction="none") * seen).sum() / n_seen
             if corner is not None:
                 loss = loss + args.corner_weight * F.cross_entropy(corner, y, label_smoothing=0.05)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            if step < total - 1:
-                sched.step()
+            take_step(opt, sched, loss, step, total)
             step += 1
             tot_loss += loss.item()
             tot_acc += (logits.argmax(1) == y)[seen].float().mean().item()
@@ -198,6 +194,18 @@ def _index_from(source: Path) -> tuple[IndexNet | Path, float, dict[str, float]]
     if net is None:
         raise SystemExit(f"{source} holds no index network")
     return net, float(ck["index_temperature"]), stats
+
+
+def _suit_from(source: Path) -> tuple[SuitNet, float, dict[str, float]]:
+    """The suit network, its temperature and its validation figures from a checkpoint an earlier
+    ``--suit-steps`` run wrote (and the ``cards.json`` beside it)."""
+    ck = torch.load(source, map_location="cpu")
+    net = suit_net_from(ck)
+    if net is None:
+        raise SystemExit(f"{source} holds no suit network")
+    meta_path = source.with_name("cards.json")
+    meta = json.loads(meta_path.read_text(encoding="utf-8")) if meta_path.exists() else {}
+    return net, float(ck["suit_temperature"]), {k: v for k, v in meta.get("val", {}).items() if k.startswith("suit_")}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -311,14 +319,7 @@ def main(argv: list[str] | None = None) -> int:
     suit_temperature = None
     stage3: dict[str, float] = {}
     if args.suit_from is not None:
-        ck3 = torch.load(args.suit_from, map_location="cpu")
-        suit_net, suit_temperature = suit_net_from(ck3), ck3.get("suit_temperature")
-        if suit_net is None:
-            raise SystemExit(f"{args.suit_from} holds no suit network")
-        meta3 = args.suit_from.with_name("cards.json")
-        if meta3.exists():
-            old = json.loads(meta3.read_text(encoding="utf-8"))
-            stage3 = {k: v for k, v in old.get("val", {}).items() if k.startswith("suit_")}
+        suit_net, suit_temperature, stage3 = _suit_from(args.suit_from)
         print(f"suit network from {args.suit_from}", flush=True)
     elif args.suit_steps:
         t3 = time.time()

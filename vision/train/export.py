@@ -21,11 +21,10 @@ from vision.train.model import (
     CORNER_H,
     CORNER_W,
     SUIT_H,
+    Calibrated,
     CardNet,
     Exported,
-    IndexExported,
     IndexNet,
-    SuitExported,
     SuitNet,
 )
 
@@ -77,13 +76,13 @@ def export(net: CardNet, temperature: float, out: Path, meta: dict[str, Any],
                       dynamic_axes={"image": {0: "n"}, **{name: {0: "n"} for name in outputs}},
                       opset_version=17, dynamo=False)
     if index_module is not None and index_temperature is not None:
-        torch.onnx.export(IndexExported(index_module, index_temperature).eval(), torch.zeros(1, 3, CORNER_H, CORNER_W),
+        torch.onnx.export(Calibrated(index_module, index_temperature).eval(), torch.zeros(1, 3, CORNER_H, CORNER_W),
                           str(out / INDEX_FILE), input_names=["corner"], output_names=["probs"],
                           dynamic_axes={"corner": {0: "n"}, "probs": {0: "n"}}, opset_version=17, dynamo=False)
     elif isinstance(index_net, Path) and index_net.resolve() != (out / INDEX_FILE).resolve():
         shutil.copyfile(index_net, out / INDEX_FILE)
     if suit_net is not None and suit_temperature is not None:
-        torch.onnx.export(SuitExported(suit_net, suit_temperature).eval(), torch.zeros(1, 3, SUIT_H, INPUT_W),
+        torch.onnx.export(Calibrated(suit_net, suit_temperature).eval(), torch.zeros(1, 3, SUIT_H, INPUT_W),
                           str(out / SUIT_FILE), input_names=["top"], output_names=["probs"],
                           dynamic_axes={"top": {0: "n"}, "probs": {0: "n"}}, opset_version=17, dynamo=False)
     (out / "cards.labels.txt").write_text("\n".join(LABELS) + "\n", encoding="utf-8")

@@ -28,7 +28,7 @@ from torch.nn import functional as F
 from vision.classify import LABELS, best_way
 from vision.train.calib import fit_temperature
 from vision.train.data import brighten
-from vision.train.model import CORNER_H, CORNER_W, IndexNet, nhwc_tensor
+from vision.train.model import CORNER_H, CORNER_W, IndexNet, nhwc_tensor, take_step
 
 UNKNOWN = LABELS.index("unknown")
 BACK = LABELS.index("back")
@@ -182,11 +182,7 @@ def train_index(tr: dict[str, np.ndarray], va: dict[str, np.ndarray], *, steps: 
             first = ce_up <= ce_down
             hl = torch.where(first, ce_up + 0.5 * other_down, ce_down + 0.5 * other_up).mean()
             loss = (loss * len(xb) + hl * len(h)) / (len(xb) + len(h))
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        if step < steps - 1:
-            sched.step()
+        take_step(opt, sched, loss, step, steps)
         if (step + 1) % log_every == 0:
             print(f"  index step {step + 1}/{steps} loss {loss.item():.3f} ({(time.time() - t0) / 60:.1f} min)", flush=True)
 

@@ -35,6 +35,17 @@ def nhwc_tensor(batch: np.ndarray) -> torch.Tensor:
     return torch.from_numpy(np.asarray(batch, np.float32) * np.float32(1 / 255)).permute(0, 3, 1, 2)
 
 
+def take_step(opt: torch.optim.Optimizer, sched: torch.optim.lr_scheduler.LRScheduler, loss: torch.Tensor,
+              step: int, steps: int) -> None:
+    """One optimiser step down ``loss``, and the one-cycle schedule's step (none after the last
+    of ``steps``: the schedule ends there)."""
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    if step < steps - 1:
+        sched.step()
+
+
 def conv(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
     return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
 
@@ -180,19 +191,20 @@ class IndexNet(nn.Module):
         return self.head(mean_max(f))
 
 
-class IndexExported(nn.Module):
-    """The index network's ONNX file (``cards_index.onnx``): calibrated probabilities of corner
-    regions ``[N, 3, CORNER_H, CORNER_W]``. A file of its own, run only where a card may lie
-    under others (:func:`vision.recognize.recognize`): the table pipeline's reading of whole
-    cards does not pay for it."""
+class Calibrated(nn.Module):
+    """What goes into the ONNX file of a network of its own: calibrated probabilities, softmax of
+    its logits over a temperature. The index network's (``cards_index.onnx``: labels read from
+    corner regions ``[N, 3, CORNER_H, CORNER_W]``, run only where a card may lie under others,
+    :func:`vision.recognize.recognize`, so the table pipeline's reading does not pay for it) and
+    the suit network's (``cards_suit.onnx``: spades and clubs, of crop tops ``[N, 3, SUIT_H, 128]``)."""
 
-    def __init__(self, net: IndexNet, temperature: float) -> None:
+    def __init__(self, net: nn.Module, temperature: float) -> None:
         super().__init__()
         self.net = net
         self.register_buffer("inv_t", torch.tensor(1.0 / temperature))
 
-    def forward(self, corner: torch.Tensor) -> torch.Tensor:
-        return torch.softmax(self.net(corner) * self.inv_t, dim=1)
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.softmax(self.net(x) * self.inv_t, dim=1)
 
 
 class Exported(nn.Module):
@@ -243,15 +255,3 @@ class SuitNet(nn.Module):
         """Logits (spades, clubs) of crop tops ``[N, 3, SUIT_H, 128]`` (or of whole crops: their top is taken)."""
         return self.head(mean_max(self.features(top[:, :, :SUIT_H])))
 
-
-class SuitExported(nn.Module):
-    """The suit network's ONNX file (``cards_suit.onnx``): calibrated probabilities (spades,
-    clubs) of crop tops ``[N, 3, SUIT_H, 128]``."""
-
-    def __init__(self, net: SuitNet, temperature: float) -> None:
-        super().__init__()
-        self.net = net
-        self.register_buffer("inv_t", torch.tensor(1.0 / temperature))
-
-    def forward(self, top: torch.Tensor) -> torch.Tensor:
-        return torch.softmax(self.net(top) * self.inv_t, dim=1)

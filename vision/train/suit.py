@@ -19,7 +19,7 @@ from torch.nn import functional as F
 from vision.classify import LABELS
 from vision.train.calib import fit_temperature
 from vision.train.data import brighten, reframe
-from vision.train.model import SUIT_H, SuitNet, nhwc_tensor
+from vision.train.model import SUIT_H, SuitNet, nhwc_tensor, take_step
 
 #: label indices of the spades and of the clubs (the suit network's answers 0 and 1)
 SPADES = np.array([LABELS.index(r + "S") for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")])
@@ -81,11 +81,7 @@ def train_suit(tr: dict[str, np.ndarray], va: dict[str, np.ndarray], *, steps: i
         xb = tops(reframe(tr["x"][pool[pick]], gen, 0.5), np.arange(batch), way, shift)
         xb = brighten(xb, gen)
         loss = F.cross_entropy(net(nhwc_tensor(xb)), torch.from_numpy(suit[pick]), label_smoothing=0.05)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        if step < steps - 1:
-            sched.step()
+        take_step(opt, sched, loss, step, steps)
         if (step + 1) % log_every == 0:
             print(f"  suit step {step + 1}/{steps} loss {loss.item():.3f} ({(time.time() - t0) / 60:.1f} min)", flush=True)
 
