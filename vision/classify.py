@@ -29,6 +29,9 @@ INPUT_W, INPUT_H = 128, 176
 _RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 #: The model's labels, in output order: 52 cards (spades, hearts, diamonds, clubs), jokers, back, unknown.
 LABELS: tuple[str, ...] = tuple(r + s for s in "SHDC" for r in _RANKS) + ("RJ", "BJ", BACK, UNKNOWN)
+#: the indices in :data:`LABELS` of the spades and of the clubs, rank by rank (the suit network's pairs)
+SPADES = np.array([LABELS.index(r + "S") for r in _RANKS])
+CLUBS = np.array([LABELS.index(r + "C") for r in _RANKS])
 
 #: Where the shipped model lives: ``models/`` at the repository root (beside ``vision/``).
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
@@ -255,9 +258,10 @@ class OnnxCardClassifier:
         Reading both ways round averages the two; a crop still unsure is read again moved
         (:attr:`shifts`, one more batched call for all such crops; its embedding stays the two
         ways'). A crop then read as a black card under :attr:`sure_suit` has its clubs and
-        spades weighed by the suit network (models from v43; one more batched call). With ``embeddings=False`` and no enrolled deck (nothing then looks at the
-        embeddings), a crop read at :attr:`sure_one_way` or more as given is not read turned
-        round: its embedding is then one way's."""
+        spades weighed by the suit network (models from v43; one more batched call). With
+        ``embeddings=False`` and no enrolled deck (nothing then looks at the embeddings), a crop
+        read at :attr:`sure_one_way` or more as given is not read turned round: its embedding is
+        then one way's."""
         n_labels = len(self.model_labels)
         index = index and self.reads_index
         ways = 1 + self.both_ways

@@ -13,9 +13,11 @@ import pytest
 
 from vision.api import Prediction
 from vision.classify import (
+    CLUBS,
     LABELS,
     MODEL_FILE,
     MODELS_DIR,
+    SPADES,
     OnnxCardClassifier,
     half_turned,
     load_default_classifier,
@@ -26,10 +28,6 @@ from vision.classify import (
 )
 from vision.render import CARD_IDS, HELDOUT_DESIGN_SEEDS, render_card
 from vision.render.photo import held_crop, non_card_crop, table_crop
-
-#: the labels' indices of the spades and of the clubs, rank by rank
-SPADES = np.array([LABELS.index(r + "S") for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")])
-CLUBS = np.array([LABELS.index(r + "C") for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")])
 
 
 @functools.lru_cache(maxsize=1)

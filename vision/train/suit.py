@@ -16,18 +16,15 @@ import numpy as np
 import torch
 from torch.nn import functional as F
 
-from vision.classify import LABELS
+from vision.classify import CLUBS, SPADES
 from vision.train.calib import fit_temperature
 from vision.train.data import brighten, reframe
 from vision.train.model import SUIT_H, SuitNet, nhwc_tensor, take_step
 
-#: label indices of the spades and of the clubs (the suit network's answers 0 and 1)
-SPADES = np.array([LABELS.index(r + "S") for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")])
-CLUBS = np.array([LABELS.index(r + "C") for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")])
-
 
 def black(y: np.ndarray, hidden: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Indices of the black cards among labels ``y`` (not index-only views), and their suit (1: clubs)."""
+    """Indices of the black cards among labels ``y`` (not index-only views), and their suit (1: clubs,
+    the suit network's second answer; 0: spades)."""
     keep = np.isin(y, SPADES) | np.isin(y, CLUBS)
     if hidden is not None:
         keep &= ~hidden
