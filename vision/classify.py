@@ -29,9 +29,16 @@ INPUT_W, INPUT_H = 128, 176
 _RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 #: The model's labels, in output order: 52 cards (spades, hearts, diamonds, clubs), jokers, back, unknown.
 LABELS: tuple[str, ...] = tuple(r + s for s in "SHDC" for r in _RANKS) + ("RJ", "BJ", BACK, UNKNOWN)
-#: the indices in :data:`LABELS` of the spades and of the clubs, rank by rank (the suit network's pairs)
-SPADES = np.array([LABELS.index(r + "S") for r in _RANKS])
-CLUBS = np.array([LABELS.index(r + "C") for r in _RANKS])
+
+
+def black_pairs(labels: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """The indices in ``labels`` of the spades and of the clubs, rank by rank (the pairs the suit
+    network weighs, :func:`weigh_suits`)."""
+    return (np.array([labels.index(r + "S") for r in _RANKS]), np.array([labels.index(r + "C") for r in _RANKS]))
+
+
+#: :func:`black_pairs` of :data:`LABELS`
+SPADES, CLUBS = black_pairs(LABELS)
 
 #: Where the shipped model lives: ``models/`` at the repository root (beside ``vision/``).
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
@@ -187,8 +194,10 @@ class OnnxCardClassifier:
             self.suit_session = ort.InferenceSession(str(self.suit_path), options, providers=["CPUExecutionProvider"])
         #: a black card read at least this surely keeps the card network's reading of its suit
         self.sure_suit = 0.99
-        self._spades = np.array([self.model_labels.index(r + "S") for r in _RANKS])
-        self._clubs = np.array([self.model_labels.index(r + "C") for r in _RANKS])
+        self._spades, self._clubs = black_pairs(self.model_labels)
+        self._black = np.concatenate([self._spades, self._clubs])
+        #: rows of a crop's top the suit network reads (its input's height)
+        self._suit_rows = int(self.suit_session.get_inputs()[0].shape[2]) if self.suit_session is not None else 0
         #: the model reads a card from its corner index alone: with its index network, or else
         #: its corner head (output ``corner``, models v11-v12)
         self.reads_index = self.index_path is not None or (len(outputs) > 2 and outputs[2].name == "corner")
@@ -288,7 +297,7 @@ class OnnxCardClassifier:
                 if corner is not None:
                     corner = np.concatenate([corner, out2[2]])
             probs = self._read_shifted(pre, probs, readings)
-        probs = self._read_suits(pre, probs)
+        probs = self._read_suits(pre, probs, back)
         if index:
             if self.index_path is not None:
                 corner = self._read_corners(pre if back is None else np.concatenate([pre, back]))
@@ -313,19 +322,20 @@ class OnnxCardClassifier:
         probs[unsure] = (had * probs[unsure] + extra) / (had + len(views))
         return probs
 
-    def _read_suits(self, pre: np.ndarray, probs: np.ndarray) -> np.ndarray:
+    def _read_suits(self, pre: np.ndarray, probs: np.ndarray, back: np.ndarray | None = None) -> np.ndarray:
         """``probs`` with the crops read as a black card less surely than :attr:`sure_suit` weighed
-        again by the suit network (one batched call, both ways round if :attr:`both_ways`)."""
+        again by the suit network (one batched call, both ways round if :attr:`both_ways`;
+        ``back``: ``pre`` turned round, if the caller has it)."""
         if self.suit_session is None or len(probs) == 0:
             return probs
-        black = np.isin(probs.argmax(axis=1), np.concatenate([self._spades, self._clubs]))
-        unsure = np.flatnonzero(black & (probs.max(axis=1) < self.sure_suit))
+        unsure = np.flatnonzero(np.isin(probs.argmax(axis=1), self._black) & (probs.max(axis=1) < self.sure_suit))
         if len(unsure) == 0:
             return probs
-        h = self.suit_session.get_inputs()[0].shape[2]
+        h = self._suit_rows
         tops = pre[unsure, :h]
         if self.both_ways:
-            tops = np.concatenate([tops, half_turned(pre[unsure])[:, :h]])
+            turned = back[unsure] if back is not None else half_turned(pre[unsure])
+            tops = np.concatenate([tops, turned[:, :h]])
         clubs = self.suit_session.run(None, {"top": to_tensor(tops)})[0][:, 1]
         probs[unsure] = weigh_suits(probs[unsure], clubs.reshape(-1, len(unsure)).mean(axis=0), self._spades, self._clubs)
         return probs

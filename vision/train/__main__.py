@@ -21,6 +21,7 @@ import math
 import random
 import time
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -175,19 +176,25 @@ def _stage1_facts(meta_path: Path) -> dict[str, object]:
     return {"epochs_run": meta["train"]["epochs_run"], "steps": meta["train"]["steps"], "val": val}
 
 
+def _stage_facts(source: Path, prefix: str) -> tuple[dict[str, Any], dict[str, float]]:
+    """The ``cards.json`` beside a checkpoint or exported file (empty without one) and its
+    validation figures of one stage (their names start with ``prefix``: ``index_``, ``suit_``)."""
+    meta_path = source.with_name("cards.json")
+    meta = json.loads(meta_path.read_text(encoding="utf-8")) if meta_path.exists() else {}
+    return meta, {k: v for k, v in meta.get("val", {}).items() if k.startswith(prefix)}
+
+
 def _index_from(source: Path) -> tuple[IndexNet | Path, float, dict[str, float]]:
     """The index network, its temperature and its validation figures (and training minutes) from
     a checkpoint and the ``cards.json`` beside it; or, given an exported ``cards_index.onnx``
     (the shipped one, whose checkpoint is not kept), that file to ship unchanged, with the
     temperature and figures its ``cards.json`` records."""
-    meta_path = source.with_name("cards.json")
-    meta = json.loads(meta_path.read_text(encoding="utf-8")) if meta_path.exists() else {}
-    stats: dict[str, float] = {k: v for k, v in meta.get("val", {}).items() if k.startswith("index_")}
+    meta, stats = _stage_facts(source, "index_")
     if "index_minutes" in meta.get("train", {}):
         stats["minutes"] = meta["train"]["index_minutes"]
     if source.suffix == ".onnx":
         if "index_model" not in meta:
-            raise SystemExit(f"{meta_path} does not describe the index network {source}")
+            raise SystemExit(f"{source.with_name('cards.json')} does not describe the index network {source}")
         return source, float(meta["index_model"]["temperature"]), stats
     ck = torch.load(source, map_location="cpu")
     net = index_net_from(ck)
@@ -203,9 +210,7 @@ def _suit_from(source: Path) -> tuple[SuitNet, float, dict[str, float]]:
     net = suit_net_from(ck)
     if net is None:
         raise SystemExit(f"{source} holds no suit network")
-    meta_path = source.with_name("cards.json")
-    meta = json.loads(meta_path.read_text(encoding="utf-8")) if meta_path.exists() else {}
-    return net, float(ck["suit_temperature"]), {k: v for k, v in meta.get("val", {}).items() if k.startswith("suit_")}
+    return net, float(ck["suit_temperature"]), _stage_facts(source, "suit_")[1]
 
 
 def main(argv: list[str] | None = None) -> int:
