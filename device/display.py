@@ -18,6 +18,7 @@ from typing import Any
 from PIL import Image
 
 from games.errors import PegpiError
+from games.view import TableView
 
 log = logging.getLogger(__name__)
 
@@ -160,7 +161,7 @@ class BoardDisplay:
         self._lock = threading.Lock()
         self._failing = False
         self._notice_until: float | None = None
-        self.last_view: Mapping[str, Any] | None = None
+        self.last_view: TableView | None = None
 
     @classmethod
     def from_config(cls, config: DisplayConfig | Mapping[str, Any] | None = None,
@@ -183,7 +184,7 @@ class BoardDisplay:
         self._notice_until = None
         return False
 
-    def show(self, view: Mapping[str, Any]) -> None:
+    def show(self, view: TableView) -> None:
         """Draw the board for ``view`` (kept for later while a held notice is up)."""
         from device.board import render_board
 
@@ -192,8 +193,8 @@ class BoardDisplay:
             if self.device is not None and not self._noticing():
                 self._put(render_board(view, self.size, mode=self.render_mode))
 
-    def announce(self, view: Mapping[str, Any]) -> None:
-        """Play the announcement of ``view["last"]``, hold it, then draw the board for ``view``."""
+    def announce(self, view: TableView) -> None:
+        """Play the announcement of ``view.last``, hold it, then draw the board for ``view``."""
         from device.board.announce import announcement_frames
 
         if self.device is not None:

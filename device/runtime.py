@@ -32,6 +32,7 @@ from typing import Any
 from device.demo import SimCamera, TableTruth, demo_record, load_script
 from device.errors import CompanionError
 from games.errors import PegpiError
+from games.view import TableView, view_from_json
 
 log = logging.getLogger("pegpi")
 
@@ -167,7 +168,7 @@ class Companion:
         self.classifier_name = "none"
         self._jpeg: tuple[int, bytes] | None = None
         self._board_changed = threading.Condition()
-        self._newest: JSON | None = None
+        self._newest: TableView | None = None
         self._scored = False
         self._board_done = False
 
@@ -531,7 +532,7 @@ class Companion:
                         self._scored = True
                 elif kind == "view":
                     with self._board_changed:
-                        self._newest = update["view"]
+                        self._newest = view_from_json(update["view"])
                         self._board_changed.notify()
                 elif kind == "ask" and update.get("message"):
                     log.info("asking: %s", update["message"])

@@ -103,7 +103,7 @@ class Session:
             return self._view(seat)
 
     def _view(self, seat: int | None = None) -> JSON:
-        view = self.state.view_for(seat)
+        view = self.state.view_for(seat).to_json()
         ask = self.protocol.ask
         view["message"] = self.error or (ask.text if ask is not None else None)
         view["ask"] = ask.to_json() if ask is not None else None

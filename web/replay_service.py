@@ -73,7 +73,7 @@ class ReplayService:
     def _view(self, seat: int | None) -> JSON:
         if seat is not None and not 0 <= seat < self._game.num_players:
             seat = None
-        return self._state.view_for(seat)
+        return self._state.view_for(seat).to_json()
 
     def _apply(self, raw: Mapping[str, Any], source: str) -> JSON:
         action = self._game.action_from_json(raw)

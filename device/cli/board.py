@@ -107,10 +107,13 @@ def _load_json(path: Path, what: str) -> Any:
 
 def one_view(path: Path, out: Path, size: tuple[int, int], scale: int) -> int:
     from device.board import render_board
+    from games.errors import ViewError
+    from games.view import view_from_json
 
-    view = _load_json(path, "view")
-    if not isinstance(view, dict):
-        raise BoardCommandError(f"{path.name} is not a view (a JSON object)")
+    try:
+        view = view_from_json(_load_json(path, "view"))
+    except ViewError as exc:
+        raise BoardCommandError(f"{path.name} is not a view: {exc}") from exc
     if out.suffix.lower() != ".png":
         out.mkdir(parents=True, exist_ok=True)
         out = out / f"{path.stem}.png"
@@ -139,7 +142,7 @@ def record_frames(path: Path, out: Path, size: tuple[int, int], scale: int) -> i
     for index, view in enumerate(views):
         picture = _enlarge(render_board(view, size), scale)
         picture.save(out / f"step-{index:04d}.png", optimize=True)
-        now = [int(side.get("score", 0)) for side in view.get("sides", [])]
+        now = [side.score for side in view.sides]
         if previous is not None and now != previous:
             for frame in announcement_frames(view, size):
                 movie.append(_enlarge(frame, scale))
@@ -192,7 +195,7 @@ def check_hardware(args: argparse.Namespace) -> int:
         for name, make in samples.ALL.items():
             print(f"board: {name}")
             view = make()
-            display.announce(view) if view.get("last") else display.show(view)
+            display.announce(view) if view.last is not None else display.show(view)
             lights.show(view)
             strip.show(view)
             time.sleep(args.pace)
@@ -217,7 +220,7 @@ class _EchoTable:
     def view(self, seat: int | None = None) -> dict[str, Any]:
         from device.board import samples
 
-        return samples.play()
+        return samples.play().to_json()
 
     def _say(self, what: str) -> dict[str, Any]:
         print(f"button: {what}")

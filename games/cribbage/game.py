@@ -15,8 +15,9 @@ checks that every card played or shown is really held.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import ClassVar, TypedDict
 
 from games.cards import FRENCH_52, Card
 from games.cribbage.actions import CRIBBAGE_ACTIONS, Bid, Give, Go, Play
@@ -32,7 +33,8 @@ from games.cribbage.scoring import (
 from games.engine import Action, Item, Option, Score, Spec, register
 from games.errors import CardError, IllegalActionError
 from games.pegging.game import PeggingGame
-from games.pegging.table import PeggingState
+from games.pegging.table import PeggingFields, PeggingState
+from games.view import Common, PeggingView
 
 
 class Cribbage(PeggingGame[Card]):
@@ -375,13 +377,42 @@ class CribbageState(PeggingState[Card]):
     def skunk(self) -> str | None:
         return None if self.game.losing else super().skunk()
 
-    def _view(self, view: dict[str, Any], seat: int | None) -> None:
-        super()._view(view, seat)
-        view["count"] = self.count if self._phase == "play" else None
-        view["crib_count"] = self.game.crib_size(self.dealer) if self.dealer is not None else 0
-        view["bids"] = {str(k): v for k, v in self.bids.items()}
-        view["dealt_by"] = self.dealt_by
-        view["seen_since_shuffle"] = sorted(str(c) for c in self.shuffle_seen)
+    def _pegging_fields(self, seat: int | None) -> PeggingFields:
+        fields = super()._pegging_fields(seat)
+        fields["count"] = self.count if self._phase == "play" else None
+        return fields
+
+    def _cribbage_fields(self) -> CribbageFields:
+        return CribbageFields(
+            crib_count=self.game.crib_size(self.dealer) if self.dealer is not None else 0,
+            bids=dict(self.bids),
+            dealt_by=self.dealt_by,
+            seen_since_shuffle=tuple(sorted(str(c) for c in self.shuffle_seen)),
+        )
+
+    def _pegging_view(self, common: Common, fields: PeggingFields, seat: int | None) -> PeggingView:
+        return CribbageView(**common, **fields, **self._cribbage_fields())
+
+
+@dataclass(frozen=True, kw_only=True)
+class CribbageView(PeggingView):
+    """Cribbage and its variants: the pegging table, and what the variants add to it."""
+
+    style: ClassVar[str] = "pegging.cribbage"
+
+    crib_count: int  # cards the crib will hold this deal
+    bids: Mapping[int, int] = field(default_factory=dict)  # Auction: points bid for the crib, by seat
+    dealt_by: int | None = None
+    seen_since_shuffle: tuple[str, ...] = ()  # Revised: cards faced since the shuffle
+
+
+class CribbageFields(TypedDict):
+    """The fields :class:`CribbageView` adds to the pegging view."""
+
+    crib_count: int
+    bids: dict[int, int]
+    dealt_by: int | None
+    seen_since_shuffle: tuple[str, ...]
 
 
 register(Cribbage)

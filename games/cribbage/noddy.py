@@ -19,15 +19,18 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
 
 from games.cards import Card
 from games.cribbage.actions import Crib, Go, Play, Show, Starter
-from games.cribbage.game import CribbageState
+from games.cribbage.game import CribbageState, CribbageView
 from games.cribbage.scoring import PlayRules, fifteens, pairs, runs, score_play, value
 from games.cribbage.threecard import ThreeCardCribbage
 from games.engine import Item, Option, Score, Spec, register
 from games.errors import IllegalActionError
+from games.pegging.table import PeggingFields
+from games.view import Common, PeggingView
 
 NODDY_PLAY = PlayRules(totals=(15, 25, 31), flushes=True, flush_min=3)
 RUN_POINTS = {"table": {3: 1, 4: 2}, "per-card": {3: 3, 4: 4}}
@@ -177,17 +180,24 @@ class NoddyState(CribbageState):
     def _on_crib(self, action: Crib) -> None:
         raise IllegalActionError("Noddy has no crib")
 
-    def _view(self, view: dict[str, Any], seat: int | None) -> None:
-        super()._view(view, seat)
-        shown = view.get("show")
-        if shown and seat != shown.get("seat") and self._phase in ("show", "over"):
+    def _pegging_view(self, common: Common, fields: PeggingFields, seat: int | None) -> PeggingView:
+        shown = fields["show"]
+        if shown is not None and seat != shown.seat and self._phase in ("show", "over"):
             # an announced hand is not revealed: others hear the total, not the cards
-            view["show"] = {k: v for k, v in shown.items() if k not in ("cards", "items")}
-        view["turnup"] = view["starter"]
-        view["crib"] = None
-        view["crib_count"] = 0
+            fields["show"] = replace(shown, cards=None, items=None)
+        fields["crib"] = None
         if self._phase == "show" and not self.is_over:
-            view["count"] = None
+            fields["count"] = None
+        cribbage = self._cribbage_fields()
+        cribbage["crib_count"] = 0
+        return NoddyView(**common, **fields, **cribbage, turnup=fields["starter"])
+
+
+@dataclass(frozen=True, kw_only=True)
+class NoddyView(CribbageView):
+    style: ClassVar[str] = "pegging.cribbage.noddy"
+
+    turnup: str | None  # Noddy's name for the starter
 
 
 def _renamed(event: Any) -> Any:

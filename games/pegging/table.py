@@ -18,12 +18,13 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Sequence
-from typing import Any, Generic
+from typing import Generic, TypedDict
 
-from games.engine import Action, Item, Score, State, spoken_items
+from games.engine import Action, Item, Score, State
 from games.errors import IllegalActionError
 from games.pegging.actions import Crib, Cut, Deal, Discard, Hand, Muggins, Show, Starter
 from games.pegging.game import C, PeggingGame
+from games.view import Common, PeggingView, ShowCount, SkunkLine, TableView, counted
 
 
 class PeggingState(State, Generic[C]):
@@ -51,7 +52,7 @@ class PeggingState(State, Generic[C]):
         self.last_player: int | None = None
         self.turn: int | None = None
         self.show_queue: list[int | str] = []
-        self.shown: dict[str, Any] | None = None
+        self.shown: ShowCount | None = None  # the hand (or crib) counted last
         self.missed: tuple[int, int] | None = None  # (side that missed, points) for muggins
 
     # ------------------------------------------------------------------ what each game says
@@ -344,15 +345,11 @@ class PeggingState(State, Generic[C]):
                     f"{score.spoken()}"
                 )
             points = claim
-        self.shown = {
-            "seat": seat,
-            "what": what,
-            "cards": [str(c) for c in cards],
-            "starter": str(self.starter) if self.starter else None,
-            "total": score.total,
-            "claimed": points,
-            "items": spoken_items(score.items),
-        }
+        self.shown = ShowCount(
+            seat=seat, what=what, cards=tuple(str(c) for c in cards),
+            starter=str(self.starter) if self.starter else None, total=score.total, claimed=points,
+            items=counted(score.items),
+        )
         items = score.items if points == score.total else (Item("claim", (), points, "claimed"),)
         self.peg(seat, points, what_name, items)
         if points < score.total:
@@ -428,25 +425,59 @@ class PeggingState(State, Generic[C]):
                 worst = label
         return worst
 
-    def _view(self, view: dict[str, Any], seat: int | None) -> None:
-        game = self.game
-        view["dealer"] = self.dealer
-        view["turn"] = self.turn if self._phase == "play" and not self.is_over else None
+    def _view(self, common: Common, seat: int | None) -> TableView:
+        if self.winner is not None:
+            common["result"] = self.skunk() or "win"
+        common["dealer"] = self.dealer
+        common["turn"] = self.turn if self._phase == "play" and not self.is_over else None
         if self._phase == "show" and self.show_queue and not self.is_over:
             nxt = self.show_queue[0]
-            view["turn"] = self.dealer if nxt == "crib" else nxt
-        view["pile"] = [str(c) for c in self.pile]
-        view["starter"] = str(self.starter) if self.starter else None
-        view["show"] = self.shown
-        view["skunk_lines"] = [{"label": label, "at": at} for label, at in game.skunk_lines()]
-        view["result"] = (self.skunk() or "win") if self.winner is not None else None
-        view["rows"] = [[str(c) for c in row] for row in self.played]
-        view["held"] = list(self.held)
-        view["crib"] = [str(c) for c in self.crib_cards] if self.crib_cards is not None else None
-        view["cuts"] = {str(k): str(v) for k, v in self.cuts.items()}
-        view["deal"] = self.deals
-        view["muggins_open"] = self.missed is not None
-        if seat is not None and 0 <= seat < game.num_players:
+            common["turn"] = self.dealer if nxt == "crib" else int(nxt)
+        if seat is not None and 0 <= seat < self.game.num_players:
             hand = self.known[seat]
-            view["hand"] = [str(c) for c in hand] if hand is not None else None
-            view["laid_away"] = [str(c) for c in self.laid_away[seat]]
+            common["hand"] = tuple(str(c) for c in hand) if hand is not None else None
+        return self._pegging_view(common, self._pegging_fields(seat), seat)
+
+    def _pegging_fields(self, seat: int | None) -> PeggingFields:
+        """The family's own fields of the view."""
+        game = self.game
+        own = seat is not None and 0 <= seat < game.num_players
+        return PeggingFields(
+            board=game.target,
+            start=0,
+            skunk_lines=tuple(SkunkLine(label, at) for label, at in game.skunk_lines()),
+            count=None,
+            pile=tuple(str(c) for c in self.pile),
+            starter=str(self.starter) if self.starter else None,
+            show=self.shown,
+            rows=tuple(tuple(str(c) for c in row) for row in self.played),
+            held=tuple(self.held),
+            crib=tuple(str(c) for c in self.crib_cards) if self.crib_cards is not None else None,
+            cuts={k: str(v) for k, v in self.cuts.items()},
+            deal=self.deals,
+            muggins_open=self.missed is not None,
+            laid_away=tuple(str(c) for c in self.laid_away[seat]) if own and seat is not None else None,
+        )
+
+    def _pegging_view(self, common: Common, fields: PeggingFields, seat: int | None) -> PeggingView:
+        """The view of this game: its own view class, from the common and the family's fields."""
+        return PeggingView(**common, **fields)
+
+
+class PeggingFields(TypedDict):
+    """The fields :class:`PeggingView` adds to :class:`games.view.TableView`."""
+
+    board: int | None
+    start: int
+    skunk_lines: tuple[SkunkLine, ...]
+    count: int | None
+    pile: tuple[str, ...]
+    starter: str | None
+    show: ShowCount | None
+    rows: tuple[tuple[str, ...], ...]
+    held: tuple[int, ...]
+    crib: tuple[str, ...] | None
+    cuts: dict[int, str]
+    deal: int
+    muggins_open: bool
+    laid_away: tuple[str, ...] | None
