@@ -37,7 +37,7 @@ def test_record_writes_a_picture_per_step_and_a_gif(tmp_path: Path) -> None:
 
 def test_one_view(tmp_path: Path) -> None:
     path = tmp_path / "view.json"
-    path.write_text(json.dumps(samples.show()), encoding="utf-8")
+    path.write_text(json.dumps(samples.show().to_json()), encoding="utf-8")
     assert main(["board", "--view", str(path), "-o", str(tmp_path / "show.png"), "--size", "256x64",
                  "--scale", "1"]) == 0
     with Image.open(tmp_path / "show.png") as picture:

@@ -82,7 +82,9 @@ def test_the_problem_light_follows_the_message(factory: MockFactory, lights: Tab
     assert on(factory, red) == 1
     lights.show(samples.play())
     assert on(factory, red) == 0
-    lights.show(samples.base(message={"text": "Shuffle up", "level": "info"}))
+    lights.show(samples.base(message="Is this the 5H? press OK"))
+    assert on(factory, red) == 1
+    lights.show(samples.base(message=None))
     assert on(factory, red) == 0
 
 
