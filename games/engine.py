@@ -24,7 +24,7 @@ from typing import Any, ClassVar, TypeVar
 from games.errors import IllegalActionError, OptionError, RecordError, UnknownGameError
 from games.scores import CardLike, Item, Score, ScoreEvent, say_item, spoken, spoken_items
 from games.spec import Option, Spec
-from games.view import Common, LastScore, Side, TableView, counted
+from games.view import Common, LastScore, Said, Side, TableView, counted
 
 __all__ = [
     "Action", "CardLike", "Game", "Item", "Option", "Score", "ScoreEvent", "Spec", "State", "get_game",
@@ -329,7 +329,7 @@ class State(ABC):
             prompt=self.prompt(),
             last=None if last is None else LastScore(
                 side=last.side, seat=last.seat, points=last.points, kind=last.kind, say=last.say(),
-                items=counted(last.items)),
+                items=tuple(Said(c.kind, c.points, c.say) for c in counted(last.items))),
             winner=self.winner,
             loser=self.loser,
             seat=seat,

@@ -33,7 +33,7 @@ OptionValue = bool | int | float | str | None
 
 __all__ = [
     "Common", "Counted", "Group", "LastScore", "LayoutView", "OptionValue", "PeggingView", "PileView",
-    "ScoreTable", "ShowCount", "Shortage", "Side", "SkunkLine", "TableView", "TrickCard", "TricksView",
+    "Said", "ScoreTable", "ShowCount", "Shortage", "Side", "SkunkLine", "TableView", "TrickCard", "TricksView",
     "counted", "view_from_json",
 ]
 
@@ -77,6 +77,16 @@ def counted(items: Sequence[Item]) -> tuple[Counted, ...]:
 
 
 @dataclass(frozen=True)
+class Said:
+    """One part of a score's breakdown as it is said; without its cards, which may be back in
+    the pack (or in another seat's new hand) by the time the view is read."""
+
+    kind: str
+    points: int
+    say: str
+
+
+@dataclass(frozen=True)
 class LastScore:
     """The last change of score: whose, how much, the moment (``kind``) and its breakdown."""
 
@@ -85,7 +95,7 @@ class LastScore:
     points: int
     kind: str
     say: str
-    items: tuple[Counted, ...] = ()
+    items: tuple[Said, ...] = ()
 
 
 @dataclass(frozen=True)
