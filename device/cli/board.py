@@ -32,7 +32,7 @@ def register(commands: Any, benches: Any) -> None:
     what = p.add_mutually_exclusive_group(required=True)
     what.add_argument("--demo", action="store_true", help="example states of a cribbage game")
     what.add_argument("--record", help="a game record (JSON): one picture per action")
-    what.add_argument("--view", help="a view (JSON, as the engine's view_for gives)")
+    what.add_argument("--view", help="a view (JSON, as a view's to_json() gives it)")
     what.add_argument("--check", action="store_true", help="exercise the hardware in the config")
     p.add_argument("-o", "--out", help="output folder (a .png file for --view)")
     p.add_argument("--size", action="append", choices=sorted(SIZES),
