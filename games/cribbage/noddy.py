@@ -26,8 +26,9 @@ from games.cribbage.actions import Crib, Go, Play, Show, Starter
 from games.cribbage.game import CribbageState
 from games.cribbage.scoring import PlayRules, fifteens, pairs, runs, score_play, value
 from games.cribbage.threecard import ThreeCardCribbage
-from games.engine import Item, Option, Score, Spec, register
+from games.engine import Action, Item, Option, Score, Spec, register
 from games.errors import IllegalActionError
+from games.table import Zone
 
 NODDY_PLAY = PlayRules(totals=(15, 25, 31), flushes=True, flush_min=3)
 RUN_POINTS = {"table": {3: 1, 4: 2}, "per-card": {3: 3, 4: 4}}
@@ -170,6 +171,12 @@ class NoddyState(CribbageState):
         self.turn = None
         self.count, self.pile = 0, []
         self._end_deal()
+
+    def inferred_pass(self) -> Action | None:
+        return None  # a card can always be played: the count may pass 31
+
+    def show_waits_for(self) -> Zone | None:
+        return None  # hands are announced before the play, on the phone: their cards stay hidden
 
     def _on_go(self, action: Go) -> None:
         raise IllegalActionError("in Noddy a card can always be played: the count may pass 31, ending the play")
