@@ -18,6 +18,7 @@ from games.bhargage.autoplay import autoplay as decktet_autoplay
 from games.cribbage.autoplay import autoplay
 from games.errors import PegpiError
 from games.records import replay
+from games.table import Zone
 from vision.events import TableEvent
 
 
@@ -346,7 +347,7 @@ def test_a_card_named_on_the_phone_is_what_lies_there_from_then_on(tmp_path: Pat
     session = _session(tmp_path, record)
     play_script(session, steps[: k + 1], start=0)
     assert session.view()["ask"]["kind"] == "unreadable"
-    session.submit({"act": "play", "player": int(zone[4:]), "card": card})  # entered on the phone
+    session.submit({"act": "play", "player": Zone.parse(zone).seat, "card": card})  # entered on the phone
     protocol = session.protocol
     assert isinstance(protocol, PeggingProtocol)
     assert [s.card for (z, s_), s in protocol.mat.items() if (z.name, s_) == (zone, slot)] == [card]
