@@ -105,7 +105,7 @@ class Session:
     def _view(self, seat: int | None = None) -> JSON:
         view = self.state.view_for(seat).to_json()
         ask = self.protocol.ask
-        view["message"] = self.error or (ask.text if ask is not None else None)
+        view["message"] = self.error or (ask.text if ask is not None else self.protocol.notice)
         view["ask"] = ask.to_json() if ask is not None else None
         view["game_id"] = self.game_id
         view["can_undo"] = bool(self.entries)

@@ -34,6 +34,8 @@ from games.view import Common, PeggingView, Shortage
 
 BOARD = 121
 BOARD_START = 10
+#: the most a card adds to the count (a Crown)
+MOST_VALUE = 10
 
 
 @register
@@ -99,6 +101,9 @@ class BhargageState(DecktetPeggingState):
         if total > scoring.LIMIT:
             return f"it would take the count to {total}, over {scoring.LIMIT}"
         return None
+
+    def _every_card_goes_on(self) -> bool:
+        return self.count <= scoring.LIMIT - MOST_VALUE
 
     def _on_top_card(self, card: DecktetCard) -> None:
         assert self.dealer is not None

@@ -161,6 +161,17 @@ class DecktetPeggingState(PeggingState[DecktetCard]):
         self.passed.add(seat)
         self._advance(seat)
 
+    def inferred_pass(self) -> Action | None:
+        """The pass of the player to move, unless any card they could hold would go on."""
+        turn = self.whose_turn()
+        if turn is None or (self.held[turn] > 0 and self._every_card_goes_on()):
+            return None
+        return self._table_action(act="pass", player=turn)
+
+    def _every_card_goes_on(self) -> bool:
+        """Whatever card the player to move holds, it may be added to the sequence now (a lead)."""
+        return not self.pile
+
     def _nobody_can_play(self) -> None:
         self.turn = None
         self._end_sequence()

@@ -36,6 +36,9 @@ from games.pegging.game import PeggingGame
 from games.pegging.table import PeggingFields, PeggingState
 from games.view import Common, PeggingView
 
+#: the most a card adds to the count (a ten or a face)
+MOST_VALUE = 10
+
 
 class Cribbage(PeggingGame[Card]):
     """Six-card Cribbage for two: deal six, lay two away, game 121."""
@@ -307,6 +310,13 @@ class CribbageState(PeggingState[Card]):
 
     def _score_played(self) -> list[Item]:
         return self.game.score_pile(self.pile)
+
+    def inferred_pass(self) -> Action | None:
+        """The go of the player to move, unless the count is so low that every card fits."""
+        turn = self.whose_turn()
+        if turn is None or (self.held[turn] > 0 and self.count <= self.game.play_limit - MOST_VALUE):
+            return None
+        return self._table_action(act="go", player=turn)
 
     def _on_go(self, action: Go) -> None:
         self._need_phase(action, "play")

@@ -27,9 +27,10 @@ from games.cribbage.actions import Crib, Go, Play, Show, Starter
 from games.cribbage.game import CribbageState, CribbageView
 from games.cribbage.scoring import PlayRules, fifteens, pairs, runs, score_play, value
 from games.cribbage.threecard import ThreeCardCribbage
-from games.engine import Item, Option, Score, Spec, register
+from games.engine import Action, Item, Option, Score, Spec, register
 from games.errors import IllegalActionError
 from games.pegging.table import PeggingFields
+from games.table import Zone
 from games.view import Common, PeggingView
 
 NODDY_PLAY = PlayRules(totals=(15, 25, 31), flushes=True, flush_min=3)
@@ -173,6 +174,12 @@ class NoddyState(CribbageState):
         self.turn = None
         self.count, self.pile = 0, []
         self._end_deal()
+
+    def inferred_pass(self) -> Action | None:
+        return None  # a card can always be played: the count may pass 31
+
+    def show_waits_for(self) -> Zone | None:
+        return None  # hands are announced before the play, on the phone: their cards stay hidden
 
     def _on_go(self, action: Go) -> None:
         raise IllegalActionError("in Noddy a card can always be played: the count may pass 31, ending the play")

@@ -24,6 +24,7 @@ from games.engine import Action, Item, Score, State
 from games.errors import IllegalActionError
 from games.pegging.actions import Crib, Cut, Deal, Discard, Hand, Muggins, Show, Starter
 from games.pegging.game import C, PeggingGame
+from games.table import CRIB, Zone
 from games.view import Common, PeggingView, ShowCount, SkunkLine, TableView, counted
 
 
@@ -124,6 +125,101 @@ class PeggingState(State, Generic[C]):
     def _need_phase(self, action: Action, *phases: str) -> None:
         if self._phase not in phases:
             raise IllegalActionError(f"cannot {action.act} now: {self.prompt()}")
+
+    # ------------------------------------------------------------------ what the table asks
+    # (games.table.PeggingTable: the pegging table protocol's questions, answered from this state)
+
+    def whose_turn(self) -> int | None:
+        return self.turn if self._phase == "play" and not self.is_over else None
+
+    def zone_owner(self, zone: Zone) -> int | None:
+        if zone.kind == "seat":
+            return zone.seat if zone.seat is not None and zone.seat < self.game.num_players else None
+        return self.dealer if zone.kind == "crib" else None
+
+    def zone_label(self, zone: Zone) -> str:
+        seat = self.zone_owner(zone) if zone.kind == "seat" else None
+        if seat is not None:
+            return f"{self.game.players[seat]}'s row"
+        if zone.kind == "crib":
+            return f"the {self.game.crib_name}"
+        if zone.kind == "starter":
+            return f"the {self.game.starter_name}"
+        return f"the {zone.name}"
+
+    def zone_cards(self, zone: Zone) -> list[str]:
+        seat = self.zone_owner(zone) if zone.kind == "seat" else None
+        if seat is not None:
+            if self._phase == "cut":
+                cut = self.cuts.get(seat)
+                return [str(cut)] if cut is not None else []
+            return [str(c) for c in self.played[seat]]
+        if zone.kind == "starter":
+            return [str(self.starter)] if self.starter is not None else []
+        if zone.kind == "crib":
+            return [str(c) for c in self.crib_cards or []]
+        return []
+
+    def card_means(self, zone: Zone, card: str) -> list[Action] | None:
+        phase = self.phase
+        seat = self.zone_owner(zone) if zone.kind == "seat" else None
+        if phase == "cut":
+            if seat is None or card in self.zone_cards(zone):
+                return None
+            return [self._table_action(act="cut", player=seat, card=card)]
+        if zone.kind == "starter":
+            if card in self.zone_cards(zone) or phase not in ("discard", "starter"):
+                return None
+            # the crib lies face down: the discards are recorded as the starter is turned up
+            laid = [self._table_action(act="discard", player=s) for s, n in enumerate(self.to_discard) if n > 0]
+            return [*laid, self._table_action(act="starter", card=card)]
+        if seat is not None and card in self.zone_cards(zone):
+            return None  # seen again: the game already holds it
+        if phase == "play" and seat is not None:
+            return [self._table_action(act="play", player=seat, card=card)]
+        if phase == "show" and (seat is not None or zone.kind == "crib"):
+            self.game.parse_card(card)  # an unknown card name is refused now, not at the show
+            return []
+        return None
+
+    def lies_face_down(self, zone: Zone) -> bool:
+        return zone.kind == "crib" or self.phase in ("over", "deal", "cut", "discard", "starter")
+
+    def inferred_pass(self) -> Action | None:
+        """None: the play of each game says when a pass shows in the order of plays."""
+        return None
+
+    def to_lay_away(self, seat: int) -> int:
+        return self.to_discard[seat] if 0 <= seat < len(self.to_discard) else 0
+
+    def deal_due(self) -> Action | None:
+        return self._table_action(act="deal", dealer=self.dealer) if self.phase == "deal" else None
+
+    def show_waits_for(self) -> Zone | None:
+        if self.phase != "show" or not self.show_queue or self.game.options.get("muggins"):
+            return None  # with muggins players claim their own counts, on the phone
+        nxt = self.show_queue[0]
+        return CRIB if nxt == "crib" else Zone.row(int(nxt))
+
+    def show_from(self, zone: Zone, faces: Sequence[str]) -> Action | None:
+        if zone != self.show_waits_for() or self.dealer is None:
+            return None
+        if zone.kind == "crib":
+            size = self.game.crib_size(self.dealer)
+            return self._table_action(act="crib", cards=list(faces[:size])) if len(faces) >= size else None
+        seat = zone.seat
+        assert seat is not None
+        if self.held[seat] == 0:
+            return self._table_action(act="show", player=seat)  # every card was played: seen in full
+        played = self.zone_cards(zone)
+        extra = [c for c in faces if c not in played]
+        if len(played) + len(extra) >= self.game.kept_size(seat, self.dealer):
+            return self._table_action(act="show", player=seat, cards=played + extra)
+        return None
+
+    def _table_action(self, **fields: Any) -> Action:
+        """One of this game's actions from its record form (cards by name, checked)."""
+        return self.game.action_from_json(fields)
 
     # ------------------------------------------------------------------ apply
 

@@ -219,7 +219,7 @@ def test_the_device_asks_and_a_phone_answers(table: tuple[str, Any], page: Any) 
     pair(page)
     with session._lock:  # what the pegging protocol does with a card it read with low confidence
         session.protocol.ask = Ask("confirm", "is that the AC in Ann's row? OK, or correct it",
-                                   actions=[{"act": "play", "player": 0, "card": "AC"}])
+                                   actions=[session.game.action_from_json({"act": "play", "player": 0, "card": "AC"})])
     session.publish_view()
     page.wait_for_selector("#ask-link:not([hidden])")
     assert "is that the AC" in page.locator("#ask-link").inner_text()
