@@ -183,8 +183,9 @@ class Session:
                 state = self._replay(entries)
             except RecordError as exc:
                 raise IllegalActionError(f"that correction does not fit the game: {exc}") from exc
-            seqs = self._record([("correct", parsed, index)], source=source)
-            entries[index] = Entry(parsed, source, seqs[0], time.time(), corrected=True)
+            now = time.time()
+            seqs = self._record([("correct", parsed, index)], source=source, t=now)
+            entries[index] = Entry(parsed, source, seqs[0], now, corrected=True)
             self._change(entries, state)
             self._publish(Update("correct", index=index, source=source))
             self._asked(asked)
@@ -327,9 +328,9 @@ class Session:
                 state = state.apply(action)
                 parsed.append(action.to_json())
             before = len(self.state.events)
-            seqs = self._record([("action", a, None) for a in parsed], source=source, input=input)
-            self.error = None
             now = time.time()
+            seqs = self._record([("action", a, None) for a in parsed], source=source, input=input, t=now)
+            self.error = None
             self.entries = self.entries + [Entry(a, source, s, now) for a, s in zip(parsed, seqs, strict=True)]
             self.state = state
             self._publish(Update("action", actions=tuple(parsed), source=source),
@@ -338,10 +339,10 @@ class Session:
             return state
 
     def _record(self, rows: list[tuple[str, JSONObject | None, int | None]], *, source: str,
-                input: str | None = None) -> list[int]:
+                input: str | None = None, t: float | None = None) -> list[int]:
         """Append ``rows`` to the store; a failure (a full disk) is shown as the message and raised."""
         try:
-            return self.store.append(self.game_id, rows, source=source, input=input)
+            return self.store.append(self.game_id, rows, source=source, input=input, t=t)
         except PegpiError as exc:
             self.error = str(exc)
             self._publish(Update("error", message=self.error))

@@ -243,10 +243,10 @@ class Store:
         return [Row(r[0], r[1], json.loads(r[2]) if r[2] else None, r[3], r[4], r[5], r[6]) for r in found]
 
     def append(self, game_id: int, rows: Sequence[tuple[str, JSONObject | None, int | None]], *,
-               source: str, input: str | None = None) -> list[int]:
-        """Record ``rows`` (``(kind, action, target)``) in one transaction; returns their seqs.
-        Returns only once they are committed and synced."""
-        now = time.time()
+               source: str, input: str | None = None, t: float | None = None) -> list[int]:
+        """Record ``rows`` (``(kind, action, target)``) in one transaction, at time ``t`` (now when
+        None); returns their seqs. Returns only once they are committed and synced."""
+        now = time.time() if t is None else t
         with self._write() as db:
             last = db.execute("SELECT COALESCE(MAX(seq), -1) FROM actions WHERE game_id = ?",
                               (game_id,)).fetchone()[0]

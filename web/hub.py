@@ -15,7 +15,7 @@ import logging
 import threading
 from collections.abc import Callable, Iterator
 
-from device.service import TableService
+from device.service import TableService, Update
 from games.jsontypes import JSONObject
 
 log = logging.getLogger(__name__)
@@ -46,12 +46,15 @@ class Hub:
         with self._changed:
             if self._reader is not None and self._reader.is_alive():
                 return
-            self._reader = threading.Thread(target=self._read, name="pegpi-web-hub", daemon=True)
+            # subscribed here, before the phone is sent its first board: no change falls between
+            updates = self.service.subscribe()
+            self._reader = threading.Thread(target=self._read, args=(updates,), name="pegpi-web-hub",
+                                            daemon=True)
             self._reader.start()
 
-    def _read(self) -> None:
+    def _read(self, updates: Iterator[Update]) -> None:
         try:
-            for update in self.service.subscribe():
+            for update in updates:
                 if update.kind != "view" and update.message is None:
                     continue  # "action", "score", "ping"...: a "view" follows every change
                 with self._changed:

@@ -58,7 +58,7 @@ def test_a_doubtful_read_is_asked_about_and_play_waits_until_ok(tmp_path: Path) 
         session.table_events(events, input=f"script:{index}")
         if index == k:
             pending = []
-            while (update := next(updates))["type"] != "ping":  # what the phones were told at once
+            while (update := next(updates).to_json())["type"] != "ping":  # what the phones were told at once
                 pending.append(update)
             assert any(u["type"] == "ask" and u["ask"]["card"] == steps[k]["card"] for u in pending)
             updates.close()

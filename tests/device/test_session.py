@@ -69,8 +69,7 @@ def test_start_up_replays_the_store_to_the_exact_state(tmp_path: Path) -> None:
     session.store.close()
     again = _session(tmp_path)
     assert again.view(0) == view
-    assert [(h["index"], h["action"], h["points"]) for h in again.history()] == \
-        [(h["index"], h["action"], h["points"]) for h in history]
+    assert again.history() == history
     assert again.pairing_code == code
     assert again.state.scores == replay(RECORD, upto=half).state.scores
 
@@ -85,7 +84,7 @@ def test_undo_reaches_back_into_an_earlier_deal(tmp_path: Path) -> None:
     for _ in range(upto - back_to):
         session.undo(source="button")
     assert session.state.scores == replay(RECORD, upto=back_to).state.scores
-    assert session.view()["deal"] == 1
+    assert session.view().to_json()["deal"] == 1
     kinds = [r.kind for r in session.store.rows(session.game_id)]
     assert kinds.count("undo") == upto - back_to and kinds.count("action") == upto  # nothing erased
     _play(session, actions[back_to:upto])  # and play goes on from there
@@ -106,7 +105,7 @@ def test_a_correction_in_an_earlier_deal_rescores_everything_after_it(tmp_path: 
     session.correct(starter, {"act": "starter", "card": other}, source="phone")
     fixed = {**RECORD, "actions": [*actions[:starter], {"act": "starter", "card": other}, *actions[starter + 1:upto]]}
     assert session.state.scores == replay(fixed).state.scores
-    assert session.history()[starter]["corrected"] is True
+    assert session.history()[starter].corrected is True
     with pytest.raises(IllegalActionError, match="does not fit"):  # a card already played in that deal
         session.correct(starter, {"act": "starter", "card": next(a["card"] for a in first_deal
                                                                  if a["act"] == "play")})
@@ -121,8 +120,9 @@ def test_history_gives_the_points_each_action_scored(tmp_path: Path) -> None:
     assert len(history) == len(RECORD["actions"])
     per_side = [0, 0]
     for entry in history:
-        for event in entry["points"]:
-            per_side[event["player"]] += event["points"]
+        assert entry.points == sum(event.points for event in entry.scores)
+        for event in entry.scores:
+            per_side[event.side] += event.points
     assert per_side == session.state.scores == replay(RECORD).state.scores
     assert session.export()["actions"] == RECORD["actions"]
 
@@ -130,15 +130,15 @@ def test_history_gives_the_points_each_action_scored(tmp_path: Path) -> None:
 def test_listeners_get_the_view_then_scores_and_views_and_can_leave(tmp_path: Path) -> None:
     session = _session(tmp_path)
     updates = session.subscribe()
-    assert next(updates)["type"] == "view"
+    assert next(updates).kind == "view"
     assert session.listeners == 1
     jack = next(a for a in RECORD["actions"] if a["act"] == "starter")
     _play(session, RECORD["actions"][:6])
     seen = []
     while True:
         update = next(updates)
-        seen.append(update["type"])
-        if update["type"] == "view" and update["view"]["actions"] == 6:
+        seen.append(update.kind)
+        if update.kind == "view" and update.to_json()["view"]["actions"] == 6:
             break
     assert seen.count("action") == 6
     if jack["card"].startswith("J"):
@@ -157,7 +157,7 @@ def test_a_full_disk_refuses_the_action_and_says_so(tmp_path: Path) -> None:
     with pytest.raises(StoreFullError):
         session.submit(RECORD["actions"][0])
     assert session.state is before
-    assert "full" in session.view()["message"]
+    assert "full" in session.view().to_json()["message"]
 
 
 def test_new_game_keeps_the_old_one_and_refuses_unknown_games(tmp_path: Path) -> None:
@@ -168,7 +168,9 @@ def test_new_game_keeps_the_old_one_and_refuses_unknown_games(tmp_path: Path) ->
         session.new_game("tiddlywinks", ["A", "B"])
     assert session.game_id == first
     view = session.new_game("cribbage5", ["Cy", "Di"], {"target": 61})
-    assert view["game"] == "cribbage5" and view["target"] == 61 and view["actions"] == 0
+    assert view.game == "cribbage5"
+    fields = view.to_json()
+    assert fields["target"] == 61 and fields["actions"] == 0
     assert [g.id for g in session.store.games()] == [first, session.game_id]
     assert len(session.store.export(first)["actions"]) == 5
 
