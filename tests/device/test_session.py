@@ -181,3 +181,90 @@ def test_nothing_to_confirm_or_undo_is_said(tmp_path: Path) -> None:
         session.confirm()
     with pytest.raises(IllegalActionError, match="nothing to undo"):
         session.undo()
+
+
+def _crib_misread(tmp_path: Path) -> tuple[Session, list[dict], int, str, str]:
+    """A game on the mat up to the first crib turned face up, its last card misread as a card
+    already played in that deal: the crib cannot be counted and the device says why."""
+    from device.protocols.script import play_script, record_to_script
+
+    steps = record_to_script(RECORD)
+    last = max(i for i, s in enumerate(steps[:_first_crib_end(steps) + 1]) if s.get("zone") == "crib")
+    deal = max(i for i in range(last) if steps[i].get("zone") == "crib" and steps[i]["card"] == "back")
+    right = steps[last]["card"]
+    wrong = next(s["card"] for s in steps[deal:last] if s["op"] == "place" and str(s["zone"]).startswith("seat"))
+    steps[last] = {**steps[last], "card": wrong}
+    session = _session(tmp_path)
+    play_script(session, steps[:last + 1], start=0)
+    return session, steps, last, right, wrong
+
+
+def _first_crib_end(steps: list[dict]) -> int:
+    faces = [i for i, s in enumerate(steps) if s.get("zone") == "crib" and s["op"] == "place" and s["card"] != "back"]
+    return faces[3]
+
+
+def test_ok_to_ignore_a_misread_is_not_asked_again_until_the_table_changes(tmp_path: Path) -> None:
+    from vision.events import TableEvent
+
+    session, steps, last, right, wrong = _crib_misread(tmp_path)
+    ask = session.view().to_json()["ask"]
+    assert ask is not None and ask["kind"] == "illegal" and ask["text"].startswith("crib")
+    rows = len(session.store.rows(session.game_id))
+    updates = session.subscribe()
+    next(updates)
+    session.confirm(source="button")  # OK: ignore it
+    assert session.view().to_json()["ask"] is None
+    session.table_events([TableEvent("seat0", "KD", "placed", 1.0, 0.99, 7)])  # the camera goes on
+    assert session.view().to_json()["ask"] is None
+    assert len(session.store.rows(session.game_id)) == rows
+    told = []
+    while (update := next(updates)).kind != "ping":
+        told.append(update)
+    assert [u.ask for u in told if u.kind == "ask"] == [None]  # the question went, and stayed away
+    updates.close()
+    slot = steps[last]["slot"]
+    session.table_events([TableEvent("crib", wrong, "removed", 2.0, 0.0, slot)])  # taken off...
+    session.table_events([TableEvent("crib", right, "placed", 3.0, 0.99, slot)])  # ...and read right
+    assert session.view().to_json()["ask"] is None
+    assert session.entries[-1].action["act"] == "crib" and right in session.entries[-1].action["cards"]
+
+
+def test_a_dismissed_question_comes_back_when_the_card_is_laid_again_as_wrong(tmp_path: Path) -> None:
+    from vision.events import TableEvent
+
+    session, steps, last, _, wrong = _crib_misread(tmp_path)
+    session.confirm(source="button")
+    slot = steps[last]["slot"]
+    session.table_events([TableEvent("crib", wrong, "removed", 2.0, 0.0, slot),
+                          TableEvent("crib", wrong, "placed", 3.0, 0.99, slot)])
+    assert session.view().to_json()["ask"]["text"].startswith("crib")  # a new reading, the same problem
+
+
+def test_undo_and_correct_keep_the_store_label_in_step_with_the_game(tmp_path: Path) -> None:
+    session = _session(tmp_path)
+    _play(session, RECORD["actions"])
+    info = session.store.game(session.game_id)
+    assert info.ended is not None and info.result == session.state.result_text()
+    session.undo()
+    assert session.store.game(session.game_id).result is None  # in play again
+    _play(session, RECORD["actions"][-1:])
+    assert session.store.game(session.game_id).result == session.state.result_text()
+    session.correct(len(session.entries) - 1, RECORD["actions"][-1])
+    assert session.store.game(session.game_id).result == session.state.result_text()
+
+
+def test_a_full_disk_on_undo_says_so_and_changes_nothing(tmp_path: Path) -> None:
+    session = _session(tmp_path, max_bytes=48 * 1024)
+    _play(session, RECORD["actions"][:5])
+    with pytest.raises(StoreFullError):
+        for _ in range(5000):
+            session.store.append(session.game_id, [("action", {"act": "show", "player": 0, "cards": ["5H"] * 300},
+                                                    None)], source="test")
+    with pytest.raises(StoreFullError):
+        for _ in range(5000):
+            session.store.append(session.game_id, [("undo", None, None)], source="test")
+    before = session.state
+    with pytest.raises(StoreFullError):
+        session.undo()
+    assert session.state is before and "full" in session.view().to_json()["message"]

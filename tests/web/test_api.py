@@ -468,6 +468,20 @@ def test_huge_bodies_are_refused(paired: Phone, service: Any) -> None:
     assert service.export() == before
 
 
-def test_default_app_serves_an_empty_game() -> None:  # web's own ReplayService
+def test_default_app_serves_an_empty_game() -> None:  # a replayed new game (device.replay)
     view = create_app({"TESTING": True}).test_client().get("/api/view").get_json()
     assert view["game"] == "cribbage" and view["actions"] == 0
+
+
+def test_web_reaches_the_table_only_through_the_service_protocol() -> None:
+    import ast
+    from pathlib import Path
+
+    import web
+
+    for path in Path(web.__file__).parent.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            for name in names:
+                assert not name.startswith("device.") or name == "device.service", f"{path.name}: {name}"
