@@ -138,6 +138,8 @@ class Session:
             return self._view(seat)
 
     def _view(self, seat: int | None = None) -> TableView:
+        if seat is not None and not 0 <= seat < self.game.num_players:
+            seat = None  # no such seat (a phone's from an earlier game): a spectator
         ask = self.protocol.ask
         fields = self.state.view_for(seat)
         fields["message"] = self.error or (ask.text if ask is not None else None)
@@ -182,7 +184,8 @@ class Session:
             try:
                 state = self._replay(entries)
             except RecordError as exc:
-                raise IllegalActionError(f"that correction does not fit the game: {exc}") from exc
+                later = "" if exc.index is None else f"action {exc.index + 1} can no longer be played: "
+                raise IllegalActionError(f"that correction does not fit the game: {later}{exc.__cause__ or exc}") from exc
             now = time.time()
             seqs = self._record([("correct", parsed, index)], source=source, t=now)
             entries[index] = Entry(parsed, source, seqs[0], now, corrected=True)

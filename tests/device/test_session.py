@@ -268,3 +268,9 @@ def test_a_full_disk_on_undo_says_so_and_changes_nothing(tmp_path: Path) -> None
     with pytest.raises(StoreFullError):
         session.undo()
     assert session.state is before and "full" in session.view().to_json()["message"]
+
+
+def test_a_seat_the_game_does_not_have_sees_what_a_spectator_sees(tmp_path: Path) -> None:
+    session = _session(tmp_path)
+    _play(session, RECORD["actions"][:8])
+    assert session.view(7) == session.view(None) and session.view(-1) == session.view(None)

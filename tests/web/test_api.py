@@ -485,3 +485,11 @@ def test_web_reaches_the_table_only_through_the_service_protocol() -> None:
                 [node.module or ""] if isinstance(node, ast.ImportFrom) else []
             for name in names:
                 assert not name.startswith("device.") or name == "device.service", f"{path.name}: {name}"
+
+
+def test_the_package_example_runs() -> None:
+    import doctest
+
+    import web
+
+    assert doctest.testmod(web).failed == 0
