@@ -211,10 +211,12 @@ class Session:
     def confirm(self, *, source: str = "button", input: str | None = None) -> TableView:
         with self._lock:
             asked, state = self.protocol.ask, self.state
+            done = False
             try:
                 self.protocol.confirm(source=source, input=input)
+                done = True
             finally:
-                if asked is not None and self.state is state:  # OK applied nothing: "ignore that"
+                if done and asked is not None and self.state is state:  # OK applied nothing: "ignore that"
                     self._dismiss(asked)
                 self._asked(asked)
             return self._view()

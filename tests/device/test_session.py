@@ -274,3 +274,22 @@ def test_a_seat_the_game_does_not_have_sees_what_a_spectator_sees(tmp_path: Path
     session = _session(tmp_path)
     _play(session, RECORD["actions"][:8])
     assert session.view(7) == session.view(None) and session.view(-1) == session.view(None)
+
+
+def test_an_ok_the_store_refuses_dismisses_nothing(tmp_path: Path) -> None:
+    from device.protocols import Ask
+
+    session = _session(tmp_path, max_bytes=48 * 1024)
+    _play(session, RECORD["actions"][:1])
+    cut = {"act": "cut", "player": 1, "card": next(c for c in ("2C", "3C") if c != RECORD["actions"][0]["card"])}
+    session.protocol.ask = Ask("confirm", "is that the card in Bob's row?", "seat1", 0, cut["card"], [cut])
+    with pytest.raises(StoreFullError):
+        for _ in range(5000):
+            session.store.append(session.game_id, [("action", {"act": "show", "player": 0, "cards": ["5H"] * 300},
+                                                    None)], source="test")
+    with pytest.raises(StoreFullError):
+        for _ in range(5000):
+            session.store.append(session.game_id, [("action", cut, None)], source="test")
+    with pytest.raises(StoreFullError):
+        session.confirm()
+    assert session.view().to_json()["ask"]["card"] == cut["card"]  # still asked: OK again once there is room
