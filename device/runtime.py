@@ -32,7 +32,7 @@ from typing import Any
 from device.demo import SimCamera, TableTruth, demo_record, load_script
 from device.errors import CompanionError
 from games.errors import PegpiError
-from games.view import TableView, view_from_json
+from games.view import TableView
 
 log = logging.getLogger("pegpi")
 
@@ -523,19 +523,18 @@ class Companion:
         updates = self.session.subscribe()
         try:
             for update in updates:
-                kind = update.get("type")
-                if kind == "score":
-                    event = update["event"]
+                if update.kind == "score" and update.score is not None:
+                    event = update.score
                     names = self.session.game.side_names()
-                    log.info("%s pegs %d: %s", names[event["player"]], event["points"], event["say"])
+                    log.info("%s pegs %d: %s", names[event.side], event.points, event.say())
                     with self._board_changed:
                         self._scored = True
-                elif kind == "view":
+                elif update.kind == "view":
                     with self._board_changed:
-                        self._newest = view_from_json(update["view"])
+                        self._newest = update.view
                         self._board_changed.notify()
-                elif kind == "ask" and update.get("message"):
-                    log.info("asking: %s", update["message"])
+                elif update.kind == "ask" and update.message:
+                    log.info("asking: %s", update.message)
         finally:
             updates.close()
             with self._board_changed:

@@ -153,6 +153,19 @@ class Group:
     points: int = 0
 
 
+@dataclass(frozen=True)
+class Question:
+    """What the device is asking the table (a doubtful card, one it cannot read, a refused play):
+    ``kind`` ``confirm`` | ``unreadable`` | ``illegal``, where it lies, and what OK would apply."""
+
+    kind: str
+    text: str
+    zone: str | None = None
+    slot: int | None = None
+    card: str | None = None
+    actions: tuple[Mapping[str, object], ...] = ()
+
+
 # --------------------------------------------------------------------------------- views
 
 
@@ -211,6 +224,10 @@ class TableView:
     seat: int | None  # whose view this is; None for a spectator
     hand: tuple[str, ...] | None = None  # the seat's own hand, when it is known
     actions: int  # how many actions the game has had
+    # what the table adds to every game's view (the session sets them; the engine leaves them be)
+    ask: Question | None = None  # the question the device is waiting on
+    game_id: int | None = None  # the stored game this view is of
+    can_undo: bool = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app
+from flask import Blueprint, Response
 
+from web import shared
 from web.phones import my_seat, seat_guard
 
 bp = Blueprint("stream", __name__, url_prefix="/api")
@@ -12,7 +13,7 @@ bp = Blueprint("stream", __name__, url_prefix="/api")
 @bp.get("/stream")
 def stream() -> Response:
     seat = my_seat()  # read now: the stream outlives the request's session
-    hub = current_app.extensions["pegpi"].hub
+    hub = shared().hub
     return Response(
         hub.listen(seat, seat_guard(seat)),
         mimetype="text/event-stream",

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal, Protocol, TypeVar
 from games.errors import IllegalActionError
 from games.jsontypes import JSONObject
 from games.table import Zone
+from games.view import Question
 
 if TYPE_CHECKING:
     from games.engine import Action, Game, State
@@ -78,6 +79,11 @@ class Ask:
     def zone(self) -> str | None:
         """The zone asked about as the mat names it (what the phone and the runtime use)."""
         return self.where.name if self.where is not None else None
+
+    def question(self) -> Question:
+        """The question as every view shows it."""
+        return Question(self.kind, self.text, self.zone, self.slot, self.card,
+                        tuple(a.to_json() for a in self.actions))
 
     def to_json(self) -> JSONObject:
         return {"kind": self.kind, "text": self.text, "zone": self.zone, "slot": self.slot,

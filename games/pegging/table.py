@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Sequence
-from typing import Generic, TypedDict
+from typing import Any, Generic, TypedDict
 
 from games.engine import Action, Item, Score, State
 from games.errors import IllegalActionError

@@ -64,14 +64,14 @@ def test_a_doubtful_read_is_asked_about_and_play_waits_until_ok(tmp_path: Path) 
         session.table_events(events, input=f"script:{index}")
         if index == k:
             pending = []
-            while (update := next(updates))["type"] != "ping":  # what the phones were told at once
+            while (update := next(updates).to_json())["type"] != "ping":  # what the phones were told at once
                 pending.append(update)
             assert any(u["type"] == "ask" and u["ask"]["card"] == steps[k]["card"] for u in pending)
             updates.close()
             held = len(session.entries)
-            ask = session.view()["ask"]
+            ask = session.view().to_json()["ask"]
             assert ask["kind"] == "confirm" and ask["card"] == steps[k]["card"]
-            assert steps[k]["card"] in session.view()["message"]
+            assert steps[k]["card"] in session.view().to_json()["message"]
         if index == k + 6:
             break
     assert len(session.entries) == held  # nothing scored while the device waits
@@ -99,9 +99,9 @@ def test_a_misread_card_is_corrected_from_the_phone(tmp_path: Path) -> None:
     for index, _, events in table.events():
         session.table_events(events, input=f"script:{index}")
         if index == k:
-            assert session.view()["ask"]["card"] == wrong
+            assert session.view().to_json()["ask"]["card"] == wrong
             session.resolve(right, source="phone")
-            assert session.view()["ask"] is None
+            assert session.view().to_json()["ask"] is None
     assert session.state.scores == replay(record).state.scores
     fixed = [e.action for e in session.entries if e.source == "phone"]
     assert fixed and fixed[-1]["card"] == right
@@ -117,7 +117,7 @@ def test_an_unreadable_card_waits_and_taking_it_back_answers(tmp_path: Path) -> 
                   {"op": "remove", "zone": zone, "slot": slot}]  # straightened: read again
     session = _session(tmp_path, record)
     asked = []
-    play_script(session, steps, on_step=lambda i, s, e: asked.append(session.view()["ask"]) if i == k else None)
+    play_script(session, steps, on_step=lambda i, s, e: asked.append(session.view().to_json()["ask"]) if i == k else None)
     assert asked[0]["kind"] == "unreadable" and "cannot read" in asked[0]["text"]
     assert session.state.scores == replay(record).state.scores
 
@@ -132,11 +132,11 @@ def test_a_play_the_rules_refuse_is_not_applied_and_the_device_says_why(tmp_path
     card = steps[k]["card"]
     other = "seat1" if steps[k]["zone"] == "seat0" else "seat0"
     session.table_events([TableEvent(other, card, "placed", 99.0, 0.99, 4)])  # the same card again
-    view = session.view()
+    view = session.view().to_json()
     assert view["ask"]["kind"] == "illegal" and card in view["message"]
     assert len(session.store.rows(session.game_id)) == rows
     session.confirm(source="button")  # OK: ignore that card
-    assert session.view()["ask"] is None and len(session.store.rows(session.game_id)) == rows
+    assert session.view().to_json()["ask"] is None and len(session.store.rows(session.game_id)) == rows
 
 
 def test_cards_seen_again_after_a_restart_are_not_applied_twice(tmp_path: Path) -> None:
@@ -174,7 +174,7 @@ def test_go_and_a_new_count_are_inferred_from_the_order_of_plays(tmp_path: Path)
     session.table_events([TableEvent("seat0", "9D", "placed", 10.0, 0.99, 3)])
     assert session.state.count == 12
     session.table_events([TableEvent("seat0", "AD", "placed", 11.0, 0.99, 4)])
-    ask = session.view()["ask"]
+    ask = session.view().to_json()["ask"]
     assert ask["kind"] == "illegal" and "turn" in ask["text"] and session.state.count == 12
 
 
@@ -190,10 +190,10 @@ def test_every_game_gets_the_protocol_its_table_names_or_says_it_is_phone_only(t
         protocol = session.protocol
         if spec.table in protocols:
             assert type(protocol) is protocols[spec.table] and protocol.notice is None, spec.name
-            assert session.view()["message"] is None
+            assert session.view().to_json()["message"] is None
         else:  # Oh Hell (tricks), Cribbage Patience (layout): the view says so
             assert isinstance(protocol, PhoneOnly), spec.name
-            message = session.view()["message"]
+            message = session.view().to_json()["message"]
             assert spec.table in message and "phone" in message and spec.title in message
 
 
@@ -223,7 +223,7 @@ def test_suitcases_played_on_the_mat_infers_its_passes_from_the_order_of_plays(t
 
     def lay(zone: str, card: str, slot: int) -> None:
         session.table_events([TableEvent(zone, card, "placed", float(next(t)), 0.99, slot)])
-        assert session.view()["ask"] is None, (zone, card, session.view()["message"])
+        assert session.view().to_json()["ask"] is None, (zone, card, session.view().to_json()["message"])
 
     for slot in range(4):
         lay("crib", "back", slot)  # two each laid away, face down
@@ -308,15 +308,15 @@ def test_a_correction_that_clashes_with_the_crib_can_be_set_aside_and_undone(tmp
     seat = session.entries[index].action["player"]
     session.correct(index, {"act": "play", "player": seat, "card": clash})  # the wrong correction
     play_script(session, steps[:crib + 4], start=crib)  # the crib is turned up
-    ask = session.view()["ask"]
+    ask = session.view().to_json()["ask"]
     assert ask["kind"] == "illegal" and clash in ask["text"] and "already been seen" in ask["text"]
     counted = len(session.entries)
     session.confirm(source="button")  # OK: leave it
-    assert session.view()["ask"] is None and len(session.entries) == counted
+    assert session.view().to_json()["ask"] is None and len(session.entries) == counted
     with pytest.raises(PegpiError, match="nothing to confirm"):
         session.confirm(source="button")  # not asked again
     session.correct(index, {"act": "play", "player": seat, "card": played})  # put right
-    assert session.entries[-1].action["act"] == "crib" and session.view()["ask"] is None  # the crib is read again
+    assert session.entries[-1].action["act"] == "crib" and session.view().to_json()["ask"] is None  # the crib is read again
     play_script(session, steps, start=crib + 4)
     assert session.state.scores == replay(record).state.scores
 
@@ -346,7 +346,7 @@ def test_a_card_named_on_the_phone_is_what_lies_there_from_then_on(tmp_path: Pat
     steps[k] = {**steps[k], "card": "unknown", "confidence": 0.2}  # it stays unreadable
     session = _session(tmp_path, record)
     play_script(session, steps[: k + 1], start=0)
-    assert session.view()["ask"]["kind"] == "unreadable"
+    assert session.view().to_json()["ask"]["kind"] == "unreadable"
     session.submit({"act": "play", "player": Zone.parse(zone).seat, "card": card})  # entered on the phone
     protocol = session.protocol
     assert isinstance(protocol, PeggingProtocol)

@@ -10,7 +10,7 @@ from games.bhargage.autoplay import autoplay as decktet_autoplay
 from games.cribbage.autoplay import autoplay
 from games.errors import ViewError
 from games.records import steps
-from games.view import LayoutView, PeggingView, TricksView, view_from_json
+from games.view import LayoutView, PeggingView, Question, TricksView, view_from_json
 from tests.games.test_ohhell import random_game
 
 RECORDS = [("cribbage", None), ("cribbage4", None), ("noddy", None), ("costly", None), ("revised", None),
@@ -52,10 +52,13 @@ def test_each_game_gives_its_familys_view(every_state):
     assert {"trump", "bids", "tricks", "trick", "table"} <= set(tricks)
 
 
-def test_a_carriers_own_keys_are_left_out(every_state):
+def test_the_tables_own_fields_read_back(every_state):
     view = every_state[40].view_for(None)
-    wire = {**view.to_json(), "ask": None, "game_id": 3, "can_undo": True, "message": "Is this the 5H?"}
-    assert view_from_json(wire) == dataclasses.replace(view, message="Is this the 5H?")
+    wire = {**view.to_json(), "ask": {"kind": "confirm", "text": "Is this the 5H?", "zone": "seat0", "slot": 1},
+            "game_id": 3, "can_undo": True, "message": "Is this the 5H?", "unknown": 1}
+    assert view_from_json(wire) == dataclasses.replace(
+        view, message="Is this the 5H?", game_id=3, can_undo=True,
+        ask=Question("confirm", "Is this the 5H?", "seat0", 1))
 
 
 @pytest.mark.parametrize(("data", "error"), [
