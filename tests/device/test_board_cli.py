@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 from device.board import samples
-from device.cli import main
+from pegpi.cli import main
 from games.cribbage.autoplay import autoplay
 
 

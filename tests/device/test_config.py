@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from device.cli import main
+from pegpi.cli import main
 from device.config import SCHEMA, ConfigError, defaults, load_config, store_path
 
 

@@ -247,7 +247,7 @@ def bench_runtime(seconds: float = 12.0) -> dict[str, Any]:
         sock.bind(notify)
         port = _free_port()
         env = {**os.environ, **SERVICE_ENV, "NOTIFY_SOCKET": notify}
-        cmd = [sys.executable, "-m", "device", "demo", "--speed", "0", "--db", str(Path(tmp) / "bench.db"),
+        cmd = [sys.executable, "-m", "pegpi", "demo", "--speed", "0", "--db", str(Path(tmp) / "bench.db"),
                "--web", f"127.0.0.1:{port}", "--display", "none", "--config", os.devnull]
         start = time.perf_counter()
         proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
