@@ -17,16 +17,12 @@ from typing import Any
 
 from PIL import Image
 
-from games.errors import PegpiError
+from device.errors import HardwareConfigError
 
 log = logging.getLogger(__name__)
 
 DRIVERS = ("ssd1306", "sh1106", "ssd1322", "dummy", "pygame", "capture", "none")
 INTERFACES = ("i2c", "spi")
-
-
-class HardwareConfigError(PegpiError, ValueError):
-    """A [display], [leds], [buttons] or [strip] setting that cannot be right (names the key)."""
 
 
 def config_from(cls: Any, section: Mapping[str, Any] | None, name: str) -> Any:

@@ -18,7 +18,8 @@ from typing import Any
 from PIL import Image
 
 from device.board.view import Board, read
-from device.display import HardwareConfigError, config_from
+from device.display import config_from
+from device.errors import HardwareConfigError
 
 log = logging.getLogger(__name__)
 

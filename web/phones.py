@@ -21,8 +21,10 @@ from typing import Any
 
 from flask import current_app, request, session
 
+from games.errors import PegpiError
 
-class WebError(Exception):
+
+class WebError(PegpiError):
     """A request the page refuses, with the HTTP status and a message for a person."""
 
     def __init__(self, status: int, message: str, *, retry_after: int | None = None) -> None:
