@@ -98,7 +98,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     import signal
     import threading
 
-    from device.runtime import Companion, Options
+    from pegpi.companion import Companion, Options
 
     config = _config(args)
     _setup_logging(config["log"]["level"], args.verbose)
@@ -307,9 +307,9 @@ def _pipeline_fps(frames: int = 150) -> float:
 
     from device.demo import demo_record, sim_steps
     from device.protocols.script import record_to_script
-    from device.runtime import load_classifier
     from device.session import Session
     from device.store import Store
+    from pegpi.companion import load_classifier
     from vision.mat import layout_for
     from vision.pipeline import TablePipeline
     from vision.simtable import CameraPose, SimTable

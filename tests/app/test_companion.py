@@ -17,10 +17,11 @@ import pytest
 from device.config import load_config
 from device.demo import sim_steps
 from device.protocols.script import play_script, record_to_script
-from device.runtime import Companion, Options, resolve_source, sd_notify, watchdog_interval
+from device.runtime import sd_notify, watchdog_interval
 from device.session import Session
 from device.store import Store
 from games.cribbage.autoplay import autoplay
+from pegpi.companion import Companion, Options, resolve_source
 from vision.errors import SourceError
 from vision.sources import Frame
 
