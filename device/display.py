@@ -17,6 +17,9 @@ from typing import Any
 
 from PIL import Image
 
+from device.board import render_board
+from device.board.announce import announcement_frames
+from device.board.notice import render_notice
 from device.errors import HardwareConfigError
 
 log = logging.getLogger(__name__)
@@ -181,8 +184,6 @@ class BoardDisplay:
 
     def show(self, view: Mapping[str, Any]) -> None:
         """Draw the board for ``view`` (kept for later while a held notice is up)."""
-        from device.board import render_board
-
         with self._lock:
             self.last_view = view
             if self.device is not None and not self._noticing():
@@ -190,8 +191,6 @@ class BoardDisplay:
 
     def announce(self, view: Mapping[str, Any]) -> None:
         """Play the announcement of ``view["last"]``, hold it, then draw the board for ``view``."""
-        from device.board.announce import announcement_frames
-
         if self.device is not None:
             with self._lock:
                 frames = [] if self._noticing() else announcement_frames(
@@ -206,8 +205,6 @@ class BoardDisplay:
     def notice(self, lines: Sequence[str], big: str | None = None, *, seconds: float | None = None) -> None:
         """A whole-screen notice. With ``seconds`` it is held that long over the board (views that
         arrive meanwhile are drawn when it ends); without, the next view replaces it."""
-        from device.board.notice import render_notice
-
         with self._lock:
             self._notice_until = None if seconds is None else self._clock() + seconds
             if self.device is not None:

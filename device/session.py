@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from device.protocols import protocol_for
 from device.store import Entry, Store, effective_actions
 from games import new_game, registered_games
 from games.engine import Action, Game, State
@@ -78,8 +79,6 @@ class Session:
         self.game: Game = new_game(name, players, options)
         entries = effective_actions(self.store.rows(game_id))
         self.entries, self.state = entries, self._replay(entries)
-        from device.protocols import protocol_for
-
         self.protocol = protocol_for(self)
         self.protocol.reset()
 

@@ -147,6 +147,7 @@ class Companion:
     # ------------------------------------------------------------------ start-up
 
     def start(self) -> None:
+        source = None if self.simulated else self._source()  # a spec that names no source stops here
         session = self.session = self._open_session()
         self._open_outputs(session)
         self._start_web(session)
@@ -155,7 +156,7 @@ class Companion:
             if self.pipeline.album is not None:  # a card named on the phone moves its kept crop
                 session.on_resolved = self.pipeline.album.relabel
         loop = TableLoop(session, self.pipeline, stats=self.stats, stop=self.stop_event, preview=self.preview)
-        self._spawn("pegpi-table", lambda: self._table_loop(loop))
+        self._spawn("pegpi-table", lambda: self._table_loop(loop, source))
         feed = BoardFeed(session, self.outputs, guard=self._guard)
         self._spawn("pegpi-outputs", feed.run)
         self.stats.ready_at = time.monotonic()
@@ -284,7 +285,7 @@ class Companion:
 
     # ------------------------------------------------------------------ the table loop
 
-    def _table_loop(self, loop: TableLoop) -> None:
+    def _table_loop(self, loop: TableLoop, source: FrameSource | None) -> None:
         players = DemoPlayers(loop, speed=self.options.speed)
         if self.scripted:
             players.play_events(self.steps)
@@ -293,7 +294,8 @@ class Companion:
         elif self.demo:
             players.play_events(self.steps, pace=True)
         else:
-            loop.run_camera(self._source())
+            assert source is not None
+            loop.run_camera(source)
         self.stats.status = "game over" if loop.session.state.is_over else "source ended"
         self.finished.set()
         if self.options.quit_at_end:

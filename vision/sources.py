@@ -370,7 +370,7 @@ def open_source(spec: str, settings: SourceSettings | None = None) -> FrameSourc
     opener = _OPENERS.get(scheme)
     if opener is None:
         raise SourceError(f"unknown frame source {spec!r}: use one of "
-                          + ", ".join(f"{s}:" for s in source_schemes()) + " a /dev/videoN, a folder or a video file")
+                          + ", ".join(f"{s}:" for s in source_schemes()) + ", a /dev/videoN, a folder or a video file")
     return opener(rest, settings or SourceSettings())
 
 

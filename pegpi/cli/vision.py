@@ -6,13 +6,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import time
+from pathlib import Path
 from typing import Any
 
-from games.errors import PegpiError
-
-
-class VisionCommandError(PegpiError, ValueError):
-    """A vision error (bad layout, paper, file, source) surfaced by a command."""
+from games import get_game
+from pegpi.errors import CommandError
+from vision.errors import VisionError
 
 
 def register(commands: Any, benches: Any) -> None:
@@ -37,29 +37,26 @@ def register(commands: Any, benches: Any) -> None:
 
 
 def _layout_for_game(game: str, seats: int, paper: str):
-    from games import get_game
-    from vision.errors import VisionError
     from vision.mat import layout_for
 
     spec = get_game(game).spec
     if seats not in spec.players:
-        raise VisionCommandError(f"{spec.name} is played by {', '.join(map(str, spec.players))} players, "
+        raise CommandError(f"{spec.name} is played by {', '.join(map(str, spec.players))} players, "
                                  f"not {seats}")
     try:
         return spec, layout_for(spec.table, seats, paper)
     except VisionError as exc:
-        raise VisionCommandError(f"{spec.name}: {exc}") from exc
+        raise CommandError(f"{spec.name}: {exc}") from exc
 
 
 def _mat(args: argparse.Namespace) -> int:
-    from vision.errors import VisionError
     from vision.mat_print import save_mat
 
     spec, layout = _layout_for_game(args.game, args.seats, args.paper)
     try:
         path = save_mat(layout, spec.title or spec.name, args.output, args.px_per_mm)
     except VisionError as exc:
-        raise VisionCommandError(str(exc)) from exc
+        raise CommandError(str(exc)) from exc
     zones = ", ".join(f"{z.name} ({len(z.slots)})" for z in layout.zones)
     print(f"{path}: {spec.title or spec.name}, {layout.table} mat for {layout.seats} seats on {layout.paper}; "
           f"zones (outlines): {zones}")
@@ -121,8 +118,6 @@ def _table_sim(args: argparse.Namespace) -> int:
     got = []
     for frame in sim.frames():
         if args.save:
-            from pathlib import Path
-
             Path(args.save).mkdir(parents=True, exist_ok=True)
             cv2.imwrite(str(Path(args.save) / f"frame{frame.index:05d}.png"), frame.image)
         for event in pipeline.process(frame.image, frame.t).events:
@@ -146,8 +141,6 @@ _SIX = [("seat0", "AS"), ("seat0", "4H"), ("seat0", "7C"), ("seat1", "2D"), ("se
 
 
 def _bench(args: argparse.Namespace) -> int:
-    import time
-
     import cv2
     import numpy as np
 
