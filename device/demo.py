@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -147,7 +148,7 @@ class SimCamera:
             return None
         t, index, size = _HEAD.unpack(head)
         image = np.empty(self.shape, np.uint8)
-        view = memoryview(image).cast("B")
+        view = image.data.cast("B")
         got = 0
         while got < size:
             n = out.readinto(view[got:])
@@ -240,7 +241,7 @@ class DemoPlayers:
                 self.loop.process(frame)
                 while press and press[0][0] <= frame.t:
                     self.press(press.pop(0)[1])
-                self._answer(lambda zone, slot, t=frame.t: truth.card_at(zone, slot, t))
+                self._answer(partial(truth.card_at, t=frame.t))
         finally:
             camera.close()
 

@@ -124,6 +124,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     try:
         companion.start()
         session = companion.session
+        assert session is not None  # start() opened it
         game = session.game
         print(f"pegpi: {game.spec.title} for {', '.join(game.players)}; source: {companion.source_name}; "
               f"store: {companion.db_path}", flush=True)

@@ -8,11 +8,18 @@ import json
 import os
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from games import get_game
 from pegpi.errors import CommandError
 from vision.errors import VisionError
+
+if TYPE_CHECKING:  # the types alone: the modules load OpenCV and Pillow, which `pegpi score` does without
+    from games.spec import Spec
+    from vision.api import CardClassifier
+    from vision.mat import MatLayout
+    from vision.simtable import Step
+    from vision.template_classifier import TemplateClassifier
 
 
 def register(commands: Any, benches: Any) -> None:
@@ -36,13 +43,13 @@ def register(commands: Any, benches: Any) -> None:
     bench.set_defaults(func=_bench)
 
 
-def _layout_for_game(game: str, seats: int, paper: str):
+def _layout_for_game(game: str, seats: int, paper: str) -> tuple[Spec, MatLayout]:
     from vision.mat import layout_for
 
     spec = get_game(game).spec
     if seats not in spec.players:
         raise CommandError(f"{spec.name} is played by {', '.join(map(str, spec.players))} players, "
-                                 f"not {seats}")
+                           f"not {seats}")
     try:
         return spec, layout_for(spec.table, seats, paper)
     except VisionError as exc:
@@ -83,7 +90,7 @@ def cribbage_deal_script(seed: int = 0) -> list[Any]:
     return script
 
 
-def _stand_in(px_per_mm: float = 3.0):
+def _stand_in(px_per_mm: float = 3.0) -> TemplateClassifier:
     from vision.render import CARD_IDS
     from vision.simtable import default_card_art
     from vision.template_classifier import TemplateClassifier
@@ -91,7 +98,7 @@ def _stand_in(px_per_mm: float = 3.0):
     return TemplateClassifier.from_art([*CARD_IDS, "back"], default_card_art(px_per_mm=px_per_mm))
 
 
-def _classifier() -> tuple[Any, str]:
+def _classifier() -> tuple[CardClassifier, str]:
     """The shipped model if it loads; otherwise the template stand-in taught the simulator's deck."""
     try:
         from vision.classify import load_default_classifier
@@ -155,7 +162,7 @@ def _bench(args: argparse.Namespace) -> int:
     fps = 30.0
     report: dict[str, Any] = {"classifier": name, "frame": "1280x720", "threads": 1, "frame_ms": {}}
     for cards in ([], _SIX, _TWELVE):
-        script = [Idle(0.15)] + [Place(card, zone, hand=False) for zone, card in cards]
+        script: list[Step] = [Idle(0.15), *(Place(card, zone, hand=False) for zone, card in cards)]
         script += [Idle(0.2), Shake(1.0), Idle(args.frames / fps)]
         sim = SimTable(layout, script, title="cribbage", fps=fps, pose=pose, seed=len(cards))
         frames = list(sim.frames())
@@ -163,7 +170,9 @@ def _bench(args: argparse.Namespace) -> int:
         measured = frames[-args.frames:]
         for frame in frames[: len(frames) - len(measured)]:
             pipeline.process(frame.image, frame.t)  # learn the mat and settle the cards
-        totals, cpu, stages = [], [], {s: [] for s in STAGES}
+        totals: list[float] = []
+        cpu: list[float] = []
+        stages: dict[str, list[float]] = {s: [] for s in STAGES}
         for frame in measured:
             start, start_cpu = time.perf_counter(), time.thread_time()
             result = pipeline.process(frame.image, frame.t)
