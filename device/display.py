@@ -116,7 +116,7 @@ def open_display(config: DisplayConfig | Mapping[str, Any] | None = None) -> Any
 def _open(config: DisplayConfig) -> Any:
     size = {"width": config.width, "height": config.height, "rotate": config.rotate}
     if config.driver == "dummy":
-        from luma.core.device import dummy
+        from luma.core.device import dummy  # luma is optional: the [pi] extra
 
         return dummy(**size)
     if config.driver in ("pygame", "capture"):
