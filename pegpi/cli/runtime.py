@@ -62,7 +62,8 @@ def register(commands: Any, benches: Any) -> None:
         description="Run the table companion. With no camera (not a Pi) it runs the demo: a simulated "
                     "cribbage game scored from rendered frames, live on the web page.")
     p.add_argument("--source", metavar="SOURCE",
-                   help="auto (default), picamera, camera:N, video:FILE, folder:DIR, demo or script:FILE")
+                   help="auto (default), picamera, camera:N or /dev/videoN, video:FILE, folder:DIR (a video file or a "
+                        "folder by its path works too), demo or script:FILE")
     _common(p)
     p.set_defaults(func=cmd_run, forced_source=None)
 
