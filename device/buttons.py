@@ -21,7 +21,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from device.display import HardwareConfigError, config_from, pin_number
+from device.display import config_from, pin_number
+from device.errors import HardwareConfigError
 from games.errors import PegpiError
 from games.view import TableView, view_from_json
 

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from device.board.view import Board, board_of
-from device.display import HardwareConfigError, config_from, pin_number
+from device.display import config_from, pin_number
+from device.errors import HardwareConfigError
 from games.view import TableView
 
 log = logging.getLogger(__name__)

@@ -10,7 +10,7 @@ in-memory store, see :mod:`device.replay`).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Generator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Protocol
@@ -125,7 +125,7 @@ class TableService(Protocol):
     def export(self) -> JSONObject:
         """The current game as a game record."""
 
-    def subscribe(self) -> Iterator[Update]:
+    def subscribe(self) -> Generator[Update, None, None]:
         """Updates as they happen, the current view first; a consumer that stops iterating (or
         closes the iterator) is dropped. A ``ping`` comes after a quiet spell."""
 

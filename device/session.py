@@ -20,9 +20,10 @@ import queue
 import secrets
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from device.protocols import TableProtocol, protocol_for
 from device.service import HistoryEntry, Update
 from device.store import Entry, Store, effective_actions
 from games import new_game, registered_games
@@ -93,8 +94,6 @@ class Session:
         self.game: Game = new_game(name, players, options)
         entries = effective_actions(self.store.rows(game_id))
         self.entries, self.state = entries, self._replay(entries)
-        from device.protocols import protocol_for
-
         self.protocol: TableProtocol = protocol_for(self)
         self.protocol.reset()
 
@@ -241,7 +240,7 @@ class Session:
         provider = self._frame
         return provider() if provider is not None else None
 
-    def subscribe(self) -> Iterator[Update]:
+    def subscribe(self) -> Generator[Update, None, None]:
         """Updates as they happen: the current view first, then ``view``/``score``/... updates, and a
         ``ping`` after a quiet spell. Stop iterating (or ``close()`` it) to be dropped."""
         inbox: queue.Queue[Update | None] = queue.Queue(BACKLOG)
@@ -250,7 +249,7 @@ class Session:
             first = Update("view", view=self._view())
         return self._deliver(inbox, first)
 
-    def _deliver(self, inbox: queue.Queue[Update | None], first: Update) -> Iterator[Update]:
+    def _deliver(self, inbox: queue.Queue[Update | None], first: Update) -> Generator[Update, None, None]:
         try:
             yield first
             while True:

@@ -18,7 +18,8 @@ from typing import Any
 from PIL import Image
 
 from device.board.view import Board, board_of
-from device.display import HardwareConfigError, config_from
+from device.display import config_from
+from device.errors import HardwareConfigError
 from games.view import TableView
 
 log = logging.getLogger(__name__)

@@ -1,14 +1,15 @@
 """Errors raised by vision on purpose.
 
-``vision`` does not import ``games`` (dependencies point one way), so its errors have their own
-root, :class:`VisionError`; each is also the matching built-in. The command line turns them
-into ``PegpiError`` so they print as one clean line.
+Their root, :class:`VisionError`, is a ``games.errors.PegpiError`` (every package may import
+``games``), so the command line prints each as one clean line; each is also the matching built-in.
 """
 
 from __future__ import annotations
 
+from games.errors import PegpiError
 
-class VisionError(Exception):
+
+class VisionError(PegpiError):
     """Base of every error vision raises on purpose."""
 
 

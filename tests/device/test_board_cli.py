@@ -9,8 +9,8 @@ import pytest
 from PIL import Image
 
 from device.board import samples
-from device.cli import main
 from games.cribbage.autoplay import autoplay
+from pegpi.cli import main
 
 
 def test_demo_writes_every_state_at_every_size(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -20,7 +20,8 @@ from luma.core.device import dummy
 from device.board import samples
 from device.board.notice import render_notice
 from device.buttons import ButtonConfig, ButtonPanel, GameChoice, next_game, player_names
-from device.display import BoardDisplay, HardwareConfigError
+from device.display import BoardDisplay
+from device.errors import HardwareConfigError
 from games.errors import IllegalActionError, UnknownGameError
 from games.view import view_from_json
 

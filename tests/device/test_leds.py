@@ -12,7 +12,7 @@ from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from device.board import samples
-from device.display import HardwareConfigError
+from device.errors import HardwareConfigError
 from device.leds import LedConfig, TableLights
 
 DEFAULTS = Path(__file__).parents[2] / "hardware" / "defaults.toml"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from device.cli.recognition import _recall_precision, _score_scene
+from pegpi.cli.recognition import _recall_precision, _score_scene
 
 
 def test_a_card_read_twice_counts_once_found_and_once_false() -> None:
@@ -29,7 +29,7 @@ def test_recall_and_precision_over_all_photos_and_by_layout() -> None:
 def test_a_framed_crop_is_seen_closer_or_further_about_its_centre() -> None:
     import numpy as np
 
-    from device.cli.recognition import framed
+    from pegpi.cli.recognition import framed
 
     crop = np.full((176, 128, 3), 255, np.uint8)
     crop[88 + 40, 64 + 20] = 0  # a dark dot 40 px below and 20 px right of the centre
@@ -43,7 +43,7 @@ def test_a_framed_crop_is_seen_closer_or_further_about_its_centre() -> None:
 
 
 def test_the_framing_section_reads_the_held_out_crops_at_every_scale() -> None:
-    from device.cli.recognition import FRAMINGS, run_bench
+    from pegpi.cli.recognition import FRAMINGS, run_bench
 
     res = run_bench(designs=1, sections=["framing"])
     assert res["framing"]["crops"] == res["heldout"]["crops"] == 61  # 54 cards, a back, 6 non-cards
@@ -54,7 +54,7 @@ def test_the_framing_section_reads_the_held_out_crops_at_every_scale() -> None:
 
 
 def test_the_default_bench_reads_the_designs_it_always_read_and_the_pools_never_meet() -> None:
-    from device.cli.recognition import design_seeds
+    from pegpi.cli.recognition import design_seeds
     from vision.render import HELDOUT_DESIGN_SEEDS, TRAIN_DESIGN_RANGE, is_heldout
 
     # figures of the default bench stay comparable with every earlier model's
@@ -66,7 +66,7 @@ def test_the_default_bench_reads_the_designs_it_always_read_and_the_pools_never_
 
 
 def test_a_pool_asked_for_more_designs_than_it_has_is_refused_by_name(capsys: pytest.CaptureFixture[str]) -> None:
-    from device.cli import main
+    from pegpi.cli import main
 
     for argv in (["--designs", "257"], ["--designs", "0"], ["--pool", "selection", "--designs", "999"]):
         assert main(["bench", "recognition", "--only", "heldout", *argv]) == 2
@@ -77,7 +77,7 @@ def test_a_pool_asked_for_more_designs_than_it_has_is_refused_by_name(capsys: py
 
 
 def test_clubs_spades_twins_are_counted_apart_from_other_mistakes() -> None:
-    from device.cli.recognition import _twins
+    from pegpi.cli.recognition import _twins
 
     truth = ["KS", "QC", "10C", "AS", "KS", "5H"]
     read = ["KC", "QS", "10S", "AS", "QS", "5D"]
@@ -85,7 +85,7 @@ def test_clubs_spades_twins_are_counted_apart_from_other_mistakes() -> None:
 
 
 def test_the_selection_pool_is_read_and_reported_as_such() -> None:
-    from device.cli.recognition import run_bench
+    from pegpi.cli.recognition import run_bench
 
     res = run_bench(designs=2, sections=["heldout"], pool="selection")
     held = res["heldout"]

@@ -94,7 +94,7 @@ def test_a_file_that_is_not_a_database_is_a_clear_error(tmp_path: Path) -> None:
 def test_pegpi_export_prints_a_stored_game_as_a_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     import json
 
-    from device.cli import main
+    from pegpi.cli import main
 
     record = autoplay("cribbage5", seed=1, known_hands=False)
     db = tmp_path / "t.db"

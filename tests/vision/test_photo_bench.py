@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-from device.cli import main
+from pegpi.cli import main
 from vision.errors import PhotoLabelError
 from vision.photo_bench import collect, label_of
 from vision.render import HELDOUT_DESIGN_SEEDS, render_card

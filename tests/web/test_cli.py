@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from device.cli import main
+from pegpi.cli import main
 
 RECORD = Path(__file__).parent / "game.json"
 

@@ -15,11 +15,13 @@ import tarfile
 import tempfile
 from pathlib import Path
 
+from games.errors import PegpiError
+
 #: the command that fetches packages (tests point it elsewhere)
 NPM = "npm"
 
 
-class FetchError(RuntimeError):
+class FetchError(PegpiError, RuntimeError):
     """A package could not be fetched or extracted; the message says which and why."""
 
 

@@ -17,11 +17,12 @@ import pytest
 from device.config import load_config
 from device.demo import sim_steps
 from device.protocols.script import play_script, record_to_script
-from device.runtime import Companion, Options, resolve_source, sd_notify, watchdog_interval
+from device.runtime import sd_notify, watchdog_interval
 from device.session import Session
 from device.store import Store
 from games.cribbage.autoplay import autoplay
 from games.view import view_from_json
+from pegpi.companion import Companion, Options, resolve_source
 from vision.errors import SourceError
 from vision.sources import Frame
 
@@ -270,7 +271,7 @@ def test_the_demo_reads_its_simulated_camera_through_the_pipeline(tmp_path: Path
 def test_the_runtime_bench_runs_the_companion_with_the_services_environment() -> None:
     """`pegpi bench runtime` measures the companion as systemd starts it on the device: every
     setting it adds (such as the malloc arenas that its memory figure depends on) is in the unit."""
-    from device.cli.runtime import SERVICE_ENV
+    from pegpi.cli.runtime import SERVICE_ENV
 
     unit = (Path(__file__).resolve().parents[2] / "systemd" / "pegpi.service").read_text(encoding="utf-8")
     set_by_unit = dict(line.removeprefix("Environment=").split("=", 1)

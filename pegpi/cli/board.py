@@ -10,16 +10,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
+import time
+import tomllib
 from pathlib import Path
 from typing import Any
 
-from games.errors import PegpiError
+from games.records import game_of, load_record
+from pegpi.errors import CommandError
 
 SIZES = {"128x64": (128, 64), "128x32": (128, 32), "256x64": (256, 64)}
 
-
-class BoardCommandError(PegpiError, ValueError):
-    """Bad arguments to `pegpi board`."""
 
 
 def register(commands: Any, benches: Any) -> None:
@@ -59,11 +60,11 @@ def _sizes(args: argparse.Namespace, default: list[str]) -> list[tuple[int, int]
 
 def cmd_board(args: argparse.Namespace) -> int:
     if args.scale < 1 or args.scale > 16:
-        raise BoardCommandError(f"--scale {args.scale} must be 1..16")
+        raise CommandError(f"--scale {args.scale} must be 1..16")
     if args.check:
         return check_hardware(args)
     if not args.out:
-        raise BoardCommandError("say where the pictures go: -o FOLDER (or -o FILE.png with --view)")
+        raise CommandError("say where the pictures go: -o FOLDER (or -o FILE.png with --view)")
     if args.demo:
         return demo(Path(args.out), _sizes(args, list(SIZES)), args.scale)
     if args.record:
@@ -100,9 +101,9 @@ def _load_json(path: Path, what: str) -> Any:
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
-        raise BoardCommandError(f"cannot read the {what} {str(path)!r}: {exc.strerror}") from exc
+        raise CommandError(f"cannot read the {what} {str(path)!r}: {exc.strerror}") from exc
     except json.JSONDecodeError as exc:
-        raise BoardCommandError(f"{path.name} is not valid JSON: {exc.msg} at line {exc.lineno}") from exc
+        raise CommandError(f"{path.name} is not valid JSON: {exc.msg} at line {exc.lineno}") from exc
 
 
 def one_view(path: Path, out: Path, size: tuple[int, int], scale: int) -> int:
@@ -113,7 +114,7 @@ def one_view(path: Path, out: Path, size: tuple[int, int], scale: int) -> int:
     try:
         view = view_from_json(_load_json(path, "view"))
     except ViewError as exc:
-        raise BoardCommandError(f"{path.name} is not a view: {exc}") from exc
+        raise CommandError(f"{path.name} is not a view: {exc}") from exc
     if out.suffix.lower() != ".png":
         out.mkdir(parents=True, exist_ok=True)
         out = out / f"{path.stem}.png"
@@ -126,7 +127,6 @@ def record_frames(path: Path, out: Path, size: tuple[int, int], scale: int) -> i
     """Every step of a record through the real engine, as PNGs and one GIF with the announcements."""
     from device.board import render_board
     from device.board.announce import announcement_frames
-    from games.records import game_of, load_record
 
     record = load_record(path)
     game = game_of(record)
@@ -158,25 +158,20 @@ def record_frames(path: Path, out: Path, size: tuple[int, int], scale: int) -> i
 
 
 def _config(path: str | None) -> dict[str, Any]:
-    import tomllib
-
     if path is None:
         return {}
     try:
         with open(path, "rb") as handle:
             data: dict[str, Any] = tomllib.load(handle)
     except OSError as exc:
-        raise BoardCommandError(f"cannot read the config {path!r}: {exc.strerror}") from exc
+        raise CommandError(f"cannot read the config {path!r}: {exc.strerror}") from exc
     except tomllib.TOMLDecodeError as exc:
-        raise BoardCommandError(f"{path} is not valid TOML: {exc}") from exc
+        raise CommandError(f"{path} is not valid TOML: {exc}") from exc
     return data
 
 
 def check_hardware(args: argparse.Namespace) -> int:
     """Show the demo states on the display, light each LED in turn, then echo button presses."""
-    import logging
-    import time
-
     from device.board import samples
     from device.buttons import ButtonPanel
     from device.display import BoardDisplay
