@@ -19,13 +19,10 @@ from vision.classify import (
     MODELS_DIR,
     SPADES,
     OnnxCardClassifier,
-    half_turned,
     load_default_classifier,
-    preprocess_batch,
-    shifted,
-    to_tensor,
     weigh_suits,
 )
+from vision.model_input import half_turned, preprocess_batch, shifted, to_tensor
 from vision.render import CARD_IDS, HELDOUT_DESIGN_SEEDS, render_card
 from vision.render.photo import held_crop, non_card_crop, table_crop
 

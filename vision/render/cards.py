@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from vision.api import BACK, CARD_MM
+from vision.errors import CardIdError
 from vision.render.fonts import FontFace, pick_font
 from vision.render.glyphs import paint, random_suit_params, suit_mask, text_mask
 from vision.render.suitfonts import pick_face
@@ -879,7 +880,7 @@ def index_box(card_id: str, design: int | DesignSpec, px_per_mm: float = 4.0) ->
     elif card_id in CARD_IDS:
         _draw_index(canvas, d, card_id[:-1], card_id[-1], k, None)
     else:
-        raise ValueError(f"{card_id!r} is not a card id with an index (like 'AS', '10H', 'RJ')")
+        raise CardIdError(f"{card_id!r} is not a card id with an index (like 'AS', '10H', 'RJ')")
     ys, xs = np.nonzero(canvas[:H // 2, :W // 2].min(axis=2) < 215)
     return float(xs.min()) / k, float(ys.min()) / k, float(xs.max() + 1) / k, float(ys.max() + 1) / k
 
@@ -911,7 +912,7 @@ def render_card(card_id: str, design: int | DesignSpec, *, px_per_mm: float = 4.
             _draw_joker(canvas, d, card_id[0], k)
         else:
             if card_id not in CARD_IDS:
-                raise ValueError(f"{card_id!r} is not a card id (like 'AS', '10H', 'RJ') nor 'back'")
+                raise CardIdError(f"{card_id!r} is not a card id (like 'AS', '10H', 'RJ') nor 'back'")
             rank, suit = card_id[:-1], card_id[-1]
             if rank in ("J", "Q", "K"):
                 _draw_court(canvas, d, rank, suit, k)

@@ -28,7 +28,8 @@ import numpy as np
 import torch
 from torch.nn import functional as F
 
-from vision.classify import LABELS, to_tensor
+from vision.classify import LABELS
+from vision.model_input import to_tensor
 from vision.render import RENDER_VERSION
 from vision.train import data
 from vision.train.calib import fit_temperature

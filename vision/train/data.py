@@ -14,7 +14,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.classify import INPUT_H, INPUT_W, LABELS, preprocess
+from vision.classify import LABELS
+from vision.model_input import INPUT_H, INPUT_W, preprocess
 from vision.render import CARD_IDS, RENDER_VERSION, render_card
 from vision.render.cards import COURTS, PALETTE, card_alpha
 from vision.render.fonts import pick_font

@@ -23,8 +23,9 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.classify import OnnxCardClassifier, preprocess
+from vision.classify import OnnxCardClassifier
 from vision.enroll import enroll
+from vision.model_input import preprocess
 from vision.render import CARD_IDS, render_card
 from vision.render.decktet import DECKTET_NAMES, render_decktet
 from vision.render.photo import non_card_crop, table_crop

@@ -16,7 +16,8 @@ from typing import Any
 
 import torch
 
-from vision.classify import INPUT_H, INPUT_W, LABELS, MODEL_FILE
+from vision.classify import LABELS, MODEL_FILE
+from vision.model_input import INPUT_H, INPUT_W
 from vision.train.model import (
     CORNER_H,
     CORNER_W,

@@ -4,7 +4,7 @@ trained with a contrastive loss, and a corner head (56 labels) that reads the co
 alone: the reading of a card of which only the index shows (a card under the next one in a row,
 a card in a held fan).
 
-Input: ``float32 [N, 3, 176, 128]``, BGR in 0..1 (see :func:`vision.classify.preprocess`).
+Input: ``float32 [N, 3, 176, 128]``, BGR in 0..1 (see :func:`vision.model_input.preprocess`).
 
 The exported model's ``embedding`` (what enrolment matches) is not the embedding head: it is
 the two branches' pooled features, each made unit length, side by side and scaled to unit length
