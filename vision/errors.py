@@ -83,3 +83,8 @@ class ImageFileError(VisionError, ValueError):
 
 class ImageWriteError(VisionError, OSError):
     """An image that could not be written (names the file)."""
+
+
+class BenchError(VisionError, ValueError):
+    """Bench options that cannot be measured: an unknown section or design pool, or more designs
+    than the pool has."""

@@ -37,11 +37,10 @@ BENCH_DESIGN_SEEDS = tuple(range(1_000_000, 1_000_256))
 #: Design seeds never used in training (held-out fonts too): for the simulator, tests, bench.
 HELDOUT_DESIGN_SEEDS = BENCH_DESIGN_SEEDS[:64]
 #: Designs for choosing between trained models (``--pool selection``), in the held-out fonts but
-#: never in a reported figure: a run that reads the bench's designs better by luck (v32 made 16
-#: mistakes there against v29's 24) shows it here, where the two read as well as each other.
+#: never in a reported figure, so a model chosen on them is not chosen for the bench's luck.
 SELECTION_DESIGN_SEEDS = tuple(range(2_000_000, 2_000_256))
-#: Designs for confirming, once, a choice the selection pool can no longer make fairly (from
-#: session 23: the suit network's weighing was tried there several ways before it was put to these).
+#: Designs for confirming, once, a choice the selection pool can no longer make fairly (one that
+#: was tuned on the selection pool).
 CONFIRM_DESIGN_SEEDS = tuple(range(3_000_000, 3_000_256))
 #: Training draws its designs from this range.
 TRAIN_DESIGN_RANGE = range(0, 100_000)
@@ -97,19 +96,19 @@ class DesignSpec:
     corner_radius: float
     wear: float
     ornate: bool = False  # court figures in dense printed detail, as most commercial decks
-    # renderer version 3: what commercial decks do that the designs above never did
+    # what commercial decks do: pictorial courts, continental pips, picture jokers
     pictorial: bool = False  # full-colour court figures filling a frame beside the index (traditional pattern)
     court_x: float = 0.0  # the pictorial frame's inset from the left and right edges, mm
     court_y: float = 0.0  # ... from the top and bottom edges, mm
     pip_variant: int = 0  # 0 the usual layouts, 1 continental (an 8 in two columns of four, a 9's centre pip high)
     joker_picture: bool = False  # a large full-colour jester (both jokers alike: only the index tells them apart)
     joker_word: bool = False  # "JOKER" written across the corner instead of down it
-    # renderer version 5: pips printed with a symbol font's suit glyphs (training designs only)
+    # pips printed with a symbol font's suit glyphs (training designs only)
     suit_font: str = ""  # a vision.render.suitfonts face name, or "" for the parametric pips
     frameless: bool = False  # a pictorial court's figure with no frame, nearly as wide as the card
     frameless_inset: float = 0.0  # ... and its inset from the left and right edges, mm
-    # renderer version 6 (training designs only): a picture on the back, as souvenir, casino and
-    # photo decks print: a figure or scene with no index, in a frame on the back's pattern
+    # a picture on the back (training designs only), as souvenir, casino and photo decks print:
+    # a figure or scene with no index, in a frame on the back's pattern
     back_picture: int = 0  # 0 none, 1 a figure turned half over half (as a court), 2 one upright picture
     back_picture_inset: float = 0.0  # the picture's frame's inset from the card's edges, mm
 
@@ -154,7 +153,7 @@ def design_from_seed(seed: int) -> DesignSpec:
         bc = black if rng.random() < 0.5 else PALETTE[int(rng.integers(len(PALETTE)))]
         border = (bc, _u(rng, 1.5, 4.0), _u(rng, 0.2, 0.8))
     condense = _u(rng, 0.62, 1.15)
-    suit_ratio = _u(rng, 0.55, 0.9) if layout != 3 else _u(rng, 0.3, 0.55)  # v3: jumbo ranks over small suits
+    suit_ratio = _u(rng, 0.55, 0.9) if layout != 3 else _u(rng, 0.3, 0.55)  # layout 3: jumbo ranks over small suits
     index_x = _u(rng, 1.8, 4.5)
     index_w = max(rank_h * 0.62 * condense * 1.7, rank_h * suit_ratio * 0.9)
     if layout == 1:
@@ -203,7 +202,7 @@ def design_from_seed(seed: int) -> DesignSpec:
         ornate=bool(rng.random() < 0.5),
     )
     spec = replace(spec, **_commercial_fields(rng, layout, rank_h, condense, suit_ratio, index_x))
-    # v5, from a stream of its own so that every field above is what it was: two training
+    # a stream of its own, so that every field above stays what it was for a seed: two training
     # designs in five print a symbol font's suits (held-out designs keep the parametric ones)
     fonts = np.random.default_rng([seed, 7178])
     if fonts.random() < 0.4 and not heldout:
@@ -212,8 +211,8 @@ def design_from_seed(seed: int) -> DesignSpec:
     # (as many commercial decks do: the figure on the bare card, flowing round the indices)
     if fonts.random() < 0.4:
         spec = replace(spec, frameless=True, frameless_inset=_u(fonts, 0.8, 3.0))
-    # v6, from a stream of its own again: one training design in five prints a picture on its
-    # back. Without such backs a back is "the card with a dense picture and no pips", and a
+    # a stream of its own again: one training design in five prints a picture on its back.
+    # Without such backs a back is "the card with a dense picture and no pips", and a
     # commercial court, whose figure is denser than any pattern, was read as one; a picture back
     # leaves the corner index as what tells a court from a back
     backs = np.random.default_rng([seed, 7179])
@@ -745,8 +744,8 @@ def _draw_pictorial(canvas: np.ndarray, d: DesignSpec, rank: str, suit: str, k: 
     py = fy0 + 1.2 * k
     if d.frameless:
         # an index of the rank alone: the suit is printed by the head, just clear of the corner
-        # index, on a patch of bare card (a court always shows its suit somewhere; before
-        # renderer version 7 these courts showed it nowhere, and their suit could not be read)
+        # index, on a patch of bare card (a court always shows its suit somewhere, or its suit
+        # cannot be read)
         clear_w = _corner_clearance(d)[0] * k
         px = clear_w + 0.3 * k if left else W - clear_w - 0.3 * k - pip.shape[1]
         pad = int(round(0.6 * k))

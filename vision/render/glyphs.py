@@ -173,8 +173,8 @@ def _master_suit(suit: str, params: tuple[float, ...]) -> np.ndarray:
             cv2.circle(c, (int(cx), int(yl)), int(r), 255, -1, cv2.LINE_AA)
         tri = np.array([[0.5 * s, r], [0.5 * s - r * 0.6, yl], [0.5 * s + r * 0.6, yl]])
         cv2.fillPoly(c, [np.round(tri).astype(np.int32)], 255, cv2.LINE_AA)
-        # the stem starts inside the side lobes (v5: starting below them left a notch of paper
-        # between the lobes and the stem, which no printed club has)
+        # the stem starts inside the side lobes: starting below them leaves a notch of paper
+        # between the lobes and the stem, which no printed club has
         _stem(c, s, min(0.8, yl / s), 0.03 + 0.03 * params[2], 0.09 + 0.09 * params[3], params[4])
     return _crop(c.astype(np.float32) / 255.0)
 

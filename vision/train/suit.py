@@ -1,4 +1,4 @@
-"""Third stage of training (from v43): the :class:`~vision.train.model.SuitNet`, which tells a
+"""Third stage of training: the :class:`~vision.train.model.SuitNet`, which tells a
 black card's suit, clubs or spades, from the top of its crop.
 
 It learns from the black cards among the same training crops as the card network (views in which
