@@ -7,6 +7,7 @@ Shared by the classifier, enrolment and training, so each prepares crops the sam
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypeAlias
 
 import cv2
 import numpy as np
@@ -19,7 +20,8 @@ INPUT_W, INPUT_H = 128, 176
 #: reading of a blurred or oddly drawn card shifts with where its signs fall on the network's grid.
 SHIFTS: tuple[tuple[int, int], ...] = ((3, 0), (-3, 0), (0, 3), (0, -3))
 
-Image = NDArray[np.uint8]
+#: A BGR ``uint8`` image or batch of them (OpenCV's arrays, whose dtype its stubs leave open).
+Image: TypeAlias = np.ndarray
 
 
 def preprocess(crop: Image, out: Image | None = None) -> Image:

@@ -468,7 +468,8 @@ def _dots(h: int, w: int, step: int) -> np.ndarray:
     dy = np.abs(yy - row * step)
     dx = (xx - (row % 2) * (step // 2)) % step
     dx = np.minimum(dx, step - dx)
-    return (dx * dx + dy * dy <= r * r).astype(np.uint8)
+    dots: np.ndarray = (dx * dx + dy * dy <= r * r).astype(np.uint8)
+    return dots
 
 
 def _draw_court(canvas: np.ndarray, d: DesignSpec, rank: str, suit: str, k: float) -> None:
@@ -687,7 +688,8 @@ def _frame_inset(d: DesignSpec, cards: tuple[str, ...]) -> float:
 def _inked(picture: np.ndarray, d: DesignSpec) -> np.ndarray:
     """Where a picture drawn on the design's paper (BGR float) is not bare paper: what is
     printed when it goes onto the card alone, without its background."""
-    return np.abs(picture - np.asarray(d.paper, np.float32)).sum(axis=2) > 20
+    inked: np.ndarray = np.abs(picture - np.asarray(d.paper, np.float32)).sum(axis=2) > 20
+    return inked
 
 
 @functools.lru_cache(maxsize=1024)
@@ -787,7 +789,7 @@ def _draw_back(canvas: np.ndarray, d: DesignSpec, k: float) -> None:
     H, W = canvas.shape[:2]
     fg, bg = d.back_colours
     m = int(d.back_margin * k)
-    area = np.zeros((H - 2 * m, W - 2 * m), np.float32)
+    area: np.ndarray = np.zeros((H - 2 * m, W - 2 * m), np.float32)
     h, w = area.shape
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32) / k
     style = d.back_style
@@ -809,7 +811,7 @@ def _draw_back(canvas: np.ndarray, d: DesignSpec, k: float) -> None:
         r, a = np.hypot(dx, dy), np.arctan2(dy, dx)
         area = (np.sin(r * 2 * np.pi / period + 3 * np.sin(int(rng.integers(4, 12)) * a)) > 0).astype(np.float32)
     else:  # blotchy symmetric texture
-        noise = rng.random((max(2, h // 8), max(2, w // 8))).astype(np.float32)
+        noise: np.ndarray = rng.random((max(2, h // 8), max(2, w // 8))).astype(np.float32)
         noise = cv2.resize(noise, (w, h), interpolation=cv2.INTER_CUBIC)
         noise = (noise + noise[::-1, ::-1] + noise[:, ::-1] + noise[::-1, :]) / 4
         area = (noise > np.median(noise)).astype(np.float32)
@@ -849,7 +851,7 @@ def _wear(canvas: np.ndarray, amount: float, k: float, rng: np.random.Generator)
     # faded ink / yellowed paper
     canvas[:] = canvas * (1 - 0.15 * amount) + 0.15 * amount * np.array([200, 225, 235], np.float32)
     # grime: low-frequency blotches
-    g = rng.random((6, 5)).astype(np.float32)
+    g: np.ndarray = rng.random((6, 5)).astype(np.float32)
     g = cv2.resize(g, (W, H), interpolation=cv2.INTER_CUBIC)
     canvas *= (1 - 0.12 * amount * g)[..., None]
     # scuffs: thin light/dark scratches
@@ -859,7 +861,7 @@ def _wear(canvas: np.ndarray, amount: float, k: float, rng: np.random.Generator)
         c = float(rng.uniform(120, 255))
         cv2.line(canvas, tuple(int(v) for v in p0), tuple(int(v) for v in p1), (c, c, c), 1, cv2.LINE_AA)
     # dirty edges
-    edge = np.ones((H, W), np.float32)
+    edge: np.ndarray = np.ones((H, W), np.float32)
     e = max(1, int(1.2 * k))
     edge[:e, :] = edge[-e:, :] = 0
     edge[:, :e] = edge[:, -e:] = 0

@@ -28,6 +28,7 @@ import numpy as np
 import torch
 from torch.nn import functional as F
 
+from games.jsontypes import JSONObject
 from vision.classify import LABELS
 from vision.model_input import to_tensor
 from vision.render import RENDER_VERSION
@@ -67,7 +68,7 @@ def evaluate(net: CardNet, x: np.ndarray, batch: int = 512) -> tuple[np.ndarray,
 
 
 def _stage1(args: argparse.Namespace, tr: dict[str, np.ndarray], va: dict[str, np.ndarray]
-            ) -> tuple[CardNet, float, float | None, dict[str, object]]:
+            ) -> tuple[CardNet, float, float | None, JSONObject]:
     """Train the card network; its temperatures and validation figures."""
     t_stage = time.time()
     va_seen = ~va["hidden"] if "hidden" in va else np.ones(len(va["y"]), bool)
@@ -169,7 +170,7 @@ def _stage1(args: argparse.Namespace, tr: dict[str, np.ndarray], va: dict[str, n
                 "confident_mistakes": round(float((wrong & (conf >= 0.9)).mean()), 5), **val_corner}}
 
 
-def _stage1_facts(meta_path: Path) -> dict[str, object]:
+def _stage1_facts(meta_path: Path) -> JSONObject:
     """The first stage's facts from the ``cards.json`` of a checkpoint that predates ``stage1``."""
     meta = json.loads(meta_path.read_text(encoding="utf-8"))
     val = {k: v for k, v in meta["val"].items() if not k.startswith("index_")}

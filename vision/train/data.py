@@ -93,7 +93,7 @@ def reframe(batch: np.ndarray, rng: np.random.Generator, share: float) -> np.nda
     out = batch.copy()
     h, w = batch.shape[1:3]
     for i in np.flatnonzero(rng.random(len(batch)) < share):
-        m = cv2.getRotationMatrix2D((w / 2, h / 2), float(rng.normal(0, 1.5)), float(rng.uniform(0.95, 1.05)))
+        m: np.ndarray = cv2.getRotationMatrix2D((w / 2, h / 2), float(rng.normal(0, 1.5)), float(rng.uniform(0.95, 1.05)))
         m[:, 2] += rng.uniform(-0.02, 0.02, 2) * (w, h)
         cv2.warpAffine(batch[i], m, (w, h), dst=out[i], flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT_101)
     return out
@@ -154,15 +154,19 @@ def make_chunk(seed: int, n_instances: int, designs: range | tuple[int, ...], he
             design = int(designs[int(rng.integers(len(designs)))])
         phone = rng.random() < 0.12
         k = 4.5 if phone else 3.0
-        ppm = (lambda: float(rng.uniform(2.7, 5.0))) if phone else (lambda: float(rng.uniform(1.4, 2.7)))
+        low, high = (2.7, 5.0) if phone else (1.4, 2.7)
+
+        def ppm(low: float = low, high: float = high) -> float:
+            return float(rng.uniform(low, high))
+
         iid = seed * 1_000_000 + i
         if r < 0.13:  # unknown: no card to read
             for v in range(2):
-                face = None
+                others: list[np.ndarray] = []
                 if rng.random() < 0.35:
-                    face = [render_card(CARD_IDS[int(rng.integers(54))], design, px_per_mm=2.5, alpha=True)
-                            for _ in range(2)]
-                xs[2 * i + v] = preprocess(non_card_crop(rng, px_per_mm=ppm(), faces=face or ()))
+                    others = [render_card(CARD_IDS[int(rng.integers(54))], design, px_per_mm=2.5, alpha=True)
+                              for _ in range(2)]
+                xs[2 * i + v] = preprocess(non_card_crop(rng, px_per_mm=ppm(), faces=others))
                 ys[2 * i + v] = LABEL_INDEX["unknown"]
                 inst[2 * i + v] = -1
             continue
@@ -201,7 +205,7 @@ def _job(args: tuple[int, int, str, Path, float, float]) -> Path:
         cv2.setNumThreads(1)
         chunk = make_chunk(seed, n, VAL_DESIGNS if split == "val" else TRAIN_DESIGNS, held, courts)
         tmp = path.with_suffix(".tmp.npz")
-        np.savez(tmp, **chunk)
+        np.savez(tmp, x=chunk["x"], y=chunk["y"], inst=chunk["inst"], hidden=chunk["hidden"])
         os.replace(tmp, path)
     return path
 
