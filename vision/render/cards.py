@@ -48,11 +48,8 @@ TRAIN_DESIGN_RANGE = range(0, 100_000)
 Color = tuple[float, float, float]
 
 
-#: Bumped whenever a change to the renderer changes what a seed draws, so that cached training
-#: data made by an older renderer is not reused (2: ornate court figures; 3: commercial decks'
-#: pictorial courts, layouts and jokers; 4: pointed spades; 5: symbol-font pips, clubs without
-#: the notch above the stem, frameless court figures; 6: picture backs; 7: a frameless court of a
-#: design whose index shows the rank alone prints its suit by the head).
+#: Bumped whenever a renderer change alters what a seed draws, so that cached training data
+#: drawn by another renderer is never reused (what each version changed: models/HISTORY.md).
 RENDER_VERSION = 7
 
 

@@ -171,7 +171,7 @@ def _stage1(args: argparse.Namespace, tr: dict[str, np.ndarray], va: dict[str, n
 
 
 def _stage1_facts(meta_path: Path) -> JSONObject:
-    """The first stage's facts from the ``cards.json`` of a checkpoint that predates ``stage1``."""
+    """The first stage's facts from the ``cards.json`` beside a checkpoint that holds none."""
     meta = json.loads(meta_path.read_text(encoding="utf-8"))
     val = {k: v for k, v in meta["val"].items() if not k.startswith("index_")}
     return {"epochs_run": meta["train"]["epochs_run"], "steps": meta["train"]["steps"], "val": val}
