@@ -149,6 +149,7 @@ def test_a_black_card_read_unsure_has_its_clubs_and_spades_weighed_by_the_suit_n
     np.testing.assert_allclose(read[~weighed], plain[~weighed], atol=1e-7)
     pre = preprocess_batch(crops)
     suit = clf().suit_session
+    assert suit is not None
     h = suit.get_inputs()[0].shape[2]
     clubs = 0.5 * (suit.run(None, {"top": to_tensor(pre[:, :h])})[0][:, 1]
                    + suit.run(None, {"top": to_tensor(half_turned(pre)[:, :h])})[0][:, 1])

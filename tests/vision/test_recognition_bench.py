@@ -38,7 +38,7 @@ def test_a_framed_crop_is_seen_closer_or_further_about_its_centre() -> None:
         out = framed(crop, scale)
         assert out.shape == crop.shape
         y, x = np.unravel_index(np.argmin(out[..., 0]), out.shape[:2])
-        assert (y, x) == (round(88 + 40 * scale), round(64 + 20 * scale))
+        assert (int(y), int(x)) == (round(88 + 40 * scale), round(64 + 20 * scale))
         assert out[0, 0, 0] == 255  # a zoom out carries the paper's edge, not black, into the frame
 
 
