@@ -29,10 +29,8 @@ SUITS = ("S", "H", "D", "C")
 #: The 52 cards then the two jokers, as the game engine writes them.
 CARD_IDS = tuple(r + s for s in SUITS for r in RANKS) + ("RJ", "BJ")
 
-#: The held-out bench's whole pool (``pegpi bench recognition --designs N``, up to 256), its
-#: first 64 those of :data:`HELDOUT_DESIGN_SEEDS`, so that the default bench reads the same crops;
-#: more designs measure top-1 with less luck (64 designs are 3,904 crops, where one seed of the
-#: same recipe moves it by 0.1 %).
+#: The held-out bench's pool (``pegpi bench recognition --designs N``, up to 256): more designs
+#: measure with less luck; the first 64 are :data:`HELDOUT_DESIGN_SEEDS`, the default bench's.
 BENCH_DESIGN_SEEDS = tuple(range(1_000_000, 1_000_256))
 #: Design seeds never used in training (held-out fonts too): for the simulator, tests, bench.
 HELDOUT_DESIGN_SEEDS = BENCH_DESIGN_SEEDS[:64]
@@ -208,10 +206,8 @@ def design_from_seed(seed: int) -> DesignSpec:
     # (as many commercial decks do: the figure on the bare card, flowing round the indices)
     if fonts.random() < 0.4:
         spec = replace(spec, frameless=True, frameless_inset=_u(fonts, 0.8, 3.0))
-    # a stream of its own again: one training design in five prints a picture on its back.
-    # Without such backs a back is "the card with a dense picture and no pips", and a
-    # commercial court, whose figure is denser than any pattern, was read as one; a picture back
-    # leaves the corner index as what tells a court from a back
+    # a stream of its own again: one training design in five prints a picture on its back, so
+    # that the corner index, not a dense picture, tells a commercial court from a back
     backs = np.random.default_rng([seed, 7179])
     if backs.random() < 0.2 and not heldout:
         spec = replace(spec, back_picture=1 + int(backs.integers(2)), back_picture_inset=_u(backs, 2.0, 8.0))
