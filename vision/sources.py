@@ -14,9 +14,12 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol, Self
 
 import numpy as np
+
+if TYPE_CHECKING:
+    import cv2
 
 from vision.errors import FrameError, ImageFileError, SourceError
 
@@ -45,7 +48,7 @@ class FrameSource(Protocol):
 class _Base:
     name = "source"
 
-    def __enter__(self):
+    def __enter__(self) -> Self:
         self.open()
         return self
 
@@ -87,7 +90,7 @@ class CaptureSource(_Base):
         self.size = (width, height)
         self.fps = fps
         self._clock = clock
-        self._cap = None
+        self._cap: cv2.VideoCapture | None = None
         self._index = 0
         self._live = isinstance(target, int)
 
@@ -296,7 +299,7 @@ class ResilientSource(_Base):
         look = image[::23, ::29].tobytes()
         self._same = self._same + 1 if look == self._last_look else 0
         self._last_look = look
-        if self._same + 1 >= self._max_frozen:
+        if self._max_frozen is not None and self._same + 1 >= self._max_frozen:
             self._same = 0
             raise SourceError(f"{self.source.name}: frozen (the same picture for {self._max_frozen} frames)")
 
