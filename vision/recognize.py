@@ -432,14 +432,23 @@ def _candidates(img: np.ndarray) -> tuple[list[np.ndarray], int, list[float]]:
         quads += _line_hypotheses(grey, c, sizes)
     for c in card_like:
         quads += _strip_hypotheses(c, grey, inner_edge=True)
-    # drop near-duplicates
-    kept: list[np.ndarray] = []
-    n_single = 0
-    for i, q in enumerate(quads):
-        if all(np.abs(q - k).max() > 4 for k in kept):
-            kept.append(q)
-            n_single += i < len(singles)
-    return kept, n_single, card_h
+    keep = _distinct(quads)
+    return [quads[i] for i in keep], sum(i < len(singles) for i in keep), card_h
+
+
+def _distinct(quads: Sequence[np.ndarray], near: float = 4.0) -> list[int]:
+    """Indices of ``quads`` left once each quad with every corner within ``near`` pixels of an
+    earlier kept one's is dropped (one vectorised comparison per quad)."""
+    if not quads:
+        return []
+    flat = np.stack([np.asarray(q, np.float32).reshape(8) for q in quads])
+    kept = np.empty_like(flat)
+    keep: list[int] = []
+    for i, q in enumerate(flat):
+        if not keep or float(np.abs(kept[:len(keep)] - q).max(axis=1).min()) > near:
+            kept[len(keep)] = q
+            keep.append(i)
+    return keep
 
 
 def _height(quad: np.ndarray) -> float:
@@ -527,6 +536,32 @@ def _read_quads(classifier: CardClassifier, crops: list[np.ndarray]) -> list[tup
     return [(p, None) for p in classifier.classify(crops)]
 
 
+#: crops warped and read per classifier call: the model's working memory grows with its batch
+CHUNK = 64
+
+
+def _read_hypotheses(classifier: CardClassifier, image: np.ndarray, quads: list[np.ndarray],
+                     n_whole: int) -> list[tuple[Prediction, Prediction | None] | None]:
+    """Each quad's whole-card and index readings, ``CHUNK`` crops at a time. The first ``n_whole``
+    are whole card outlines; every other quad is first read by its corner index alone (a network
+    several times cheaper) and gets ``None`` when no card index shows there, as such a hypothesis
+    is never taken whatever the whole card reads."""
+    read_indices = _index_reader(classifier)
+    out: list[tuple[Prediction, Prediction | None] | None] = []
+    for i in range(0, len(quads), CHUNK):
+        part = quads[i:i + CHUNK]
+        crops = [warp(image, q) for q in part]
+        if read_indices is None:
+            out += _read_quads(classifier, crops)
+            continue
+        index = read_indices(crops)
+        keep = [j for j in range(len(part)) if i + j < n_whole or index[j].label not in (UNKNOWN, "back")]
+        whole = iter(classifier.classify([crops[j] for j in keep]) if keep else [])
+        chosen = set(keep)
+        out += [(next(whole), index[j]) if j in chosen else None for j in range(len(part))]
+    return out
+
+
 def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: float = 0.5,
               include_backs: bool = True) -> list[Detection]:
     """Every card found in ``image`` (BGR uint8) with its reading and corners."""
@@ -535,8 +570,10 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
     small = cv2.resize(image, (int(w * scale), int(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else image
     quads, n_single, card_h = _candidates(small)
     full = [q / scale for q in quads]
-    # the classifier reads every crop both ways up, so one warp per quad covers either turn
-    readings = _read_quads(classifier, [warp(image, q) for q in full]) if full else []
+    readings = _read_hypotheses(classifier, image, full, n_single)
+    full = [q for q, r in zip(full, readings, strict=True) if r is not None]
+    n_single = sum(r is not None for r in readings[:n_single])
+    readings = [r for r in readings if r is not None]
     found: list[tuple[Detection, bool]] = []
     unsure: list[tuple[float, np.ndarray, str]] = []  # hypotheses whose index leans to a card
     for i, (q, (p, index)) in enumerate(zip(full, readings, strict=True)):
