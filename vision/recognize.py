@@ -31,6 +31,7 @@ import cv2
 import numpy as np
 
 from vision.api import CARD_MM, UNKNOWN, CardClassifier, Prediction
+from vision.doubt import COLOURLESS, colour_strength, doubted
 
 ASPECT = CARD_MM[1] / CARD_MM[0]  # 1.397
 CROP_W, CROP_H = 126, 176  # 2 px/mm, what the table pipeline gives the classifier
@@ -475,6 +476,29 @@ def warp(img: np.ndarray, quad: np.ndarray) -> np.ndarray:
     return cv2.warpPerspective(img, cv2.getPerspectiveTransform(quad, dst), (CROP_W, CROP_H), flags=cv2.INTER_LINEAR)
 
 
+class Pyramid:
+    """An image and its halvings (made when first needed, by area averaging): :meth:`warp` cuts
+    each quad from the level where the card is one to two crops high, so that the many crops of
+    one photo share one shrinking of it instead of each shrinking its own part."""
+
+    def __init__(self, image: np.ndarray) -> None:
+        self.levels = [image]
+
+    def warp(self, quad: np.ndarray) -> np.ndarray:
+        """:func:`warp` of ``quad`` (pixels of the full image)."""
+        span = max(float(np.linalg.norm(quad[3] - quad[0])), float(np.linalg.norm(quad[2] - quad[1])))
+        level = 0
+        while span / 2 ** (level + 1) >= CROP_H and min(self.levels[level].shape[:2]) >= 16:
+            level += 1
+            if level == len(self.levels):
+                top = self.levels[-1]
+                self.levels.append(cv2.resize(top, ((top.shape[1] + 1) // 2, (top.shape[0] + 1) // 2),
+                                              interpolation=cv2.INTER_AREA))
+        h0, w0 = self.levels[0].shape[:2]
+        h, w = self.levels[level].shape[:2]
+        return warp(self.levels[level], quad * np.array([w / w0, h / h0], np.float32))
+
+
 #: a hypothesis the whole-card reading is unsure of is taken from its corner index alone at this
 #: confidence (chosen on composed photos of validation designs, see models/MODEL_CARD.md)
 INDEX_SURE = 0.93
@@ -518,13 +542,13 @@ def _index_reader(classifier: CardClassifier) -> Callable[[list[np.ndarray]], li
     return cast(Callable[[list[np.ndarray]], list[Prediction]], read)
 
 
-def _read_warped(read: Callable[[list[np.ndarray]], list[Prediction]], image: np.ndarray,
+def _read_warped(read: Callable[[list[np.ndarray]], list[Prediction]], image: Pyramid,
                  quads: list[np.ndarray], chunk: int = 256) -> list[Prediction]:
     """``read`` of the upright crops of ``quads``, warped and read a chunk at a time (a photo
     may give thousands of hypotheses: their crops are not all held at once)."""
     out: list[Prediction] = []
     for i in range(0, len(quads), chunk):
-        out += read([warp(image, q) for q in quads[i:i + chunk]])
+        out += read([image.warp(q) for q in quads[i:i + chunk]])
     return out
 
 
@@ -540,7 +564,7 @@ def _read_quads(classifier: CardClassifier, crops: list[np.ndarray]) -> list[tup
 CHUNK = 64
 
 
-def _read_hypotheses(classifier: CardClassifier, image: np.ndarray, quads: list[np.ndarray],
+def _read_hypotheses(classifier: CardClassifier, image: Pyramid, quads: list[np.ndarray],
                      n_whole: int) -> list[tuple[Prediction, Prediction | None] | None]:
     """Each quad's whole-card and index readings, ``CHUNK`` crops at a time. The first ``n_whole``
     are whole card outlines; every other quad is first read by its corner index alone (a network
@@ -550,7 +574,7 @@ def _read_hypotheses(classifier: CardClassifier, image: np.ndarray, quads: list[
     out: list[tuple[Prediction, Prediction | None] | None] = []
     for i in range(0, len(quads), CHUNK):
         part = quads[i:i + CHUNK]
-        crops = [warp(image, q) for q in part]
+        crops = [image.warp(q) for q in part]
         if read_indices is None:
             out += _read_quads(classifier, crops)
             continue
@@ -570,7 +594,9 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
     small = cv2.resize(image, (int(w * scale), int(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else image
     quads, n_single, card_h = _candidates(small)
     full = [q / scale for q in quads]
-    readings = _read_hypotheses(classifier, image, full, n_single)
+    source = Pyramid(image)
+    colourless = colour_strength(small) < COLOURLESS
+    readings = _read_hypotheses(classifier, source, full, n_single)
     full = [q for q, r in zip(full, readings, strict=True) if r is not None]
     n_single = sum(r is not None for r in readings[:n_single])
     readings = [r for r in readings if r is not None]
@@ -586,7 +612,10 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
                 if index.confidence >= NUDGE_FROM:
                     unsure.append((index.confidence, q, index.label))
                 continue
-            p = index
+            # the whole card reading the same rank in another suit doubts the index's suit
+            p = doubted(index, p) if p.label[:-1] == index.label[:-1] else index
+        elif whole:
+            p = doubted(p, index, colourless=colourless)
         elif not whole and index is not None and index.label != p.label:
             # a window slid over part of a card can look like another card (fewer pips of the
             # same suit); a hypothesis is taken only when its corner index says the same
@@ -603,7 +632,7 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
         segs = _segments(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
         edge = [q / scale for hgt in ([float(np.median(sure))] if sure else card_h)
                 for q in _segment_hypotheses(segs, hgt)]
-        for q, r in zip(edge, _read_warped(read_indices, image, edge), strict=True):
+        for q, r in zip(edge, _read_warped(read_indices, source, edge), strict=True):
             if r.label in (UNKNOWN, "back") or r.confidence < NUDGE_FROM:
                 continue
             if r.confidence >= EDGE_SURE:
@@ -615,7 +644,7 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
         # the surest that reads the same card surely
         unsure = sorted(unsure, key=lambda u: -u[0])[:MAX_UNSURE]
         moved = [_nudged(q) for _c, q, _l in unsure]
-        again = _read_warped(read_indices, image, [m for ms in moved for m in ms])
+        again = _read_warped(read_indices, source, [m for ms in moved for m in ms])
         per = len(moved[0])
         for j, ((_c, _q, label), ms) in enumerate(zip(unsure, moved, strict=True)):
             sure = [(r.confidence, m) for r, m in zip(again[j * per:(j + 1) * per], ms, strict=True)
@@ -639,6 +668,9 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
     for d, whole in found:
         if not any(_clash(d, whole, k, kwhole) for k, kwhole in kept):
             kept.append((d, whole))
+    if colourless:  # no colour in the photo: no suit is sure
+        return [Detection(d.card, doubted(Prediction(d.card, d.confidence), colourless=True).confidence, d.corners)
+                for d, _whole in kept]
     return [d for d, _whole in kept]
 
 
@@ -760,6 +792,16 @@ def _surest(quads: Sequence[np.ndarray], preds: Sequence[Prediction]) -> Detecti
     return best
 
 
+def _read_doubting(classifier: CardClassifier, crops: list[np.ndarray], colourless: bool) -> list[Prediction]:
+    """The crops' readings, each held below sure (:func:`vision.doubt.doubted`) when its corner
+    index reads another card or when the photo is ``colourless`` and it is a suited card."""
+    if not crops:
+        return []
+    if _index_reader(classifier) is None:
+        return [doubted(p, colourless=colourless) for p in classifier.classify(crops)]
+    return [doubted(p, index, colourless=colourless) for p, index in _read_quads(classifier, crops)]
+
+
 def read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
     """The card in an image of one card: an upright card crop as the table pipeline makes, or a
     loose crop or photo with background around a card at any angle.
@@ -775,8 +817,9 @@ def read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
     whole = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     if w > h:  # long side vertical; at worst the card lies sideways, read both ways up
         whole = np.roll(whole, -1, axis=0)
+    colourless = colour_strength(image) < COLOURLESS
     quads = card_outlines(image)
-    preds = classifier.classify([warp(image, whole)] + [warp(image, q) for q in quads])
+    preds = _read_doubting(classifier, [warp(image, whole)] + [warp(image, q) for q in quads], colourless)
     best = _surest(quads, preds[1:])
     if best is None:
         # no outline read as a card: the outlines may have taken in a shadow or a pattern of the
@@ -784,7 +827,7 @@ def read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
         # of recognize()
         more = [] if not quads else [q for q in card_outlines(image, grabcut=True)
                                      if all(np.abs(q - k).max() > 4 for k in quads)]
-        best = _surest(more, classifier.classify([warp(image, q) for q in more]) if more else [])
+        best = _surest(more, _read_doubting(classifier, [warp(image, q) for q in more], colourless) if more else [])
         found = recognize(image, classifier) if preds[0].label == UNKNOWN or preds[0].confidence < 0.9 else []
         if found and (best is None or found[0].confidence > best.confidence):
             best = found[0]
