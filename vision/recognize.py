@@ -132,7 +132,8 @@ def _line_meet(a0: np.ndarray, a1: np.ndarray, b0: np.ndarray, b1: np.ndarray) -
     if abs(den) < 1e-6:
         return None
     t = ((b0[0] - a0[0]) * db[1] - (b0[1] - a0[1]) * db[0]) / den
-    return (a0 + t * da).astype(np.float32)
+    meet: np.ndarray = (a0 + t * da).astype(np.float32)
+    return meet
 
 
 def _corner_hypotheses(contour: np.ndarray, card_h: Sequence[float], detail: float = 0.012) -> list[np.ndarray]:
@@ -513,7 +514,8 @@ NUDGE_MM, NUDGE_DEG = 2.5, 3.0
 def _turned(quad: np.ndarray, deg: float, about: np.ndarray) -> np.ndarray:
     t = np.radians(deg)
     rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]], np.float32)
-    return ((quad - about) @ rot.T + about).astype(np.float32)
+    turned: np.ndarray = ((quad - about) @ rot.T + about).astype(np.float32)
+    return turned
 
 
 def _nudged(quad: np.ndarray) -> list[np.ndarray]:
@@ -537,7 +539,7 @@ def _index_reader(classifier: CardClassifier) -> Callable[[list[np.ndarray]], li
     """The classifier's reading of a crop's corner index alone, if it has one that applies: it
     knows French cards only, so not while decks are enrolled."""
     read = getattr(classifier, "read_indices", None)
-    if read is None or getattr(classifier, "decks", ()) or not getattr(classifier, "reads_index", True):
+    if read is None or len(getattr(classifier, "decks", ())) or not getattr(classifier, "reads_index", True):
         return None
     return cast(Callable[[list[np.ndarray]], list[Prediction]], read)
 
@@ -597,12 +599,11 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
     source = Pyramid(image)
     colourless = colour_strength(small) < COLOURLESS
     readings = _read_hypotheses(classifier, source, full, n_single)
-    full = [q for q, r in zip(full, readings, strict=True) if r is not None]
     n_single = sum(r is not None for r in readings[:n_single])
-    readings = [r for r in readings if r is not None]
+    read = [(q, r) for q, r in zip(full, readings, strict=True) if r is not None]
     found: list[tuple[Detection, bool]] = []
     unsure: list[tuple[float, np.ndarray, str]] = []  # hypotheses whose index leans to a card
-    for i, (q, (p, index)) in enumerate(zip(full, readings, strict=True)):
+    for i, (q, (p, index)) in enumerate(read):
         whole = i < n_single
         if p.label == UNKNOWN or p.confidence < (min_confidence if whole else max(min_confidence, 0.75)):
             # a card mostly hidden under others: its corner index alone may still read it
