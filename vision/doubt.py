@@ -44,12 +44,18 @@ def suited(label: str) -> bool:
     return label not in (BACK, UNKNOWN, "RJ", "BJ") and len(label) in (2, 3) and label[-1] in "SHDC"
 
 
-def doubted(p: Prediction, index: Prediction | None = None, *, colourless: bool = False) -> Prediction:
+def held(p: Prediction) -> Prediction:
+    """``p`` with its confidence at most :data:`DOUBT`."""
+    return p if p.confidence <= DOUBT else Prediction(p.label, DOUBT)
+
+
+def doubted(p: Prediction, index: Prediction | None = None, *, colourless: bool = False,
+            index_needed: bool = False) -> Prediction:
     """``p`` with its confidence held at :data:`DOUBT` when its corner index (``index``) reads
-    another card at :data:`INDEX_SAYS` or more, or when ``colourless`` (the photo shows no colour)
-    and ``p`` is a suited card."""
+    another card at :data:`INDEX_SAYS` or more, or (``index_needed``) shows no card where ``p``
+    says one is, or when ``colourless`` (the photo shows no colour) and ``p`` is a suited card."""
     against = (index is not None and index.label not in (UNKNOWN, p.label)
                and index.confidence >= INDEX_SAYS and p.label != UNKNOWN)
-    if (against or (colourless and suited(p.label))) and p.confidence > DOUBT:
-        return Prediction(p.label, DOUBT)
-    return p
+    if index_needed and index is not None and index.label == UNKNOWN and p.label not in (UNKNOWN, BACK):
+        against = True  # a card outline without an index: a box printed on a card, or no card
+    return held(p) if against or (colourless and suited(p.label)) else p

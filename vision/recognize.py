@@ -16,6 +16,12 @@
 4. Index corners are also proposed at the ends of the photo's straight edges, outline or not
    (a held fan on a table as light as its cards), and read by the index alone.
 
+Hypotheses are read :data:`CHUNK` at a time, by their corner index first (a hypothesis whose
+index shows no card is never taken, so the whole-card network never reads it), and cut from
+one image pyramid, so that memory and time stay bounded whatever a photo proposes. A reading
+whose index and whole card disagree, or a suited card in a photo without colour, is held below
+sure (:mod:`vision.doubt`).
+
 ``recognize(image, classifier) -> list[Detection]``; each detection has the card, its
 confidence and its four corners in image pixels (the card's top-left, top-right, bottom-right,
 bottom-left as read).
@@ -31,7 +37,7 @@ import cv2
 import numpy as np
 
 from vision.api import CARD_MM, UNKNOWN, CardClassifier, Prediction
-from vision.doubt import COLOURLESS, colour_strength, doubted
+from vision.doubt import COLOURLESS, colour_strength, doubted, held, suited
 
 ASPECT = CARD_MM[1] / CARD_MM[0]  # 1.397
 CROP_W, CROP_H = 126, 176  # 2 px/mm, what the table pipeline gives the classifier
@@ -391,14 +397,17 @@ def _candidates(img: np.ndarray) -> tuple[list[np.ndarray], int, list[float]]:
         contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         contours = sorted(contours, key=cv2.contourArea, reverse=True)[:12]
         for c in contours:
-            if not (min_area <= cv2.contourArea(c) <= 0.6 * h * w):
+            area = cv2.contourArea(c)
+            # a card may fill the photo; any other outline that large is the table or the light
+            if not (min_area <= area <= 0.97 * h * w):
                 continue
             q = _single_cards(c, min_area)
             if q is not None:
                 singles.append(q)
                 card_like.append(c)  # or a short row of overlapping cards
-            else:
+            elif area <= 0.6 * h * w:
                 others.append(c)
+    singles = _outermost(singles)
     heights = [float(np.linalg.norm(q[3] - q[0])) for q in singles]
     quads = list(singles)
     # card sizes for the hypotheses: the single cards' heights, and the commonest lengths of the
@@ -436,6 +445,20 @@ def _candidates(img: np.ndarray) -> tuple[list[np.ndarray], int, list[float]]:
         quads += _strip_hypotheses(c, grey, inner_edge=True)
     keep = _distinct(quads)
     return [quads[i] for i in keep], sum(i < len(singles) for i in keep), card_h
+
+
+def _outermost(quads: list[np.ndarray], inner: float = 0.8) -> list[np.ndarray]:
+    """``quads`` less each one lying inside a card outline larger by more than ``1 / inner``:
+    the printed frame of a court's picture, or a box in its art, is card-shaped too, but a card
+    never lies inside another one (a card with its shadow is hardly larger, and kept apart)."""
+    areas = [float(cv2.contourArea(q)) for q in quads]
+    kept = []
+    for q, a in zip(quads, areas, strict=True):
+        inside = any(b * inner > a and cv2.intersectConvexConvex(q, big)[0] >= 0.9 * a
+                     for big, b in zip(quads, areas, strict=True))
+        if not inside:
+            kept.append(q)
+    return kept
 
 
 def _distinct(quads: Sequence[np.ndarray], near: float = 4.0) -> list[int]:
@@ -616,7 +639,7 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
             # the whole card reading the same rank in another suit doubts the index's suit
             p = doubted(index, p) if p.label[:-1] == index.label[:-1] else index
         elif whole:
-            p = doubted(p, index, colourless=colourless)
+            p = doubted(p, index, colourless=colourless, index_needed=True)
         elif not whole and index is not None and index.label != p.label:
             # a window slid over part of a card can look like another card (fewer pips of the
             # same suit); a hypothesis is taken only when its corner index says the same
@@ -662,6 +685,9 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
         ref = float(np.median(sizes))
         found = [(d, whole) for d, whole in found if (whole and d.card != "back")
                  or abs(_height(d.corners) / ref - 1) <= (0.35 if whole else 0.25)]
+    # a joker seen only in part is never sure: boxes in a court's art read as jokers
+    found = [(Detection(d.card, held(Prediction(d.card, d.confidence)).confidence, d.corners)
+              if not whole and d.card in ("RJ", "BJ") else d, whole) for d, whole in found]
     # the surest readings first, a whole card outline counting a little surer than a hypothesis;
     # a face is reported once (backs may repeat)
     found.sort(key=lambda dw: (dw[0].card == "back", -(dw[0].confidence + 0.1 * dw[1])))
@@ -670,8 +696,8 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
         if not any(_clash(d, whole, k, kwhole) for k, kwhole in kept):
             kept.append((d, whole))
     if colourless:  # no colour in the photo: no suit is sure
-        return [Detection(d.card, doubted(Prediction(d.card, d.confidence), colourless=True).confidence, d.corners)
-                for d, _whole in kept]
+        return [Detection(d.card, held(Prediction(d.card, d.confidence)).confidence, d.corners)
+                if suited(d.card) else d for d, _whole in kept]
     return [d for d, _whole in kept]
 
 
@@ -751,6 +777,7 @@ def card_outlines(img: np.ndarray, min_share: float = 0.12, *, grabcut: bool | N
             _large_quads(cv2.resize(fg, (sw, sh), interpolation=cv2.INTER_NEAREST), min_area, quads)
         except cv2.error:
             pass  # a flat image: GrabCut has nothing to model
+    quads = _outermost(quads)
     if len(quads) > 1:
         # the outline that runs along the image's edges best first (an outline that swallowed
         # something touching the card leaves the card's edge somewhere), then the larger
