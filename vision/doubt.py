@@ -7,6 +7,10 @@ Two cases the networks cannot see for themselves:
   default asking threshold, 0.85, so that the table asks);
 - a photo with no colour (grayscale, a NoIR camera): red and black then look alike, and a suit
   told by colour is a guess. A suited card read from such a photo is at most :data:`DOUBT`.
+
+:mod:`vision.recognize` also holds at :data:`DOUBT` a card outline whose corner shows no index,
+a joker seen only in part (boxes in a court's art look like jokers) and "no card" in a photo
+meant to show one, where the card may be there unfound.
 """
 
 from __future__ import annotations

@@ -863,4 +863,6 @@ def read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
             best = None  # the image as it is reads surer
     if best is not None:
         return best
-    return Detection(preds[0].label, preds[0].confidence, whole)
+    # the image as it is: "no card" there is never sure, as the card may be there unfound
+    p = held(preds[0]) if preds[0].label == UNKNOWN else preds[0]
+    return Detection(p.label, p.confidence, whole)
