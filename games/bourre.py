@@ -392,6 +392,8 @@ class BourreState(State):
         else:
             if card == self.trump_card and seat != self.dealer:
                 raise IllegalActionError(f"{card} is the dealer's turned-up card")
+            if any(h is not None and card in h for h in self.known):
+                raise IllegalActionError(f"{card} is in another player's hand")
             self._referee(seat, card)
         self.seen.add(card)
         self.trick.append((seat, card))
@@ -409,18 +411,27 @@ class BourreState(State):
 
     def _referee(self, seat: int, card: Card) -> None:
         """File a claim for every earlier play of ``seat`` that ``card`` proves illegal, then
-        watch this play in turn."""
+        watch this play in turn. A dealer who stood pat still holds the turned-up card: it
+        proves a play at once."""
         for watched in proofs(self.pending, seat, card):
             self.pending.remove(watched)
-            self.claims.append(RevokeClaim(
-                deal=self.deals + 1, trick=watched.trick, player=seat, card=watched.card,
-                rule=rule_broken(watched.card, watched.led, card), proof=card,
-                penalty=f"pay the pot ({self.stake} chips) as if bourré", amount=self.stake))
-        if self.trick:
-            unseen = [c for c in FRENCH_52 if c not in self.seen]
-            forbidden = forbidden_cards(card, self.trick, self.trump, unseen)
-            if forbidden:
-                self.pending.append(Pending(self.trick_no + 1, seat, card, self.trick[0][1].suit, forbidden))
+            self._claim(watched, card)
+        if not self.trick:
+            return
+        unseen = [c for c in FRENCH_52 if c not in self.seen]
+        play = Pending(self.trick_no + 1, seat, card, self.trick[0][1].suit,
+                       forbidden_cards(card, self.trick, self.trump, unseen))
+        shown = self.trump_card
+        if seat == self.dealer and self.draws[seat] == 0 and shown is not None and shown in play.forbidden:
+            self._claim(play, shown)
+        elif play.forbidden:
+            self.pending.append(play)
+
+    def _claim(self, play: Pending, proof: Card) -> None:
+        self.claims.append(RevokeClaim(
+            deal=self.deals + 1, trick=play.trick, player=play.player, card=play.card,
+            rule=rule_broken(play.card, play.led, proof), proof=proof,
+            penalty=f"pay the pot ({self.stake} chips) as if bourré", amount=self.stake))
 
     def _settle(self) -> None:
         n = self.game.num_players

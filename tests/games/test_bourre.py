@@ -210,6 +210,17 @@ def test_claims_are_accepted_or_dismissed():
         s.apply_json({"act": "accept", "claim": 1})
 
 
+def test_a_dealer_who_stood_pat_holds_the_turned_up_card():
+    _, s = start(3, trump="9H")
+    s = s.apply_json({"act": "draw", "player": 1, "count": 2})
+    s = s.apply_json({"act": "draw", "player": 2, "count": 1})
+    s = s.apply_json({"act": "draw", "player": 0, "count": 0})
+    s = play_deal(s, [(1, "2C"), (2, "3C"), (0, "5S")])  # Ann shows no club and does not trump
+    claim = s.claims[0]
+    assert (claim.player, claim.trick, str(claim.card), str(claim.proof), claim.rule) == \
+        (0, 1, "5S", "9H", "failed to trump")
+
+
 def test_split_pot_and_bourre_antes_and_the_limit():
     """The limit caps what the winner takes and what a bourré player pays."""
     game = new_game("bourre", 3, {"limit": 2})

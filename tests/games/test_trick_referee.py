@@ -2,8 +2,9 @@
 with hands unknown to the engine, a revoke claim is filed exactly when a card shown proves one.
 
 The legality check here is written independently of games.bourre: a play of ``c`` is proven
-illegal by a later card ``x`` of the same player (who therefore held ``x`` at the time) when the
-hand {c, x} alone already forbids ``c``; holding more cards never makes a forbidden play legal.
+illegal by a card ``x`` the player is known to have held at the time (a later card of the same
+player, or the dealer's turned-up card when the dealer stood pat) when the hand {c, x} alone
+already forbids ``c``; holding more cards never makes a forbidden play legal.
 """
 
 import pytest
@@ -59,8 +60,11 @@ def test_claims_are_filed_exactly_when_a_card_proves_a_renege(seed):
             continue
         seat, card = action.player, action.card
         trick = [c for _, c in before.trick]
+        # a dealer who stood pat holds the turned-up card until playing it: it is shown
+        shown = before.trump_card
+        held = [shown] if seat == before.dealer and before.draws[seat] == 0 and shown in hands[seat] else []
         plays.append({"deal": deal, "number": before.trick_no + 1, "player": seat, "card": card,
-                      "trick": trick, "trump": before.trump, "later": [],
+                      "trick": trick, "trump": before.trump, "later": [c for c in held if c != card],
                       "broken": not allowed(hands[seat], trick, before.trump, card)})
         hands[seat].remove(card)
         for earlier in plays[:-1]:
