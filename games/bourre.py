@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from games.cards import FRENCH_52, SUIT_SYMBOLS, Card
+from games.cards import FRENCH_52, Card
 from games.engine import Action, Game, Item, Option, Spec, State, register
 from games.errors import CardError, IllegalActionError, OptionError, RecordError
 from games.pegging.actions import Deal, Play
@@ -523,7 +523,7 @@ class BourreState(State):
                 mark = "-" if took is None else "bourré" if s in row["bourre"] else \
                     f"{took}*" if s == row["winner"] else str(took)
                 cells.append(mark)
-            rows.append([f"{i + 1}. pot {row['pot']} {SUIT_SYMBOLS.get(row['trump'] or '', '')}", *cells])
+            rows.append([f"{i + 1}. pot {row['pot']} {row['trump']}", *cells])
         view["table"] = {"columns": ["", *names], "rows": rows,
                          "totals": ["Chips", *[str(self.chips(s)) for s in range(n)]]}
         if seat is not None and 0 <= seat < n:

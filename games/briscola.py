@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from games.cards import ITALIAN_40, SUIT_SYMBOLS, Card
+from games.cards import ITALIAN_40, Card
 from games.engine import Action, Game, Item, Option, Spec, State, register
 from games.errors import CardError, IllegalActionError, OptionError
 from games.pegging.actions import Deal, Play
@@ -566,9 +566,8 @@ class BriscolaState(State):
         view["result"] = "win" if self.winner is not None else None
         rows = []
         for i, row in enumerate(self.sheet):
-            suit = SUIT_SYMBOLS[row["called"][-1]]
             mark = "alone" if row["alone"] else f"+ {names[row['partner']]}"
-            rows.append([f"{i + 1}. {names[row['bidder']]} {row['bid']} {row['called'][:-1]}{suit} {mark}: "
+            rows.append([f"{i + 1}. {names[row['bidder']]} {row['bid']} {row['called']} {mark}: "
                          f"{row['taken']}", *[str(p) for p in row["scores"]]])
         view["table"] = {"columns": ["", *names], "rows": rows,
                          "totals": ["Total", *[str(s) for s in self.scores]]}
