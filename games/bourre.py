@@ -24,6 +24,7 @@ from games.tricks import (
     Accept,
     Dismiss,
     End,
+    Hand,
     Pending,
     RevokeClaim,
     Trump,
@@ -139,7 +140,7 @@ class Bourre(Game):
         ),
         summary="Five cards, pass or play; most tricks takes the pot, no trick matches it.",
     )
-    actions = (Ante, Deal, Trump, Pass, Draw, Play, Accept, Dismiss, End)
+    actions = (Ante, Deal, Trump, Pass, Draw, Hand, Play, Accept, Dismiss, End)
 
     def parse_card(self, text: str) -> Card:
         card = Card.parse(text)
@@ -208,10 +209,13 @@ class BourreState(State):
         return min(self.deal_pot, limit) if limit else self.deal_pot
 
     def to_move(self, action: Action) -> Sequence[int] | None:
+        # outside its phase an action names no turn, so the refusal says what the table waits for
         if isinstance(action, Ante):
-            return sorted(self.owed) if self._phase == "ante" else []
+            return sorted(self.owed) if self._phase == "ante" else None
+        if isinstance(action, Hand):
+            return None
         if isinstance(action, Pass | Draw | Play):
-            return [self.turn] if self.turn is not None else []
+            return [self.turn] if self.turn is not None else None
         return None
 
     def prompt(self) -> str:
@@ -244,6 +248,8 @@ class BourreState(State):
             self._trump(action)
         elif isinstance(action, Pass | Draw):
             self._declare(action)
+        elif isinstance(action, Hand):
+            self._hand(action)
         elif isinstance(action, Play):
             self._play(action)
         elif isinstance(action, Accept | Dismiss):
@@ -371,6 +377,23 @@ class BourreState(State):
                 raise IllegalActionError(f"{card} is in another hand: it cannot be drawn")
         self.known[action.player] = [c for c in hand if c not in away] + list(new)
 
+    def _hand(self, action: Hand) -> None:
+        self._need(action, "declare", "play")
+        seat, cards = action.player, action.cards
+        name = self.game.players[seat]
+        if self.declared[seat] == "pass":
+            raise IllegalActionError(f"{name} has passed: there is no hand to enter")
+        held = HAND - (self.trick_no + any(s == seat for s, _ in self.trick) if self._phase == "play" else 0)
+        if len(cards) != held or len(set(cards)) != len(cards):
+            raise IllegalActionError(f"{name} holds {held} different cards, not {len(cards)}")
+        for card in cards:
+            if card in self.seen:
+                raise IllegalActionError(f"{card} has already been played this deal")
+            if any(h is not None and card in h for s, h in enumerate(self.known) if s != seat) or (
+                    card == self.trump_card and seat != self.dealer):
+                raise IllegalActionError(f"{card} is in another player's hand")
+        self.known[seat] = list(cards)
+
     def _play(self, action: Play) -> None:
         self._need(action, "play")
         assert self.dealer is not None
@@ -389,6 +412,7 @@ class BourreState(State):
                 raise IllegalActionError(f"{name} {rule_broken(card, led, proof)}: play "
                                          f"{' or '.join(str(c) for c in legal)}")
             hand.remove(card)
+            self._referee(seat, card, watch=False)
         else:
             if card == self.trump_card and seat != self.dealer:
                 raise IllegalActionError(f"{card} is the dealer's turned-up card")
@@ -409,14 +433,14 @@ class BourreState(State):
         if self.trick_no == HAND:
             self._settle()
 
-    def _referee(self, seat: int, card: Card) -> None:
+    def _referee(self, seat: int, card: Card, *, watch: bool = True) -> None:
         """File a claim for every earlier play of ``seat`` that ``card`` proves illegal, then
-        watch this play in turn. A dealer who stood pat still holds the turned-up card: it
-        proves a play at once."""
+        (``watch``: the hand is unknown) watch this play in turn. A dealer who stood pat still
+        holds the turned-up card: it proves a play at once."""
         for watched in proofs(self.pending, seat, card):
             self.pending.remove(watched)
             self._claim(watched, card)
-        if not self.trick:
+        if not self.trick or not watch:
             return
         unseen = [c for c in FRENCH_52 if c not in self.seen]
         play = Pending(self.trick_no + 1, seat, card, self.trick[0][1].suit,

@@ -18,7 +18,7 @@ from games.cards import ITALIAN_40, Card
 from games.engine import Action, Game, Item, Option, Spec, State, register
 from games.errors import CardError, IllegalActionError, OptionError
 from games.pegging.actions import Deal, Play
-from games.tricks import End, trick_winner
+from games.tricks import End, Hand, trick_winner
 
 #: Card points: 120 in the pack.
 POINTS: dict[int, int] = {1: 11, 3: 10, 13: 4, 12: 3, 11: 2, 7: 0, 6: 0, 5: 0, 4: 0, 2: 0}
@@ -133,7 +133,7 @@ class Briscola(Game):
         ),
         summary="Bid to call a card: its holder is your secret partner; take 61 of the 120 points.",
     )
-    actions = (Deal, Bid, Pass, Reopen, Redeal, Monte, Call, Play, End)
+    actions = (Deal, Bid, Pass, Reopen, Redeal, Monte, Call, Hand, Play, End)
 
     def parse_card(self, text: str) -> Card:
         card = Card.parse(text)
@@ -194,6 +194,7 @@ class BriscolaState(State):
         self.leader: int | None = None
         self.won: list[list[Card]] = [[] for _ in range(n)]
         self.tricks = [0] * n
+        self.plays = [0] * n  # cards each seat has played this deal
         self.seen: set[Card] = set()
         self.last_trick: tuple[list[tuple[int, Card]], int] | None = None
         self.first_trick: list[tuple[int, Card]] = []  # Prima Mano al Buio: waits for the call
@@ -208,10 +209,11 @@ class BriscolaState(State):
         return self.game.hand_size
 
     def to_move(self, action: Action) -> Sequence[int] | None:
+        # outside its phase an action names no turn, so the refusal says what the table waits for
         if isinstance(action, Bid | Pass | Play):
-            return [self.turn] if self.turn is not None else []
+            return [self.turn] if self.turn is not None else None
         if isinstance(action, Call | Monte):
-            return [self.bidder] if self.bidder is not None else []
+            return [self.bidder] if self.bidder is not None and self._phase in ("call", "monte") else None
         return None
 
     def prompt(self) -> str:
@@ -244,6 +246,8 @@ class BriscolaState(State):
             self._monte(action)
         elif isinstance(action, Call):
             self._call(action)
+        elif isinstance(action, Hand):
+            self._hand(action)
         elif isinstance(action, Play):
             self._play(action)
         elif isinstance(action, End):
@@ -299,6 +303,7 @@ class BriscolaState(State):
         self.leader = None
         self.won = [[] for _ in range(n)]
         self.tricks = [0] * n
+        self.plays = [0] * n
         self.seen = set()
         self.last_trick = None
 
@@ -448,6 +453,25 @@ class BriscolaState(State):
         if self.trick_no == 0:
             self.turn = self.leader = self.game.next_seat(self.dealer)
 
+    def _hand(self, action: Hand) -> None:
+        self._need(action, "bid", "reopen", "monte", "call", "play")
+        seat, cards, game = action.player, action.cards, self.game
+        held = game.hand_size - self.plays[seat]
+        if len(cards) != held or len(set(cards)) != len(cards):
+            raise IllegalActionError(f"{game.players[seat]} holds {held} different cards, not {len(cards)}")
+        took_monte = seat == self.bidder and self._phase in ("call", "play") and game.variant == "monte"
+        for card in cards:
+            if card in self.seen:
+                raise IllegalActionError(f"{card} has already been played this deal")
+            if any(h is not None and card in h for s, h in enumerate(self.known) if s != seat) or (
+                    self.monte is not None and card in self.monte and not took_monte):
+                raise IllegalActionError(f"{card} is in another player's hand")
+            if self.discards is not None and card in self.discards:
+                raise IllegalActionError(f"{card} was laid away with the monte")
+        self.known[seat] = list(cards)
+        if self.called is not None and self.called in cards:
+            self.partner = seat
+
     def _play(self, action: Play) -> None:
         self._need(action, "play")
         seat, card, game = action.player, action.card, self.game
@@ -470,6 +494,7 @@ class BriscolaState(State):
                 raise IllegalActionError("no two may be played to the first trick (only by the bidder, playing last)")
         if hand is not None:
             hand.remove(card)
+        self.plays[seat] += 1
         self.seen.add(card)
         self.trick.append((seat, card))
         if card == self.called:

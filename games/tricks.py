@@ -117,6 +117,16 @@ class Dismiss(Action):
 
 
 @dataclass(frozen=True)
+class Hand(Action):
+    """A seated player enters the cards held now, on their own phone: from then on pegpi refuses
+    that player's illegal cards and shows which may be played. No other seat's view shows them."""
+
+    act: ClassVar[str] = "hand"
+    player: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
 class End(Action):
     """The players stop playing between deals; the most points (or chips) wins."""
 
@@ -129,6 +139,6 @@ def proofs(pending: Sequence[Pending], player: int, card: Card) -> list[Pending]
 
 
 __all__ = [
-    "ACE_HIGH", "Accept", "Dismiss", "End", "Pending", "RevokeClaim", "Trick", "Trump", "beats",
+    "ACE_HIGH", "Accept", "Dismiss", "End", "Hand", "Pending", "RevokeClaim", "Trick", "Trump", "beats",
     "proofs", "trick_winner",
 ]

@@ -221,6 +221,30 @@ def test_a_dealer_who_stood_pat_holds_the_turned_up_card():
         (0, 1, "5S", "9H", "failed to trump")
 
 
+def test_a_player_enters_the_hand_on_the_phone(view_texts):
+    """Cy enters his four cards after the first trick: his illegal cards are refused from then on,
+    his phone shows what he may play, and no other view shows his cards."""
+    _, s = start(3, trump="9H")
+    for seat in (1, 2, 0):
+        s = s.apply_json({"act": "draw", "player": seat, "count": 0})
+    s = play_deal(s, [(1, "AS"), (2, "2C"), (0, "3S")])  # Cy shows no spade...
+    with pytest.raises(IllegalActionError, match="holds 4 different cards, not 5"):
+        s.apply_json({"act": "hand", "player": 2, "cards": ["5S", "6S", "KD", "QD", "JD"]})
+    with pytest.raises(IllegalActionError, match="AS has already been played"):
+        s.apply_json({"act": "hand", "player": 2, "cards": ["AS", "6S", "KD", "QD"]})
+    with pytest.raises(IllegalActionError, match="9H is in another player's hand"):
+        s.apply_json({"act": "hand", "player": 2, "cards": ["9H", "6S", "KD", "QD"]})
+    s = s.apply_json({"act": "hand", "player": 2, "cards": ["5S", "6S", "KD", "QD"]})
+    assert s.view_for(2)["hand"] == ["5S", "6S", "KD", "QD"]
+    assert not view_texts(s.view_for(1)) & {"5S", "6S", "KD", "QD"}
+    s = play_deal(s, [(1, "4S")])
+    assert s.view_for(2)["legal"] == ["5S", "6S"]
+    with pytest.raises(IllegalActionError, match="Player 3 failed to follow suit: play 5S or 6S"):
+        s.apply_json({"act": "play", "player": 2, "card": "KD"})
+    s = s.apply_json({"act": "play", "player": 2, "card": "5S"})  # ...and this proves trick 1's revoke
+    assert [(c.trick, c.player, str(c.proof)) for c in s.claims] == [(1, 2, "5S")]
+
+
 def test_split_pot_and_bourre_antes_and_the_limit():
     """The limit caps what the winner takes and what a bourré player pays."""
     game = new_game("bourre", 3, {"limit": 2})

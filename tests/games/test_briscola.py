@@ -158,6 +158,27 @@ def test_the_partner_is_secret_until_the_called_card_is_played(view_texts):
     assert all(s.view_for(seat)["partner"] == holder for seat in (None, 0, 1, 2, 3, 4))
 
 
+def test_a_player_enters_the_hand_on_the_phone(view_texts):
+    game = new_game("briscola", NAMES)
+    s = game.new_initial_state().apply_json({"act": "deal", "dealer": 0})
+    s = auction(s, "K", "pass", "pass", "pass", "pass")
+    s = s.apply_json({"act": "call", "player": 4, "card": "KD"})
+    s = s.apply_json({"act": "play", "player": 4, "card": "AS"})
+    mine = ["KD", "2S", "3S", "4S", "5S", "6S", "7S", "JS"]
+    with pytest.raises(IllegalActionError, match="holds 8 different cards, not 7"):
+        s.apply_json({"act": "hand", "player": 3, "cards": mine[:7]})
+    with pytest.raises(IllegalActionError, match="AS has already been played"):
+        s.apply_json({"act": "hand", "player": 3, "cards": ["AS", *mine[1:]]})
+    s = s.apply_json({"act": "hand", "player": 3, "cards": mine})
+    assert s.view_for(3)["hand"] == mine and s.view_for(3)["partner"] == 3
+    for seat in (None, 0, 1, 2, 4):
+        assert not view_texts(s.view_for(seat)) & (set(mine) - {"KD"}) and s.view_for(seat)["partner"] is None
+    with pytest.raises(IllegalActionError, match="Di does not hold QS"):
+        s.apply_json({"act": "play", "player": 3, "card": "QS"})
+    with pytest.raises(IllegalActionError, match="2S is in another player's hand"):
+        s.apply_json({"act": "hand", "player": 2, "cards": ["2S", "AH", "3H", "KH", "QH", "JH", "7H", "6H"]})
+
+
 def test_hands_unknown_a_card_is_played_once():
     game = new_game("briscola", NAMES)
     s = game.new_initial_state().apply_json({"act": "deal", "dealer": 0})
