@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from device.cli import main
+from pegpi.cli import main
 from games import IllegalActionError, new_game
 from games.bourre import legal_plays
 from games.cards import FRENCH_52, Card

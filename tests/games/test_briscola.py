@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from device.cli import main
+from pegpi.cli import main
 from games import CardError, IllegalActionError, new_game
 from games.briscola import POINTS, deal_scores
 from games.cards import ITALIAN_40
