@@ -67,7 +67,7 @@ def test_the_default_bench_reads_the_designs_it_always_read_and_the_pools_never_
 
 
 def test_a_pool_asked_for_more_designs_than_it_has_is_refused_by_name(capsys: pytest.CaptureFixture[str]) -> None:
-    from device.cli import main
+    from pegpi.cli import main
 
     for argv in (["--designs", "257"], ["--designs", "0"], ["--pool", "selection", "--designs", "999"]):
         assert main(["bench", "recognition", "--only", "heldout", *argv]) == 2
