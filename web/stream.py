@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response
 
-from web import shared
+from web.context import shared
 from web.phones import my_seat, seat_guard
 
 bp = Blueprint("stream", __name__, url_prefix="/api")
