@@ -31,7 +31,6 @@ T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 
-JSON = dict[str, Any]
 
 PAIRING_LINES = ("Pair a phone", "OK: show the code", "Menu: back")
 
