@@ -134,6 +134,12 @@ def test_seats_belong_to_one_phone() -> None:
     ({"act": "discard", "player": 0, "cards": ["AS", "2S"]}, 0, {"act": "discard", "player": 0, "cards": ["AS", "2S"]}),
     ({"act": "discard", "player": 0}, None, {"act": "discard", "player": 0}),
     ({"act": "play", "player": 0, "card": "AS"}, None, {"act": "play", "player": 0, "card": "AS"}),
+    ({"act": "hand", "player": 2, "cards": ["AS", "2S"]}, 1, {"act": "hand", "player": 2, "hidden": 2}),
+    ({"act": "hand", "player": 2, "cards": ["AS", "2S"]}, 2, {"act": "hand", "player": 2, "cards": ["AS", "2S"]}),
+    ({"act": "draw", "player": 1, "count": 1, "cards": ["AS"], "drawn": ["KD"]}, None,
+     {"act": "draw", "player": 1, "count": 1, "hidden": 1}),
+    ({"act": "draw", "player": 1, "count": 0}, 0, {"act": "draw", "player": 1, "count": 0}),
+    ({"act": "monte", "player": 4, "cards": ["AS", "2S", "3S", "4S", "5S"]}, 0, {"act": "monte", "player": 4, "hidden": 5}),
     ({"act": "show", "player": 1, "cards": ["AS", "2S", "3S", "4S"]}, 0,
      {"act": "show", "player": 1, "cards": ["AS", "2S", "3S", "4S"]}),
 ])
