@@ -89,7 +89,7 @@ def test_each_pegging_game_answers_the_table_in_step_with_its_record(name: str) 
         data = action.to_json()
         act, seat = data["act"], data.get("player")
         view = state.view_for(None)
-        assert state.whose_turn() == (view["turn"] if state.phase == "play" else None)
+        assert state.whose_turn() == (view.turn if state.phase == "play" else None)
         if act == "cut":
             assert [_fields(a) for a in state.card_means(Zone.row(seat), data["card"]) or []] == [_fields(action)]
         elif act == "deal":
