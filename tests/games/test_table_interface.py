@@ -117,7 +117,7 @@ def test_each_pegging_game_answers_the_table_in_step_with_its_record(name: str) 
                 assert shown is not None and _fields(shown) == _fields(action)
         elif act == "crib":
             assert state.show_waits_for() == CRIB
-            assert state.zone_owner(CRIB) == state.view_for(None)["dealer"]
+            assert state.zone_owner(CRIB) == state.view_for(None).dealer
             if data.get("cards"):
                 counted = state.show_from(CRIB, data["cards"])
                 assert counted is not None and counted.to_json()["cards"] == data["cards"]
