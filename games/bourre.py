@@ -581,4 +581,7 @@ class BourreView(TricksView):
     draws: tuple[int | None, ...] = ()  # per seat: cards drawn by a player who plays
 
 
-__all__ = ["Ante", "Bourre", "BourreState", "BourreView", "Draw", "Pass", "forbidden_cards", "legal_plays", "rule_broken"]
+__all__ = [
+    "Ante", "Bourre", "BourreState", "BourreView", "Draw", "Pass", "forbidden_cards", "legal_plays",
+    "rule_broken",
+]

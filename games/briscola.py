@@ -569,6 +569,12 @@ class BriscolaState(State):
 
     # -- the view -------------------------------------------------------------------------------
 
+    def _order(self) -> tuple[int, ...]:
+        """Every seat in the order of the deal, from the one after the dealer."""
+        if self.dealer is None:
+            return ()
+        return tuple(self.game.next_seat(self.dealer, k) for k in range(1, self.game.num_players + 1))
+
     def _view(self, common: Common, seat: int | None) -> TableView:
         names = self.game.players
         n = self.game.num_players
@@ -591,7 +597,6 @@ class BriscolaState(State):
         # the partner is the table's to know once the called card is played; before, only its holder's
         mine = seat is not None and self.partner == seat
         called = str(self.called) if self.called is not None else None
-        dealt = self.dealer is not None and self._phase != "deal"
         return BriscolaView(
             **common,
             trump=called,
@@ -602,8 +607,7 @@ class BriscolaState(State):
             cards_this_deal=self.game.hand_size,
             trick_number=self.trick_no + 1 if self._phase == "play" else None,
             last_trick=last_trick_view(self.last_trick),
-            active=tuple(self.game.next_seat(self.dealer, k) for k in range(1, n + 1))
-            if dealt and self.dealer is not None else (),
+            active=self._order() if self._phase != "deal" else (),
             auction=tuple(AuctionStep(s, said) for s, said in self.auction),
             bidder=self.bidder,
             bid=self._said_bid() if self.bidder is not None else None,
@@ -642,6 +646,6 @@ class BriscolaView(TricksView):
 
 
 __all__ = [
-    "CALL_ORDER", "POINTS", "STRENGTH", "AuctionStep", "Bid", "Briscola", "BriscolaState", "BriscolaView", "Call", "Monte", "Pass", "Redeal",
-    "Reopen", "deal_scores", "units",
+    "CALL_ORDER", "POINTS", "STRENGTH", "AuctionStep", "Bid", "Briscola", "BriscolaState", "BriscolaView",
+    "Call", "Monte", "Pass", "Redeal", "Reopen", "deal_scores", "units",
 ]

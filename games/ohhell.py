@@ -279,6 +279,13 @@ class OhHellState(State):
         self._phase = "deal"
         self.turn = None
 
+    def _order(self) -> tuple[int, ...]:
+        """Every seat in the order of the deal, from the one after the dealer."""
+        if self.dealer is None:
+            return ()
+        n = self.game.num_players
+        return tuple((self.dealer + k) % n for k in range(1, n + 1))
+
     def _view(self, common: Common, seat: int | None) -> TableView:
         names = self.game.players
         rows = []
@@ -300,7 +307,6 @@ class OhHellState(State):
                 led = self.trick[0][1].suit if self.trick else None
                 legal = tuple(str(c) for c in hand if led is None or c.suit == led
                               or not any(h.suit == led for h in hand))
-        playing = self._phase in ("bid", "play")
         return TricksView(
             **common,
             trump=str(self.trump_card) if self.trump_card is not None else None,
@@ -311,7 +317,7 @@ class OhHellState(State):
             cards_this_deal=self.hand_size,
             trick_number=sum(self.tricks) + 1 if self._phase == "play" else None,
             last_trick=last_trick_view(self.last_trick),
-            active=tuple((self.dealer + k) % n for k in range(1, n + 1)) if playing and self.dealer is not None else (),
+            active=self._order() if self._phase in ("bid", "play") else (),
             legal=legal,
         )
 

@@ -70,8 +70,8 @@ class RevokeClaim:
 
     def as_view(self, names: Sequence[str]) -> Claim:
         """The claim as every seat's view gives it: both cards have been shown to the table."""
-        return Claim(deal=self.deal, trick=self.trick, player=self.player, card=str(self.card), rule=self.rule,
-                     proof=str(self.proof), penalty=self.penalty, amount=self.amount, status=self.status,
+        return Claim(deal=self.deal, trick=self.trick, player=self.player, card=str(self.card),
+                     rule=self.rule, proof=str(self.proof), penalty=self.penalty, amount=self.amount, status=self.status,
                      say=self.say(names))
 
     def say(self, names: Sequence[str]) -> str:

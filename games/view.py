@@ -32,9 +32,9 @@ from games.scores import Item, say_item
 OptionValue = bool | int | float | str | None
 
 __all__ = [
-    "Claim", "Common", "Counted", "Group", "LastScore", "LastTrick", "LayoutView", "OptionValue", "PeggingView", "PileView",
-    "Said", "ScoreTable", "ShowCount", "Shortage", "Side", "SkunkLine", "TableView", "TrickCard", "TricksView",
-    "counted", "view_from_json",
+    "Claim", "Common", "Counted", "Group", "LastScore", "LastTrick", "LayoutView", "OptionValue",
+    "PeggingView", "PileView", "Said", "ScoreTable", "ShowCount", "Shortage", "Side", "SkunkLine", "TableView", "TrickCard",
+    "TricksView", "counted", "view_from_json",
 ]
 
 
