@@ -22,6 +22,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from games.errors import PegpiError
 from games.jsontypes import JSONObject
@@ -53,6 +54,19 @@ CREATE TABLE IF NOT EXISTS actions (
     UNIQUE (game_id, seq)
 );
 """
+
+
+#: The tables every pegpi store has; a database with tables but not these belongs to something else.
+OWN_TABLES = frozenset({"games", "meta", "actions"})
+
+
+def _loads(text: str, what: str) -> Any:
+    """A stored JSON column; a damaged one is a StoreError naming the row, never a traceback."""
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise StoreError(f"the event store is damaged: {what} is not JSON ({exc})") from exc
+    return value
 
 
 class StoreError(PegpiError, OSError):
@@ -135,6 +149,11 @@ class Store:
             if str(path) != ":memory:":
                 self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None, timeout=5.0)
+            tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if tables and not OWN_TABLES <= tables:  # refuse to add pegpi's tables to another program's db
+                self._db.close()
+                raise StoreError(f"{str(self.path)!r} is not a pegpi event store (it holds other tables: "
+                                 f"{', '.join(sorted(tables))}): name another file with --db")
             mode = self._db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
             if str(path) != ":memory:" and mode.lower() != "wal":
                 raise StoreError(f"{self.path}: cannot use write-ahead logging (journal mode {mode})")
@@ -144,6 +163,8 @@ class Store:
             if max_bytes:
                 page = self._db.execute("PRAGMA page_size").fetchone()[0]
                 self._db.execute(f"PRAGMA max_page_count={max(8, int(max_bytes) // int(page))}")
+        except StoreError:
+            raise
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"cannot open the event store {str(self.path)!r}: {exc}") from exc
         except OSError as exc:
@@ -215,10 +236,14 @@ class Store:
             db.execute("UPDATE games SET ended = NULL, result = NULL WHERE id = ?", (game_id,))
 
     def games(self) -> list[GameInfo]:
-        rows = self._db.execute(
-            "SELECT g.id, g.game, g.players, g.options, g.started, g.ended, g.result, "
-            "(SELECT COUNT(*) FROM actions a WHERE a.game_id = g.id) FROM games g ORDER BY g.id").fetchall()
-        return [GameInfo(r[0], r[1], json.loads(r[2]), json.loads(r[3]), r[4], r[5], r[6], r[7]) for r in rows]
+        try:
+            rows = self._db.execute(
+                "SELECT g.id, g.game, g.players, g.options, g.started, g.ended, g.result, "
+                "(SELECT COUNT(*) FROM actions a WHERE a.game_id = g.id) FROM games g ORDER BY g.id").fetchall()
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"cannot read the event store {self.path.name}: {exc}") from exc
+        return [GameInfo(r[0], r[1], _loads(r[2], f"the players of game {r[0]}"),
+                         _loads(r[3], f"the options of game {r[0]}"), r[4], r[5], r[6], r[7]) for r in rows]
 
     def game(self, game_id: int) -> GameInfo:
         for info in self.games():
@@ -240,7 +265,8 @@ class Store:
                 (game_id,)).fetchall()
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"cannot read the event store {self.path.name}: {exc}") from exc
-        return [Row(r[0], r[1], json.loads(r[2]) if r[2] else None, r[3], r[4], r[5], r[6]) for r in found]
+        return [Row(r[0], r[1], _loads(r[2], f"row {r[0]} of game {game_id}") if r[2] else None,
+                    r[3], r[4], r[5], r[6]) for r in found]
 
     def append(self, game_id: int, rows: Sequence[tuple[str, JSONObject | None, int | None]], *,
                source: str, input: str | None = None, t: float | None = None) -> list[int]:

@@ -54,10 +54,14 @@ def load_record(source: str | Path | Mapping[str, Any]) -> dict[str, Any]:
             text = path.read_text(encoding="utf-8")
         except OSError as exc:
             raise RecordError(f"cannot read the record {str(source)!r}: {exc.strerror}") from exc
+        except UnicodeDecodeError as exc:
+            raise RecordError(f"{path.name} is not UTF-8 text (byte {exc.start}): a record is a JSON file") from exc
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise RecordError(f"{path.name} is not valid JSON: {exc.msg} at line {exc.lineno}") from exc
+        except RecursionError as exc:  # the parser recurses once per level of nesting
+            raise RecordError(f"{path.name} is nested too deeply to be a game record") from exc
     if not isinstance(data, dict):
         raise RecordError("a game record is a JSON object with 'game', 'players' and 'actions'")
     for key in ("game", "actions"):

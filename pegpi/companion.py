@@ -37,7 +37,7 @@ from device.display import BoardDisplay
 from device.errors import CompanionError
 from device.leds import TableLights
 from device.outputs import BoardFeed
-from device.protocols.script import record_to_script
+from device.protocols.script import record_to_script, resume_point
 from device.runtime import Stats, TableLoop, sd_notify, watchdog_interval
 from device.session import Session
 from device.store import Store
@@ -181,14 +181,26 @@ class Companion:
         session = Session(store, game=game, players=players, options=options,
                           confidence=float(table.get("confidence", 0.85)))
         current = session.game
-        if self.expected is not None and (self.demo or current.spec.name != self.expected["game"]
-                                          or list(current.players) != list(self.expected["players"])):
-            # every demo is a new game (earlier games stay in the store); a script resumes its own
-            # game after a restart, and another game in the store is left as it is
+        if self.expected is not None and (current.spec.name != self.expected["game"]
+                                          or list(current.players) != list(self.expected["players"])
+                                          or (self.demo and not self._resumes_demo(session))):
+            # a script or the demo resumes its own unfinished game after a restart (a power cut);
+            # another demo, a finished one or another game starts anew (earlier games stay stored)
             session.new_game(self.expected["game"], list(self.expected["players"]),
                              self.expected.get("options") or {})
+            if self.demo:
+                session.store.set_meta("demo", self._demo_key(session.game_id))
         self.db_path = path
         return session
+
+    def _demo_key(self, game_id: int) -> str:
+        return f"{game_id} {self.options.seed} {'frames' if self.options.frames else 'events'}"
+
+    def _resumes_demo(self, session: Session) -> bool:
+        """The store's current game is this demo's, unfinished, and the store knows the script
+        step it got to (the event demo tags each step; the rendered camera cannot start mid-game)."""
+        return (session.store.meta("demo") == self._demo_key(session.game_id) and not session.state.is_over
+                and not self.options.frames and resume_point(session) > 0)
 
     def _spawn(self, name: str, target: Callable[[], None]) -> None:
         thread = threading.Thread(target=self._guard(target), name=name, daemon=True)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
 from collections.abc import Sequence
@@ -53,8 +54,17 @@ def os_error_text(exc: OSError) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    seed = getattr(args, "seed", None)
+    if seed is not None and seed < 0:  # every --seed feeds a random generator that takes none below 0
+        print(f"pegpi: error: --seed must be 0 or more, got {seed}", file=sys.stderr)
+        return 2
     try:
         code = args.func(args)
+        sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
+    except BrokenPipeError:  # the reader went away (`pegpi export | head`): stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so the interpreter's final flush does not complain
+        return 1
     except PegpiError as exc:
         print(f"pegpi: error: {exc}", file=sys.stderr)
         return 2

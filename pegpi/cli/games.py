@@ -11,6 +11,7 @@ from typing import Any
 from games import get_game, registered_games
 from games.cribbage.census import TOTAL_SHOWS, census
 from games.records import replay
+from pegpi.errors import CommandError
 
 
 def register(commands: Any, benches: Any) -> None:
@@ -57,6 +58,8 @@ def cmd_score(args: argparse.Namespace) -> int:
     if scorer is None:
         print(f"pegpi: {game.spec.title} has no hand to count")
         return 2
+    if args.starter is not None and not args.starter.strip():
+        raise CommandError("--starter is empty: name the starter card, e.g. --starter 5D")
     lines = scorer(args.cards, args.starter, args.crib)
     own = [(label, score) for label, score in lines if not score.to_opponent]
     given = sum(score.total for _, score in lines if score.to_opponent)
@@ -69,6 +72,8 @@ def cmd_score(args: argparse.Namespace) -> int:
         }
         if given:
             out["to_opponent"] = given
+        if args.starter is None:
+            out["starter"] = None
         if len(lines) > 1:
             out["lines"] = [{"line": label, **score.to_json()} for label, score in lines]
         print(json.dumps(out))
@@ -79,6 +84,8 @@ def cmd_score(args: argparse.Namespace) -> int:
         print(f"{prefix}{score.total}{suffix}  ({score.spoken()})")
     if len(own) > 1 or given:
         print(f"total: {total}" + (f" (and {given} to the opponent)" if given else ""))
+    if args.starter is None:  # a show is counted with the starter; say that this count left it out
+        print("(counted without a starter: give it with --starter CARD)")
     return 0
 
 
