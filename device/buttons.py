@@ -2,7 +2,7 @@
 
 - OK: accept what the device asks ("Is this the 5H?") -> ``service.confirm()``; on the pairing
   screen it shows the phone pairing code.
-- Undo: ``service.undo()``.
+- Undo: ``service.undo()``; on the code screen, a new pairing code (phones pair again).
 - Go: ``service.submit({"act": "go", "player": <whose turn>})``.
 - Menu, short press: the pairing screen (and back to the board).
 - Menu, long press: the next game in the configured cycle (cribbage for 2, for 3, five-card...)
@@ -196,7 +196,20 @@ class ButtonPanel:
 
     def undo(self) -> None:
         with self._lock:
+            if self._screen_mode() == "code":
+                self._new_code()
+                return
             self._call("undo", lambda: self.service.undo(source="button"))
+
+    def _new_code(self) -> None:
+        """Undo on the code screen: a new pairing code (every phone pairs again), shown at once."""
+        rotate = getattr(self.service, "new_pairing_code", None)
+        if not callable(rotate):
+            return
+        code = str(self._safe(rotate) or "?")
+        log.info("buttons: a new pairing code")
+        self._enter("code")
+        self._notice(["New pairing code"], big=code, seconds=PAIRING_SECONDS)
 
     def go(self) -> None:
         with self._lock:

@@ -98,6 +98,13 @@ class Session:
     def pairing_code(self) -> str:
         return self._code
 
+    def new_pairing_code(self) -> str:
+        """Show a new pairing code (asked for on the device): every phone must pair again."""
+        with self._lock:
+            self._code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            self.store.set_meta("pairing_code", self._code)
+            return self._code
+
     def view(self, seat: int | None = None) -> JSON:
         with self._lock:
             return self._view(seat)

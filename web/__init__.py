@@ -20,6 +20,7 @@ from werkzeug.exceptions import HTTPException
 
 from games.errors import IllegalActionError, PegpiError
 from web.hub import Hub
+from web.limits import STREAMS_MAX, STREAMS_PER_ADDRESS
 from web.phones import Seats, WebError, WrongCodes
 
 DEFAULTS: dict[str, Any] = {
@@ -33,6 +34,8 @@ DEFAULTS: dict[str, Any] = {
     "PAIR_WINDOW": 60.0,  # seconds
     "SSE_KEEPALIVE": 15.0,  # seconds between comment lines on a quiet stream
     "SSE_RETRY_MS": 1500,  # how soon a phone reconnects
+    "STREAMS_MAX": STREAMS_MAX,  # open event streams in all (the server gets more threads)
+    "STREAMS_PER_ADDRESS": STREAMS_PER_ADDRESS,  # open event streams from one address
     "CAMERA_REFRESH_MS": 1500,
     "REPLAY": None,  # a game record to serve when no service is given
 }

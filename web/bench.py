@@ -107,7 +107,7 @@ def run(clients: int = 20, updates: int = 60, timeout: float = 30.0, service_kin
     folder = tempfile.TemporaryDirectory(prefix="pegpi-bench-web-")
     table = _Replayed(service_kind, record, folder.name)
     service = table.service
-    app = create_app({"SSE_KEEPALIVE": 15.0}, service=service)
+    app = create_app({"SSE_KEEPALIVE": 15.0, "STREAMS_PER_ADDRESS": clients}, service=service)
     rss_before = _rss_mb()
     running = Background(app, threads=clients + 8).__enter__()
     spawn = multiprocessing.get_context("spawn")

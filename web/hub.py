@@ -13,10 +13,13 @@ from __future__ import annotations
 import json
 import logging
 import threading
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
 log = logging.getLogger(__name__)
+
+GONE_POLL = 1.0  # seconds between checks that a quiet stream's phone is still connected
 
 
 def sse(event: str, data: Any, *, ident: int | None = None) -> str:
@@ -82,10 +85,13 @@ class Hub:
                     self._cache[seat] = cached
         return cached
 
-    def listen(self, seat: int | None, allowed: Callable[[], bool] = lambda: True) -> Iterator[str]:
+    def listen(self, seat: int | None, allowed: Callable[[], bool] = lambda: True,
+               gone: Callable[[], bool] = lambda: False) -> Iterator[str]:
         """The SSE text for one phone: its view now, then after every change of the table. The
         stream ends (the page reconnects, as a spectator if need be) once ``allowed()`` is false:
-        the phone no longer holds the seat whose cards it was being sent."""
+        the phone no longer holds the seat whose cards it was being sent. It ends too once
+        ``gone()`` says the phone hung up, checked every :data:`GONE_POLL` seconds, so that a
+        dead stream gives its thread back within seconds."""
         self._ensure_reader()
         with self._changed:
             self.listeners += 1
@@ -95,13 +101,21 @@ class Hub:
             sent = self._view_json(seat, seen)
             yield f"id: {seen}\nevent: view\ndata: {sent}\n\n"
             while not self._closed:
-                with self._changed:
-                    last = seen
-                    fresh = self._changed.wait_for(
-                        lambda last=last: self._version != last or self._closed, timeout=self.keepalive)
-                    seen = self._version
-                    notice = self._notice
-                if self._closed:
+                fresh, quiet_until, notice = False, time.monotonic() + self.keepalive, None
+                while not fresh and not self._closed and not gone():
+                    left = quiet_until - time.monotonic()
+                    if left <= 0:
+                        break
+                    with self._changed:
+                        last = seen
+
+                        def newer(last: int = last) -> bool:
+                            return self._version != last or self._closed
+
+                        fresh = self._changed.wait_for(newer, timeout=min(left, GONE_POLL))
+                        seen = self._version
+                        notice = self._notice
+                if self._closed or gone():
                     return
                 if not fresh:
                     yield ": still here\n\n"

@@ -193,6 +193,13 @@ class ReplayService:
     def pairing_code(self) -> str:
         return self._code
 
+    def new_pairing_code(self) -> str:
+        """Another code (never the same one): every phone must pair again."""
+        old = self._code
+        while self._code == old:
+            self._code = f"{secrets.randbelow(10_000):04d}"
+        return self._code
+
     def camera_frame(self) -> bytes | None:
         return self._frame() if self._frame is not None else None
 

@@ -147,6 +147,20 @@ def test_menu_short_press_opens_pairing_and_ok_shows_the_code(panel: ButtonPanel
     assert device.image.convert("1").tobytes() == render_board(table.current, (128, 64)).tobytes()
 
 
+def test_undo_on_the_code_screen_shows_a_new_code(panel: ButtonPanel, table: RecordingTable,
+                                                  screen: tuple[BoardDisplay, Any]) -> None:
+    device = screen[1]
+    fresh: list[str] = []
+    table.new_pairing_code = lambda: fresh.append("7139") or "7139"  # type: ignore[attr-defined]
+    press(panel, "menu")
+    press(panel, "ok")
+    press(panel, "undo")
+    assert fresh == ["7139"] and panel.mode == "code"
+    assert table.calls == []  # nothing was undone in the game
+    assert device.image.convert("1").tobytes() == render_notice(
+        ["New pairing code"], (128, 64), big="7139").tobytes()
+
+
 def test_menu_long_press_starts_the_next_game(panel: ButtonPanel, table: RecordingTable) -> None:
     menu = panel.buttons["menu"].pin
     menu.drive_low()
