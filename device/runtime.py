@@ -285,7 +285,7 @@ class Companion:
         except ImportError as exc:
             log.warning("web: the phone page is not available (%s)", exc)
             return
-        threads = int(self.config.get("web", {}).get("threads", 0))
+        threads = int(self.config.get("web", {}).get("threads", 136))
         app = self.web_app = create_app({"SECRET_KEY": self._web_secret()}, service=self.session)
         try:
             self.server = make_server(app, host=host, port=port, threads=threads)
