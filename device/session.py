@@ -24,7 +24,7 @@ from typing import Any
 from device.store import Entry, Store, effective_actions
 from games import new_game, registered_games
 from games.engine import Action, Game, State
-from games.errors import IllegalActionError, PegpiError, RecordError
+from games.errors import IllegalActionError, OptionError, PegpiError, RecordError
 
 log = logging.getLogger(__name__)
 
@@ -75,7 +75,11 @@ class Session:
     def _load(self, game_id: int, name: str, players: list[str], options: JSON) -> None:
         """Replay the stored game to the exact state (start-up, a new game, after a correction)."""
         self.game_id = game_id
-        self.game: Game = new_game(name, players, options)
+        try:
+            self.game: Game = new_game(name, players, options)
+        except OptionError as exc:  # stored by an older pegpi that let the option through
+            raise RecordError(f"the stored game {game_id} ({name}) cannot be resumed: {exc}; "
+                              "run with another store (--db PATH) to start afresh") from exc
         entries = effective_actions(self.store.rows(game_id))
         self.entries, self.state = entries, self._replay(entries)
         from device.protocols import protocol_for

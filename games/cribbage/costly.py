@@ -35,6 +35,7 @@ from games.cribbage.scoring import value
 from games.cribbage.threecard import ThreeCardCribbage
 from games.engine import Action, Item, Option, Score, Spec, register
 from games.errors import IllegalActionError
+from games.spec import TARGET_HIGH, TARGET_LOW
 
 PAIR_POINTS = {2: ("pair", 2), 3: ("pair royal", 9), 4: ("double pair royal", 18)}
 TOTAL_NAMES = {15: "fifteen", 25: "twenty-five", 31: "thirty-one"}
@@ -143,7 +144,7 @@ class CostlyColours(ThreeCardCribbage):
         table="pegging",
         target=61,
         aliases=("costly colours", "costly colors"),
-        options=(Option("target", 61, "points to win (Cotton: 61)"),),
+        options=(Option("target", 61, "points to win (Cotton: 61)", low=TARGET_LOW, high=TARGET_HIGH),),
         summary="Three cards and a deck card, mogging, one play to 31 scoring 15/25/31 by the card, "
                 "colours in the show; game 61.",
     )

@@ -33,6 +33,7 @@ from games.engine import Action, Item, Option, Score, Spec, register
 from games.errors import CardError, IllegalActionError
 from games.pegging.game import PeggingGame
 from games.pegging.table import PeggingState
+from games.spec import TARGET_HIGH, TARGET_LOW
 
 
 class Cribbage(PeggingGame[Card]):
@@ -47,7 +48,7 @@ class Cribbage(PeggingGame[Card]):
         target=121,
         aliases=("cribbage6", "six-card cribbage", "crib"),
         options=(
-            Option("target", 121, "points to win"),
+            Option("target", 121, "points to win", low=TARGET_LOW, high=TARGET_HIGH),
             Option("muggins", False, "players claim their counts; an opponent may take what they miss"),
         ),
         summary="Deal six, lay two away to the crib, peg in the play, count hands and crib; game 121.",

@@ -28,6 +28,7 @@ from games.cribbage.scoring import PlayRules, fifteens, pairs, runs, score_play,
 from games.cribbage.threecard import ThreeCardCribbage
 from games.engine import Item, Option, Score, Spec, register
 from games.errors import IllegalActionError
+from games.spec import TARGET_HIGH, TARGET_LOW
 
 NODDY_PLAY = PlayRules(totals=(15, 25, 31), flushes=True, flush_min=3)
 RUN_POINTS = {"table": {3: 1, 4: 2}, "per-card": {3: 3, 4: 4}}
@@ -67,7 +68,7 @@ class Noddy(ThreeCardCribbage):
         target=31,
         aliases=("knave noddy",),
         options=(
-            Option("target", 31, "points to win"),
+            Option("target", 31, "points to win", low=TARGET_LOW, high=TARGET_HIGH),
             Option("hand_runs", "table", "runs in the hand: as the seed's table prints them (1, 2) or 3 and 4",
                    ("table", "per-card")),
         ),

@@ -789,6 +789,8 @@ function renderSetup() {
       input = el("input");
       input.type = typeof opt.default === "number" ? "number" : "text";
       if (input.type === "number") input.inputMode = "numeric";
+      if (opt.min != null) input.min = String(opt.min);
+      if (opt.max != null) input.max = String(opt.max);
       input.value = opt.default;
     }
     input.dataset.option = opt.name;
