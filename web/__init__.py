@@ -40,7 +40,7 @@ DEFAULTS: dict[str, Any] = {
     "REPLAY": None,  # a game record to serve when no service is given
 }
 
-CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+CSP = ("default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; "
        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
 
 

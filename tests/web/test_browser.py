@@ -8,12 +8,14 @@ these tests skip, unless PEGPI_REQUIRE_BROWSER=1 (CI), where they fail.
 
 from __future__ import annotations
 
+import io
 import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import Image
 
 from web import create_app
 from web.serve import Background
@@ -252,3 +254,36 @@ def test_set_up_a_game_that_is_not_pegged(table: tuple[str, Any], page: Any) -> 
     assert page.locator("#pair-open").inner_text() == "Paired"  # a new table: seats are chosen again
     assert fits_the_phone(page)
     shot(page, "ohhell")
+
+
+# -- the camera's picture ------------------------------------------------------------------------
+
+
+def jpeg(colour: tuple[int, int, int], size: tuple[int, int] = (320, 240)) -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", size, colour).save(out, "JPEG", quality=95)
+    return out.getvalue()
+
+
+@pytest.fixture
+def served(record_of: Any, replayed_session: Any) -> Iterator[tuple[str, Any]]:
+    service = replayed_session(record_of(), pairing_code=CODE, played=21)
+    with Background(create_app({"SSE_KEEPALIVE": 1.0, "CAMERA_REFRESH_MS": 300}, service=service)) as running:
+        yield running.url, service
+    service.close()
+
+
+def test_the_camera_tab_shows_the_camera_picture(served: tuple[str, Any], page: Any) -> None:
+    url, service = served
+    service.set_frame_provider(lambda: jpeg((200, 30, 30)))
+    page.goto(url + "#camera")
+    shown = 0
+    for _ in range(WAIT_MS // 100):  # wait_for_function would need eval, which the CSP forbids
+        shown = page.evaluate("document.getElementById('camera').naturalWidth")
+        if shown:
+            break
+        page.wait_for_timeout(100)
+    assert shown == 320
+    picture = Image.open(io.BytesIO(page.locator("#camera").screenshot())).convert("RGB")
+    r, g, b = picture.getpixel((picture.width // 2, picture.height // 2))
+    assert r > 150 and g < 80 and b < 80, (r, g, b)
