@@ -158,6 +158,7 @@ class Companion:
         self.server: Any = None
         self.web_app: Any = None
         self.url: str | None = None
+        self.urls: list[str] = []
         self.outputs: list[Any] = []
         self.buttons: Any = None
         self.error: BaseException | None = None
@@ -297,8 +298,12 @@ class Companion:
                 return
             raise CompanionError(f"web: cannot listen on {host}:{port} ({exc.strerror}); "
                                 "choose another with --web HOST:PORT, or --no-web") from exc
-        shown = "localhost" if host in ("0.0.0.0", "::", "") else host
-        self.url = f"http://{shown}:{self.server.effective_port}/"
+        from web.netaddr import phone_urls
+
+        self.urls = phone_urls(host, self.server.effective_port)  # the LAN's, never localhost
+        self.url = self.urls[0]
+        if self.buttons is not None:
+            self.buttons.address = self.url
         self._spawn("pegpi-web", self.server.run)
 
     def _web_secret(self) -> str:

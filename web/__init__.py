@@ -71,9 +71,9 @@ def create_app(test_config: dict[str, Any] | None = None, service: Any = None) -
                                app.config["PAIR_WINDOW"]),
     )
 
-    from web import api, camera, fix, pages, pairing, setup, stream
+    from web import api, camera, fix, pages, pairing, qr, setup, stream
 
-    for module in (pages, api, stream, pairing, fix, setup, camera):
+    for module in (pages, api, stream, pairing, fix, setup, camera, qr):
         app.register_blueprint(module.bp)
     _errors(app)
 

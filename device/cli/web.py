@@ -56,9 +56,10 @@ def cmd_web(args: argparse.Namespace) -> int:
                     return
 
         threading.Thread(target=play_on, daemon=True).start()
-    where = "localhost" if args.host in ("0.0.0.0", "::") else args.host
-    print(f"pegpi web: http://{where}:{args.port}/  pairing code {service.pairing_code}"
-          + (f"  ({service.steps_left} actions to replay)" if record else ""), flush=True)
+    from web.netaddr import banner, phone_urls
+
+    print(banner("pegpi web", phone_urls(args.host, args.port), service.pairing_code)
+          + (f"\n({service.steps_left} actions to replay)" if record else ""), flush=True)
     serve(app, host=args.host, port=args.port, threads=args.threads)
     return 0
 

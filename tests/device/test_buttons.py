@@ -258,3 +258,17 @@ def test_the_pairing_screen_times_out(factory: MockFactory, table: RecordingTabl
         now[0] += 61
         press(buttons, "ok")  # the pairing screen is gone, so OK confirms
     assert table.calls == [("confirm", "button")]
+
+
+def test_go_on_the_code_screen_shows_a_qr_code_of_the_pairing_link(panel: ButtonPanel, table: RecordingTable,
+                                                                   screen: tuple[BoardDisplay, Any]) -> None:
+    from device.board.qr import render_qr
+
+    device = screen[1]
+    panel.address = "http://192.168.1.20:8080/"
+    press(panel, "menu")
+    press(panel, "ok")
+    press(panel, "go")
+    assert panel.mode == "code" and table.calls == []  # no Go was said in the game
+    assert device.image.convert("1").tobytes() == render_qr(
+        "http://192.168.1.20:8080/#pair=4821", (128, 64), lines=["Scan to pair", "4821"]).tobytes()

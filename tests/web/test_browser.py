@@ -287,3 +287,43 @@ def test_the_camera_tab_shows_the_camera_picture(served: tuple[str, Any], page: 
     picture = Image.open(io.BytesIO(page.locator("#camera").screenshot())).convert("RGB")
     r, g, b = picture.getpixel((picture.width // 2, picture.height // 2))
     assert r > 150 and g < 80 and b < 80, (r, g, b)
+
+
+def scanned(page: Any, selector: str) -> str:
+    """What a QR reader finds in the picture ``selector`` as the phone shows it."""
+    import cv2
+    import numpy as np
+
+    shown = 0
+    for _ in range(WAIT_MS // 100):
+        shown = page.evaluate(f"document.querySelector('{selector}').naturalWidth")
+        if shown:
+            break
+        page.wait_for_timeout(100)
+    assert shown
+    pixels = np.array(Image.open(io.BytesIO(page.locator(selector).screenshot())).convert("L"))
+    return str(cv2.QRCodeDetector().detectAndDecode(pixels)[0])
+
+
+def test_the_address_and_the_pairing_link_are_qr_codes(served: tuple[str, Any], page: Any) -> None:
+    url, service = served
+    port = url.rstrip("/").rsplit(":", 1)[1]
+    page.goto(url)
+    wait_actions(page, 21)
+    page.click("#pair-open")
+    page.wait_for_selector("#pair-address:not([hidden])")
+    address = scanned(page, "#pair-address-qr")
+    assert address.startswith("http://") and address.endswith(f":{port}/") and "localhost" not in address
+    assert address in page.locator("#pair-address-url").inner_text()
+    page.click("#pair-cancel")
+    # the link in the paired phone's code opens the Pair dialog filled in
+    page.goto(url + "#pair=" + CODE)
+    page.wait_for_selector("#pair-dialog[open]")
+    assert page.locator("#pair-code").input_value() == CODE
+    page.click("#pair-seat button[data-seat='1']")
+    page.click("#pair-send")
+    page.wait_for_selector("#pair-open.paired")
+    assert page.locator("#pair-open").inner_text() == "Bob"
+    page.click("a[data-tab=setup]")
+    page.wait_for_selector("#invite:not([hidden])")
+    assert scanned(page, "#invite-qr").endswith(f":{port}/#pair={CODE}")

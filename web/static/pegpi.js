@@ -676,6 +676,7 @@ function setMe(me) {
   $("fix-open").hidden = !me.paired;
   $("seat-box").hidden = !me.paired;
   $("unpair").hidden = !me.paired;
+  if (me.paired) loadAddress(); else $("invite").hidden = true;
   $("setup-start").disabled = !me.paired;
   renderSeats();
   if (state.view) { renderScores(state.view); renderHand(state.view); }
@@ -702,15 +703,39 @@ function renderSeats() {
   });
 }
 
-function openPair() {
+// The page's address as QR codes: for anyone in the Pair dialog, and with the pairing code in it
+// for a paired phone (Setup), so that another phone scans it instead of typing.
+async function loadAddress() {
+  let address;
+  try { address = await request("GET", "/api/address"); } catch (err) { return; }
+  $("pair-address-qr").src = address.qr;
+  $("pair-address-url").textContent = address.urls.join(" or ");
+  $("pair-address").hidden = false;
+  $("invite").hidden = !address.pair_qr;
+  if (address.pair_qr) $("invite-qr").src = address.pair_qr;
+}
+
+function openPair(code) {
   if (state.me.paired) { showTab("setup"); return; }
   state.pairSeat = null;
   const pick = (seat) => { state.pairSeat = seat; seatButtons($("pair-seat"), seat, pick); };
   pick(null);
   $("pair-error").hidden = true;
-  $("pair-code").value = "";
+  $("pair-code").value = typeof code === "string" ? code : "";
+  loadAddress();
   $("pair-dialog").showModal();
   $("pair-code").focus();
+}
+
+// A link with the pairing code (#pair=CODE, from another phone's QR code) opens the Pair dialog
+// filled in: the phone picks its seat and pairs.
+function pairFromLink() {
+  const match = /^#pair=([A-Za-z0-9]{1,12})$/.exec(location.hash);
+  if (!match) return false;
+  history.replaceState(null, "", "#board");
+  showTab("board");
+  openPair(match[1].toUpperCase());
+  return true;
 }
 
 async function sendPair(event) {
@@ -861,10 +886,10 @@ function showTab(name) {
 // ------------------------------------------------------------------ start
 
 document.addEventListener("DOMContentLoaded", () => {
-  window.addEventListener("hashchange", () => showTab(location.hash.slice(1)));
-  $("pair-open").addEventListener("click", openPair);
+  window.addEventListener("hashchange", () => { if (!pairFromLink()) showTab(location.hash.slice(1)); });
+  $("pair-open").addEventListener("click", () => openPair());
   $("toast").addEventListener("click", () => { $("toast").hidden = true; });
-  for (const b of document.querySelectorAll("[data-pair]")) b.addEventListener("click", openPair);
+  for (const b of document.querySelectorAll("[data-pair]")) b.addEventListener("click", () => openPair());
   $("pair-form").addEventListener("submit", sendPair);
   $("pair-cancel").addEventListener("click", () => $("pair-dialog").close());
   $("undo").addEventListener("click", () => change("/api/undo"));
@@ -885,8 +910,9 @@ document.addEventListener("DOMContentLoaded", () => {
     const me = await change("/api/unpair");
     if (me) { setMe(me); reconnect(); }
   });
-  showTab(location.hash.slice(1) || "board");
-  request("GET", "/api/view").then(render).catch((err) => toast(err.message));
-  loadMe();
+  const linked = location.hash.startsWith("#pair=");
+  if (!linked) showTab(location.hash.slice(1) || "board");
+  const viewed = request("GET", "/api/view").then(render).catch((err) => toast(err.message));
+  Promise.all([viewed, loadMe()]).then(() => { if (linked) pairFromLink(); });
   connect();
 });
