@@ -37,10 +37,10 @@ def start() -> JSON:
     return base(phase="deal")
 
 
-CUTS = [{"act": "cut", "player": 0, "card": "3H"}, {"act": "cut", "player": 1, "card": "KS"}]  # Ann deals
+CUTS: list[JSON] = [{"act": "cut", "player": 0, "card": "3H"}, {"act": "cut", "player": 1, "card": "KS"}]  # Ann deals
 
 #: A deal with runs in the play, a 31, and Bob's hand 5H 5S JD 4C with the 5D turned.
-SHOW_DEAL = [*CUTS,
+SHOW_DEAL: list[JSON] = [*CUTS,
             {"act": "deal", "dealer": 0, "hands": [["AC", "2C", "3C", "AD", "KH", "QH"],
                                                    ["5H", "5S", "JD", "4C", "9S", "8H"]]},
             {"act": "discard", "player": 0, "cards": ["KH", "QH"]},
@@ -49,7 +49,7 @@ SHOW_DEAL = [*CUTS,
 SHOW_DEAL_PLAY = [(1, "4C"), (0, "3C"), (1, "5H"), (0, "2C"), (1, "5S"), (0, "AC"), (1, "JD"), (0, "AD")]
 
 #: A deal with a 31 and a go.
-GOES = [*CUTS,
+GOES: list[JSON] = [*CUTS,
         {"act": "deal", "dealer": 0, "hands": [["JH", "5D", "9C", "7H", "AS", "QS"],
                                                ["10S", "6C", "KC", "8D", "2D", "3D"]]},
         {"act": "discard", "player": 0, "cards": ["AS", "QS"]},
