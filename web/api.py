@@ -41,7 +41,7 @@ def _entry(entry: dict[str, Any]) -> dict[str, Any]:
         scores, points = points, sum(int(e.get("points", 0)) for e in points if isinstance(e, dict))
     scores = [
         {"side": e.get("side", e.get("player")), "seat": e.get("seat"), "points": e.get("points", 0),
-         "kind": e.get("kind"), "say": e.get("say", "")}
+         "kind": e.get("kind"), "say": e.get("say", ""), "cards": e.get("cards") or []}
         for e in scores or [] if isinstance(e, dict)
     ]
     return {"index": entry.get("index"), "action": entry.get("action") or {}, "source": entry.get("source"),

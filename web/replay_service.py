@@ -144,7 +144,7 @@ class ReplayService:
                 if event.action_index is not None:
                     points.setdefault(event.action_index, []).append(
                         {"side": event.side, "seat": event.seat, "points": event.points,
-                         "kind": event.kind, "say": event.say()})
+                         "kind": event.kind, "say": event.say(), "cards": [str(c) for c in event.cards]})
             return [
                 {"index": i, "action": a.to_json(), "source": s,
                  "points": sum(e["points"] for e in points.get(i, [])), "scores": points.get(i, [])}

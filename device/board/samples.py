@@ -46,7 +46,7 @@ SHOW_DEAL: list[JSON] = [*CUTS,
             {"act": "discard", "player": 0, "cards": ["KH", "QH"]},
             {"act": "discard", "player": 1, "cards": ["9S", "8H"]},
             {"act": "starter", "card": "5D"}]
-SHOW_DEAL_PLAY = [(1, "4C"), (0, "3C"), (1, "5H"), (0, "2C"), (1, "5S"), (0, "AC"), (1, "JD"), (0, "AD")]
+SHOW_PLAY = [(1, "4C"), (0, "3C"), (1, "5H"), (0, "2C"), (1, "5S"), (0, "AC"), (1, "JD"), (0, "AD")]
 
 #: A deal with a 31 and a go.
 GOES: list[JSON] = [*CUTS,
@@ -85,7 +85,7 @@ def _plays(cards: Sequence[tuple[int, str]]) -> list[JSON]:
 
 def play() -> JSON:
     """Ann's 2C makes a run of 4 (4C 3C 5H 2C) at 14; Bob to play."""
-    return placed(played([*SHOW_DEAL, *_plays(SHOW_DEAL_PLAY[:4])]), (33, 31), (49, 44))
+    return placed(played([*SHOW_DEAL, *_plays(SHOW_PLAY[:4])]), (33, 31), (49, 44))
 
 
 def mid_game() -> JSON:
@@ -95,7 +95,7 @@ def mid_game() -> JSON:
 def show() -> JSON:
     """Bob's hand 5H 5S JD 4C with the 5D: fifteen 8, pair royal 14, his nob 15."""
     hand = {"act": "show", "player": 1, "cards": ["5H", "5S", "JD", "4C"]}
-    return placed(played([*SHOW_DEAL, *_plays(SHOW_DEAL_PLAY), hand]), (84, 79), (80, 88))
+    return placed(played([*SHOW_DEAL, *_plays(SHOW_PLAY), hand]), (84, 79), (80, 88))
 
 
 def four_players() -> JSON:

@@ -29,7 +29,7 @@ from games.cribbage.scoring import (
     score_show,
     value,
 )
-from games.engine import Action, Item, Option, Score, Spec, register
+from games.engine import Action, CardLike, Item, Option, Score, Spec, register
 from games.errors import CardError, IllegalActionError
 from games.pegging.game import PeggingGame
 from games.pegging.table import PeggingState
@@ -355,13 +355,13 @@ class CribbageState(PeggingState[Card]):
     # ------------------------------------------------------------------ the end and views
 
     def peg(self, seat: int | None, points: int, kind: str, items: Sequence[Item] = (),
-            *, side: int | None = None) -> None:
+            *, side: int | None = None, shown: Sequence[CardLike] = ()) -> None:
         """Peg as the base does; in solo three-hand the partners of ``seat`` peg the same points."""
-        super().peg(seat, points, kind, items, side=side)
+        super().peg(seat, points, kind, items, side=side, shown=shown)
         if seat is None or side is not None or self.dealer is None:
             return
         for partner in self.game.partners(seat, self.dealer):
-            super().peg(partner, points, kind, items)
+            super().peg(partner, points, kind, items, shown=shown)
 
     def on_target(self, side: int) -> None:
         if not self.game.losing:

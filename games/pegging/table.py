@@ -39,6 +39,7 @@ class PeggingState(State, Generic[C]):
         self.dealer: int | None = None
         self.dealt_by: int | None = None  # who dealt: the deal passes on from them
         self.deals = 0
+        self.deal_at = 0  # the index of this deal's deal action (scores before it are earlier deals')
         self.starter: C | None = None
         self.known: list[list[C] | None] = [None] * n  # whole remaining hand, when known
         self.held = [0] * n  # cards still in hand
@@ -193,6 +194,7 @@ class PeggingState(State, Generic[C]):
         self.dealer = dealer
         self.dealt_by = dealer
         self.deals += 1
+        self.deal_at = len(self.history)
         self.starter = None
         given = list(hands) if hands is not None else [None] * n
         self.known = [list(h) if h is not None else None for h in given]
@@ -354,7 +356,7 @@ class PeggingState(State, Generic[C]):
             "items": spoken_items(score.items),
         }
         items = score.items if points == score.total else (Item("claim", (), points, "claimed"),)
-        self.peg(seat, points, what_name, items)
+        self.peg(seat, points, what_name, items, shown=(*cards, *([self.starter] if self.starter else [])))
         if points < score.total:
             self.missed = (self.side_of(seat), score.total - points)
 
@@ -445,6 +447,8 @@ class PeggingState(State, Generic[C]):
         view["crib"] = [str(c) for c in self.crib_cards] if self.crib_cards is not None else None
         view["cuts"] = {str(k): str(v) for k, v in self.cuts.items()}
         view["deal"] = self.deals
+        if view["last"] is not None and self.events:  # a page shows only this deal's last score
+            view["last"]["this_deal"] = (self.events[-1].action_index or 0) >= self.deal_at
         view["muggins_open"] = self.missed is not None
         if seat is not None and 0 <= seat < game.num_players:
             hand = self.known[seat]

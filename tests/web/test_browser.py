@@ -327,3 +327,88 @@ def test_the_address_and_the_pairing_link_are_qr_codes(served: tuple[str, Any], 
     page.click("a[data-tab=setup]")
     page.wait_for_selector("#invite:not([hidden])")
     assert scanned(page, "#invite-qr").endswith(f":{port}/#pair={CODE}")
+
+
+# -- only facts of the deal on the table -----------------------------------------------------------
+
+
+@pytest.fixture
+def serve_record(replayed_session: Any) -> Iterator[Any]:
+    """``serve_record(record, played)``: the runtime's Session replaying ``record``, served live."""
+    running: list[tuple[Any, Any]] = []
+
+    def serve(record: dict[str, Any], played: int) -> tuple[str, Any]:
+        service = replayed_session(record, pairing_code=CODE, played=played)
+        server = Background(create_app({"SSE_KEEPALIVE": 1.0}, service=service)).__enter__()
+        running.append((server, service))
+        return server.url, service
+
+    yield serve
+    for server, service in running:
+        server.stop()
+        service.close()
+
+
+def test_the_board_shows_only_this_deal_s_facts(serve_record: Any, record_of: Any, page: Any) -> None:
+    url, service = serve_record(record_of(known_hands=True), 15)  # Bob has shown his hand
+    page.goto(url)
+    wait_actions(page, 15)
+    assert page.locator("#show .label").text_content() == "Bob's hand"
+    service.step()  # Ann shows: Bob's count stays on the page, a line above
+    wait_actions(page, 16)
+    assert page.locator("#show .label").text_content() == "Ann's hand"
+    assert page.locator("#shows-before").text_content().startswith("Bob's hand 2")
+    service.step()  # Ann's crib
+    wait_actions(page, 17)
+    assert page.locator("#show .label").text_content() == "Ann's crib"
+    assert "Ann's crib" in page.locator("#deal").inner_text()  # not the next dealer's
+    service.step()  # Bob deals: the counts stay until the next card, the last score goes
+    wait_actions(page, 18)
+    assert page.locator("#show .label").text_content() == "Ann's crib"
+    assert page.locator("#last").is_hidden()
+    assert page.locator(".side .gain").count() == 0
+    assert "Bob's crib" in page.locator("#deal").inner_text()
+    for n in (19, 20, 21):  # discards, then the starter is turned: the counts go
+        service.step()
+        wait_actions(page, n)
+    assert page.locator("#show").is_hidden() and page.locator("#shows-before").is_hidden()
+    # his heels is said once
+    while len(service.history()) < 38:
+        service.step()
+    wait_actions(page, 38)
+    assert page.locator("#last").inner_text().splitlines()[-1] == "Ann +2 his heels 2"
+
+
+def test_history_puts_points_on_the_scorer_s_line_and_shows_cards(serve_record: Any, page: Any) -> None:
+    from device.board import samples
+
+    plays = [{"act": "play", "player": p, "card": c} for p, c in samples.SHOW_PLAY]
+    record = {"game": "cribbage", "players": ["Ann", "Bob"],
+              "actions": [*samples.GOES, {"act": "go", "player": 0}]}
+    url, _ = serve_record(record, len(record["actions"]))
+    page.goto(url + "#history")
+    last = len(record["actions"]) - 1
+    row = page.locator(f".act[data-index='{last}']")
+    row.wait_for()
+    assert "Ann: go" in row.inner_text() and "Bob +1" not in row.inner_text()
+    assert page.locator(".act.pegs").first.inner_text().strip() == "Bob +1: go for 1"
+    # a show told without its cards lists the cards it counted
+    record = {"game": "cribbage", "players": ["Ann", "Bob"],
+              "actions": [*samples.SHOW_DEAL, *plays, {"act": "show", "player": 1}]}
+    url, _ = serve_record(record, len(record["actions"]))
+    page.goto(url + "#history")
+    row = page.locator(f".act[data-index='{len(record['actions']) - 1}']")
+    row.wait_for()
+    shown = [c.get_attribute("data-card") for c in row.locator(".card").all()]
+    assert sorted(shown) == sorted(["5H", "5S", "JD", "4C", "5D"])
+
+
+def test_the_board_s_labels_read_on_a_phone(table: tuple[str, Any], page: Any) -> None:
+    url, _ = table
+    page.goto(url)
+    wait_actions(page, 21)
+    heights = page.evaluate("[...document.querySelectorAll('#pegboard text')].map("
+                            "(t) => [t.textContent, t.getBoundingClientRect().height])")
+    assert {text for text, _ in heights} >= {"41", "81", "121", "S", "SS"}
+    assert min(height for _, height in heights) >= 11, heights
+    shot(page, "board-labels")
