@@ -143,7 +143,7 @@ def layout_for(table: str, seats: int, paper: str = "A3") -> MatLayout:
     if not isinstance(seats, int) or not low <= seats <= high:
         raise LayoutError(f"a {table} mat has {low} to {high} seats, not {seats!r}")
     size = PAPERS[paper]
-    marker_mm = 21.0 if paper == "A3" else 16.0  # A3: four 88 mm outlines fit between the markers
+    marker_mm = 20.0 if paper == "A3" else 16.0  # A3: four 88 mm outlines fit between the markers
     markers = _markers(size, marker_mm)
     reserve = MARKER_INSET + marker_mm + _QUIET
     zones, title = builders[table](table, seats, size, reserve)
