@@ -22,8 +22,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from device.display import HardwareConfigError, config_from, pin_number
+from device.display import config_from, pin_number
+from device.errors import HardwareConfigError
 from games.errors import PegpiError
+from games.view import TableView, view_from_json
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +41,7 @@ REFUSAL_SECONDS = 4.0  # a refused button action is shown this long
 class Screen(Protocol):
     """What the buttons need of the display (``device.display.BoardDisplay`` is one)."""
 
-    def show(self, view: Mapping[str, Any]) -> None: ...
+    def show(self, view: TableView) -> None: ...
 
     def notice(self, lines: Sequence[str], big: str | None = None, *, seconds: float | None = None) -> None: ...
 
@@ -271,7 +273,7 @@ class ButtonPanel:
         self.mode = "board"
         if self.screen is None:
             return
-        view = self._safe(self.service.view)
+        view = self._safe(lambda: view_from_json(self.service.view()))
         self.screen.clear_notice()
         if view is not None:
             self.screen.show(view)
@@ -290,7 +292,7 @@ class ButtonPanel:
             self._notice([f"{what.capitalize()}: not now", str(exc)], seconds=REFUSAL_SECONDS)
             return False
         if isinstance(result, Mapping) and self.screen is not None:
-            self.screen.show(result)
+            self.screen.show(view_from_json(result))
         return True
 
     def _safe(self, read: Any) -> Any:

@@ -16,6 +16,8 @@ raises :class:`ConfigError` naming the file and the key:
 from __future__ import annotations
 
 import copy
+import difflib
+import importlib
 import os
 import tomllib
 from collections.abc import Callable, Mapping
@@ -100,8 +102,6 @@ SCHEMA: dict[str, dict[str, Callable[[Any], str | None]]] = {
 
 
 def _near(word: str, options: list[str]) -> str:
-    import difflib
-
     close = difflib.get_close_matches(word, options, n=1)
     return f" (did you mean {close[0]!r}?)" if close else ""
 
@@ -190,7 +190,6 @@ def check_hardware(config: Mapping[str, Any]) -> None:
     """Let each hardware part check its own section now, so a mistake stops start-up with its key."""
     parts = {"display": ("device.display", "DisplayConfig"), "leds": ("device.leds", "LedConfig"),
              "buttons": ("device.buttons", "ButtonConfig"), "strip": ("device.strip", "StripConfig")}
-    import importlib
 
     for section, (module, name) in parts.items():
         if section not in config:

@@ -8,21 +8,39 @@ then go through exactly the path a real camera's frames take.
 
 from __future__ import annotations
 
+import json
+import logging
 import struct
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from device.errors import CompanionError
+import numpy as np
 
-JSON = dict[str, Any]
+from device.errors import CompanionError
+from device.protocols import Ask
+from device.protocols.script import mat_at, play_script, record_to_script
+from device.runtime import Stopped, TableLoop
+from device.session import Session
+from games import get_game
+from games.cribbage.autoplay import autoplay
+from games.errors import PegpiError
+from games.jsontypes import JSONObject
+from vision.mat import layout_for
+from vision.simtable import CameraPose, Clear, Idle, Place, Remove, SimTable, Step
+from vision.sources import Frame
+
+JSON = JSONObject
+log = logging.getLogger("pegpi")
 
 
 def demo_record(game: str = "cribbage", seed: int = 1, players: list[str] | None = None) -> JSON:
     """A whole legal game of the cribbage family, hands unseen as at a real table, to be played on
     the simulated table."""
-    from games import get_game
-    from games.cribbage.autoplay import autoplay
-
     name = get_game(game).spec.name
     record: JSON = autoplay(name, players=players or ["Ann", "Bob"], seed=seed, known_hands=False)
     return record
@@ -30,10 +48,6 @@ def demo_record(game: str = "cribbage", seed: int = 1, players: list[str] | None
 
 def load_script(path: str | Path) -> tuple[JSON | None, list[JSON]]:
     """A placement script from a file: a JSON list of steps, or a game record (turned into one)."""
-    import json
-
-    from device.protocols.script import record_to_script
-
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
@@ -45,12 +59,10 @@ def load_script(path: str | Path) -> tuple[JSON | None, list[JSON]]:
     raise CompanionError(f"{path}: neither a placement script (a list of steps) nor a game record")
 
 
-def sim_steps(steps: list[JSON]) -> tuple[list[Any], list[tuple[int, JSON]]]:
+def sim_steps(steps: list[JSON]) -> tuple[list[Step], list[tuple[int, JSON]]]:
     """A placement script as ``vision.simtable`` steps, and the buttons pressed (each with the
     number of simulated steps before it). Removals that empty the mat become one sweep."""
-    from vision.simtable import Clear, Idle, Place, Remove
-
-    out: list[Any] = [Idle(0.4)]
+    out: list[Step] = [Idle(0.4)]
     buttons: list[tuple[int, JSON]] = []
     mat: set[tuple[str, int]] = set()
     i = 0
@@ -115,10 +127,6 @@ class SimCamera:
         self._proc: Any = None
 
     def open(self) -> None:
-        import json
-        import subprocess
-        import sys
-
         code = "from device.demo import sim_camera_main; sim_camera_main()"
         self._proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         assert self._proc.stdin is not None and self._proc.stdout is not None
@@ -132,18 +140,15 @@ class SimCamera:
         self.truth = info["truth"]
         self.shape = tuple(info["shape"])
 
-    def read(self) -> Any:
-        import numpy as np
-
-        from vision.sources import Frame
-
+    def read(self) -> Frame | None:
+        assert self._proc is not None and self._proc.stdout is not None, "read before open"
         out = self._proc.stdout
         head = out.read(_HEAD.size)
         if len(head) < _HEAD.size:
             return None
         t, index, size = _HEAD.unpack(head)
         image = np.empty(self.shape, np.uint8)
-        view = memoryview(image).cast("B")
+        view = image.data.cast("B")
         got = 0
         while got < size:
             n = out.readinto(view[got:])
@@ -164,12 +169,6 @@ class SimCamera:
 def sim_camera_main() -> None:
     """The simulated camera's process: read its spec (one JSON line), write a JSON header (when
     buttons are pressed, what truly lies where), then every frame, raw, down stdout."""
-    import json
-    import sys
-
-    from vision.mat import layout_for
-    from vision.simtable import CameraPose, SimTable
-
     spec = json.loads(sys.stdin.readline())
     script, buttons = sim_steps(spec["steps"])
     layout = layout_for(spec["table"], int(spec["seats"]), spec["paper"])
@@ -190,3 +189,88 @@ def sim_camera_main() -> None:
         out.flush()
     except (BrokenPipeError, KeyboardInterrupt):
         pass
+
+
+class DemoPlayers:
+    """The people at a simulated table: they press the buttons the script says, and answer the
+    device's questions as people would (OK when it read right, else the right card on the phone),
+    knowing what truly lies on the mat."""
+
+    def __init__(self, loop: TableLoop, *, speed: float = 1.0) -> None:
+        self.loop = loop
+        self.session: Session = loop.session
+        self.speed = speed
+
+    def play_events(self, steps: list[JSON], *, pace: bool = False) -> None:
+        """Table events straight from a placement script (no frames): the script runs, the kill
+        test, the demo with ``--events``. ``pace`` waits half a step at the demo's speed."""
+        stats, stop = self.loop.stats, self.loop.stop
+
+        def step(index: int, item: JSON, error: BaseException | None) -> None:
+            stats.steps += 1
+            stats.tick()
+            if error is not None:
+                log.info("step %d %s: %s", index, item, error)
+            self._answer(lambda zone, slot: _card_on(mat_at(steps, index + 1), zone, slot))
+            if pace and self.speed > 0:
+                stop.wait(0.5 / self.speed)
+            if stop.is_set():
+                raise Stopped
+
+        try:
+            play_script(self.session, steps, on_step=step)
+        except Stopped:
+            return
+
+    def play_frames(self, camera: SimCamera) -> None:
+        """The simulated camera's frames through the pipeline, at the demo's speed; the buttons
+        are pressed when the script says and the questions answered from the camera's truth."""
+        camera.open()
+        try:
+            press = list(camera.press)
+            truth = TableTruth(camera.truth)
+            start = time.monotonic()
+            while not self.loop.stop.is_set():
+                frame = camera.read()
+                if frame is None:
+                    return
+                if self.speed > 0:
+                    delay = start + frame.t / self.speed - time.monotonic()
+                    if delay > 0:
+                        self.loop.stop.wait(delay)
+                self.loop.process(frame)
+                while press and press[0][0] <= frame.t:
+                    self.press(press.pop(0)[1])
+                self._answer(partial(truth.card_at, t=frame.t))
+        finally:
+            camera.close()
+
+    def press(self, step: JSON) -> None:
+        """A button pressed as the script says: ``say`` an action, or OK."""
+        try:
+            if step["op"] == "say":
+                self.session.submit(step["action"], source="button")
+            else:
+                self.session.confirm(source="button")
+        except PegpiError as exc:
+            log.info("button %s: %s", step, exc)
+
+    def _answer(self, card_at: Callable[[str, int], str | None]) -> None:
+        ask: Ask | None = self.session.protocol.ask
+        if ask is None or ask.zone is None:
+            return
+        card = card_at(ask.zone, ask.slot or 0)
+        try:
+            if ask.kind == "confirm" and card == ask.card:
+                log.info("demo players: OK, it is the %s", card)
+                self.session.confirm(source="button")
+            elif card is not None and card != ask.card:
+                log.info("demo players: not the %s but the %s", ask.card, card)
+                self.session.resolve(card, source="phone")
+        except PegpiError as exc:
+            log.info("demo players could not answer %r: %s", ask.text, exc)
+
+
+def _card_on(mat: dict[tuple[str, int], tuple[str, float]], zone: str, slot: int) -> str | None:
+    found = mat.get((zone, slot))
+    return found[0] if found else None

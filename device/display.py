@@ -17,16 +17,16 @@ from typing import Any
 
 from PIL import Image
 
-from games.errors import PegpiError
+from device.board import render_board
+from device.board.announce import announcement_frames
+from device.board.notice import render_notice
+from device.errors import HardwareConfigError
+from games.view import TableView
 
 log = logging.getLogger(__name__)
 
 DRIVERS = ("ssd1306", "sh1106", "ssd1322", "dummy", "pygame", "capture", "none")
 INTERFACES = ("i2c", "spi")
-
-
-class HardwareConfigError(PegpiError, ValueError):
-    """A [display], [leds], [buttons] or [strip] setting that cannot be right (names the key)."""
 
 
 def config_from(cls: Any, section: Mapping[str, Any] | None, name: str) -> Any:
@@ -117,7 +117,7 @@ def open_display(config: DisplayConfig | Mapping[str, Any] | None = None) -> Any
 def _open(config: DisplayConfig) -> Any:
     size = {"width": config.width, "height": config.height, "rotate": config.rotate}
     if config.driver == "dummy":
-        from luma.core.device import dummy
+        from luma.core.device import dummy  # luma is optional: the [pi] extra
 
         return dummy(**size)
     if config.driver in ("pygame", "capture"):
@@ -160,7 +160,7 @@ class BoardDisplay:
         self._lock = threading.Lock()
         self._failing = False
         self._notice_until: float | None = None
-        self.last_view: Mapping[str, Any] | None = None
+        self.last_view: TableView | None = None
 
     @classmethod
     def from_config(cls, config: DisplayConfig | Mapping[str, Any] | None = None,
@@ -183,19 +183,15 @@ class BoardDisplay:
         self._notice_until = None
         return False
 
-    def show(self, view: Mapping[str, Any]) -> None:
+    def show(self, view: TableView) -> None:
         """Draw the board for ``view`` (kept for later while a held notice is up)."""
-        from device.board import render_board
-
         with self._lock:
             self.last_view = view
             if self.device is not None and not self._noticing():
                 self._put(render_board(view, self.size, mode=self.render_mode))
 
-    def announce(self, view: Mapping[str, Any]) -> None:
-        """Play the announcement of ``view["last"]``, hold it, then draw the board for ``view``."""
-        from device.board.announce import announcement_frames
-
+    def announce(self, view: TableView) -> None:
+        """Play the announcement of ``view.last``, hold it, then draw the board for ``view``."""
         if self.device is not None:
             with self._lock:
                 frames = [] if self._noticing() else announcement_frames(
@@ -210,8 +206,6 @@ class BoardDisplay:
     def notice(self, lines: Sequence[str], big: str | None = None, *, seconds: float | None = None) -> None:
         """A whole-screen notice. With ``seconds`` it is held that long over the board (views that
         arrive meanwhile are drawn when it ends); without, the next view replaces it."""
-        from device.board.notice import render_notice
-
         with self._lock:
             self._notice_until = None if seconds is None else self._clock() + seconds
             if self.device is not None:

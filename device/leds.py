@@ -14,8 +14,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from device.board.view import Board, read
-from device.display import HardwareConfigError, config_from, pin_number
+from device.board.view import Board, board_of
+from device.display import config_from, pin_number
+from device.errors import HardwareConfigError
+from games.view import TableView
 
 log = logging.getLogger(__name__)
 
@@ -121,8 +123,8 @@ class TableLights:
     def available(self) -> bool:
         return bool(self.seat_leds or self.bar or self.score or self.problem)
 
-    def show(self, view: Mapping[str, Any]) -> None:
-        board = read(view)
+    def show(self, view: TableView) -> None:
+        board = board_of(view)
         on = lit_seats(board, len(self.seat_leds))
         for seat, led in enumerate(self.seat_leds):
             led.value = seat in on
@@ -136,9 +138,9 @@ class TableLights:
         if self.problem is not None:
             self.problem.value = board.problem
 
-    def announce(self, view: Mapping[str, Any]) -> None:
+    def announce(self, view: TableView) -> None:
         """A scoring moment: flash the score light (in the background), then show the view."""
-        if self.score is not None and read(view).last is not None:
+        if self.score is not None and view.last is not None:
             cfg = self.config
             self.score.blink(on_time=cfg.flash_on, off_time=cfg.flash_off, n=cfg.flashes, background=True)
         self.show(view)

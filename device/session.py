@@ -1,7 +1,8 @@
 """The session: one table's game, its event store, its table protocol and its listeners, behind a lock.
 
-:class:`Session` implements :class:`device.service.TableService`, the only way the web, the
-buttons and the CLI reach a running table. Every change follows one path:
+:class:`Session` is the one implementation of :class:`device.service.TableService`, the only way
+the web, the buttons and the CLI reach a table (a live one, or a record replayed over an
+in-memory store by :mod:`device.replay`). Every change follows one path:
 
     action(s) -> engine (``state.apply``, which refuses illegal actions) -> store (committed and
     synced) -> the new state becomes current -> listeners are told (board, LEDs, phones)
@@ -13,22 +14,30 @@ lock, and come out as the same actions.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import queue
 import secrets
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from collections.abc import Callable, Generator, Mapping, Sequence
+from typing import TYPE_CHECKING
 
+from device.protocols import TableProtocol, protocol_for
+from device.service import HistoryEntry, Update
 from device.store import Entry, Store, effective_actions
 from games import new_game, registered_games
 from games.engine import Action, Game, State
 from games.errors import IllegalActionError, OptionError, PegpiError, RecordError
+from games.jsontypes import JSONObject
+from games.scores import ScoreEvent
+from games.view import TableView
+
+if TYPE_CHECKING:
+    from device.protocols import Ask, TableProtocol
+    from vision.events import TableEvent
 
 log = logging.getLogger(__name__)
-
-JSON = dict[str, Any]
 
 #: Letters and digits that cannot be mistaken for each other on a small screen.
 CODE_ALPHABET = "ACEFHJKLMNPRTWXY34679"
@@ -37,23 +46,30 @@ CODE_LENGTH = 5
 PING_S = 15.0
 #: Updates a subscriber may fall behind before it is dropped.
 BACKLOG = 512
+#: How many times a question the players dismissed may come straight back (and be dropped again)
+#: while the protocol goes on with what waited behind it.
+REASKS = 4
 
 
 class Session:
     """One table. Thread-safe: every public method takes the session lock."""
 
     def __init__(self, store: Store, *, game: str = "cribbage", players: Sequence[str] = ("Ann", "Bob"),
-                 options: JSON | None = None, confidence: float = 0.85, ping_s: float = PING_S) -> None:
+                 options: JSONObject | None = None, confidence: float = 0.85, ping_s: float = PING_S) -> None:
         self.store = store
         self.confidence = confidence
         self._ping_s = ping_s
         self._lock = threading.RLock()
-        self._listeners: list[queue.Queue[JSON | None]] = []
+        self._listeners: list[queue.Queue[Update | None]] = []
         #: told (zone, slot, card) when a player names the card the device asked about (the runtime
         #: moves that card's kept crop to the card's folder)
         self.on_resolved: Callable[[str, int | None, str], object] | None = None
         self._frame: Callable[[], bytes | None] | None = None
         self.error: str | None = None  # the last failure to record (a full disk), shown as the message
+        # questions the players dismissed with OK, and the state they were dismissed in: not asked
+        # again until the game changes or a card is taken off the mat
+        self._dismissed: list[JSONObject] = []
+        self._dismissed_at: State | None = None
         code = store.meta("pairing_code")
         if code is None:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
@@ -67,12 +83,12 @@ class Session:
 
     # ------------------------------------------------------------------ loading
 
-    def _start(self, name: str, players: list[str], options: JSON) -> None:
+    def _start(self, name: str, players: list[str], options: JSONObject) -> None:
         game = new_game(name, players, options)  # checks the name, players and options first
         game_id = self.store.new_game(game.spec.name, list(game.players), dict(game.options))
         self._load(game_id, game.spec.name, list(game.players), dict(game.options))
 
-    def _load(self, game_id: int, name: str, players: list[str], options: JSON) -> None:
+    def _load(self, game_id: int, name: str, players: list[str], options: JSONObject) -> None:
         """Replay the stored game to the exact state (start-up, a new game, after a correction)."""
         self.game_id = game_id
         try:
@@ -82,9 +98,7 @@ class Session:
                               "run with another store (--db PATH) to start afresh") from exc
         entries = effective_actions(self.store.rows(game_id))
         self.entries, self.state = entries, self._replay(entries)
-        from device.protocols import protocol_for
-
-        self.protocol = protocol_for(self)
+        self.protocol: TableProtocol = protocol_for(self)
         self.protocol.reset()
 
     def _replay(self, entries: Sequence[Entry]) -> State:
@@ -105,24 +119,29 @@ class Session:
     def new_pairing_code(self) -> str:
         """Show a new pairing code (asked for on the device): every phone must pair again."""
         with self._lock:
-            self._code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            old = self._code
+            while self._code == old:
+                self._code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             self.store.set_meta("pairing_code", self._code)
             return self._code
 
-    def view(self, seat: int | None = None) -> JSON:
+    def view(self, seat: int | None = None) -> TableView:
         with self._lock:
             return self._view(seat)
 
-    def _view(self, seat: int | None = None) -> JSON:
-        view = self.state.view_for(seat)
+    def _view(self, seat: int | None = None) -> TableView:
+        if seat is not None and not 0 <= seat < self.game.num_players:
+            seat = None  # no such seat (a phone's from an earlier game): a spectator
         ask = self.protocol.ask
-        view["message"] = self.error or (ask.text if ask is not None else None)
-        view["ask"] = ask.to_json() if ask is not None else None
-        view["game_id"] = self.game_id
-        view["can_undo"] = bool(self.entries)
-        return view
+        return dataclasses.replace(
+            self.state.view_for(seat),
+            message=self.error or (ask.text if ask is not None else self.protocol.notice),
+            ask=ask.question() if ask is not None else None,
+            game_id=self.game_id,
+            can_undo=bool(self.entries),
+        )
 
-    def submit(self, action: JSON, *, source: str = "phone", input: str | None = None) -> JSON:
+    def submit(self, action: JSONObject, *, source: str = "phone", input: str | None = None) -> TableView:
         with self._lock:
             asked = self.protocol.ask
             self.apply([action], source=source, input=input)  # refused: the question stands
@@ -133,51 +152,69 @@ class Session:
                 self._asked(asked)
             return self._view()
 
-    def undo(self, *, source: str = "phone") -> JSON:
+    def undo(self, *, source: str = "phone") -> TableView:
         with self._lock:
             if not self.entries:
                 raise IllegalActionError("there is nothing to undo: no action has been taken in this game")
+            asked = self.protocol.ask
             entries = self.entries[:-1]
             state = self._replay(entries)
             self._record([("undo", None, None)], source=source)
-            was_over = self.state.is_over
-            self.entries, self.state = entries, state
-            if was_over and not state.is_over:
-                self.store.reopen_game(self.game_id)
-            self.protocol.reset()
-            self._publish({"type": "undo", "source": source})
+            self._change(entries, state)
+            self._publish(Update("undo", source=source))
+            self._asked(asked)
             return self._view()
 
-    def correct(self, index: int, action: JSON, *, source: str = "phone") -> JSON:
+    def correct(self, index: int, action: JSONObject, *, source: str = "phone") -> TableView:
         with self._lock:
-            if not isinstance(index, int) or not 0 <= index < len(self.entries):
+            if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(self.entries):
                 raise IllegalActionError(f"there is no action {index!r} to correct; this game has "
                                          f"{len(self.entries)} actions (0 to {len(self.entries) - 1})")
+            asked = self.protocol.ask
             parsed = self.game.action_from_json(action).to_json()
             entries = list(self.entries)
             entries[index] = Entry(parsed, source, -1, 0.0, corrected=True)
             try:
                 state = self._replay(entries)
             except RecordError as exc:
-                raise IllegalActionError(f"that correction does not fit the game: {exc}") from exc
-            seqs = self._record([("correct", parsed, index)], source=source)
-            entries[index] = Entry(parsed, source, seqs[0], 0.0, corrected=True)
-            self.entries, self.state = entries, state
-            self.protocol.reset()
-            self._publish({"type": "correct", "index": index, "source": source})
-            self._finish_if_over()
+                later = "" if exc.index is None else f"action {exc.index + 1} can no longer be played: "
+                raise IllegalActionError(f"that correction does not fit the game: {later}{exc.__cause__ or exc}") from exc
+            now = time.time()
+            seqs = self._record([("correct", parsed, index)], source=source, t=now)
+            entries[index] = Entry(parsed, source, seqs[0], now, corrected=True)
+            self._change(entries, state)
+            self._publish(Update("correct", index=index, source=source))
+            self._asked(asked)
             return self._view()
 
-    def confirm(self, *, source: str = "button", input: str | None = None) -> JSON:
+    def _change(self, entries: list[Entry], state: State) -> None:
+        """Make an undone or corrected game current: the store's label follows whether it is
+        over (a game taken back from its end is played again), and the protocol starts afresh."""
+        was_over = self.state.is_over
+        self.entries, self.state = entries, state
+        self.error = None
+        if was_over and not state.is_over:
+            try:
+                self.store.reopen_game(self.game_id)
+            except PegpiError as exc:  # the rows are safe; only the label is stale
+                log.warning("could not mark game %s in play again: %s", self.game_id, exc)
+        self._finish_if_over()
+        self.protocol.reset()
+
+    def confirm(self, *, source: str = "button", input: str | None = None) -> TableView:
         with self._lock:
-            asked = self.protocol.ask
+            asked, state = self.protocol.ask, self.state
+            done = False
             try:
                 self.protocol.confirm(source=source, input=input)
+                done = True
             finally:
+                if done and asked is not None and self.state is state:  # OK applied nothing: "ignore that"
+                    self._dismiss(asked)
                 self._asked(asked)
             return self._view()
 
-    def resolve(self, card: str, *, source: str = "phone") -> JSON:
+    def resolve(self, card: str, *, source: str = "phone") -> TableView:
         """The card the device is asking about is really ``card`` (the phone's card picker)."""
         with self._lock:
             asked = self.protocol.ask
@@ -189,50 +226,50 @@ class Session:
                 self.on_resolved(asked.zone, asked.slot, card)
             return self._view()
 
-    def new_game(self, game: str, players: list[str], options: JSON | None = None) -> JSON:
+    def new_game(self, game: str, players: list[str], options: JSONObject | None = None) -> TableView:
         with self._lock:
             self._start(game, list(players), dict(options or {}))
             self.error = None
-            self._publish({"type": "new_game", "game_id": self.game_id})
+            self._publish(Update("new_game", game_id=self.game_id))
             return self._view()
 
-    def history(self) -> list[JSON]:
+    def history(self) -> list[HistoryEntry]:
         with self._lock:
-            points: dict[int, list[JSON]] = {}
+            scored: dict[int, list[ScoreEvent]] = {}
             for event in self.state.events:
                 if event.action_index is not None:
-                    points.setdefault(event.action_index, []).append(event.to_json())
-            return [{"index": i, "action": e.action, "source": e.source, "corrected": e.corrected,
-                     "t": e.t, "points": points.get(i, [])} for i, e in enumerate(self.entries)]
+                    scored.setdefault(event.action_index, []).append(event)
+            return [HistoryEntry(i, dict(e.action), e.source, e.corrected, e.t, tuple(scored.get(i, ())))
+                    for i, e in enumerate(self.entries)]
 
-    def export(self) -> JSON:
+    def export(self) -> JSONObject:
         with self._lock:
             return self.store.export(self.game_id)
 
-    def games(self) -> list[JSON]:
+    def games(self) -> list[JSONObject]:
         return [spec.to_json() for spec in registered_games()]
 
     def camera_frame(self) -> bytes | None:
         provider = self._frame
         return provider() if provider is not None else None
 
-    def subscribe(self) -> Iterator[JSON]:
+    def subscribe(self) -> Generator[Update, None, None]:
         """Updates as they happen: the current view first, then ``view``/``score``/... updates, and a
         ``ping`` after a quiet spell. Stop iterating (or ``close()`` it) to be dropped."""
-        inbox: queue.Queue[JSON | None] = queue.Queue(BACKLOG)
+        inbox: queue.Queue[Update | None] = queue.Queue(BACKLOG)
         with self._lock:
             self._listeners.append(inbox)
-            first = {"type": "view", "view": self._view()}
+            first = Update("view", view=self._view())
         return self._deliver(inbox, first)
 
-    def _deliver(self, inbox: queue.Queue[JSON | None], first: JSON) -> Iterator[JSON]:
+    def _deliver(self, inbox: queue.Queue[Update | None], first: Update) -> Generator[Update, None, None]:
         try:
             yield first
             while True:
                 try:
                     update = inbox.get(timeout=self._ping_s)
                 except queue.Empty:
-                    yield {"type": "ping"}
+                    yield Update("ping")
                     continue
                 if update is None:
                     return
@@ -247,10 +284,14 @@ class Session:
     def set_frame_provider(self, provider: Callable[[], bytes | None] | None) -> None:
         self._frame = provider
 
-    def table_events(self, events: Sequence[Any], *, on_table: Any = None, input: str | None = None) -> None:
-        """Hand table events (``vision.events.TableEvent``) to the game's table protocol.
-        ``on_table``: what the tracker believes lies on the mat now (None when not known)."""
+    def table_events(self, events: Sequence[TableEvent], *, on_table: Mapping[tuple[str, int], str] | None = None,
+                     input: str | None = None) -> None:
+        """Hand table events to the game's table protocol. ``on_table``: what the tracker believes
+        lies on the mat now (None when not known). A card taken off the mat is a new situation:
+        questions dismissed before may be asked again."""
         with self._lock:
+            if any(event.kind == "removed" for event in events):
+                self._dismissed = []
             asked = self.protocol.ask
             try:
                 self.protocol.on_events(events, on_table=on_table, input=input)
@@ -273,36 +314,37 @@ class Session:
 
     # ------------------------------------------------------------------ the one path of a change
 
-    def apply(self, actions: Sequence[JSON | Action], *, source: str, input: str | None = None) -> State:
+    def apply(self, actions: Sequence[JSONObject | Action], *, source: str, input: str | None = None) -> State:
         """Check ``actions`` with the engine, record them in one transaction, make them current and
         tell the listeners. Raises (and changes nothing) when the rules refuse any of them or the
         store cannot record them. Call with the lock held (the protocol does)."""
         with self._lock:
             state = self.state
-            parsed: list[JSON] = []
+            parsed: list[JSONObject] = []
             for raw in actions:
                 action = raw if isinstance(raw, Action) else self.game.action_from_json(raw)
                 state = state.apply(action)
                 parsed.append(action.to_json())
             before = len(self.state.events)
-            try:
-                seqs = self._record([("action", a, None) for a in parsed], source=source, input=input)
-            except PegpiError as exc:
-                self.error = str(exc)
-                self._publish({"type": "error", "message": self.error})
-                raise
-            self.error = None
             now = time.time()
+            seqs = self._record([("action", a, None) for a in parsed], source=source, input=input, t=now)
+            self.error = None
             self.entries = self.entries + [Entry(a, source, s, now) for a, s in zip(parsed, seqs, strict=True)]
             self.state = state
-            self._publish({"type": "action", "actions": parsed, "source": source},
-                          *({"type": "score", "event": e.to_json()} for e in state.events[before:]))
+            self._publish(Update("action", actions=tuple(parsed), source=source),
+                          *(Update("score", score=e) for e in state.events[before:]))
             self._finish_if_over()
             return state
 
-    def _record(self, rows: list[tuple[str, JSON | None, int | None]], *, source: str,
-                input: str | None = None) -> list[int]:
-        return self.store.append(self.game_id, rows, source=source, input=input)
+    def _record(self, rows: list[tuple[str, JSONObject | None, int | None]], *, source: str,
+                input: str | None = None, t: float | None = None) -> list[int]:
+        """Append ``rows`` to the store; a failure (a full disk) is shown as the message and raised."""
+        try:
+            return self.store.append(self.game_id, rows, source=source, input=input, t=t)
+        except PegpiError as exc:
+            self.error = str(exc)
+            self._publish(Update("error", message=self.error))
+            raise
 
     def _finish_if_over(self) -> None:
         if self.state.is_over:
@@ -311,16 +353,34 @@ class Session:
             except PegpiError as exc:  # the actions are safe; only the label is missing
                 log.warning("could not mark game %s finished: %s", self.game_id, exc)
 
-    def _asked(self, before: Any) -> None:
-        """The device's question changed (asked, answered, dropped): everyone must see it now."""
+    # ------------------------------------------------------------------ the device's questions
+
+    def _dismiss(self, ask: Ask) -> None:
+        if self._dismissed_at is not self.state:
+            self._dismissed, self._dismissed_at = [], self.state
+        self._dismissed.append(ask.to_json())
+
+    def _is_dismissed(self, ask: Ask | None) -> bool:
+        return ask is not None and self._dismissed_at is self.state and ask.to_json() in self._dismissed
+
+    def _asked(self, before: Ask | None) -> None:
+        """The device's question changed (asked, answered, dropped): everyone must see it now.
+        A question the players dismissed in this very state is dropped, not asked again, and the
+        protocol goes on with what waited behind it."""
+        for round in range(REASKS):
+            if not self._is_dismissed(self.protocol.ask):
+                break
+            self.protocol.ask = None
+            if round < REASKS - 1:
+                self.protocol.after_change()
         ask = self.protocol.ask
         if ask is not before:
-            self._publish({"type": "ask", "ask": ask.to_json() if ask is not None else None,
-                           "message": ask.text if ask is not None else None})
+            self._publish(Update("ask", ask=ask.to_json() if ask is not None else None,
+                                 message=ask.text if ask is not None else None))
 
-    def _publish(self, *updates: JSON) -> None:
+    def _publish(self, *updates: Update) -> None:
         """Tell every listener ``updates`` and then the new view. Listeners too far behind are dropped."""
-        batch = [*updates, {"type": "view", "view": self._view()}]
+        batch = [*updates, Update("view", view=self._view())]
         for inbox in list(self._listeners):
             try:
                 for update in batch:

@@ -22,11 +22,9 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from games.errors import PegpiError
-
-JSON = dict[str, Any]
+from games.jsontypes import JSONObject
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -72,7 +70,7 @@ class Row:
 
     seq: int
     kind: str
-    action: JSON | None
+    action: JSONObject | None
     target: int | None
     source: str
     input: str | None
@@ -84,13 +82,13 @@ class GameInfo:
     id: int
     game: str
     players: list[str]
-    options: JSON
+    options: JSONObject
     started: float
     ended: float | None
     result: str | None
     rows: int = 0
 
-    def to_json(self) -> JSON:
+    def to_json(self) -> JSONObject:
         return {"id": self.id, "game": self.game, "players": self.players, "options": self.options,
                 "started": self.started, "ended": self.ended, "result": self.result, "rows": self.rows}
 
@@ -99,7 +97,7 @@ class GameInfo:
 class Entry:
     """One action of the effective list, with where it came from (``seq`` of its row)."""
 
-    action: JSON
+    action: JSONObject
     source: str
     seq: int
     t: float
@@ -197,7 +195,7 @@ class Store:
 
     # ------------------------------------------------------------------ games
 
-    def new_game(self, game: str, players: Sequence[str], options: JSON) -> int:
+    def new_game(self, game: str, players: Sequence[str], options: JSONObject) -> int:
         with self._write() as db:
             db.execute("UPDATE games SET ended = ?, result = COALESCE(result, 'abandoned') WHERE ended IS NULL",
                        (time.time(),))
@@ -206,12 +204,13 @@ class Store:
             return int(cur.lastrowid or 0)
 
     def finish_game(self, game_id: int, result: str) -> None:
+        """The game is over with ``result``; a correction of a finished game may change the result."""
         with self._write() as db:
-            db.execute("UPDATE games SET ended = ?, result = ? WHERE id = ? AND ended IS NULL",
+            db.execute("UPDATE games SET ended = COALESCE(ended, ?), result = ? WHERE id = ?",
                        (time.time(), result, game_id))
 
     def reopen_game(self, game_id: int) -> None:
-        """An undo took back the winning action: the game is being played again."""
+        """An undo or a correction took back the game's end: it is being played again."""
         with self._write() as db:
             db.execute("UPDATE games SET ended = NULL, result = NULL WHERE id = ?", (game_id,))
 
@@ -243,11 +242,11 @@ class Store:
             raise StoreError(f"cannot read the event store {self.path.name}: {exc}") from exc
         return [Row(r[0], r[1], json.loads(r[2]) if r[2] else None, r[3], r[4], r[5], r[6]) for r in found]
 
-    def append(self, game_id: int, rows: Sequence[tuple[str, JSON | None, int | None]], *,
-               source: str, input: str | None = None) -> list[int]:
-        """Record ``rows`` (``(kind, action, target)``) in one transaction; returns their seqs.
-        Returns only once they are committed and synced."""
-        now = time.time()
+    def append(self, game_id: int, rows: Sequence[tuple[str, JSONObject | None, int | None]], *,
+               source: str, input: str | None = None, t: float | None = None) -> list[int]:
+        """Record ``rows`` (``(kind, action, target)``) in one transaction, at time ``t`` (now when
+        None); returns their seqs. Returns only once they are committed and synced."""
+        now = time.time() if t is None else t
         with self._write() as db:
             last = db.execute("SELECT COALESCE(MAX(seq), -1) FROM actions WHERE game_id = ?",
                               (game_id,)).fetchone()[0]
@@ -269,7 +268,7 @@ class Store:
             (game_id, prefix.replace("%", "") + "%")).fetchone()
         return None if row is None else str(row[0])
 
-    def export(self, game_id: int) -> JSON:
+    def export(self, game_id: int) -> JSONObject:
         """A game as a game record (its effective actions), with its stored history alongside."""
         info = self.game(game_id)
         rows = self.rows(game_id)

@@ -17,8 +17,10 @@ from typing import Any
 
 from PIL import Image
 
-from device.board.view import Board, read
-from device.display import HardwareConfigError, config_from
+from device.board.view import Board, board_of
+from device.display import config_from
+from device.errors import HardwareConfigError
+from games.view import TableView
 
 log = logging.getLogger(__name__)
 
@@ -98,13 +100,14 @@ def _street(board: Board, holes: int, sides: list[int]) -> list[RGB]:
     return pixels
 
 
-def strip_image(view: Mapping[str, Any] | None, holes: int = 121, *, streets: str = "shared") -> Image.Image:
+def strip_image(view: TableView, holes: int = 121, *, streets: str = "shared") -> Image.Image:
     """The strip as a ``(length x 1)`` RGB picture for ``view``.
 
-    >>> strip_image({"players": ["Ann", "Bob"]}, 121).size
+    >>> from games import new_game
+    >>> strip_image(new_game("cribbage", ["Ann", "Bob"]).new_initial_state().view_for(None), 121).size
     (121, 1)
     """
-    board = read(view)
+    board = board_of(view)
     if streets == "per_side":
         pixels = [p for i in range(len(board.sides)) for p in _street(board, holes, [i])]
     else:
@@ -142,7 +145,7 @@ class PegStrip:
             log.warning("strip: cannot open the WS2812 strip (%s: %s); no LED strip", type(exc).__name__, exc)
             return None
 
-    def show(self, view: Mapping[str, Any]) -> None:
+    def show(self, view: TableView) -> None:
         if self.device is None:
             return
         image = strip_image(view, self.config.holes, streets=self.config.streets)
@@ -156,7 +159,7 @@ class PegStrip:
         except Exception as exc:  # noqa: BLE001 - a strip glitch must never stop the scoring
             log.warning("strip: drawing failed (%s: %s)", type(exc).__name__, exc)
 
-    def announce(self, view: Mapping[str, Any]) -> None:
+    def announce(self, view: TableView) -> None:
         self.show(view)
 
     def close(self) -> None:

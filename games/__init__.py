@@ -33,7 +33,9 @@ from games.errors import (
     PegpiError,
     RecordError,
     UnknownGameError,
+    ViewError,
 )
+from games.view import TableView, view_from_json
 
 __all__ = [
     "DECKTET",
@@ -57,11 +59,14 @@ __all__ = [
     "ScoreEvent",
     "Spec",
     "State",
+    "TableView",
     "UnknownGameError",
+    "ViewError",
     "get_game",
     "new_game",
     "parse_cards",
     "parse_decktet",
     "register",
     "registered_games",
+    "view_from_json",
 ]

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-
-import games
+from pathlib import Path
 
 _SKIP = ("games.catalog",)
 
 
 def load_all() -> None:
-    for info in pkgutil.walk_packages(games.__path__, prefix="games."):
+    # the package's folder, not ``games`` itself: the engine imports this module from a call
+    for info in pkgutil.walk_packages([str(Path(__file__).parent)], prefix="games."):
         if info.name not in _SKIP:
             importlib.import_module(info.name)
 

@@ -24,6 +24,7 @@ from typing import Any, ClassVar, TypeVar
 from games.errors import IllegalActionError, OptionError, RecordError, UnknownGameError
 from games.scores import CardLike, Item, Score, ScoreEvent, say_item, spoken, spoken_items
 from games.spec import Option, Spec
+from games.view import Common, LastScore, Said, Side, TableView, counted
 
 __all__ = [
     "Action", "CardLike", "Game", "Item", "Option", "Score", "ScoreEvent", "Spec", "State", "get_game",
@@ -307,51 +308,38 @@ class State(ABC):
 
     # -- views ------------------------------------------------------------------------------
 
-    def view_for(self, seat: int | None = None) -> dict[str, Any]:
-        """What ``seat`` may see (None: a spectator), JSON-ready. Games extend :meth:`_view`."""
+    def view_for(self, seat: int | None = None) -> TableView:
+        """What ``seat`` may see (None: a spectator). A game gives its own view in :meth:`_view`."""
+        return self._view(self._common_view(seat), seat)
+
+    def _common_view(self, seat: int | None) -> Common:
+        """The fields every game's view has, filled from what the base state keeps."""
         sides = self.game.sides()
         names = self.game.side_names()
         last = self.events[-1] if self.events else None
-        view: dict[str, Any] = {
-            "game": self.game.spec.name,
-            "title": self.game.spec.title,
-            "players": list(self.game.players),
-            "options": dict(self.game.options),
-            "pegged": self.game.spec.pegged,
-            "sides": [
-                {"name": names[i], "seats": list(sides[i]), "score": self.scores[i], "rear": self.rear[i]}
-                for i in range(len(sides))
-            ],
-            "target": self.game.target,
-            "board": self.game.target,
-            "start": 0,
-            "skunk_lines": [],
-            "phase": self.phase,
-            "prompt": self.prompt(),
-            "dealer": None,
-            "turn": None,
-            "count": None,
-            "pile": [],
-            "starter": None,
-            "show": None,
-            "last": None if last is None else {
-                "side": last.side, "seat": last.seat, "points": last.points, "kind": last.kind,
-                "say": last.say(),
-            },
-            "winner": self.winner,
-            "loser": self.loser,
-            "result": None,
-            "message": None,
-            "table": None,
-            "seat": seat,
-            "hand": None,
-            "actions": len(self.history),
-        }
-        self._view(view, seat)
-        return view
+        return Common(
+            game=self.game.spec.name,
+            title=self.game.spec.title,
+            players=tuple(self.game.players),
+            options=dict(self.game.options),
+            pegged=self.game.spec.pegged,
+            sides=tuple(Side(names[i], tuple(sides[i]), self.scores[i], self.rear[i]) for i in range(len(sides))),
+            target=self.game.target,
+            phase=self.phase,
+            prompt=self.prompt(),
+            last=None if last is None else LastScore(
+                side=last.side, seat=last.seat, points=last.points, kind=last.kind, say=last.say(),
+                items=tuple(Said(c.kind, c.points, c.say) for c in counted(last.items))),
+            winner=self.winner,
+            loser=self.loser,
+            seat=seat,
+            actions=len(self.history),
+        )
 
-    def _view(self, view: dict[str, Any], seat: int | None) -> None:
-        """Fill in the game's own parts of the view. Never put a hidden card of another seat."""
+    def _view(self, common: Common, seat: int | None) -> TableView:
+        """The game's view: its family's (or its own) view class filled from ``common`` and the
+        state. Never put a hidden card of another seat in it."""
+        return TableView(**common)
 
 
 # --------------------------------------------------------------------------------- registry

@@ -41,3 +41,7 @@ class RecordError(PegpiError, ValueError):
     def __init__(self, message: str, index: int | None = None) -> None:
         super().__init__(message)
         self.index = index
+
+
+class ViewError(PegpiError, ValueError):
+    """A view (as JSON) that does not have the shape of a view."""

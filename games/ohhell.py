@@ -15,6 +15,7 @@ from games.cards import SUIT_SYMBOLS, Card
 from games.cribbage.actions import Deal, Play
 from games.engine import Action, Game, Item, Option, Spec, State, register
 from games.errors import CardError, IllegalActionError
+from games.view import Common, ScoreTable, TableView, TrickCard, TricksView
 
 #: Ace is high in trick play.
 TRICK_RANK = {r: (14 if r == 1 else r) for r in range(1, 14)}
@@ -275,27 +276,30 @@ class OhHellState(State):
         self._phase = "deal"
         self.turn = None
 
-    def _view(self, view: dict[str, Any], seat: int | None) -> None:
+    def _view(self, common: Common, seat: int | None) -> TableView:
         names = self.game.players
-        view["dealer"] = self.dealer
-        view["turn"] = self.turn
-        view["trump"] = self.trump_card and str(self.trump_card)
-        view["trump_suit"] = self.trump
-        view["bids"] = list(self.bids)
-        view["tricks"] = list(self.tricks)
-        view["trick"] = [{"seat": s, "card": str(c)} for s, c in self.trick]
-        view["cards_this_deal"] = self.hand_size
-        view["result"] = "win" if self.winner is not None else None
         rows = []
         for i, row in enumerate(self.sheet):
             suit = SUIT_SYMBOLS.get(row["trump"] or "", "NT")
             cells = [f"{b}/{t}: {p}" for b, t, p in zip(row["bids"], row["tricks"], row["points"], strict=True)]
-            rows.append([f"{i + 1}. {row['cards']} {suit}", *cells])
-        view["table"] = {"columns": ["", *names], "rows": rows,
-                         "totals": ["Total", *[str(s) for s in self.scores]]}
+            rows.append((f"{i + 1}. {row['cards']} {suit}", *cells))
+        common["table"] = ScoreTable(columns=("", *names), rows=tuple(rows),
+                                     totals=("Total", *[str(s) for s in self.scores]))
+        common["dealer"] = self.dealer
+        common["turn"] = self.turn
+        common["result"] = "win" if self.winner is not None else None
         if seat is not None and 0 <= seat < self.game.num_players:
             hand = self.known[seat]
-            view["hand"] = [str(c) for c in hand] if hand is not None else None
+            common["hand"] = tuple(str(c) for c in hand) if hand is not None else None
+        return TricksView(
+            **common,
+            trump=str(self.trump_card) if self.trump_card is not None else None,
+            trump_suit=self.trump,
+            bids=tuple(self.bids),
+            tricks=tuple(self.tricks),
+            trick=tuple(TrickCard(s, str(c)) for s, c in self.trick),
+            cards_this_deal=self.hand_size,
+        )
 
 
 __all__ = ["Bid", "OhHell", "OhHellState", "Trump", "deal_sizes"]

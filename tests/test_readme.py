@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from device.cli import main
+from pegpi.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 

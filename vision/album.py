@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from vision.api import Prediction
+from vision.errors import ImageWriteError
 from vision.events import TableEvent
 
 log = logging.getLogger(__name__)
@@ -76,7 +77,7 @@ class CropAlbum:
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 if not cv2.imwrite(str(path), look[1]):
-                    raise OSError(f"OpenCV could not write {path}")
+                    raise ImageWriteError(f"OpenCV could not write {path}")
             except OSError as exc:
                 self._fail(exc)
                 return None

@@ -10,25 +10,26 @@ takes the label of the nearest enrolled view when its cosine similarity reaches 
 from __future__ import annotations
 
 import functools
-import hashlib
 import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Protocol
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
-from games.errors import PegpiError
-from vision.classify import preprocess
+from games.jsontypes import JSONObject
+from vision.errors import EnrolError
+from vision.model_input import Image, preprocess
 
-#: Cosine similarity of enrolment descriptors an enrolled view must reach to be recognised, for a
-#: model whose ``cards.json`` names none (models up to v19, whose descriptors it was measured
-#: on), and the margin over the nearest other card that makes a match sure (see models/MODEL_CARD.md).
+Floats = NDArray[np.float32]
+
+#: Cosine similarity an enrolled view must reach to be recognised, for a model whose
+#: ``cards.json`` records none.
 DEFAULT_THRESHOLD = 0.94
-MARGIN_SCALE = 0.02
 #: Non-card views (table, clutter, hands, blank paper) every gallery holds as ``unknown``.
 NEGATIVE_VIEWS = 160
 #: Synthetic variants made of each enrolled view (see :func:`augment_views`).
@@ -36,8 +37,16 @@ DEFAULT_AUGMENT = 24
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}$")
 
 
-class EnrolError(PegpiError):
-    """A deck cannot be enrolled or loaded."""
+class Embedder(Protocol):
+    """What enrolment needs of a classifier: its model's id and facts, and its descriptors."""
+
+    @property
+    def model_id(self) -> str: ...
+
+    @property
+    def meta(self) -> JSONObject: ...
+
+    def embed(self, crops: Sequence[Image]) -> Floats: ...
 
 
 def data_dir(override: str | os.PathLike[str] | None = None) -> Path:
@@ -48,17 +57,11 @@ def data_dir(override: str | os.PathLike[str] | None = None) -> Path:
     return (Path(root) if root else Path.home() / ".local" / "share" / "pegpi") / "decks"
 
 
-def model_id(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
-
-
-def model_threshold(classifier: Any) -> float:
+def model_threshold(classifier: Embedder) -> float:
     """The similarity an enrolled view must reach under ``classifier``'s model: the threshold its
-    ``cards.json`` records (``enrolment.threshold``, calibrated on Decktet-like decks of
-    validation designs by :mod:`vision.train.enrol_calib`; each model's descriptors lie at
-    similarities of their own), else :data:`DEFAULT_THRESHOLD`."""
-    meta = getattr(classifier, "meta", None) or {}
-    return float(meta.get("enrolment", {}).get("threshold", DEFAULT_THRESHOLD))
+    ``cards.json`` records (calibrated by :mod:`vision.train.enrol_calib`: each model's
+    descriptors lie at similarities of their own), else :data:`DEFAULT_THRESHOLD`."""
+    return float(classifier.meta.get("enrolment", {}).get("threshold", DEFAULT_THRESHOLD))
 
 
 def augment_views(view: np.ndarray, n: int, seed: int) -> list[np.ndarray]:
@@ -67,7 +70,7 @@ def augment_views(view: np.ndarray, n: int, seed: int) -> list[np.ndarray]:
     crop (shift, scale, tilt and a residual perspective, as a crop from the table is) and then
     goes through the renderer's camera model (light, white balance, shadow, glare, blur, noise,
     JPEG) at a random severity; every other one is turned 180 degrees."""
-    from vision.render.photo import camera
+    from vision.render.photo import camera  # the renderer loads fonts: only when enrolling
 
     rng = np.random.default_rng([seed, 99])
     h, w = view.shape[:2]
@@ -90,7 +93,7 @@ def augment_views(view: np.ndarray, n: int, seed: int) -> list[np.ndarray]:
 @functools.lru_cache(maxsize=1)
 def negative_views(n: int = NEGATIVE_VIEWS, seed: int = 2718) -> tuple[np.ndarray, ...]:
     """Crops with no card in them, the same every time (the renderer's non-card generator)."""
-    from vision.render.photo import non_card_crop
+    from vision.render.photo import non_card_crop  # the renderer loads fonts: only when enrolling
 
     rng = np.random.default_rng([seed, 7])
     return tuple(preprocess(non_card_crop(rng)) for _ in range(n))
@@ -99,7 +102,7 @@ def negative_views(n: int = NEGATIVE_VIEWS, seed: int = 2718) -> tuple[np.ndarra
 _NEGATIVES: dict[str, np.ndarray] = {}
 
 
-def negative_embeddings(classifier: Any) -> np.ndarray:
+def negative_embeddings(classifier: Embedder) -> np.ndarray:
     """:func:`negative_views` embedded by ``classifier``'s model (once per model)."""
     mid = classifier.model_id
     if mid not in _NEGATIVES:
@@ -129,7 +132,7 @@ class EnrolledDeck:
     def expanded_views(self) -> list[np.ndarray]:
         return [v for i, view in enumerate(self.views) for v in augment_views(view, self.augment, i)]
 
-    def embeddings_for(self, classifier: Any) -> np.ndarray:
+    def embeddings_for(self, classifier: Embedder) -> np.ndarray:
         """Embeddings under ``classifier``'s model (re-computed from the views if it differs)."""
         mid = classifier.model_id
         if mid == self.model and len(self.embeddings) == len(self.all_labels):
@@ -138,7 +141,7 @@ class EnrolledDeck:
             self._cache[mid] = classifier.embed(self.expanded_views())
         return self._cache[mid]
 
-    def threshold_for(self, classifier: Any) -> float:
+    def threshold_for(self, classifier: Embedder) -> float:
         """The deck's threshold if it was set under ``classifier``'s model, else that model's
         (thresholds belong to a model's descriptor)."""
         return self.threshold if classifier.model_id == self.model else model_threshold(classifier)
@@ -161,7 +164,7 @@ class EnrolledDeck:
                        threshold=float(z["threshold"]), augment=int(z["augment"]) if "augment" in z else 0)
 
 
-def enroll(classifier: Any, name: str, crops: Sequence[np.ndarray], labels: Sequence[str], *,
+def enroll(classifier: Embedder, name: str, crops: Sequence[np.ndarray], labels: Sequence[str], *,
            threshold: float | None = None, folder: str | os.PathLike[str] | None = None,
            save: bool = True, merge: bool = True, augment: int = DEFAULT_AUGMENT) -> EnrolledDeck:
     """Enrol ``crops`` (upright card images, one or a few per card) as deck ``name``; a view is

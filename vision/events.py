@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from games.table import Zone
+
 EventKind = Literal["placed", "removed"]
 
 
@@ -21,6 +23,12 @@ class TableEvent:
     t: float
     confidence: float
     slot: int | None = None
+
+    @property
+    def place(self) -> Zone:
+        """The zone as a value (the one place a mat's zone name is read); raises ``ZoneError``
+        for a name no mat has."""
+        return Zone.parse(self.zone)
 
     def __str__(self) -> str:
         where = self.zone if self.slot is None else f"{self.zone}[{self.slot}]"

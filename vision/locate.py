@@ -9,6 +9,7 @@ reaching in from the edge) is an *occluder*, and the zones under it are frozen, 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -88,9 +89,9 @@ class Locator:
                                                             zone.rect[2] + pad, zone.rect[3] + pad))
             mask[max(0, y0):y1, max(0, x0):x1] = 0
         for marker in layout.markers:
-            (x0, y0), (x1, y1) = marker.corners[0], marker.corners[2]
-            mask[max(0, round((y0 - pad) * self.s)):round((y1 + pad) * self.s),
-                 max(0, round((x0 - pad) * self.s)):round((x1 + pad) * self.s)] = 0
+            (mx0, my0), (mx1, my1) = marker.corners[0], marker.corners[2]
+            mask[max(0, round((my0 - pad) * self.s)):round((my1 + pad) * self.s),
+                 max(0, round((mx0 - pad) * self.s)):round((mx1 + pad) * self.s)] = 0
         idx = np.flatnonzero(mask)
         if len(idx) < 50:  # a crowded layout: fall back to the whole mat
             idx = np.arange(h * w)
@@ -105,7 +106,8 @@ class Locator:
         felt = np.median(reference.reshape(-1, 3)[self._felt], axis=0)
         inset, pad = round(5.0 * self.s), round(3.0 * self.s)
         h, w = self.shape
-        taken, empty = [], {}
+        taken: list[tuple[str, int, tuple[int, int, int, int]]] = []
+        empty: dict[tuple[int, int], tuple[int, int, int, int]] = {}
         for zone, slot, (x0, y0, x1, y1) in self._slot_px:
             inner = reference[y0 + inset:y1 - inset, x0 + inset:x1 - inset].astype(np.int16)
             off = np.abs(inner - felt.astype(np.int16)).max(axis=2) > self.threshold
@@ -128,7 +130,8 @@ class Locator:
         flat_ref = reference.reshape(-1, 3)[self._felt]
         gain = (np.median(flat_cur, axis=0) + 1.0) / (np.median(flat_ref, axis=0) + 1.0)
         gain = np.clip(gain, 0.3, 3.0)
-        scaled = cv2.multiply(reference, (float(gain[0]), float(gain[1]), float(gain[2]), 0.0), dtype=cv2.CV_8U)
+        scaled = cv2.multiply(reference, np.array([[gain[0], gain[1], gain[2]]], np.float64).reshape(1, 1, 3),
+                              dtype=cv2.CV_8U)
         diff = cv2.absdiff(mat, scaled)
         b, g, r = cv2.split(diff)
         peak = cv2.max(cv2.max(b, g), r)
@@ -166,7 +169,7 @@ class Locator:
         kept = tuple(c for c in kept if c.zone not in occluded)
         return Sighting(kept, frozenset(occluded)), mask
 
-    def _card_box(self, rect: tuple, area: float) -> np.ndarray | None:
+    def _card_box(self, rect: tuple[Sequence[float], Sequence[float], float], area: float) -> np.ndarray | None:
         """The corners of ``rect`` (a ``minAreaRect``) if it is card-sized and ``area`` fills it, else None."""
         (cx, cy), (rw, rh), angle = rect
         short, long = sorted((rw, rh))
@@ -191,7 +194,7 @@ class Locator:
         offset = np.array([x, y], np.float32)
         # cards touching each other: split the blob between the outlines it covers (nearest centre)
         cells = self._nearest[y:y + bh, x:x + bw]
-        quads = []
+        quads: list[np.ndarray] = []
         for k in np.unique(cells[solid > 0]):
             part = cv2.bitwise_and(solid, (cells == k).view(np.uint8))
             outline, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -216,7 +219,7 @@ class Locator:
                 continue
             fill = np.count_nonzero(solid[oy0 - y:oy1 - y, ox0 - x:ox1 - x]) / max(1, (x1 - x0) * (y1 - y0))
             if fill >= 0.8:
-                quads.append(slot.corners() * self.s)
+                quads.append(np.asarray(slot.corners() * self.s, np.float32))
         if not quads or area > (len(quads) + 0.35) * self.card_px:
             return []
         return quads

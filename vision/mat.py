@@ -202,7 +202,11 @@ def _zone(name: str, kind: str, slots: list[Slot], seat: int | None = None, stac
     return Zone(name, kind, (x0, y0, x1, y1), tuple(slots), seat, stack)
 
 
-def _pegging(table: str, seats: int, size: tuple[float, float], reserve: float):
+#: A table style's zones and the box (x0, y0, x1, y1, mm) left for the mat's title.
+_Plan = tuple[list[Zone], tuple[float, float, float, float]]
+
+
+def _pegging(table: str, seats: int, size: tuple[float, float], reserve: float) -> _Plan:
     """Each seat plays into its own row; a starter outline and a crib of up to 4 outlines."""
     w, h = size
     cw, ch = CARD_MM
@@ -247,7 +251,7 @@ def _pegging(table: str, seats: int, size: tuple[float, float], reserve: float):
     return zones, title
 
 
-def _around(table: str, seats: int, size: tuple[float, float], reserve: float):
+def _around(table: str, seats: int, size: tuple[float, float], reserve: float) -> _Plan:
     """One outline per seat on an ellipse around a centre outline (the trick's trump, or the pile)."""
     w, h = size
     cw, ch = CARD_MM
@@ -264,7 +268,7 @@ def _around(table: str, seats: int, size: tuple[float, float], reserve: float):
     return zones, title
 
 
-def _grid(table: str, seats: int, size: tuple[float, float], reserve: float):
+def _grid(table: str, seats: int, size: tuple[float, float], reserve: float) -> _Plan:
     """A grid of outlines (cards lying sideways) for reading a whole arrangement, up to 4x4."""
     w, h = size
     cw, ch = CARD_MM

@@ -138,7 +138,8 @@ class MatFinder:
 def mat_transform(pose: MatPose, px_per_mm: float) -> np.ndarray:
     """Frame pixels -> mat image pixels at ``px_per_mm``."""
     scale = np.diag([px_per_mm, px_per_mm, 1.0])
-    return scale @ pose.to_mat
+    transform: np.ndarray = scale @ pose.to_mat
+    return transform
 
 
 def warp_mat(frame: np.ndarray, pose: MatPose, layout: MatLayout, px_per_mm: float,

@@ -31,20 +31,20 @@ def render_mat(layout: MatLayout, title: str, px_per_mm: float = 4.0) -> np.ndar
     s = float(px_per_mm)
     image = np.empty((round(h_mm * s), round(w_mm * s), 3), np.uint8)
     image[:] = FELT
-    line = max(1, round(0.6 * s))
+    line = max(1, int(round(0.6 * s)))
     for zone in layout.zones:
         for slot in zone.slots:
             x0, y0, x1, y1 = (round(v * s) for v in slot.rect)
             cv2.rectangle(image, (x0, y0), (x1, y1), INK, line, cv2.LINE_AA)
     dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, MARKER_DICT))
     for marker in layout.markers:
-        (x0, y0), (x1, y1) = marker.corners[0], marker.corners[2]
-        quiet = 3.0
-        qx0, qy0, qx1, qy1 = (round(v * s) for v in (x0 - quiet, y0 - quiet, x1 + quiet, y1 + quiet))
+        (mx0, my0), (mx1, my1) = marker.corners[0], marker.corners[2]
+        quiet = 3.0  # mm of white round a marker, so its edge is found
+        qx0, qy0, qx1, qy1 = (round(v * s) for v in (mx0 - quiet, my0 - quiet, mx1 + quiet, my1 + quiet))
         image[qy0:qy1, qx0:qx1] = 255
-        side = round((x1 - x0) * s)
+        side = round((mx1 - mx0) * s)
         code = cv2.aruco.generateImageMarker(dictionary, marker.id, side)
-        image[round(y0 * s): round(y0 * s) + side, round(x0 * s): round(x0 * s) + side] = code[..., None]
+        image[round(my0 * s): round(my0 * s) + side, round(mx0 * s): round(mx0 * s) + side] = code[..., None]
     return _labels(image, layout, title, s)
 
 

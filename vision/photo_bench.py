@@ -21,6 +21,7 @@ the file, as nothing would be measured right otherwise.
 
 from __future__ import annotations
 
+import csv
 import re
 import time
 from collections import Counter
@@ -97,6 +98,22 @@ def collect(paths: Sequence[Path], extra: Sequence[str] = ()) -> list[tuple[Path
     return found
 
 
+def capture_groups(paths: Iterable[Path]) -> dict[str, str]:
+    """The capture group of each photo (its path as text) that an ``index.csv`` beside it names
+    (columns ``file`` and ``capture_group``, as the development photos have); others have none."""
+    groups: dict[str, str] = {}
+    for folder in sorted({p.parent for p in paths}):
+        index = folder / "index.csv"
+        if not index.is_file():
+            continue
+        with index.open(newline="", encoding="utf-8") as f:
+            for row in csv.DictReader(f):
+                name, group = row.get("file"), row.get("capture_group")
+                if name and group:
+                    groups[str(folder / name)] = group
+    return groups
+
+
 @dataclass(frozen=True, slots=True)
 class PhotoReading:
     path: str
@@ -104,6 +121,8 @@ class PhotoReading:
     card: str
     confidence: float
     ms: float
+    group: str = "-"
+    cpu_ms: float = 0.0
 
     @property
     def right(self) -> bool:
@@ -117,6 +136,8 @@ class PhotoReport:
     mode: str
     readings: list[PhotoReading] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
+    #: the process's peak resident memory when the last photo was read, MB
+    peak_mb: float = 0.0
 
     @property
     def mistakes(self) -> list[PhotoReading]:
@@ -127,8 +148,11 @@ class PhotoReport:
         wrong = self.mistakes
         confident = [r for r in wrong if r.confidence >= CONFIDENT]
         kinds: dict[str, list[PhotoReading]] = {}
+        groups: dict[str, list[PhotoReading]] = {}
         for r in self.readings:
             kinds.setdefault(_kind(r.truth), []).append(r)
+            groups.setdefault(r.group, []).append(r)
+        black = [r for r in wrong if _black_swap(r.truth, r.card)]
         return {
             "mode": self.mode,
             "photos": n,
@@ -137,14 +161,36 @@ class PhotoReport:
             "confident_mistakes": len(confident),
             "confident_mistake_rate": round(len(confident) / n, 5) if n else None,
             "read_as_unknown": sum(r.card == UNKNOWN and r.truth != UNKNOWN for r in self.readings),
-            "by_kind": {k: {"photos": len(v), "right": sum(r.right for r in v)} for k, v in sorted(kinds.items())},
+            "by_kind": {k: _figures(v) for k, v in sorted(kinds.items())},
+            "by_group": {k: _figures(v) for k, v in sorted(groups.items())},
+            "black_suit_confusions": {"count": len(black),
+                                      "confident": sum(r.confidence >= CONFIDENT for r in black)},
             "confusions": [{"truth": t, "read": c, "count": k}
                            for (t, c), k in Counter((r.truth, r.card) for r in wrong).most_common()],
             "mistakes": [{"photo": r.path, "truth": r.truth, "read": r.card, "confidence": round(r.confidence, 4)}
                          for r in wrong],
             "skipped": [{"photo": p, "reason": why} for p, why in self.skipped],
             "median_ms_per_photo": round(float(np.median([r.ms for r in self.readings])), 1) if n else None,
+            "median_cpu_ms_per_photo": round(float(np.median([r.cpu_ms for r in self.readings])), 1) if n else None,
+            "peak_mb": round(self.peak_mb, 1),
         }
+
+
+def peak_resident_mb() -> float:
+    """This process's peak resident memory so far, MB (Linux reports it in kB)."""
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _figures(readings: Sequence[PhotoReading]) -> dict[str, int]:
+    return {"photos": len(readings), "right": sum(r.right for r in readings),
+            "confident_mistakes": sum(not r.right and r.confidence >= CONFIDENT for r in readings)}
+
+
+def _black_swap(truth: str, read: str) -> bool:
+    """Whether ``read`` is ``truth`` with clubs and spades swapped (the same rank)."""
+    return truth[:-1] == read[:-1] and {truth[-1:], read[-1:]} == {"S", "C"} and len(truth) >= 2
 
 
 def _kind(label: str) -> str:
@@ -167,13 +213,14 @@ def measure(items: Sequence[tuple[Path, str]], classifier: CardClassifier, *, cr
     from vision.recognize import read_card
 
     report = PhotoReport("crops" if crops else "photos")
+    groups = capture_groups(path for path, _truth in items)
     for i, (path, truth) in enumerate(items):
         try:
             image = read_image(path)
         except ImageFileError as exc:
             report.skipped.append((str(path), exc.reason))
             continue
-        began = time.perf_counter()
+        began, began_cpu = time.perf_counter(), time.process_time()
         if crops:
             p = classifier.classify([image])[0]
             card, confidence = p.label, p.confidence
@@ -181,7 +228,10 @@ def measure(items: Sequence[tuple[Path, str]], classifier: CardClassifier, *, cr
             d = read_card(image, classifier)
             card, confidence = d.card, d.confidence
         report.readings.append(PhotoReading(str(path), truth, card, float(confidence),
-                                            (time.perf_counter() - began) * 1e3))
+                                            (time.perf_counter() - began) * 1e3, groups.get(str(path), "-"),
+                                            (time.process_time() - began_cpu) * 1e3))
+        del image
+        report.peak_mb = peak_resident_mb()
         if progress is not None:
             progress(i + 1, len(items))
     return report

@@ -192,7 +192,7 @@ class TablePipeline:
         diff = cv2.absdiff(self._small, self._previous)
         np.copyto(self._previous, self._small)
         changed = np.count_nonzero(diff.max(axis=2) > self.config.threshold // 2)
-        return changed > 0.003 * diff.shape[0] * diff.shape[1]
+        return bool(changed > 0.003 * diff.shape[0] * diff.shape[1])
 
     def _absorb_still_things(self, mat: np.ndarray, foreground: np.ndarray, sighting: Sighting, t: float) -> None:
         """Something that is no card and has lain still for ``absorb_s`` joins the empty mat, so the
@@ -225,4 +225,5 @@ class TablePipeline:
                 x0, y0, x1, y1 = (round(v * s) for v in zone.rect)
                 bare[max(0, y0):y1, max(0, x0):x1] = 0
         cv2.accumulateWeighted(mat, self._accumulator, self.config.adapt, mask=bare)
+        assert self._reference is not None  # the empty mat is learned before it adapts
         np.copyto(self._reference, self._accumulator, casting="unsafe")

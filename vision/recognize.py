@@ -16,6 +16,12 @@
 4. Index corners are also proposed at the ends of the photo's straight edges, outline or not
    (a held fan on a table as light as its cards), and read by the index alone.
 
+Hypotheses are read :data:`CHUNK` at a time, by their corner index first (a hypothesis whose
+index shows no card is never taken, so the whole-card network never reads it), and cut from
+one image pyramid, so that memory and time stay bounded whatever a photo proposes. A reading
+whose index and whole card disagree, or a suited card in a photo without colour, is held below
+sure (:mod:`vision.doubt`).
+
 ``recognize(image, classifier) -> list[Detection]``; each detection has the card, its
 confidence and its four corners in image pixels (the card's top-left, top-right, bottom-right,
 bottom-left as read).
@@ -31,6 +37,7 @@ import cv2
 import numpy as np
 
 from vision.api import CARD_MM, UNKNOWN, CardClassifier, Prediction
+from vision.doubt import COLOURLESS, colour_strength, doubted, held, suited
 
 ASPECT = CARD_MM[1] / CARD_MM[0]  # 1.397
 CROP_W, CROP_H = 126, 176  # 2 px/mm, what the table pipeline gives the classifier
@@ -131,7 +138,8 @@ def _line_meet(a0: np.ndarray, a1: np.ndarray, b0: np.ndarray, b1: np.ndarray) -
     if abs(den) < 1e-6:
         return None
     t = ((b0[0] - a0[0]) * db[1] - (b0[1] - a0[1]) * db[0]) / den
-    return (a0 + t * da).astype(np.float32)
+    meet: np.ndarray = (a0 + t * da).astype(np.float32)
+    return meet
 
 
 def _corner_hypotheses(contour: np.ndarray, card_h: Sequence[float], detail: float = 0.012) -> list[np.ndarray]:
@@ -389,14 +397,17 @@ def _candidates(img: np.ndarray) -> tuple[list[np.ndarray], int, list[float]]:
         contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         contours = sorted(contours, key=cv2.contourArea, reverse=True)[:12]
         for c in contours:
-            if not (min_area <= cv2.contourArea(c) <= 0.6 * h * w):
+            area = cv2.contourArea(c)
+            # a card may fill the photo; any other outline that large is the table or the light
+            if not (min_area <= area <= 0.97 * h * w):
                 continue
             q = _single_cards(c, min_area)
             if q is not None:
                 singles.append(q)
                 card_like.append(c)  # or a short row of overlapping cards
-            else:
+            elif area <= 0.6 * h * w:
                 others.append(c)
+    singles = _outermost(singles)
     heights = [float(np.linalg.norm(q[3] - q[0])) for q in singles]
     quads = list(singles)
     # card sizes for the hypotheses: the single cards' heights, and the commonest lengths of the
@@ -432,14 +443,37 @@ def _candidates(img: np.ndarray) -> tuple[list[np.ndarray], int, list[float]]:
         quads += _line_hypotheses(grey, c, sizes)
     for c in card_like:
         quads += _strip_hypotheses(c, grey, inner_edge=True)
-    # drop near-duplicates
-    kept: list[np.ndarray] = []
-    n_single = 0
-    for i, q in enumerate(quads):
-        if all(np.abs(q - k).max() > 4 for k in kept):
+    keep = _distinct(quads)
+    return [quads[i] for i in keep], sum(i < len(singles) for i in keep), card_h
+
+
+def _outermost(quads: list[np.ndarray], inner: float = 0.8) -> list[np.ndarray]:
+    """``quads`` less each one lying inside a card outline larger by more than ``1 / inner``:
+    the printed frame of a court's picture, or a box in its art, is card-shaped too, but a card
+    never lies inside another one (a card with its shadow is hardly larger, and kept apart)."""
+    areas = [float(cv2.contourArea(q)) for q in quads]
+    kept = []
+    for q, a in zip(quads, areas, strict=True):
+        inside = any(b * inner > a and cv2.intersectConvexConvex(q, big)[0] >= 0.9 * a
+                     for big, b in zip(quads, areas, strict=True))
+        if not inside:
             kept.append(q)
-            n_single += i < len(singles)
-    return kept, n_single, card_h
+    return kept
+
+
+def _distinct(quads: Sequence[np.ndarray], near: float = 4.0) -> list[int]:
+    """Indices of ``quads`` left once each quad with every corner within ``near`` pixels of an
+    earlier kept one's is dropped (one vectorised comparison per quad)."""
+    if not quads:
+        return []
+    flat = np.stack([np.asarray(q, np.float32).reshape(8) for q in quads])
+    kept = np.empty_like(flat)
+    keep: list[int] = []
+    for i, q in enumerate(flat):
+        if not keep or float(np.abs(kept[:len(keep)] - q).max(axis=1).min()) > near:
+            kept[len(keep)] = q
+            keep.append(i)
+    return keep
 
 
 def _height(quad: np.ndarray) -> float:
@@ -466,6 +500,29 @@ def warp(img: np.ndarray, quad: np.ndarray) -> np.ndarray:
     return cv2.warpPerspective(img, cv2.getPerspectiveTransform(quad, dst), (CROP_W, CROP_H), flags=cv2.INTER_LINEAR)
 
 
+class Pyramid:
+    """An image and its halvings (made when first needed, by area averaging): :meth:`warp` cuts
+    each quad from the level where the card is one to two crops high, so that the many crops of
+    one photo share one shrinking of it instead of each shrinking its own part."""
+
+    def __init__(self, image: np.ndarray) -> None:
+        self.levels = [image]
+
+    def warp(self, quad: np.ndarray) -> np.ndarray:
+        """:func:`warp` of ``quad`` (pixels of the full image)."""
+        span = max(float(np.linalg.norm(quad[3] - quad[0])), float(np.linalg.norm(quad[2] - quad[1])))
+        level = 0
+        while span / 2 ** (level + 1) >= CROP_H and min(self.levels[level].shape[:2]) >= 16:
+            level += 1
+            if level == len(self.levels):
+                top = self.levels[-1]
+                self.levels.append(cv2.resize(top, ((top.shape[1] + 1) // 2, (top.shape[0] + 1) // 2),
+                                              interpolation=cv2.INTER_AREA))
+        h0, w0 = self.levels[0].shape[:2]
+        h, w = self.levels[level].shape[:2]
+        return warp(self.levels[level], quad * np.array([w / w0, h / h0], np.float32))
+
+
 #: a hypothesis the whole-card reading is unsure of is taken from its corner index alone at this
 #: confidence (chosen on composed photos of validation designs, see models/MODEL_CARD.md)
 INDEX_SURE = 0.93
@@ -480,7 +537,8 @@ NUDGE_MM, NUDGE_DEG = 2.5, 3.0
 def _turned(quad: np.ndarray, deg: float, about: np.ndarray) -> np.ndarray:
     t = np.radians(deg)
     rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]], np.float32)
-    return ((quad - about) @ rot.T + about).astype(np.float32)
+    turned: np.ndarray = ((quad - about) @ rot.T + about).astype(np.float32)
+    return turned
 
 
 def _nudged(quad: np.ndarray) -> list[np.ndarray]:
@@ -504,18 +562,18 @@ def _index_reader(classifier: CardClassifier) -> Callable[[list[np.ndarray]], li
     """The classifier's reading of a crop's corner index alone, if it has one that applies: it
     knows French cards only, so not while decks are enrolled."""
     read = getattr(classifier, "read_indices", None)
-    if read is None or getattr(classifier, "decks", ()) or not getattr(classifier, "reads_index", True):
+    if read is None or len(getattr(classifier, "decks", ())) or not getattr(classifier, "reads_index", True):
         return None
     return cast(Callable[[list[np.ndarray]], list[Prediction]], read)
 
 
-def _read_warped(read: Callable[[list[np.ndarray]], list[Prediction]], image: np.ndarray,
+def _read_warped(read: Callable[[list[np.ndarray]], list[Prediction]], image: Pyramid,
                  quads: list[np.ndarray], chunk: int = 256) -> list[Prediction]:
     """``read`` of the upright crops of ``quads``, warped and read a chunk at a time (a photo
     may give thousands of hypotheses: their crops are not all held at once)."""
     out: list[Prediction] = []
     for i in range(0, len(quads), chunk):
-        out += read([warp(image, q) for q in quads[i:i + chunk]])
+        out += read([image.warp(q) for q in quads[i:i + chunk]])
     return out
 
 
@@ -527,6 +585,32 @@ def _read_quads(classifier: CardClassifier, crops: list[np.ndarray]) -> list[tup
     return [(p, None) for p in classifier.classify(crops)]
 
 
+#: crops warped and read per classifier call: the model's working memory grows with its batch
+CHUNK = 64
+
+
+def _read_hypotheses(classifier: CardClassifier, image: Pyramid, quads: list[np.ndarray],
+                     n_whole: int) -> list[tuple[Prediction, Prediction | None] | None]:
+    """Each quad's whole-card and index readings, ``CHUNK`` crops at a time. The first ``n_whole``
+    are whole card outlines; every other quad is first read by its corner index alone (a network
+    several times cheaper) and gets ``None`` when no card index shows there, as such a hypothesis
+    is never taken whatever the whole card reads."""
+    read_indices = _index_reader(classifier)
+    out: list[tuple[Prediction, Prediction | None] | None] = []
+    for i in range(0, len(quads), CHUNK):
+        part = quads[i:i + CHUNK]
+        crops = [image.warp(q) for q in part]
+        if read_indices is None:
+            out += _read_quads(classifier, crops)
+            continue
+        index = read_indices(crops)
+        keep = [j for j in range(len(part)) if i + j < n_whole or index[j].label not in (UNKNOWN, "back")]
+        whole = iter(classifier.classify([crops[j] for j in keep]) if keep else [])
+        chosen = set(keep)
+        out += [(next(whole), index[j]) if j in chosen else None for j in range(len(part))]
+    return out
+
+
 def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: float = 0.5,
               include_backs: bool = True) -> list[Detection]:
     """Every card found in ``image`` (BGR uint8) with its reading and corners."""
@@ -535,11 +619,14 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
     small = cv2.resize(image, (int(w * scale), int(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else image
     quads, n_single, card_h = _candidates(small)
     full = [q / scale for q in quads]
-    # the classifier reads every crop both ways up, so one warp per quad covers either turn
-    readings = _read_quads(classifier, [warp(image, q) for q in full]) if full else []
+    source = Pyramid(image)
+    colourless = colour_strength(small) < COLOURLESS
+    readings = _read_hypotheses(classifier, source, full, n_single)
+    n_single = sum(r is not None for r in readings[:n_single])
+    read = [(q, r) for q, r in zip(full, readings, strict=True) if r is not None]
     found: list[tuple[Detection, bool]] = []
     unsure: list[tuple[float, np.ndarray, str]] = []  # hypotheses whose index leans to a card
-    for i, (q, (p, index)) in enumerate(zip(full, readings, strict=True)):
+    for i, (q, (p, index)) in enumerate(read):
         whole = i < n_single
         if p.label == UNKNOWN or p.confidence < (min_confidence if whole else max(min_confidence, 0.75)):
             # a card mostly hidden under others: its corner index alone may still read it
@@ -549,7 +636,10 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
                 if index.confidence >= NUDGE_FROM:
                     unsure.append((index.confidence, q, index.label))
                 continue
-            p = index
+            # the whole card reading the same rank in another suit doubts the index's suit
+            p = doubted(index, p) if p.label[:-1] == index.label[:-1] else index
+        elif whole:
+            p = doubted(p, index, colourless=colourless, index_needed=True)
         elif not whole and index is not None and index.label != p.label:
             # a window slid over part of a card can look like another card (fewer pips of the
             # same suit); a hypothesis is taken only when its corner index says the same
@@ -566,7 +656,7 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
         segs = _segments(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
         edge = [q / scale for hgt in ([float(np.median(sure))] if sure else card_h)
                 for q in _segment_hypotheses(segs, hgt)]
-        for q, r in zip(edge, _read_warped(read_indices, image, edge), strict=True):
+        for q, r in zip(edge, _read_warped(read_indices, source, edge), strict=True):
             if r.label in (UNKNOWN, "back") or r.confidence < NUDGE_FROM:
                 continue
             if r.confidence >= EDGE_SURE:
@@ -578,7 +668,7 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
         # the surest that reads the same card surely
         unsure = sorted(unsure, key=lambda u: -u[0])[:MAX_UNSURE]
         moved = [_nudged(q) for _c, q, _l in unsure]
-        again = _read_warped(read_indices, image, [m for ms in moved for m in ms])
+        again = _read_warped(read_indices, source, [m for ms in moved for m in ms])
         per = len(moved[0])
         for j, ((_c, _q, label), ms) in enumerate(zip(unsure, moved, strict=True)):
             sure = [(r.confidence, m) for r, m in zip(again[j * per:(j + 1) * per], ms, strict=True)
@@ -595,6 +685,9 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
         ref = float(np.median(sizes))
         found = [(d, whole) for d, whole in found if (whole and d.card != "back")
                  or abs(_height(d.corners) / ref - 1) <= (0.35 if whole else 0.25)]
+    # a joker seen only in part is never sure: boxes in a court's art read as jokers
+    found = [(Detection(d.card, held(Prediction(d.card, d.confidence)).confidence, d.corners)
+              if not whole and d.card in ("RJ", "BJ") else d, whole) for d, whole in found]
     # the surest readings first, a whole card outline counting a little surer than a hypothesis;
     # a face is reported once (backs may repeat)
     found.sort(key=lambda dw: (dw[0].card == "back", -(dw[0].confidence + 0.1 * dw[1])))
@@ -602,6 +695,9 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
     for d, whole in found:
         if not any(_clash(d, whole, k, kwhole) for k, kwhole in kept):
             kept.append((d, whole))
+    if colourless:  # no colour in the photo: no suit is sure
+        return [Detection(d.card, held(Prediction(d.card, d.confidence)).confidence, d.corners)
+                if suited(d.card) else d for d, _whole in kept]
     return [d for d, _whole in kept]
 
 
@@ -681,6 +777,7 @@ def card_outlines(img: np.ndarray, min_share: float = 0.12, *, grabcut: bool | N
             _large_quads(cv2.resize(fg, (sw, sh), interpolation=cv2.INTER_NEAREST), min_area, quads)
         except cv2.error:
             pass  # a flat image: GrabCut has nothing to model
+    quads = _outermost(quads)
     if len(quads) > 1:
         # the outline that runs along the image's edges best first (an outline that swallowed
         # something touching the card leaves the card's edge somewhere), then the larger
@@ -723,6 +820,16 @@ def _surest(quads: Sequence[np.ndarray], preds: Sequence[Prediction]) -> Detecti
     return best
 
 
+def _read_doubting(classifier: CardClassifier, crops: list[np.ndarray], colourless: bool) -> list[Prediction]:
+    """The crops' readings, each held below sure (:func:`vision.doubt.doubted`) when its corner
+    index reads another card or when the photo is ``colourless`` and it is a suited card."""
+    if not crops:
+        return []
+    if _index_reader(classifier) is None:
+        return [doubted(p, colourless=colourless) for p in classifier.classify(crops)]
+    return [doubted(p, index, colourless=colourless) for p, index in _read_quads(classifier, crops)]
+
+
 def read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
     """The card in an image of one card: an upright card crop as the table pipeline makes, or a
     loose crop or photo with background around a card at any angle.
@@ -738,8 +845,9 @@ def read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
     whole = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     if w > h:  # long side vertical; at worst the card lies sideways, read both ways up
         whole = np.roll(whole, -1, axis=0)
+    colourless = colour_strength(image) < COLOURLESS
     quads = card_outlines(image)
-    preds = classifier.classify([warp(image, whole)] + [warp(image, q) for q in quads])
+    preds = _read_doubting(classifier, [warp(image, whole)] + [warp(image, q) for q in quads], colourless)
     best = _surest(quads, preds[1:])
     if best is None:
         # no outline read as a card: the outlines may have taken in a shadow or a pattern of the
@@ -747,7 +855,7 @@ def read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
         # of recognize()
         more = [] if not quads else [q for q in card_outlines(image, grabcut=True)
                                      if all(np.abs(q - k).max() > 4 for k in quads)]
-        best = _surest(more, classifier.classify([warp(image, q) for q in more]) if more else [])
+        best = _surest(more, _read_doubting(classifier, [warp(image, q) for q in more], colourless) if more else [])
         found = recognize(image, classifier) if preds[0].label == UNKNOWN or preds[0].confidence < 0.9 else []
         if found and (best is None or found[0].confidence > best.confidence):
             best = found[0]
@@ -755,4 +863,6 @@ def read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
             best = None  # the image as it is reads surer
     if best is not None:
         return best
-    return Detection(preds[0].label, preds[0].confidence, whole)
+    # the image as it is: "no card" there is never sure, as the card may be there unfound
+    p = held(preds[0]) if preds[0].label == UNKNOWN else preds[0]
+    return Detection(p.label, p.confidence, whole)

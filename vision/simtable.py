@@ -210,9 +210,9 @@ class SimTable:
                 if keys:
                     self._take(walk, scenes, zone, keys, dt)
         elif isinstance(step, HandPass):
-            zone = self._zone(step.zone) if step.zone else None
-            target = _centre(zone.rect) if zone else (self.layout.size[0] / 2, self.layout.size[1] / 2)
-            entry = self._entry(zone)
+            over = self._zone(step.zone) if step.zone else None
+            target = _centre(over.rect) if over else (self.layout.size[0] / 2, self.layout.size[1] / 2)
+            entry = self._entry(over)
             self._reach(walk, scenes, target, entry, dt, False, None)
             n = max(0, round((step.seconds - 2 * self.timing.reach_s) / dt))
             for i in range(n):  # wave to and fro over the zone

@@ -14,9 +14,12 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol, Self
 
 import numpy as np
+
+if TYPE_CHECKING:
+    import cv2
 
 from vision.errors import FrameError, ImageFileError, SourceError
 
@@ -45,7 +48,7 @@ class FrameSource(Protocol):
 class _Base:
     name = "source"
 
-    def __enter__(self):
+    def __enter__(self) -> Self:
         self.open()
         return self
 
@@ -87,7 +90,7 @@ class CaptureSource(_Base):
         self.size = (width, height)
         self.fps = fps
         self._clock = clock
-        self._cap = None
+        self._cap: cv2.VideoCapture | None = None
         self._index = 0
         self._live = isinstance(target, int)
 
@@ -296,7 +299,7 @@ class ResilientSource(_Base):
         look = image[::23, ::29].tobytes()
         self._same = self._same + 1 if look == self._last_look else 0
         self._last_look = look
-        if self._same + 1 >= self._max_frozen:
+        if self._max_frozen is not None and self._same + 1 >= self._max_frozen:
             self._same = 0
             raise SourceError(f"{self.source.name}: frozen (the same picture for {self._max_frozen} frames)")
 
@@ -309,3 +312,92 @@ class ResilientSource(_Base):
     def close(self) -> None:
         if self._opened:
             self._reset()
+
+
+# --------------------------------------------------------------------------------- sources by name
+
+
+@dataclass(frozen=True, slots=True)
+class SourceSettings:
+    """What a camera is asked for (a video file or a folder only takes ``fps``)."""
+
+    width: int = 1280
+    height: int = 720
+    fps: float = 30.0
+
+
+#: makes a source from the part of its spec after the scheme
+SourceOpener = Callable[[str, SourceSettings], FrameSource]
+
+_OPENERS: dict[str, SourceOpener] = {}
+VIDEO_SUFFIXES = (".mp4", ".avi", ".mkv", ".mov", ".webm", ".h264", ".mjpeg")
+
+
+def register_source(*schemes: str) -> Callable[[SourceOpener], SourceOpener]:
+    """Decorator: the opener makes the sources whose spec starts with one of ``schemes``."""
+
+    def add(opener: SourceOpener) -> SourceOpener:
+        for scheme in schemes:
+            _OPENERS[scheme] = opener
+        return opener
+
+    return add
+
+
+def source_schemes() -> list[str]:
+    """The schemes :func:`open_source` knows, sorted."""
+    return sorted(_OPENERS)
+
+
+def split_spec(spec: str) -> tuple[str, str]:
+    """``"video:game.mp4"`` -> ``("video", "game.mp4")``; a bare word is a scheme with nothing after
+    it (``"picamera"``); a path is ``/dev/videoN`` (a camera), a folder or a video file."""
+    scheme, colon, rest = spec.partition(":")
+    if colon and scheme.isidentifier():
+        return scheme, rest
+    if spec.isidentifier():
+        return spec, ""
+    if spec.startswith("/dev/video") and spec[len("/dev/video"):].isdigit():
+        return "camera", spec[len("/dev/video"):]
+    if Path(spec).is_dir():
+        return "folder", spec
+    if Path(spec).suffix.lower() in VIDEO_SUFFIXES:
+        return "video", spec
+    return "", spec
+
+
+def open_source(spec: str, settings: SourceSettings | None = None) -> FrameSource:
+    """The frame source a spec names, made but not opened (:class:`ResilientSource` opens it and
+    reopens it when it fails). :class:`SourceError` names an unknown scheme and the known ones."""
+    scheme, rest = split_spec(spec)
+    opener = _OPENERS.get(scheme)
+    if opener is None:
+        raise SourceError(f"unknown frame source {spec!r}: use one of "
+                          + ", ".join(f"{s}:" for s in source_schemes()) + ", a /dev/videoN, a folder or a video file")
+    return opener(rest, settings or SourceSettings())
+
+
+@register_source("picamera", "pi")
+def _picamera(rest: str, settings: SourceSettings) -> FrameSource:
+    return PiCameraSource(width=settings.width, height=settings.height)
+
+
+@register_source("camera", "cam")
+def _camera(rest: str, settings: SourceSettings) -> FrameSource:
+    if not rest.isdigit():
+        raise SourceError(f"a camera is its number, as in camera:0 (/dev/video0), not {rest!r}")
+    return CaptureSource(int(rest), width=settings.width, height=settings.height, fps=settings.fps)
+
+
+@register_source("video", "file")
+def _video(rest: str, settings: SourceSettings) -> FrameSource:
+    if not rest:
+        raise SourceError("video: wants a file, as in video:game.mp4")
+    return CaptureSource(rest, fps=settings.fps)
+
+
+@register_source("folder")
+def _folder(rest: str, settings: SourceSettings) -> FrameSource:
+    if not rest:
+        raise SourceError("folder: wants a folder of frames, as in folder:frames/")
+    return FolderSource(rest, fps=settings.fps)

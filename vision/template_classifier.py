@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 
 from vision.api import UNKNOWN, Prediction
+from vision.errors import ClassifierError
 
 THUMB = (24, 34)  # (w, h)
 
@@ -30,7 +31,7 @@ class TemplateClassifier:
 
     def __init__(self, faces: dict[str, np.ndarray], floor: float = 0.55) -> None:
         if not faces:
-            raise ValueError("a template classifier needs at least one card face")
+            raise ClassifierError("a template classifier needs at least one card face")
         self.labels = tuple(faces)
         rows = []
         for label in self.labels:

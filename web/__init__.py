@@ -1,10 +1,10 @@
 """pegpi web: the phone page. Every phone at the table watches the board live; a paired phone
 can fix mistakes, enter what the camera cannot see and set up the next game.
 
-The app talks to the table only through a :class:`device.service.TableService`:
+The app talks to the table only through a :class:`device.service.TableService` (without one it
+serves a replayed game, made by ``device``):
 
->>> from web.replay_service import ReplayService
->>> app = create_app({"TESTING": True}, service=ReplayService(pairing_code="1234"))
+>>> app = create_app({"TESTING": True})
 >>> app.test_client().get("/api/view").get_json()["phase"]
 'cut'
 """
@@ -15,12 +15,13 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Flask, Response, jsonify, request
+from flask import Flask, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
+from device.service import TableService, replayed_table
 from games.errors import IllegalActionError, PegpiError
 from web.hub import Hub
-from web.limits import STREAMS_MAX, STREAMS_PER_ADDRESS
+from web.limits import STREAMS_MAX, STREAMS_PER_ADDRESS, StreamSlots
 from web.phones import Seats, WebError, WrongCodes
 
 DEFAULTS: dict[str, Any] = {
@@ -37,7 +38,7 @@ DEFAULTS: dict[str, Any] = {
     "STREAMS_MAX": STREAMS_MAX,  # open event streams in all (the server gets more threads)
     "STREAMS_PER_ADDRESS": STREAMS_PER_ADDRESS,  # open event streams from one address
     "CAMERA_REFRESH_MS": 1500,
-    "REPLAY": None,  # a game record to serve when no service is given
+    "REPLAY": None,  # a game record (or its file) to serve when no service is given
 }
 
 CSP = ("default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; "
@@ -48,27 +49,39 @@ CSP = ("default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script
 class Pegpi:
     """What the blueprints share, at ``app.extensions["pegpi"]``."""
 
-    service: Any  # a device.service.TableService
+    service: TableService
     hub: Hub
     seats: Seats
     wrong_codes: WrongCodes
+    streams: StreamSlots  # the open event streams, capped in all and per address
 
 
-def create_app(test_config: dict[str, Any] | None = None, service: Any = None) -> Flask:
+def shared() -> Pegpi:
+    """This app's shared parts (inside a request or an app context)."""
+    pegpi = current_app.extensions["pegpi"]
+    assert isinstance(pegpi, Pegpi)
+    return pegpi
+
+
+def table() -> TableService:
+    """The table this app serves (inside a request or an app context)."""
+    return shared().service
+
+
+def create_app(test_config: dict[str, Any] | None = None, service: TableService | None = None) -> Flask:
     app = Flask(__name__)
     app.config.from_mapping(DEFAULTS, SECRET_KEY=secrets.token_hex(32))
     if test_config is not None:
         app.config.from_mapping(test_config)
     if service is None:
-        from web.replay_service import ReplayService
-
-        service = ReplayService(app.config["REPLAY"])
+        service = replayed_table(app.config["REPLAY"])
     app.extensions["pegpi"] = Pegpi(
         service=service,
         hub=Hub(service, keepalive=app.config["SSE_KEEPALIVE"], retry_ms=app.config["SSE_RETRY_MS"]),
         seats=Seats(),
         wrong_codes=WrongCodes(app.config["PAIR_TRIES"], app.config["PAIR_TRIES_ALL"],
                                app.config["PAIR_WINDOW"]),
+        streams=StreamSlots(int(app.config["STREAMS_MAX"]), int(app.config["STREAMS_PER_ADDRESS"])),
     )
 
     from web import api, camera, fix, pages, pairing, qr, setup, stream

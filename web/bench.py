@@ -3,9 +3,10 @@
 The server (waitress, the app, a replayed game) runs in this process; the phones are threads of
 a second process, so that the memory measured is the server's own. For each update the bench
 notes the time, steps the replay, and waits until every phone has the new board: the delivery
-latency is the time from just before the service is asked to apply an action (for the runtime's Session that
-includes recording it, synced, in its SQLite event store) to a phone having parsed the new view. Both
-processes read CLOCK_MONOTONIC, which is one clock for the whole machine on Linux.
+latency is the time from just before the table's Session is asked to apply an action (which
+includes recording it, synced, in its SQLite event store on disk, as on the device) to a phone
+having parsed the new view. Both processes read CLOCK_MONOTONIC, which is one clock for the
+whole machine on Linux.
 """
 
 from __future__ import annotations
@@ -61,43 +62,10 @@ def phones_main(port: int, count: int, heard: Any, done: Any) -> None:
     stop.set()
 
 
-class _Replayed:
-    """Steps a record's actions into a service: the runtime's Session (its event store on disk,
-    synced on every action, as on the device) or web's in-memory ReplayService."""
-
-    def __init__(self, kind: str, record: dict[str, Any], folder: str) -> None:
-        self.actions = list(record["actions"])
-        if kind == "session":
-            from device.session import Session
-            from device.store import Store
-
-            self.store: Any = Store(f"{folder}/bench.db")
-            self.service: Any = Session(self.store, game=record["game"], players=record["players"])
-            self.done = 0
-        elif kind == "replay":
-            from web.replay_service import ReplayService
-
-            self.store = None
-            self.service = ReplayService(record)
-        else:
-            raise ValueError(f"no service {kind!r}: session or replay")
-
-    def step(self) -> None:
-        if self.store is None:
-            self.service.step()
-        else:  # the path a table protocol takes for a card the camera read
-            self.service.apply([self.actions[self.done]], source="camera")
-            self.done += 1
-
-    def close(self) -> None:
-        self.service.close()
-        if self.store is not None:
-            self.store.close()
-
-
-def run(clients: int = 20, updates: int = 60, timeout: float = 30.0, service_kind: str = "session") -> dict[str, Any]:
+def run(clients: int = 20, updates: int = 60, timeout: float = 30.0) -> dict[str, Any]:
     import tempfile
 
+    from device.service import replayed_table
     from games.cribbage.autoplay import autoplay
     from web import create_app
     from web.serve import Background
@@ -105,9 +73,8 @@ def run(clients: int = 20, updates: int = 60, timeout: float = 30.0, service_kin
     record = autoplay("cribbage", ["Ann", "Bob"], seed=7, known_hands=False)
     updates = min(updates, len(record["actions"]))
     folder = tempfile.TemporaryDirectory(prefix="pegpi-bench-web-")
-    table = _Replayed(service_kind, record, folder.name)
-    service = table.service
-    app = create_app({"SSE_KEEPALIVE": 15.0, "STREAMS_PER_ADDRESS": clients}, service=service)
+    table = replayed_table(record, store=f"{folder.name}/bench.db")
+    app = create_app({"SSE_KEEPALIVE": 15.0, "STREAMS_PER_ADDRESS": clients}, service=table)
     rss_before = _rss_mb()
     running = Background(app, threads=clients + 8).__enter__()
     spawn = multiprocessing.get_context("spawn")
@@ -135,7 +102,7 @@ def run(clients: int = 20, updates: int = 60, timeout: float = 30.0, service_kin
         folder.cleanup()
     latencies.sort()
     return {
-        "service": service_kind,
+        "store": "sqlite on disk, synced",
         "clients": clients,
         "updates": updates,
         "deliveries": len(latencies),

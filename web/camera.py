@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app
+from flask import Blueprint, Response
 
+from web import table
 from web.phones import WebError
 
 bp = Blueprint("camera", __name__)
@@ -11,7 +12,7 @@ bp = Blueprint("camera", __name__)
 
 @bp.get("/camera.jpg")
 def frame() -> Response:
-    jpeg = current_app.extensions["pegpi"].service.camera_frame()
+    jpeg = table().camera_frame()
     if not jpeg:
         raise WebError(404, "No camera: enter the cards by tapping them on the Fix page.")
     return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})

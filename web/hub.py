@@ -15,28 +15,30 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
+
+from device.service import TableService, Update
+from games.jsontypes import JSONObject
 
 log = logging.getLogger(__name__)
 
 GONE_POLL = 1.0  # seconds between checks that a quiet stream's phone is still connected
 
 
-def sse(event: str, data: Any, *, ident: int | None = None) -> str:
+def sse(event: str, data: JSONObject, *, ident: int | None = None) -> str:
     """One Server-Sent Event; ``data`` is sent as JSON on one line."""
     head = f"id: {ident}\n" if ident is not None else ""
     return f"{head}event: {event}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
 
 
 class Hub:
-    def __init__(self, service: Any, *, keepalive: float = 15.0, retry_ms: int = 1500) -> None:
+    def __init__(self, service: TableService, *, keepalive: float = 15.0, retry_ms: int = 1500) -> None:
         self.service = service
         self.keepalive = keepalive
         self.retry_ms = retry_ms
         self._changed = threading.Condition()
         self._version = 0
         self._cache: dict[int | None, str] = {}
-        self._notice: str | None = None
+        self._notice: tuple[int, str] | None = None  # the newest message and the version it came with
         self._reader: threading.Thread | None = None
         self._closed = False
         self.listeners = 0
@@ -47,22 +49,24 @@ class Hub:
         with self._changed:
             if self._reader is not None and self._reader.is_alive():
                 return
-            self._reader = threading.Thread(target=self._read, name="pegpi-web-hub", daemon=True)
+            # subscribed here, before the phone is sent its first board: no change falls between
+            updates = self.service.subscribe()
+            self._reader = threading.Thread(target=self._read, args=(updates,), name="pegpi-web-hub",
+                                            daemon=True)
             self._reader.start()
 
-    def _read(self) -> None:
+    def _read(self, updates: Iterator[Update]) -> None:
         try:
-            for update in self.service.subscribe():
-                kind = update.get("type") if isinstance(update, dict) else None
-                message = update.get("message") if isinstance(update, dict) else None
-                if kind != "view" and not isinstance(message, str):
+            for update in updates:
+                if update.kind != "view" and update.message is None:
                     continue  # "action", "score", "ping"...: a "view" follows every change
                 with self._changed:
                     self._version += 1
                     self._cache.clear()
                     # Only a plain text message travels beyond the view: an update might carry
                     # a seat's cards, and each phone must get its own seat's view only.
-                    self._notice = message if kind != "view" and isinstance(message, str) else None
+                    if update.kind != "view" and update.message is not None:
+                        self._notice = (self._version, update.message)
                     self._changed.notify_all()
                 if self._closed:
                     return
@@ -79,11 +83,14 @@ class Hub:
     def _view_json(self, seat: int | None, version: int) -> str:
         cached = self._cache.get(seat)
         if cached is None:
-            cached = json.dumps(self.service.view(seat), separators=(",", ":"))
+            cached = json.dumps(self.service.view(seat).to_json(), separators=(",", ":"))
             with self._changed:
                 if self._version == version:
                     self._cache[seat] = cached
         return cached
+
+    def _newer_than(self, version: int) -> Callable[[], bool]:
+        return lambda: self._version != version or self._closed
 
     def listen(self, seat: int | None, allowed: Callable[[], bool] = lambda: True,
                gone: Callable[[], bool] = lambda: False) -> Iterator[str]:
@@ -108,13 +115,9 @@ class Hub:
                         break
                     with self._changed:
                         last = seen
-
-                        def newer(last: int = last) -> bool:
-                            return self._version != last or self._closed
-
-                        fresh = self._changed.wait_for(newer, timeout=min(left, GONE_POLL))
+                        fresh = self._changed.wait_for(self._newer_than(last), timeout=min(left, GONE_POLL))
                         seen = self._version
-                        notice = self._notice
+                        notice = self._notice[1] if self._notice is not None and self._notice[0] > last else None
                 if self._closed or gone():
                     return
                 if not fresh:

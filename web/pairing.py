@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, session
+from flask import Blueprint, Response, jsonify, session
 
+from web import shared, table
 from web.phones import (
     WebError,
     changes_game,
@@ -23,12 +24,12 @@ bp = Blueprint("pairing", __name__, url_prefix="/api")
 
 
 def _take_seat(seat: Any) -> None:
-    pegpi = current_app.extensions["pegpi"]
+    pegpi = shared()
     if seat is None:
         pegpi.seats.release(phone_id())
         session.pop("seat", None)
         return
-    players = pegpi.service.view(None).get("players") or []
+    players = pegpi.service.view(None).to_json().get("players") or []
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(players):
         raise WebError(400, f"Choose a seat from 1 to {len(players)}, or watch without one.")
     if not pegpi.seats.take(seat, phone_id()):
@@ -38,7 +39,7 @@ def _take_seat(seat: Any) -> None:
 
 def _me() -> Response:
     return jsonify(paired=True, seat=my_seat(), csrf=csrf_token(),
-                   view=current_app.extensions["pegpi"].service.view(my_seat()))
+                   view=table().view(my_seat()).to_json())
 
 
 @bp.post("/pair")

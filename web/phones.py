@@ -21,8 +21,11 @@ from typing import Any
 
 from flask import current_app, request, session
 
+from games.errors import PegpiError
+from games.jsontypes import JSONObject
 
-class WebError(Exception):
+
+class WebError(PegpiError):
     """A request the page refuses, with the HTTP status and a message for a person."""
 
     def __init__(self, status: int, message: str, *, retry_after: int | None = None) -> None:
@@ -224,7 +227,7 @@ def check_csrf() -> None:
         raise WebError(403, "This page is out of date: reload it and try again.")
 
 
-def json_body() -> dict[str, Any]:
+def json_body() -> JSONObject:
     """The request's JSON object, or a 400 a person can read."""
     if not request.is_json:
         raise WebError(415, "Send the request as JSON (Content-Type: application/json).")

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from flask import Blueprint, Response, current_app, jsonify, request
+from flask import Blueprint, Response, jsonify, request
 
+from web import table
 from web.netaddr import pairing_url, phone_urls
 from web.phones import is_paired
 
@@ -38,6 +39,6 @@ def address() -> Response:
     urls = page_urls()
     body: dict[str, object] = {"urls": urls, "qr": svg_uri(urls[0])}
     if is_paired():
-        link = pairing_url(urls[0], current_app.extensions["pegpi"].service.pairing_code)
+        link = pairing_url(urls[0], table().pairing_code)
         body.update(pair_url=link, pair_qr=svg_uri(link))
     return jsonify(body)

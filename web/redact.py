@@ -8,12 +8,10 @@ phone because the camera cannot see them). A phone sees those only for its own s
 
 from __future__ import annotations
 
-from typing import Any
-
-JSON = dict[str, Any]
+from games.jsontypes import JSONObject
 
 
-def redact_action(action: JSON, seat: int | None) -> JSON:
+def redact_action(action: JSONObject, seat: int | None) -> JSONObject:
     act = action.get("act")
     out = dict(action)
     if act == "deal" and out.get("hands") is not None:
@@ -28,10 +26,10 @@ def redact_action(action: JSON, seat: int | None) -> JSON:
     return out
 
 
-def has_hidden(actions: list[JSON]) -> bool:
+def has_hidden(actions: list[JSONObject]) -> bool:
     """Does an action list hold any card a seat keeps hidden?"""
     return any(redact_action(a, None) != a for a in actions)
 
 
-def redact_history(entries: list[JSON], seat: int | None) -> list[JSON]:
+def redact_history(entries: list[JSONObject], seat: int | None) -> list[JSONObject]:
     return [{**e, "action": redact_action(e.get("action") or {}, seat)} for e in entries]

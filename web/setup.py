@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app, jsonify
+from flask import Blueprint, Response, jsonify
 
+from web import shared
 from web.phones import WebError, changes_game, json_body, my_seat
 
 bp = Blueprint("setup", __name__, url_prefix="/api")
@@ -29,7 +30,7 @@ def new() -> Response:
         raise WebError(400, "Give every player a different name.")
     if not isinstance(options, dict):
         raise WebError(400, "Options are an object of names and values.")
-    pegpi = current_app.extensions["pegpi"]
+    pegpi = shared()
     pegpi.service.new_game(game.strip(), names, options)
     pegpi.seats.clear()  # a new table: phones choose their seats again
-    return jsonify(view=pegpi.service.view(my_seat()))
+    return jsonify(view=pegpi.service.view(my_seat()).to_json())

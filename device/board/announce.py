@@ -8,23 +8,21 @@ Each frame is a pure function of the view and the frame number.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from PIL import Image, ImageDraw
 
 from device.board import text
 from device.board.render import ONE_LINE, TWO_LINE, Columns, Layout, Size, draw_side, pick_mode
 from device.board.track import Box, Ink
-from device.board.view import Board, Moment, read
+from device.board.view import Board, board_of
+from games.view import LastScore, TableView
 
 STEPS = 6  # frames of peg movement, the last one at the new hole
 
 
-def announcement_frames(view: Mapping[str, Any] | None, size: Size = (128, 64), *, mode: str | None = None,
+def announcement_frames(view: TableView, size: Size = (128, 64), *, mode: str | None = None,
                         steps: int = STEPS) -> list[Image.Image]:
-    """The frames announcing ``view["last"]``; empty when the view has no scoring moment."""
-    board = read(view)
+    """The frames announcing ``view.last``; empty when the view has no scoring moment."""
+    board = board_of(view)
     if board.last is None:
         return []
     steps = max(1, steps)
@@ -54,14 +52,14 @@ def announcement_frame(board: Board, size: Size, *, mode: str | None = None, ste
     return image
 
 
-def _side_index(board: Board, moment: Moment) -> int | None:
-    if moment.side is not None and 0 <= moment.side < len(board.sides):
+def _side_index(board: Board, moment: LastScore) -> int | None:
+    if 0 <= moment.side < len(board.sides):
         return moment.side
     found = board.side_of(moment.seat)
     return found
 
 
-def _draw_banner(image: Image.Image, ink: Ink, board: Board, moment: Moment, side_index: int | None,
+def _draw_banner(image: Image.Image, ink: Ink, board: Board, moment: LastScore, side_index: int | None,
                  most: int) -> int:
     """The inverted bar with who scored and what they say; returns its height.
 

@@ -14,31 +14,26 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
+from games.view import TableView
+
 log = logging.getLogger(__name__)
 
 BACKLOG = 2  # with more views than this waiting, the older ones are shown, not announced
 
 
 class Output(Protocol):
-    def show(self, view: Mapping[str, Any]) -> None: ...
+    def show(self, view: TableView) -> None: ...
 
-    def announce(self, view: Mapping[str, Any]) -> None: ...
+    def announce(self, view: TableView) -> None: ...
 
     def close(self) -> None: ...
 
 
-def _scores(view: Mapping[str, Any] | None) -> list[int]:
-    sides = (view or {}).get("sides")
-    if not isinstance(sides, list):
-        return []
-    return [int(s.get("score", 0)) if isinstance(s, Mapping) else 0 for s in sides]
-
-
-def is_scoring(before: Mapping[str, Any] | None, after: Mapping[str, Any]) -> bool:
+def is_scoring(before: TableView | None, after: TableView) -> bool:
     """True when ``after`` is a new scoring moment: it has a ``last`` and some score went up."""
-    if not after.get("last"):
+    if after.last is None or before is None:
         return False
-    old, new = _scores(before), _scores(after)
+    old, new = [s.score for s in before.sides], [s.score for s in after.sides]
     if len(old) != len(new):
         return False  # a new game, not a score
     return any(b > a for a, b in zip(old, new, strict=True))
@@ -49,8 +44,8 @@ class PegBoard:
 
     def __init__(self, *outputs: Output, on_error: Callable[[Exception], None] | None = None) -> None:
         self.outputs = [o for o in outputs if o is not None]
-        self._queue: queue.Queue[Mapping[str, Any] | None] = queue.Queue()
-        self._previous: Mapping[str, Any] | None = None
+        self._queue: queue.Queue[TableView | None] = queue.Queue()
+        self._previous: TableView | None = None
         self._on_error = on_error
         self._worker = threading.Thread(target=self._run, name="pegpi-board", daemon=True)
         self._worker.start()
@@ -68,7 +63,7 @@ class PegBoard:
         return cls(TableLights(config.get("leds")), PegStrip(config.get("strip")),
                    BoardDisplay.from_config(config.get("display")))
 
-    def update(self, view: Mapping[str, Any]) -> None:
+    def update(self, view: TableView) -> None:
         self._queue.put(view)
 
     def wait(self) -> None:
@@ -85,7 +80,7 @@ class PegBoard:
             finally:
                 self._queue.task_done()
 
-    def _draw(self, view: Mapping[str, Any], *, announce: bool) -> None:
+    def _draw(self, view: TableView, *, announce: bool) -> None:
         scoring = is_scoring(self._previous, view)
         self._previous = view
         for output in self.outputs:

@@ -13,6 +13,7 @@ from PIL import Image, ImageDraw
 from device.board import text
 from device.board.track import Box, Ink
 from device.board.view import Board
+from games.view import ShowCount
 
 LINE_GAP = 10  # one line of small text plus a row of air
 
@@ -116,11 +117,14 @@ def _show_title(board: Board) -> str:
     return f"{owner}{show.what} {show.total}"
 
 
+def _says(show: ShowCount) -> list[str]:
+    """What is said counting the hand ("fifteen 2", "pair 4"); nothing when it is not shown."""
+    return [item.say for item in show.items or ()]
+
+
 def _show_says(board: Board, width: int) -> list[str]:
-    show = board.show
-    if show is None or not show.says:
-        return []
-    return text.wrap(", ".join(show.says), width)
+    says = _says(board.show) if board.show is not None else []
+    return text.wrap(", ".join(says), width) if says else []
 
 
 def _draw_show(image: Image.Image, ink: Ink, box: Box, board: Board) -> None:
@@ -132,13 +136,14 @@ def _draw_show(image: Image.Image, ink: Ink, box: Box, board: Board) -> None:
     if lines == 1:
         # One line only: who and the total, then the last thing counted if it fits.
         who = board.seat_name(show.seat)
-        words = f"{who} {show.total}" + (f": {show.says[-1]}" if show.says else "")
+        said = _says(show)
+        words = f"{who} {show.total}" + (f": {said[-1]}" if said else "")
         text.draw(image, box.x0, y, text.fit(words, box.width), ink.fg)
         return
     title = _show_title(board)
     text.draw(image, box.x0, y, text.fit(title, box.width), ink.fg)
     y += LINE_GAP
-    cards = list(show.cards)
+    cards = list(show.cards or ())
     starter = [show.starter] if show.starter else []
     x = text.draw_cards(image, box.x0, y, cards, ink.fg, right=box.x1)
     if starter and x + text.CELL + 3 + text.card_width(starter[0]) - 1 <= box.x1:

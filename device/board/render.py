@@ -8,9 +8,7 @@ Games that are not pegged draw their score table instead (:mod:`device.board.tab
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -18,7 +16,8 @@ from device.board import text
 from device.board.panel import LINE_GAP, Panel, draw_panel, panel_size
 from device.board.table import draw_table
 from device.board.track import Box, Ink, draw_track
-from device.board.view import Board, Side, read
+from device.board.view import Board, board_of
+from games.view import Side, TableView
 
 Size = tuple[int, int]
 
@@ -36,13 +35,14 @@ def pick_mode(size: Size, mode: str | None = None) -> str:
     return "L" if size[0] >= 256 else "1"
 
 
-def render_board(view: Mapping[str, Any] | None, size: Size = (128, 64), *, mode: str | None = None) -> Image.Image:
+def render_board(view: TableView, size: Size = (128, 64), *, mode: str | None = None) -> Image.Image:
     """Draw the board for ``view`` on a ``size`` screen. Mode ``"1"`` or ``"L"`` (default by size).
 
-    >>> render_board({"players": ["Ann", "Bob"]}, (128, 32)).size
+    >>> from games import new_game
+    >>> render_board(new_game("cribbage", ["Ann", "Bob"]).new_initial_state().view_for(None), (128, 32)).size
     (128, 32)
     """
-    board = read(view)
+    board = board_of(view)
     ink = Ink.for_mode(pick_mode(size, mode))
     image = Image.new(ink.mode, size, ink.bg)
     if not board.pegged and board.table is not None:

@@ -7,13 +7,14 @@ from PIL import Image, ImageDraw
 
 from device.board import text
 from device.board.track import Ink
-from device.board.view import Board, ScoreTable
+from device.board.view import Board
+from games.view import ScoreTable
 
 ROW = 10
 
 
 def draw_table(image: Image.Image, ink: Ink, board: Board) -> None:
-    table = board.table or ScoreTable(columns=("",) + board.players, rows=(), totals=())
+    table = board.table or ScoreTable(columns=("", *board.players), rows=(), totals=())
     width, height = image.size
     draw = ImageDraw.Draw(image)
     columns = list(table.columns) or [""]

@@ -1,15 +1,17 @@
-"""The pegging protocol (the cribbage family): each seat plays face up into its own row.
+"""The pegging protocol (the cribbage family, Bhargage, Suitcases): each seat plays face up into
+its own row.
 
-What the camera sees, and what it means:
+What the camera sees, and what it means (the game says which action a card is, through
+:class:`games.table.PeggingTable`; this module never looks inside a game):
 
 - **cut**: a card placed in a seat's row while cutting for deal is that seat's cut.
 - **deal**: when the mat has been cleared and a deal is due, the deal is made (hands unseen).
 - **crib**: cards laid face down in the crib zone are the discards; the device cannot see them,
   so the discards are recorded when the **starter** is turned up in the starter zone.
-- **play**: a card landing in a seat's row is that seat's play. "Go" and the end of a count are
-  inferred from the order of plays: a play by the next-but-one player means the player between
-  said go; a card that cannot fit the count means everyone said go and a new count began. The
-  engine scores 1 for last, 31 and the rest.
+- **play**: a card landing in a seat's row is that seat's play. "Go" (a pass) and the end of a
+  count (a suit attempt) are inferred from the order of plays: a play by the next-but-one player
+  means the player between said go; a card that cannot go on means everyone said go and a new
+  count began. The engine scores 1 for last, 31 and the rest.
 - **show**: hands already seen in full (every card played) are counted at once, in order; a hand
   not yet seen waits for its remaining cards to be laid in the row. The crib is counted when it
   is turned face up in the crib zone.
@@ -19,31 +21,32 @@ the 7H in Bob's row?") and waits for OK or a correction. A card it cannot read, 
 rules refuse, is not applied: the device says why and waits (take the card back, enter the right
 action on the phone, or press OK to ignore it). A card seen again (the camera restarted, a card
 nudged) that the game already holds is ignored, so nothing is ever applied twice.
+
+When the game changes without the table (an undo, a correction, an action from the phone), the
+protocol reads its memory of the mat again against the new game: a card the game now names
+differently takes that name, and what the mat then implies (a show, the crib, the next deal) is
+applied, so play goes on. What the players set aside (OK on a refusal, an undo) is not applied
+again until the mat or the game changes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
-from device.protocols import Ask, TableProtocol
+from device.protocols import Ask, Recorded, TableProtocol, TableSession, register_protocol
 from games.errors import IllegalActionError, PegpiError
+from games.jsontypes import JSONObject
+from games.table import PeggingTable, Zone
 
-JSON = dict[str, Any]
+if TYPE_CHECKING:
+    from games.engine import Action, State
+    from vision.events import TableEvent
 
+#: what the camera reports for a card it sees from the back, or cannot read
 NOT_A_FACE = ("back", "unknown")
-
-
-def supports(game: Any) -> bool:
-    """The cribbage family (six- and five-card, and their variants) and Bhargage are read this way.
-
-    Suitcases is not yet: its "go" (a pass in a suit attempt) depends on suits, not on a count,
-    so it cannot be inferred from the order of plays; it is played from the phone."""
-    from games.bhargage.game import Bhargage
-    from games.cribbage.game import Cribbage
-
-    return isinstance(game, Cribbage | Bhargage)
+Key = tuple[Zone, int]
 
 
 @dataclass
@@ -55,23 +58,46 @@ class Seen:
     sure: bool
 
 
+def pegging_table(state: State) -> PeggingTable:
+    """``state`` as the pegging table's interface; refuses a game that does not declare it."""
+    if not isinstance(state, PeggingTable):
+        raise IllegalActionError(f"{state.game.spec.title} is not played on the pegging table")
+    return state
+
+
+@register_protocol
 class PeggingProtocol(TableProtocol):
     name = "pegging"
 
-    def __init__(self, session: Any) -> None:
+    @classmethod
+    def serves(cls, state: State) -> bool:
+        return isinstance(state, PeggingTable)
+
+    def __init__(self, session: TableSession) -> None:
         super().__init__(session)
-        self.mat: dict[tuple[str, int], Seen] = {}
-        self.waiting: list[tuple[Any, str | None]] = []
+        self.mat: dict[Key, Seen] = {}
+        self.waiting: list[tuple[TableEvent, str | None]] = []
         self.cleared = False  # the camera has seen the mat emptied (a deal is made only then)
         self.watching = False  # table events come in: the table, not only the phone, is followed
+        #: actions the table implies that the players set aside (OK on a refusal, an undo)
+        self.ignored: list[JSONObject] | None = None
+        self._entries: Sequence[Recorded] = session.entries  # as last seen: tells an undo apart
 
     # ------------------------------------------------------------------ hooks
 
     def reset(self) -> None:
         super().reset()
         self.waiting = []
+        undone = self._undone()
+        self.ignored = [undone] if undone is not None else None  # an undo is not re-applied at once
+        if self.mat:
+            self._reread()
+        if self.watching:
+            self._settle(None)
+        self._entries = self.session.entries
 
-    def on_events(self, events: Iterable[Any], *, on_table: Any = None, input: str | None = None) -> None:
+    def on_events(self, events: Iterable[TableEvent], *, on_table: Mapping[tuple[str, int], str] | None = None,
+                  input: str | None = None) -> None:
         self.watching = True
         for event in events:
             if self.ask is not None and not self._answers(event):
@@ -82,6 +108,7 @@ class PeggingProtocol(TableProtocol):
             self.cleared = True
         if self.ask is None:
             self._settle(input)
+        self._entries = self.session.entries
 
     def confirm(self, *, source: str, input: str | None = None) -> None:
         ask = self.ask
@@ -91,39 +118,46 @@ class PeggingProtocol(TableProtocol):
         if ask.kind == "confirm":
             if ask.actions:
                 self.session.apply(ask.actions, source=source, input=input)
-            key = (ask.zone or "", ask.slot or 0)
-            if key in self.mat:
-                self.mat[key].sure = True
-        # "illegal"/"unreadable": OK means "ignore that card"
+            seen = self.mat.get((ask.where, ask.slot or 0)) if ask.where is not None else None
+            if seen is not None:
+                seen.sure = True
+        elif ask.where is None:
+            self.ignored = [a.to_json() for a in ask.actions]  # OK: leave what the table implied
+        # "illegal"/"unreadable" about a card: OK means "ignore that card"
         self.ask = None
         self._drain()
+        self._entries = self.session.entries
 
     def resolve(self, card: str, *, source: str) -> None:
         ask = self.ask
-        if ask is None or ask.zone is None:
+        if ask is None or ask.where is None:
             super().resolve(card, source=source)
             return
-        zone, slot = ask.zone, ask.slot or 0
-        actions = self._actions_for(zone, self._seat(zone), card, self.session.state.phase)  # may refuse
+        zone, slot = ask.where, ask.slot or 0
+        actions = self._meaning(zone, card)  # may refuse: the question stands
         self.ask = None
         self.mat[(zone, slot)] = Seen(card, 1.0, True)
         if actions:
             self.session.apply(actions, source=source)
         self._drain()
+        self._entries = self.session.entries
 
-    def answered(self, action: JSON) -> None:
+    def answered(self, action: JSONObject) -> None:
         if self.ask is not None:  # the phone gives what the table could not: the question is answered
             self.ask = None
 
     def after_change(self) -> None:
         if self.watching:  # go on from what the phone said: held-back events, the show, the deal
+            self._reread()
             self._drain()
+        self._entries = self.session.entries
 
     # ------------------------------------------------------------------ events
 
-    def _answers(self, event: Any) -> bool:
+    def _answers(self, event: TableEvent) -> bool:
         ask = self.ask
-        return ask is not None and event.kind == "removed" and (event.zone, event.slot or 0) == (ask.zone, ask.slot)
+        return (ask is not None and event.kind == "removed"
+                and (event.place, event.slot or 0) == (ask.where, ask.slot))
 
     def _drain(self) -> None:
         while self.waiting and self.ask is None:
@@ -132,167 +166,155 @@ class PeggingProtocol(TableProtocol):
         if self.ask is None:
             self._settle(None)
 
-    def _event(self, event: Any, input: str | None) -> None:
-        key = (event.zone, event.slot or 0)
+    def _event(self, event: TableEvent, input: str | None) -> None:
+        try:
+            zone = event.place
+        except PegpiError:
+            return  # a zone the pegging mat does not have: nothing of this game lies there
+        key = (zone, event.slot or 0)
+        self.ignored = None  # the mat changed: what it implies is new
         if event.kind == "removed":
             self.mat.pop(key, None)
             self.cleared = not self.mat
-            if self.ask is not None and (self.ask.zone, self.ask.slot) == key:
+            if self.ask is not None and (self.ask.where, self.ask.slot) == key:
                 self.ask = None  # the card was taken back
             return
         self.mat[key] = Seen(event.card, event.confidence, event.confidence >= self.session.confidence)
         self.cleared = False
         try:
-            self._placed(event.zone, event.slot or 0, event.card, event.confidence, input)
+            self._placed(zone, key[1], event.card, event.confidence, input)
         except PegpiError as exc:
-            self.ask = Ask("illegal", f"{self._where(event.zone)}: {exc}", event.zone, event.slot or 0, event.card)
+            self.ask = Ask("illegal", f"{self._label(zone)}: {exc}", zone, key[1], event.card)
 
-    def _placed(self, zone: str, slot: int, card: str, confidence: float, input: str | None) -> None:
-        state = self.session.state
-        phase = state.phase
-        seat = self._seat(zone)
-        if phase in ("over", "deal"):
-            return  # the mat is to be cleared for the next deal; nothing on it counts now
+    def _placed(self, zone: Zone, slot: int, card: str, confidence: float, input: str | None) -> None:
+        table = pegging_table(self.session.state)
         if card in NOT_A_FACE:
-            if zone == "crib" or phase in ("cut", "discard", "starter"):
+            if table.lies_face_down(zone):
                 return  # the crib lies face down; cards moved about before the play do not count
-            self.ask = Ask("unreadable", f"cannot read the card in {self._where(zone)}: straighten it or "
+            self.ask = Ask("unreadable", f"cannot read the card in {self._label(zone)}: straighten it or "
                            "enter it on the phone", zone, slot, card)
             return
-        actions = self._actions_for(zone, seat, card, phase)
+        actions = self._meaning(zone, card)
         if actions is None:
             return
         if confidence < self.session.confidence:
             self.mat[(zone, slot)].sure = False
-            self.ask = Ask("confirm", f"is that the {card} in {self._where(zone)}? OK, or correct it",
+            self.ask = Ask("confirm", f"is that the {card} in {self._label(zone)}? OK, or correct it",
                            zone, slot, card, actions)
             return
         if actions:
             self.session.apply(actions, source="table", input=input)
 
-    def _actions_for(self, zone: str, seat: int | None, card: str, phase: str) -> list[JSON] | None:
-        """The actions a face card landing in ``zone`` means now (checked by the engine: an illegal
-        one raises), [] when it means nothing yet, None when it is already known."""
+    def _meaning(self, zone: Zone, card: str) -> list[Action] | None:
+        """The actions a face card landing in ``zone`` means now, checked by the engine (an
+        illegal one raises), with the passes the order of plays implies before it; [] when it
+        means nothing yet, None when it is already known. When those passes end the play (a
+        one-count game), the card is not played: it waits for the show."""
         state = self.session.state
-        game = self.session.game
-        if phase == "cut":
-            if seat is None:
-                return None
-            if str(state.cuts.get(seat, "")) == card:
-                return None
-            return self._check([{"act": "cut", "player": seat, "card": card}])
-        if zone == "starter":
-            if state.starter is not None and str(state.starter) == card:
-                return None
-            if phase not in ("discard", "starter"):
-                return None
-            laid = [{"act": "discard", "player": s} for s, n in enumerate(state.to_discard) if n > 0]
-            return self._check([*laid, {"act": "starter", "card": card}])
-        if seat is not None and card in {str(c) for c in state.played[seat]}:
-            return None  # seen again: the game already holds it
-        if phase == "play" and seat is not None:
-            return self._plan_play(seat, game.parse_card(card))
-        if phase == "show" and (seat is not None or zone == "crib"):
-            game.parse_card(card)  # an unknown card name is refused now, not at the show
-            return []
-        return None
-
-    def _check(self, actions: Sequence[JSON]) -> list[JSON]:
-        state = self.session.state
-        for action in actions:
-            state = state.apply_json(action)
-        return list(actions)
-
-    def _plan_play(self, seat: int, card: Any) -> list[JSON]:
-        """The play, with the "go"s the order of plays implies before it. When those "go"s end the
-        play (five-card cribbage plays one count), the card is not played: it waits for the show."""
-        game = self.session.game
-        play = {"act": "play", "player": seat, "card": str(card)}
+        actions = pegging_table(state).card_means(zone, card)
+        if not actions:
+            return actions
         try:
-            return self._check([play])
+            return self._check(state, actions)
         except IllegalActionError as refused:
             first = refused
-        limit = int(getattr(game, "play_limit", 31))
-        state = self.session.state
-        gos: list[JSON] = []
-        for _ in range(game.num_players):
-            turn = state.turn
-            if turn is None or (state.held[turn] > 0 and state.count <= limit - 10):
-                break  # with a count this low every card fits: nobody can have said go
-            go = {"act": "go", "player": turn}
+        passes: list[Action] = []
+        for _ in range(self.session.game.num_players):
+            went = pegging_table(state).inferred_pass()
+            if went is None:
+                break
             try:
-                state = state.apply_json(go)
+                state = state.apply(went)
             except IllegalActionError:
                 break
-            gos.append(go)
-            if state.phase != "play":
-                return gos  # the play is over (a one-count game): the card is laid for the show
+            passes.append(went)
+            table = pegging_table(state)
+            if table.whose_turn() is None:
+                return passes  # the play is over: the card is laid for the show
+            means = table.card_means(zone, card) or []
             try:
-                state.apply_json(play)
+                self._check(state, means)
             except IllegalActionError:
                 continue
-            return [*gos, play]
+            return [*passes, *means]
         raise first
+
+    @staticmethod
+    def _check(state: State, actions: Sequence[Action]) -> list[Action]:
+        for action in actions:
+            state = state.apply(action)
+        return list(actions)
 
     # ------------------------------------------------------------------ what follows by itself
 
     def _settle(self, input: str | None) -> None:
         """Apply what the table now implies: the next deal on a cleared mat, the show of hands
         already seen, the crib once it is turned up."""
-        session = self.session
         for _ in range(16):  # each step applies one action; a deal has at most a few
-            state = session.state
-            phase = state.phase
-            action: JSON | None = None
-            if phase == "deal":
-                if self.cleared and not self.mat:
-                    action = {"act": "deal", "dealer": state.dealer}
-            elif phase == "show" and state.show_queue:
-                action = self._show_next(state)
-            if action is None:
-                return
+            table = pegging_table(self.session.state)
+            action: Action | None = None
+            what = "the deal"
             try:
-                session.apply([action], source="table", input=input)
-                if action["act"] == "deal":
-                    self.cleared = False
+                deal = table.deal_due()
+                if deal is not None:
+                    if self.cleared and not self.mat:
+                        action = deal
+                else:
+                    zone = table.show_waits_for()
+                    if zone is not None:
+                        what = table.zone_label(zone)
+                        action = table.show_from(zone, self._faces(zone))
+                if action is None or [action.to_json()] == self.ignored:
+                    return
+                self.session.apply([action], source="table", input=input)
             except PegpiError as exc:
-                self.ask = Ask("illegal", f"{action['act']}: {exc}", None, None, None)
+                self.ask = Ask("illegal", f"cannot count {what} from the table: {exc}. Fix the cards, "
+                               "or press OK and enter it on the phone", actions=[action] if action else [])
                 return
+            if deal is not None:
+                self.cleared = False
 
-    def _show_next(self, state: Any) -> JSON | None:
-        nxt = state.show_queue[0]
-        if self.session.game.options.get("muggins"):
-            return None  # players claim their own counts: from the phone
-        if nxt == "crib":
-            faces = self._faces("crib")
-            size = self.session.game.crib_size(state.dealer)
-            if len(faces) >= size:
-                return {"act": "crib", "cards": faces[:size]}
-            return None
-        seat = int(nxt)
-        if state.held[seat] == 0:
-            return {"act": "show", "player": seat}
-        played = [str(c) for c in state.played[seat]]
-        extra = [c for c in self._faces(f"seat{seat}") if c not in played]
-        if len(played) + len(extra) >= self.session.game.kept_size(seat, state.dealer):
-            return {"act": "show", "player": seat, "cards": played + extra}
+    def _faces(self, zone: Zone) -> list[str]:
+        """The cards read face up in ``zone`` (confidently or confirmed), in slot order."""
+        return [self.mat[(zone, slot)].card for slot in self._slots(zone)
+                if self.mat[(zone, slot)].card not in NOT_A_FACE and self.mat[(zone, slot)].sure]
+
+    def _slots(self, zone: Zone) -> list[int]:
+        return sorted(slot for z, slot in self.mat if z == zone)
+
+    # ------------------------------------------------------------------ the game changed
+
+    def _undone(self) -> JSONObject | None:
+        """The action an undo just took back, when that is how the game changed."""
+        before, now = self._entries, self.session.entries
+        if len(now) == len(before) - 1 and all(a.action == b.action for a, b in zip(now, before, strict=False)):
+            return before[-1].action
         return None
 
-    def _faces(self, zone: str) -> list[str]:
-        return [seen.card for (z, _), seen in sorted(self.mat.items())
-                if z == zone and seen.card not in NOT_A_FACE and seen.sure]
+    def _reread(self) -> None:
+        """Read the mat's memory again against the game: where the game now holds cards in a zone
+        that the mat remembers otherwise (a correction, a card named on the phone), the cards
+        lying there are the game's (matched one for one, or by their order in the zone)."""
+        table = pegging_table(self.session.state)
+        for zone in sorted({z for z, _ in self.mat}):
+            held = table.zone_cards(zone)
+            slots = self._slots(zone)
+            lying = {self.mat[(zone, s)].card for s in slots}
+            missing = [c for c in held if c not in lying]
+            if not missing:
+                continue
+            loose = [s for s in slots if self.mat[(zone, s)].card not in held]
+            if len(loose) == len(missing):
+                named = list(zip(loose, missing, strict=True))
+            elif len(missing) == 1 and held.index(missing[0]) < len(slots):
+                at = slots[held.index(missing[0])]
+                named = [(at, missing[0])] if at in loose else []
+            else:
+                named = []
+            for slot, card in named:
+                self.mat[(zone, slot)] = Seen(card, 1.0, True)
 
     # ------------------------------------------------------------------ words
 
-    @staticmethod
-    def _seat(zone: str) -> int | None:
-        if zone.startswith("seat") and zone[4:].isdigit():
-            return int(zone[4:])
-        return None
-
-    def _where(self, zone: str) -> str:
-        seat = self._seat(zone)
-        players = self.session.game.players
-        if seat is not None and seat < len(players):
-            return f"{players[seat]}'s row"
-        return f"the {zone}"
+    def _label(self, zone: Zone) -> str:
+        return pegging_table(self.session.state).zone_label(zone)

@@ -14,24 +14,35 @@ pegging protocol, the script of a record scores exactly as the record does.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any
 
 from games.errors import RecordError
+from games.jsontypes import JSONObject
+from games.table import CRIB, STARTER, Zone
 
-JSON = dict[str, Any]
+if TYPE_CHECKING:
+    from device.session import Session
+    from vision.events import TableEvent
+
 Key = tuple[str, int]
+#: the acts of a player who cannot play on: shown by the next play, said only when none follows
+PASSES = ("go", "pass")
+#: told (step index, step, the error it met or None) after each step is played
+OnStep = Callable[[int, JSONObject, Exception | None], object]
 
 
-def record_to_script(record: Mapping[str, Any], *, row_slots: int = 8, crib_slots: int = 4) -> list[JSON]:
-    """The steps that play ``record`` on a pegging mat (cribbage family records only)."""
+def record_to_script(record: Mapping[str, Any], *, row_slots: int = 8, crib_slots: int = 4) -> list[JSONObject]:
+    """The steps that play ``record`` on a pegging mat (games whose ``spec.table`` is pegging)."""
+    from device.protocols.pegging import pegging_table
     from games.records import replay
 
     result = replay(record)  # checks the record first
     game = result.game
     state = game.new_initial_state()
+    pegging_table(state)  # refuses a game not played on the pegging table
     mat: dict[Key, str] = {}
-    steps: list[JSON] = []
+    steps: list[JSONObject] = []
 
     def place(zone: str, slot: int, card: str) -> None:
         mat[(zone, slot)] = card
@@ -45,35 +56,37 @@ def record_to_script(record: Mapping[str, Any], *, row_slots: int = 8, crib_slot
     def row(zone: str) -> int:
         return sum(1 for z, _ in mat if z == zone)
 
+    seats = [Zone.row(s) for s in range(game.num_players)]
     acts = [a.act for a in result.actions]
     for index, action in enumerate(result.actions):
         data = action.to_json()
         act = data["act"]
+        table = pegging_table(state)
         if act == "cut":
-            if not getattr(state, "cuts", {}) and mat:
+            if not any(table.zone_cards(z) for z in seats) and mat:
                 clear()  # a tie: the cut cards go back and everyone cuts again
-            place(f"seat{data['player']}", 0, data["card"])
+            place(Zone.row(data["player"]).name, 0, data["card"])
         elif act == "deal":
             if mat:
                 clear()
             else:
                 steps.append({"op": "say", "action": data})
         elif act == "discard":
-            n = len(data.get("cards") or []) or game.discards(data["player"], state.dealer)  # type: ignore[attr-defined]
+            n = len(data.get("cards") or []) or table.to_lay_away(data["player"])
             for _ in range(n):
-                taken = row("crib")
+                taken = row(CRIB.name)
                 if taken < crib_slots:
-                    place("crib", taken, "back")
+                    place(CRIB.name, taken, "back")
         elif act == "starter":
-            place("starter", 0, data["card"])
+            place(STARTER.name, 0, data["card"])
         elif act == "play":
-            zone = f"seat{data['player']}"
+            zone = Zone.row(data["player"]).name
             taken = row(zone)
             if taken >= row_slots:
                 raise RecordError(f"{zone} has only {row_slots} card outlines")
             place(zone, taken, data["card"])
         elif act == "show":
-            zone = f"seat{data['player']}"
+            zone = Zone.row(data["player"]).name
             have = {c for (z, _), c in mat.items() if z == zone}
             for card in data.get("cards") or []:
                 if card not in have:
@@ -81,9 +94,9 @@ def record_to_script(record: Mapping[str, Any], *, row_slots: int = 8, crib_slot
         elif act == "crib":
             for i, card in enumerate(data.get("cards") or []):
                 if i < crib_slots:
-                    place("crib", i, card)
-        elif act == "go":
-            later = next((a for a in acts[index + 1:] if a != "go"), None)
+                    place(CRIB.name, i, card)
+        elif act in PASSES:
+            later = next((a for a in acts[index + 1:] if a not in PASSES), None)
             if later != "play":  # no play follows to show it: the player says it (the Go button)
                 steps.append({"op": "say", "action": data})
         else:
@@ -92,7 +105,7 @@ def record_to_script(record: Mapping[str, Any], *, row_slots: int = 8, crib_slot
     return steps
 
 
-def mat_at(steps: list[JSON], upto: int) -> dict[Key, tuple[str, float]]:
+def mat_at(steps: list[JSONObject], upto: int) -> dict[Key, tuple[str, float]]:
     """What lies on the mat after the first ``upto`` steps: (zone, slot) -> (card, confidence)."""
     mat: dict[Key, tuple[str, float]] = {}
     for step in steps[:upto]:
@@ -108,26 +121,26 @@ class ScriptTable:
     """Table events straight from a placement script, as a tracker would report them: placing a
     card on an occupied outline first reports the old card removed. ``dt``: seconds per step."""
 
-    def __init__(self, steps: list[JSON], dt: float = 0.5) -> None:
+    def __init__(self, steps: list[JSONObject], dt: float = 0.5) -> None:
         from vision.events import TableEvent
 
         self._event = TableEvent
         self.steps = steps
         self.dt = dt
 
-    def resight(self, start: int) -> list[Any]:
+    def resight(self, start: int) -> list[TableEvent]:
         """The events of a tracker that starts now and finds the mat as it is after ``start`` steps."""
         t = start * self.dt
         return [self._event(zone, card, "placed", t, conf, slot)
                 for (zone, slot), (card, conf) in sorted(mat_at(self.steps, start).items())]
 
-    def events(self, start: int = 0) -> Iterator[tuple[int, JSON, list[Any]]]:
+    def events(self, start: int = 0) -> Iterator[tuple[int, JSONObject, list[TableEvent]]]:
         """(index, step, its table events) from step ``start`` on (buttons have no events)."""
         mat = {k: v for k, v in mat_at(self.steps, start).items()}
         for index in range(start, len(self.steps)):
             step = self.steps[index]
             t = index * self.dt
-            events = []
+            events: list[TableEvent] = []
             op = step.get("op")
             if op in ("place", "remove"):
                 key = (str(step["zone"]), int(step.get("slot", 0)))
@@ -143,14 +156,14 @@ class ScriptTable:
             yield index, step, events
 
 
-def resume_point(session: Any, prefix: str = "script:") -> int:
+def resume_point(session: Session, prefix: str = "script:") -> int:
     """The first step of a script not yet recorded by ``session``'s store (0 for a new game)."""
     tag = session.store.last_input(session.game_id, prefix)
     return 0 if tag is None else int(tag[len(prefix):]) + 1
 
 
-def play_script(session: Any, steps: list[JSON], *, start: int | None = None,
-                on_step: Any = None, prefix: str = "script:") -> int:
+def play_script(session: Session, steps: list[JSONObject], *, start: int | None = None,
+                on_step: OnStep | None = None, prefix: str = "script:") -> int:
     """Play ``steps`` into ``session`` as the table would, from where its store got to (or
     ``start``): first the mat as it lies then (a tracker starting afresh sees every card again),
     then each step, tagged so a restart resumes after the last recorded one. Returns the steps run."""

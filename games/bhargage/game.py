@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import ClassVar
 
 from games.bhargage import combos, scoring
 from games.bhargage.actions import (
@@ -25,13 +26,17 @@ from games.bhargage.actions import (
     Show,
     Starter,
 )
-from games.bhargage.table import DecktetPeggingGame, DecktetPeggingState
+from games.bhargage.table import DecktetPeggingGame, DecktetPeggingState, DecktetPeggingView
 from games.decktet import DecktetCard
 from games.engine import Item, Option, Score, Spec, register
+from games.pegging.table import PeggingFields
 from games.spec import TARGET_HIGH, TARGET_LOW
+from games.view import Common, PeggingView, Shortage
 
 BOARD = 121
 BOARD_START = 10
+#: the most a card adds to the count (a Crown)
+MOST_VALUE = 10
 
 
 @register
@@ -98,6 +103,9 @@ class BhargageState(DecktetPeggingState):
             return f"it would take the count to {total}, over {scoring.LIMIT}"
         return None
 
+    def _every_card_goes_on(self) -> bool:
+        return self.count <= scoring.LIMIT - MOST_VALUE
+
     def _on_top_card(self, card: DecktetCard) -> None:
         assert self.dealer is not None
         if scoring.is_character(card):
@@ -126,26 +134,43 @@ class BhargageState(DecktetPeggingState):
         short = scoring.shortage(cards, self.starter)
         opponent = self.other[seat]
         assert self.shown is not None
-        self.shown["shortage"] = {
-            "seat": opponent,
-            "points": short.total,
-            "missing": list(combos.missing_suits(cards + ([self.starter] if self.starter else []))),
-        }
+        missing = combos.missing_suits(cards + ([self.starter] if self.starter else []))
+        self.shown = dataclasses.replace(self.shown, shortage=Shortage(opponent, short.total, tuple(missing)))
         self.peg(opponent, short.total, "shortage", short.items)
 
-    def _view(self, view: dict[str, Any], seat: int | None) -> None:
-        super()._view(view, seat)
-        view["count"] = self.count if self._phase == "play" else None
-        view["limit"] = scoring.LIMIT
+    def _pegging_view(self, common: Common, fields: PeggingFields, seat: int | None) -> PeggingView:
+        fields["count"] = self.count if self._phase == "play" else None
         target = self.game.target or 111
-        view["points"] = {"target": target, "scores": list(self.scores), "rear": list(self.rear)}
-        view["board"] = BOARD
+        fields["board"] = BOARD
         if self.game.options["start_at_10"]:
             # The cribbage-board form: both pegs start at hole 10 and the game hole is 121.
-            view["start"] = BOARD_START
-            view["target"] = target + BOARD_START
-            for side in view["sides"]:
-                side["score"] += BOARD_START
-                side["rear"] += BOARD_START
+            fields["start"] = BOARD_START
+            common["target"] = target + BOARD_START
+            common["sides"] = tuple(dataclasses.replace(side, score=side.score + BOARD_START,
+                                                        rear=side.rear + BOARD_START)
+                                    for side in common["sides"])
         won = [e for e in self.events if e.side == self.winner][-1:] if self.winner is not None else []
-        view["won_on"] = won[0].kind if won else None
+        return BhargageView(
+            **common, **fields, **self._decktet_fields(),
+            limit=scoring.LIMIT,
+            points=GamePoints(target, tuple(self.scores), tuple(self.rear)),
+            won_on=won[0].kind if won else None,
+        )
+
+
+@dataclass(frozen=True)
+class GamePoints:
+    """The points themselves, whatever hole the pegs start from."""
+
+    target: int
+    scores: tuple[int, ...]
+    rear: tuple[int, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class BhargageView(DecktetPeggingView):
+    style: ClassVar[str] = "pegging.decktet.bhargage"
+
+    limit: int  # the count may not pass it
+    points: GamePoints
+    won_on: str | None  # the moment the game was won (a "shortage" win is unusual)

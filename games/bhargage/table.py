@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import ClassVar, TypedDict
 
 from games.bhargage.actions import Pass, Play
 from games.cards import Card
@@ -26,7 +27,8 @@ from games.decktet import DECKTET, DecktetCard
 from games.engine import Action
 from games.errors import CardError, IllegalActionError
 from games.pegging.game import PeggingGame
-from games.pegging.table import PeggingState
+from games.pegging.table import PeggingFields, PeggingState
+from games.view import Common, PeggingView
 
 
 class DecktetPeggingGame(PeggingGame[DecktetCard]):
@@ -159,6 +161,17 @@ class DecktetPeggingState(PeggingState[DecktetCard]):
         self.passed.add(seat)
         self._advance(seat)
 
+    def inferred_pass(self) -> Action | None:
+        """The pass of the player to move, unless any card they could hold would go on."""
+        turn = self.whose_turn()
+        if turn is None or (self.held[turn] > 0 and self._every_card_goes_on()):
+            return None
+        return self._table_action(act="pass", player=turn)
+
+    def _every_card_goes_on(self) -> bool:
+        """Whatever card the player to move holds, it may be added to the sequence now (a lead)."""
+        return not self.pile
+
     def _nobody_can_play(self) -> None:
         self.turn = None
         self._end_sequence()
@@ -177,7 +190,23 @@ class DecktetPeggingState(PeggingState[DecktetCard]):
 
     # ------------------------------------------------------------------ views
 
-    def _view(self, view: dict[str, Any], seat: int | None) -> None:
-        super()._view(view, seat)
-        view["crib_name"] = self.game.crib_name
-        view["passed"] = sorted(self.passed)
+    def _decktet_fields(self) -> DecktetFields:
+        return DecktetFields(crib_name=self.game.crib_name, passed=tuple(sorted(self.passed)))
+
+    def _pegging_view(self, common: Common, fields: PeggingFields, seat: int | None) -> PeggingView:
+        return DecktetPeggingView(**common, **fields, **self._decktet_fields())
+
+
+@dataclass(frozen=True, kw_only=True)
+class DecktetPeggingView(PeggingView):
+    """The Decktet pegging games' table (Bhargage, Suitcases)."""
+
+    style: ClassVar[str] = "pegging.decktet"
+
+    crib_name: str  # what this game calls the crib
+    passed: tuple[int, ...]  # seats that cannot play in this sequence
+
+
+class DecktetFields(TypedDict):
+    crib_name: str
+    passed: tuple[int, ...]

@@ -26,16 +26,18 @@ import itertools
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from games.cards import Card
 from games.cribbage.actions import Crib, Cut, Deal, Go, Play, Show, Starter
-from games.cribbage.game import CribbageState
+from games.cribbage.game import CribbageState, CribbageView
 from games.cribbage.scoring import value
 from games.cribbage.threecard import ThreeCardCribbage
 from games.engine import Action, Item, Option, Score, Spec, register
 from games.errors import IllegalActionError
+from games.pegging.table import PeggingFields
 from games.spec import TARGET_HIGH, TARGET_LOW
+from games.view import Common, PeggingView
 
 PAIR_POINTS = {2: ("pair", 2), 3: ("pair royal", 9), 4: ("double pair royal", 18)}
 TOTAL_NAMES = {15: "fifteen", 25: "twenty-five", 31: "thirty-one"}
@@ -262,9 +264,17 @@ class CostlyState(CribbageState):
     def _on_crib(self, action: Crib) -> None:
         raise IllegalActionError("Costly Colours has no crib")
 
-    def _view(self, view: dict[str, Any], seat: int | None) -> None:
-        super()._view(view, seat)
-        view["deck_card"] = view["starter"]
-        view["crib"] = None
-        view["crib_count"] = 0
-        view["mog_waiting"] = list(self.mog_queue)
+    def _pegging_view(self, common: Common, fields: PeggingFields, seat: int | None) -> PeggingView:
+        fields["crib"] = None
+        cribbage = self._cribbage_fields()
+        cribbage["crib_count"] = 0
+        return CostlyView(**common, **fields, **cribbage, deck_card=fields["starter"],
+                          mog_waiting=tuple(self.mog_queue))
+
+
+@dataclass(frozen=True, kw_only=True)
+class CostlyView(CribbageView):
+    style: ClassVar[str] = "pegging.cribbage.costly"
+
+    deck_card: str | None  # Costly Colours' name for the starter
+    mog_waiting: tuple[int, ...]  # seats still to say whether they mog

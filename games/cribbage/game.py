@@ -15,8 +15,9 @@ checks that every card played or shown is really held.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import ClassVar, TypedDict
 
 from games.cards import FRENCH_52, Card
 from games.cribbage.actions import CRIBBAGE_ACTIONS, Bid, Give, Go, Play
@@ -32,8 +33,12 @@ from games.cribbage.scoring import (
 from games.engine import Action, CardLike, Item, Option, Score, Spec, register
 from games.errors import CardError, IllegalActionError
 from games.pegging.game import PeggingGame
-from games.pegging.table import PeggingState
+from games.pegging.table import PeggingFields, PeggingState
 from games.spec import TARGET_HIGH, TARGET_LOW
+from games.view import Common, PeggingView
+
+#: the most a card adds to the count (a ten or a face)
+MOST_VALUE = 10
 
 
 class Cribbage(PeggingGame[Card]):
@@ -307,6 +312,13 @@ class CribbageState(PeggingState[Card]):
     def _score_played(self) -> list[Item]:
         return self.game.score_pile(self.pile)
 
+    def inferred_pass(self) -> Action | None:
+        """The go of the player to move, unless the count is so low that every card fits."""
+        turn = self.whose_turn()
+        if turn is None or (self.held[turn] > 0 and self.count <= self.game.play_limit - MOST_VALUE):
+            return None
+        return self._table_action(act="go", player=turn)
+
     def _on_go(self, action: Go) -> None:
         self._need_phase(action, "play")
         seat = action.player
@@ -376,13 +388,42 @@ class CribbageState(PeggingState[Card]):
     def skunk(self) -> str | None:
         return None if self.game.losing else super().skunk()
 
-    def _view(self, view: dict[str, Any], seat: int | None) -> None:
-        super()._view(view, seat)
-        view["count"] = self.count if self._phase == "play" else None
-        view["crib_count"] = self.game.crib_size(self.dealer) if self.dealer is not None else 0
-        view["bids"] = {str(k): v for k, v in self.bids.items()}
-        view["dealt_by"] = self.dealt_by
-        view["seen_since_shuffle"] = sorted(str(c) for c in self.shuffle_seen)
+    def _pegging_fields(self, seat: int | None) -> PeggingFields:
+        fields = super()._pegging_fields(seat)
+        fields["count"] = self.count if self._phase == "play" else None
+        return fields
+
+    def _cribbage_fields(self) -> CribbageFields:
+        return CribbageFields(
+            crib_count=self.game.crib_size(self.dealer) if self.dealer is not None else 0,
+            bids=dict(self.bids),
+            dealt_by=self.dealt_by,
+            seen_since_shuffle=tuple(sorted(str(c) for c in self.shuffle_seen)),
+        )
+
+    def _pegging_view(self, common: Common, fields: PeggingFields, seat: int | None) -> PeggingView:
+        return CribbageView(**common, **fields, **self._cribbage_fields())
+
+
+@dataclass(frozen=True, kw_only=True)
+class CribbageView(PeggingView):
+    """Cribbage and its variants: the pegging table, and what the variants add to it."""
+
+    style: ClassVar[str] = "pegging.cribbage"
+
+    crib_count: int  # cards the crib will hold this deal
+    bids: Mapping[int, int] = field(default_factory=dict)  # Auction: points bid for the crib, by seat
+    dealt_by: int | None = None
+    seen_since_shuffle: tuple[str, ...] = ()  # Revised: cards faced since the shuffle
+
+
+class CribbageFields(TypedDict):
+    """The fields :class:`CribbageView` adds to the pegging view."""
+
+    crib_count: int
+    bids: dict[int, int]
+    dealt_by: int | None
+    seen_since_shuffle: tuple[str, ...]
 
 
 register(Cribbage)

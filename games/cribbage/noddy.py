@@ -19,16 +19,20 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
 
 from games.cards import Card
 from games.cribbage.actions import Crib, Go, Play, Show, Starter
-from games.cribbage.game import CribbageState
+from games.cribbage.game import CribbageState, CribbageView
 from games.cribbage.scoring import PlayRules, fifteens, pairs, runs, score_play, value
 from games.cribbage.threecard import ThreeCardCribbage
-from games.engine import Item, Option, Score, Spec, register
+from games.engine import Action, Item, Option, Score, Spec, register
 from games.errors import IllegalActionError
+from games.pegging.table import PeggingFields
 from games.spec import TARGET_HIGH, TARGET_LOW
+from games.table import Zone
+from games.view import Common, PeggingView
 
 NODDY_PLAY = PlayRules(totals=(15, 25, 31), flushes=True, flush_min=3)
 RUN_POINTS = {"table": {3: 1, 4: 2}, "per-card": {3: 3, 4: 4}}
@@ -172,23 +176,36 @@ class NoddyState(CribbageState):
         self.count, self.pile = 0, []
         self._end_deal()
 
+    def inferred_pass(self) -> Action | None:
+        return None  # a card can always be played: the count may pass 31
+
+    def show_waits_for(self) -> Zone | None:
+        return None  # hands are announced before the play, on the phone: their cards stay hidden
+
     def _on_go(self, action: Go) -> None:
         raise IllegalActionError("in Noddy a card can always be played: the count may pass 31, ending the play")
 
     def _on_crib(self, action: Crib) -> None:
         raise IllegalActionError("Noddy has no crib")
 
-    def _view(self, view: dict[str, Any], seat: int | None) -> None:
-        super()._view(view, seat)
-        shown = view.get("show")
-        if shown and seat != shown.get("seat") and self._phase in ("show", "over"):
+    def _pegging_view(self, common: Common, fields: PeggingFields, seat: int | None) -> PeggingView:
+        shown = fields["show"]
+        if shown is not None and seat != shown.seat and self._phase in ("show", "over"):
             # an announced hand is not revealed: others hear the total, not the cards
-            view["show"] = {k: v for k, v in shown.items() if k not in ("cards", "items")}
-        view["turnup"] = view["starter"]
-        view["crib"] = None
-        view["crib_count"] = 0
+            fields["show"] = replace(shown, cards=None, items=None)
+        fields["crib"] = None
         if self._phase == "show" and not self.is_over:
-            view["count"] = None
+            fields["count"] = None
+        cribbage = self._cribbage_fields()
+        cribbage["crib_count"] = 0
+        return NoddyView(**common, **fields, **cribbage, turnup=fields["starter"])
+
+
+@dataclass(frozen=True, kw_only=True)
+class NoddyView(CribbageView):
+    style: ClassVar[str] = "pegging.cribbage.noddy"
+
+    turnup: str | None  # Noddy's name for the starter
 
 
 def _renamed(event: Any) -> Any:

@@ -18,6 +18,7 @@ from games.cribbage.scoring import STANDARD, score_show
 from games.engine import Action, Game, Option, Score, Spec, State, register
 from games.errors import CardCountError, CardError, IllegalActionError
 from games.spec import TARGET_HIGH, TARGET_LOW
+from games.view import Common, Counted, LayoutView, TableView, counted
 
 SIZE = 4
 WIN = 61
@@ -180,12 +181,33 @@ class PatienceState(State):
     def check_target(self, side: int) -> None:
         """The square is judged once every line is counted, not as the target is passed."""
 
-    def _view(self, view: dict[str, Any], seat: int | None) -> None:
-        view["grid"] = [[str(self.grid[(r, c)]) if (r, c) in self.grid else None for c in range(SIZE)]
-                        for r in range(SIZE)]
-        view["starter"] = str(self.starter) if self.starter else None
-        view["lines"] = [{"line": name, **score.to_json()} for name, score in self.lines]
-        view["result"] = "win" if self.winner is not None else "lost" if self.loser is not None else None
+    def _view(self, common: Common, seat: int | None) -> TableView:
+        common["result"] = "win" if self.winner is not None else "lost" if self.loser is not None else None
+        return PatienceView(
+            **common,
+            grid=tuple(tuple(str(self.grid[(r, c)]) if (r, c) in self.grid else None for c in range(SIZE))
+                       for r in range(SIZE)),
+            starter=str(self.starter) if self.starter else None,
+            lines=tuple(LineCount(name, score.total, counted(score.items)) for name, score in self.lines),
+        )
+
+
+@dataclass(frozen=True)
+class LineCount:
+    """One row or column of the square, counted with the starter."""
+
+    line: str
+    total: int
+    items: tuple[Counted, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class PatienceView(LayoutView):
+    style: ClassVar[str] = "layout.patience"
+
+    grid: tuple[tuple[str | None, ...], ...]  # the square, row by row; None where no card lies yet
+    starter: str | None
+    lines: tuple[LineCount, ...]  # once the starter is turned
 
 
 def random_square(seed: int = 0, *, card_by_card: bool = True) -> dict[str, Any]:

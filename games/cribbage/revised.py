@@ -22,15 +22,18 @@ What it changes from six-card Cribbage:
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from games.cards import Card
 from games.cribbage.actions import CRIBBAGE_ACTIONS, Back, Nob, Play
-from games.cribbage.game import Cribbage, CribbageState
+from games.cribbage.game import Cribbage, CribbageState, CribbageView
 from games.cribbage.scoring import PlayRules, ShowRules
 from games.engine import Action, Item, Option, Score, Spec, register
 from games.errors import IllegalActionError
+from games.pegging.table import PeggingFields
 from games.spec import TARGET_HIGH, TARGET_LOW
+from games.view import Common, PeggingView
 
 REVISED_SHOW = ShowRules(cyclic_runs=True, thirty_ones=True, flush_any_four=True, runs_of_three=True)
 #: the last quartile of the board: pegging back is allowed only while both sides are on it
@@ -163,14 +166,25 @@ class RevisedState(CribbageState):
     def game_points(self) -> int | None:
         return None if self.winner is None else game_points(self.scores, self.winner)
 
-    def _view(self, view: dict[str, Any], seat: int | None) -> None:
-        super()._view(view, seat)
+    def _pegging_view(self, common: Common, fields: PeggingFields, seat: int | None) -> PeggingView:
         per = self.game.deals_per_shuffle
-        view["deals_per_shuffle"] = per
-        view["deal_in_shuffle"] = (self.deals - 1) % per + 1 if self.deals else 0
-        view["nob_taken"] = sorted(str(c) for c in self.nob_taken)
-        view["game_points"] = self.game_points()
-        view["peg_back_open"] = (
-            self.game.num_players != 3 and not self.is_over
-            and all(s >= LAST_QUARTILE for s in self.scores)
+        return RevisedView(
+            **common, **fields, **self._cribbage_fields(),
+            deals_per_shuffle=per,
+            deal_in_shuffle=(self.deals - 1) % per + 1 if self.deals else 0,
+            nob_taken=tuple(sorted(str(c) for c in self.nob_taken)),
+            game_points=self.game_points(),
+            peg_back_open=(self.game.num_players != 3 and not self.is_over
+                           and all(s >= LAST_QUARTILE for s in self.scores)),
         )
+
+
+@dataclass(frozen=True, kw_only=True)
+class RevisedView(CribbageView):
+    style: ClassVar[str] = "pegging.cribbage.revised"
+
+    deals_per_shuffle: int
+    deal_in_shuffle: int  # 1 for the first deal after a shuffle
+    nob_taken: tuple[str, ...]  # jacks already scored for nob this shuffle
+    game_points: int | None  # what the win is worth, once won
+    peg_back_open: bool  # both sides in the last quartile: points may be taken off instead

@@ -16,14 +16,17 @@ attempts in Suitcases), what the starter gives the dealer and the scores (:class
 
 from __future__ import annotations
 
+import dataclasses
 from abc import abstractmethod
 from collections.abc import Sequence
-from typing import Any, Generic
+from typing import Any, Generic, TypedDict
 
-from games.engine import Action, Item, Score, State, spoken_items
+from games.engine import Action, Item, Score, State
 from games.errors import IllegalActionError
 from games.pegging.actions import Crib, Cut, Deal, Discard, Hand, Muggins, Show, Starter
 from games.pegging.game import C, PeggingGame
+from games.table import CRIB, Zone
+from games.view import Common, PeggingView, ShowCount, SkunkLine, TableView, counted
 
 
 class PeggingState(State, Generic[C]):
@@ -52,7 +55,7 @@ class PeggingState(State, Generic[C]):
         self.last_player: int | None = None
         self.turn: int | None = None
         self.show_queue: list[int | str] = []
-        self.shown: dict[str, Any] | None = None
+        self.shown: ShowCount | None = None  # the hand (or crib) counted last
         self.missed: tuple[int, int] | None = None  # (side that missed, points) for muggins
 
     # ------------------------------------------------------------------ what each game says
@@ -124,6 +127,101 @@ class PeggingState(State, Generic[C]):
     def _need_phase(self, action: Action, *phases: str) -> None:
         if self._phase not in phases:
             raise IllegalActionError(f"cannot {action.act} now: {self.prompt()}")
+
+    # ------------------------------------------------------------------ what the table asks
+    # (games.table.PeggingTable: the pegging table protocol's questions, answered from this state)
+
+    def whose_turn(self) -> int | None:
+        return self.turn if self._phase == "play" and not self.is_over else None
+
+    def zone_owner(self, zone: Zone) -> int | None:
+        if zone.kind == "seat":
+            return zone.seat if zone.seat is not None and zone.seat < self.game.num_players else None
+        return self.dealer if zone.kind == "crib" else None
+
+    def zone_label(self, zone: Zone) -> str:
+        seat = self.zone_owner(zone) if zone.kind == "seat" else None
+        if seat is not None:
+            return f"{self.game.players[seat]}'s row"
+        if zone.kind == "crib":
+            return f"the {self.game.crib_name}"
+        if zone.kind == "starter":
+            return f"the {self.game.starter_name}"
+        return f"the {zone.name}"
+
+    def zone_cards(self, zone: Zone) -> list[str]:
+        seat = self.zone_owner(zone) if zone.kind == "seat" else None
+        if seat is not None:
+            if self._phase == "cut":
+                cut = self.cuts.get(seat)
+                return [str(cut)] if cut is not None else []
+            return [str(c) for c in self.played[seat]]
+        if zone.kind == "starter":
+            return [str(self.starter)] if self.starter is not None else []
+        if zone.kind == "crib":
+            return [str(c) for c in self.crib_cards or []]
+        return []
+
+    def card_means(self, zone: Zone, card: str) -> list[Action] | None:
+        phase = self.phase
+        seat = self.zone_owner(zone) if zone.kind == "seat" else None
+        if phase == "cut":
+            if seat is None or card in self.zone_cards(zone):
+                return None
+            return [self._table_action(act="cut", player=seat, card=card)]
+        if zone.kind == "starter":
+            if card in self.zone_cards(zone) or phase not in ("discard", "starter"):
+                return None
+            # the crib lies face down: the discards are recorded as the starter is turned up
+            laid = [self._table_action(act="discard", player=s) for s, n in enumerate(self.to_discard) if n > 0]
+            return [*laid, self._table_action(act="starter", card=card)]
+        if seat is not None and card in self.zone_cards(zone):
+            return None  # seen again: the game already holds it
+        if phase == "play" and seat is not None:
+            return [self._table_action(act="play", player=seat, card=card)]
+        if phase == "show" and (seat is not None or zone.kind == "crib"):
+            self.game.parse_card(card)  # an unknown card name is refused now, not at the show
+            return []
+        return None
+
+    def lies_face_down(self, zone: Zone) -> bool:
+        return zone.kind == "crib" or self.phase in ("over", "deal", "cut", "discard", "starter")
+
+    def inferred_pass(self) -> Action | None:
+        """None: the play of each game says when a pass shows in the order of plays."""
+        return None
+
+    def to_lay_away(self, seat: int) -> int:
+        return self.to_discard[seat] if 0 <= seat < len(self.to_discard) else 0
+
+    def deal_due(self) -> Action | None:
+        return self._table_action(act="deal", dealer=self.dealer) if self.phase == "deal" else None
+
+    def show_waits_for(self) -> Zone | None:
+        if self.phase != "show" or not self.show_queue or self.game.options.get("muggins"):
+            return None  # with muggins players claim their own counts, on the phone
+        nxt = self.show_queue[0]
+        return CRIB if nxt == "crib" else Zone.row(int(nxt))
+
+    def show_from(self, zone: Zone, faces: Sequence[str]) -> Action | None:
+        if zone != self.show_waits_for() or self.dealer is None:
+            return None
+        if zone.kind == "crib":
+            size = self.game.crib_size(self.dealer)
+            return self._table_action(act="crib", cards=list(faces[:size])) if len(faces) >= size else None
+        seat = zone.seat
+        assert seat is not None
+        if self.held[seat] == 0:
+            return self._table_action(act="show", player=seat)  # every card was played: seen in full
+        played = self.zone_cards(zone)
+        extra = [c for c in faces if c not in played]
+        if len(played) + len(extra) >= self.game.kept_size(seat, self.dealer):
+            return self._table_action(act="show", player=seat, cards=played + extra)
+        return None
+
+    def _table_action(self, **fields: Any) -> Action:
+        """One of this game's actions from its record form (cards by name, checked)."""
+        return self.game.action_from_json(fields)
 
     # ------------------------------------------------------------------ apply
 
@@ -346,15 +444,11 @@ class PeggingState(State, Generic[C]):
                     f"{score.spoken()}"
                 )
             points = claim
-        self.shown = {
-            "seat": seat,
-            "what": what,
-            "cards": [str(c) for c in cards],
-            "starter": str(self.starter) if self.starter else None,
-            "total": score.total,
-            "claimed": points,
-            "items": spoken_items(score.items),
-        }
+        self.shown = ShowCount(
+            seat=seat, what=what, cards=tuple(str(c) for c in cards),
+            starter=str(self.starter) if self.starter else None, total=score.total, claimed=points,
+            items=counted(score.items),
+        )
         items = score.items if points == score.total else (Item("claim", (), points, "claimed"),)
         self.peg(seat, points, what_name, items, shown=(*cards, *([self.starter] if self.starter else [])))
         if points < score.total:
@@ -430,27 +524,63 @@ class PeggingState(State, Generic[C]):
                 worst = label
         return worst
 
-    def _view(self, view: dict[str, Any], seat: int | None) -> None:
-        game = self.game
-        view["dealer"] = self.dealer
-        view["turn"] = self.turn if self._phase == "play" and not self.is_over else None
+    def _view(self, common: Common, seat: int | None) -> TableView:
+        if self.winner is not None:
+            common["result"] = self.skunk() or "win"
+        common["dealer"] = self.dealer
+        common["turn"] = self.turn if self._phase == "play" and not self.is_over else None
         if self._phase == "show" and self.show_queue and not self.is_over:
             nxt = self.show_queue[0]
-            view["turn"] = self.dealer if nxt == "crib" else nxt
-        view["pile"] = [str(c) for c in self.pile]
-        view["starter"] = str(self.starter) if self.starter else None
-        view["show"] = self.shown
-        view["skunk_lines"] = [{"label": label, "at": at} for label, at in game.skunk_lines()]
-        view["result"] = (self.skunk() or "win") if self.winner is not None else None
-        view["rows"] = [[str(c) for c in row] for row in self.played]
-        view["held"] = list(self.held)
-        view["crib"] = [str(c) for c in self.crib_cards] if self.crib_cards is not None else None
-        view["cuts"] = {str(k): str(v) for k, v in self.cuts.items()}
-        view["deal"] = self.deals
-        if view["last"] is not None and self.events:  # a page shows only this deal's last score
-            view["last"]["this_deal"] = (self.events[-1].action_index or 0) >= self.deal_at
-        view["muggins_open"] = self.missed is not None
-        if seat is not None and 0 <= seat < game.num_players:
+            common["turn"] = self.dealer if nxt == "crib" else int(nxt)
+        last = common["last"]
+        if last is not None and self.events:  # a page shows only this deal's last score
+            this_deal = (self.events[-1].action_index or 0) >= self.deal_at
+            common["last"] = dataclasses.replace(last, this_deal=this_deal)
+        if seat is not None and 0 <= seat < self.game.num_players:
             hand = self.known[seat]
-            view["hand"] = [str(c) for c in hand] if hand is not None else None
-            view["laid_away"] = [str(c) for c in self.laid_away[seat]]
+            common["hand"] = tuple(str(c) for c in hand) if hand is not None else None
+        return self._pegging_view(common, self._pegging_fields(seat), seat)
+
+    def _pegging_fields(self, seat: int | None) -> PeggingFields:
+        """The family's own fields of the view."""
+        game = self.game
+        own = seat is not None and 0 <= seat < game.num_players
+        return PeggingFields(
+            board=game.target,
+            start=0,
+            skunk_lines=tuple(SkunkLine(label, at) for label, at in game.skunk_lines()),
+            count=None,
+            pile=tuple(str(c) for c in self.pile),
+            starter=str(self.starter) if self.starter else None,
+            show=self.shown,
+            rows=tuple(tuple(str(c) for c in row) for row in self.played),
+            held=tuple(self.held),
+            crib=tuple(str(c) for c in self.crib_cards) if self.crib_cards is not None else None,
+            cuts={k: str(v) for k, v in self.cuts.items()},
+            deal=self.deals,
+            muggins_open=self.missed is not None,
+            laid_away=tuple(str(c) for c in self.laid_away[seat]) if own and seat is not None else None,
+        )
+
+    def _pegging_view(self, common: Common, fields: PeggingFields, seat: int | None) -> PeggingView:
+        """The view of this game: its own view class, from the common and the family's fields."""
+        return PeggingView(**common, **fields)
+
+
+class PeggingFields(TypedDict):
+    """The fields :class:`PeggingView` adds to :class:`games.view.TableView`."""
+
+    board: int | None
+    start: int
+    skunk_lines: tuple[SkunkLine, ...]
+    count: int | None
+    pile: tuple[str, ...]
+    starter: str | None
+    show: ShowCount | None
+    rows: tuple[tuple[str, ...], ...]
+    held: tuple[int, ...]
+    crib: tuple[str, ...] | None
+    cuts: dict[int, str]
+    deal: int
+    muggins_open: bool
+    laid_away: tuple[str, ...] | None

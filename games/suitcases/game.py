@@ -10,15 +10,18 @@ non-dealer's hand, dealer's hand, the crib, each with the top card. Game 121, at
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import ClassVar
 
 from games.bhargage.actions import Crib, Cut, Deal, Discard, Go, Muggins, Pass, Play, Show, Starter
-from games.bhargage.table import DecktetPeggingGame, DecktetPeggingState
+from games.bhargage.table import DecktetPeggingGame, DecktetPeggingState, DecktetPeggingView
 from games.decktet import DECKTET_SUITS, DecktetCard
 from games.engine import Item, Option, Score, Spec, register
 from games.errors import OptionError
+from games.pegging.table import PeggingFields
 from games.spec import TARGET_HIGH, TARGET_LOW
 from games.suitcases import scoring
+from games.view import Common, PeggingView
 
 
 @register
@@ -128,8 +131,15 @@ class SuitcasesState(DecktetPeggingState):
         leader = self.other[last] if self.held[self.other[last]] > 0 else last
         self._new_sequence(leader)
 
-    def _view(self, view: dict[str, Any], seat: int | None) -> None:
-        super()._view(view, seat)
+    def _pegging_view(self, common: Common, fields: PeggingFields, seat: int | None) -> PeggingView:
         playing = self._phase == "play"
-        view["count"] = self.count if playing else None
-        view["suits_used"] = self.used() if playing else []
+        fields["count"] = self.count if playing else None
+        return SuitcasesView(**common, **fields, **self._decktet_fields(),
+                             suits_used=tuple(self.used()) if playing else ())
+
+
+@dataclass(frozen=True, kw_only=True)
+class SuitcasesView(DecktetPeggingView):
+    style: ClassVar[str] = "pegging.decktet.suitcases"
+
+    suits_used: tuple[str, ...]  # suits already in this suit attempt

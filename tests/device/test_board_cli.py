@@ -9,8 +9,8 @@ import pytest
 from PIL import Image
 
 from device.board import samples
-from device.cli import main
 from games.cribbage.autoplay import autoplay
+from pegpi.cli import main
 
 
 def test_demo_writes_every_state_at_every_size(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -37,7 +37,7 @@ def test_record_writes_a_picture_per_step_and_a_gif(tmp_path: Path) -> None:
 
 def test_one_view(tmp_path: Path) -> None:
     path = tmp_path / "view.json"
-    path.write_text(json.dumps(samples.show()), encoding="utf-8")
+    path.write_text(json.dumps(samples.show().to_json()), encoding="utf-8")
     assert main(["board", "--view", str(path), "-o", str(tmp_path / "show.png"), "--size", "256x64",
                  "--scale", "1"]) == 0
     with Image.open(tmp_path / "show.png") as picture:

@@ -19,6 +19,7 @@ from device.leds import LedConfig, TableLights
 from device.strip import PEGS, PegStrip
 from games.cribbage.autoplay import autoplay
 from games.records import game_of
+from games.view import TableView
 
 
 class EngineTable:
@@ -33,8 +34,7 @@ class EngineTable:
         self.sources: list[str] = []
 
     def view(self, seat: int | None = None) -> dict[str, Any]:
-        view: dict[str, Any] = self.state.view_for(seat)
-        return view
+        return self.state.view_for(seat).to_json()
 
     def submit(self, action: dict[str, Any], *, source: str = "phone") -> dict[str, Any]:
         self.before.append(self.state)
@@ -59,8 +59,8 @@ def press(panel: ButtonPanel, name: str) -> None:
     panel.buttons[name].pin.drive_high()
 
 
-def scores(view: dict[str, Any]) -> list[int]:
-    return [int(side["score"]) for side in view["sides"]]
+def scores(view: TableView) -> list[int]:
+    return [side.score for side in view.sides]
 
 
 @pytest.mark.parametrize("seed", [3, 11])
@@ -78,12 +78,12 @@ def test_a_whole_game_drives_every_output(factory: MockFactory, seed: int) -> No
     with BoardDisplay(oled, sleep=waits.append) as display, TableLights(config) as lights, \
             PegStrip({"enabled": True}, device=strip_device) as strip, \
             ButtonPanel(table, {"bounce_time": None}, screen=display) as panel:
-        view = table.view()
+        view = table.state.view_for(None)
         display.show(view)
         for index, action in enumerate(record["actions"]):
             before = scores(view)
             if action["act"] == "go":
-                assert view["turn"] == action["player"]
+                assert view.turn == action["player"]
                 press(panel, "go")  # the button says go for whoever is to play
             else:
                 table.submit(action, source="camera")
@@ -92,12 +92,13 @@ def test_a_whole_game_drives_every_output(factory: MockFactory, seed: int) -> No
                     assert table.view()["actions"] == index
                     table.submit(action, source="camera")  # ...and played again
                     undone = True
-            view = table.view()
-            phases.add(view["phase"])
+            view = table.state.view_for(None)
+            phases.add(view.phase)
             if scores(view) != before:
                 display.announce(view)
                 lights.announce(view)
-                announced.append(view["last"]["say"])
+                assert view.last is not None
+                announced.append(view.last.say)
             else:
                 display.show(view)
                 lights.show(view)
@@ -107,10 +108,10 @@ def test_a_whole_game_drives_every_output(factory: MockFactory, seed: int) -> No
             assert oled.image.convert("1").tobytes() == render_board(view, (128, 64)).tobytes()
             # The turn light is the seat to play.
             lit = [factory.pin(p).state for p in config.seats[:2]]
-            if view["phase"] == "over":
-                assert lit == [int(view["winner"] == 0), int(view["winner"] == 1)]
+            if view.phase == "over":
+                assert lit == [int(view.winner == 0), int(view.winner == 1)]
             else:
-                assert lit == [int(view["turn"] == 0), int(view["turn"] == 1)]
+                assert lit == [int(view.turn == 0), int(view.turn == 1)]
             # The bar graph never goes back: scores only go up.
             bar = sum(factory.pin(p).state for p in config.bar) / len(config.bar)
             assert not progress or bar >= progress[-1] - 1e-9

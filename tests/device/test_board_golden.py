@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 from luma.core.device import dummy
@@ -19,6 +18,7 @@ from PIL import Image, ImageChops
 
 from device.board import samples
 from device.display import BoardDisplay
+from games.view import TableView
 
 GOLDEN = Path(__file__).parent / "golden"
 ARTIFACTS = Path(__file__).parents[2] / "test-artifacts" / "golden"
@@ -27,7 +27,7 @@ NARROW = (128, 64)
 SHORT = (128, 32)
 WIDE = (256, 64)
 
-BOARDS: list[tuple[str, Callable[[], dict[str, Any]], tuple[int, int]]] = [
+BOARDS: list[tuple[str, Callable[[], TableView], tuple[int, int]]] = [
     ("start", samples.start, NARROW),
     ("mid-game", samples.mid_game, NARROW),
     ("play-count", samples.play, NARROW),
@@ -55,7 +55,7 @@ BOARDS: list[tuple[str, Callable[[], dict[str, Any]], tuple[int, int]]] = [
     ("over-skunk", samples.over_skunk, WIDE),
 ]
 
-ANNOUNCEMENTS: list[tuple[str, Callable[[], dict[str, Any]], tuple[int, int], int]] = [
+ANNOUNCEMENTS: list[tuple[str, Callable[[], TableView], tuple[int, int], int]] = [
     ("fifteen-2", samples.play, NARROW, 6),  # the settled last frame
     ("fifteen-2-moving", samples.play, NARROW, 3),  # the peg half way
     ("31-for-2", samples.thirty_one, NARROW, 6),
@@ -88,7 +88,7 @@ def size_name(size: tuple[int, int]) -> str:
 
 
 @pytest.mark.parametrize(("name", "make", "size"), BOARDS, ids=[f"{n}-{size_name(s)}" for n, _, s in BOARDS])
-def test_board_matches_golden(name: str, make: Callable[[], dict[str, Any]], size: tuple[int, int]) -> None:
+def test_board_matches_golden(name: str, make: Callable[[], TableView], size: tuple[int, int]) -> None:
     device = dummy(width=size[0], height=size[1])
     with BoardDisplay(device) as board:
         board.show(make())
@@ -98,7 +98,7 @@ def test_board_matches_golden(name: str, make: Callable[[], dict[str, Any]], siz
 
 @pytest.mark.parametrize(("name", "make", "size", "frame"), ANNOUNCEMENTS,
                          ids=[f"{n}-{size_name(s)}-{f}" for n, _, s, f in ANNOUNCEMENTS])
-def test_announcement_frame_matches_golden(name: str, make: Callable[[], dict[str, Any]], size: tuple[int, int],
+def test_announcement_frame_matches_golden(name: str, make: Callable[[], TableView], size: tuple[int, int],
                                            frame: int) -> None:
     device = dummy(width=size[0], height=size[1])
     shown: list[Image.Image] = []

@@ -13,6 +13,7 @@ from device.board.outputs import PegBoard, is_scoring
 from device.display import BoardDisplay
 from device.leds import LedConfig, TableLights
 from device.strip import PegStrip
+from games.view import TableView
 
 
 def test_a_score_is_a_rise_with_a_last_moment() -> None:
@@ -50,8 +51,8 @@ def test_a_backlog_is_shown_without_announcing(factory: MockFactory) -> None:
         inside.set()
         assert go_on.wait(timeout=30)
 
-    views: list[dict[str, Any]] = [
-        samples.base(phase="play", last={"side": 0, "points": 1, "say": "go"},
+    views: list[TableView] = [
+        samples.base(phase="play", last=samples.last(0, 1, "go", "go"),
                      sides=samples.sides(("Ann", n, n - 1), ("Bob", 0, 0)))
         for n in range(1, 8)
     ]

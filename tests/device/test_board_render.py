@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -15,8 +14,10 @@ from device.board.announce import announcement_frames
 from device.board.notice import render_notice
 from device.board.render import Columns, layout
 from device.board.track import Box, hole_x
-from device.board.view import read
+from device.board.view import board_of
 from device.strip import strip_image
+from games import new_game
+from games.view import Counted, LastScore, ScoreTable, ShowCount, Side, SkunkLine, TableView
 
 SIZES = [(128, 64), (128, 32), (256, 64)]
 
@@ -48,7 +49,7 @@ def test_drawing_is_a_pure_function_of_the_view() -> None:
 
 def test_the_front_peg_stands_in_the_hole_of_the_score() -> None:
     view = samples.base(phase="deal", sides=samples.sides(("Ann", 60, 60), ("Bob", 0, 0)))
-    board = read(view)
+    board = board_of(view)
     image = render_board(view, (128, 64))
     plan = layout(board, (128, 64))
     assert plan.two_line
@@ -65,34 +66,47 @@ def test_the_front_peg_stands_in_the_hole_of_the_score() -> None:
 
 
 def test_four_sides_share_aligned_streets() -> None:
-    board = read(samples.four_players())
+    board = board_of(samples.four_players())
     plan = layout(board, (128, 64))
     assert not plan.two_line and plan.row * 4 + plan.panel <= 64
     columns = Columns.for_board(board, 128, plan)
     assert columns.track[1] - columns.track[0] > 60
 
 
-def test_missing_and_odd_keys_fall_back_to_defaults() -> None:
-    for view in (None, {}, {"players": ["Ann"]}, {"sides": "nonsense", "target": "x", "count": [], "show": 5},
-                 {"pegged": False}, {"pegged": False, "table": {"rows": [[1, 2]]}},
-                 {"sides": [{"score": 500, "rear": -3}], "skunk_lines": [{"at": 999}, {"label": "x"}]},
-                 {"phase": "show", "show": {"items": [{"points": 2}], "cards": None}},
-                 {"phase": "over", "winner": 7, "result": "double skunk"},
-                 {"message": {"text": "The mat is out of view", "level": "problem"}}):
+def test_odd_values_stay_on_the_board() -> None:
+    for view in (samples.base(sides=()), samples.base(target=None, board=None),
+                 samples.base(pegged=False), samples.base(pegged=False, table=ScoreTable(("",), (("1", "2"),), ())),
+                 samples.base(sides=(Side("", (), 500, 900),),
+                              skunk_lines=(SkunkLine("x", 999), SkunkLine("skunk", 0))),
+                 samples.base(phase="show", show=ShowCount(seat=7, what="hand", cards=None, starter=None,
+                                                           total=2, claimed=2, items=None)),
+                 samples.base(phase="over", winner=7, result="double skunk"),
+                 samples.base(message="The mat is out of view", last=LastScore(9, None, 0, "", ""))):
+        for size in SIZES:
+            assert render_board(view, size).size == size
+    board = board_of(samples.base(sides=(Side("Ann", (0,), 50, 60),), skunk_lines=(SkunkLine("x", 999),)))
+    assert board.sides[0].rear == 50 and board.skunk_lines == ()
+    assert board_of(samples.base(target=None)).target == 121
+
+
+def test_a_message_lights_the_problem_light() -> None:
+    assert board_of(samples.question()).problem
+    assert board_of(samples.base(message=None)).problem is False
+
+
+def test_games_of_every_family_draw() -> None:
+    for name, players in (("cribbage", 2), ("ohhell", 3), ("patience", 1), ("bhargage", 2)):
+        view = new_game(name, players).new_initial_state().view_for(None)
+        board = board_of(view)
+        assert board.pegged is (name != "ohhell")
         for size in SIZES:
             assert render_board(view, size).size == size
 
 
-def test_a_message_is_a_problem_unless_it_says_info() -> None:
-    assert read({"message": "Is this the 5H? press OK"}).problem
-    assert read({"message": {"text": "Shuffle up", "level": "info"}}).problem is False
-    assert read({"message": None}).problem is False
-
-
 def test_bhargage_shows_its_target_and_start() -> None:
-    board = read(samples.bhargage())
+    board = board_of(samples.bhargage())
     assert (board.target, board.holes) == (111, 121)
-    start10 = read(samples.bhargage_start10())
+    start10 = board_of(samples.bhargage_start10())
     assert (start10.start, start10.target) == (10, 121)
 
 
@@ -130,36 +144,40 @@ def test_strip_lights_the_pegs_in_their_holes() -> None:
 
 names = st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126), max_size=14)
 scores = st.integers(min_value=-5, max_value=200)
-side = st.fixed_dictionaries({"name": names, "seats": st.lists(st.integers(0, 3), max_size=2),
-                              "score": scores, "rear": scores})
-cards = st.lists(st.sampled_from(["5H", "10S", "JD", "AC", "KH", "RJ", "??"]), max_size=8)
-views = st.fixed_dictionaries({}, optional={
-    "players": st.lists(names, max_size=4),
-    "sides": st.lists(side, max_size=4),
-    "target": st.integers(-5, 200),
-    "board": st.integers(-5, 200),
-    "start": st.integers(-5, 30),
-    "phase": st.sampled_from(["cut", "deal", "discard", "starter", "play", "show", "over", "", "bid"]),
-    "dealer": st.one_of(st.none(), st.integers(-1, 5)),
-    "turn": st.one_of(st.none(), st.integers(-1, 5)),
-    "count": st.one_of(st.none(), st.integers(0, 31)),
-    "pile": cards,
-    "starter": st.one_of(st.none(), st.sampled_from(["5D", "10C"])),
-    "show": st.one_of(st.none(), st.fixed_dictionaries({"seat": st.integers(0, 3), "cards": cards,
-                                                        "items": st.lists(st.fixed_dictionaries(
-                                                            {"say": names, "points": st.integers(0, 29)}))})),
-    "last": st.one_of(st.none(), st.fixed_dictionaries({"side": st.integers(-1, 4), "points": st.integers(0, 29),
-                                                        "say": names})),
-    "winner": st.one_of(st.none(), st.integers(-1, 4)),
-    "result": st.one_of(st.none(), st.sampled_from(["win", "skunk", "double skunk"])),
-    "message": st.one_of(st.none(), names),
-    "skunk_lines": st.lists(st.fixed_dictionaries({"label": names, "at": st.integers(-5, 200)}), max_size=3),
-})
+seats = st.one_of(st.none(), st.integers(-1, 5))
+side = st.builds(Side, name=names, seats=st.lists(st.integers(0, 3), max_size=2).map(tuple), score=scores,
+                 rear=scores)
+cards = st.lists(st.sampled_from(["5H", "10S", "JD", "AC", "KH", "RJ", "??", "the Savage"]), max_size=8).map(tuple)
+said = st.builds(lambda say, points: Counted("fifteen", (), points, say), names, st.integers(0, 29))
+views = st.builds(
+    samples.base,
+    players=st.lists(names, max_size=4).map(tuple),
+    sides=st.lists(side, max_size=4).map(tuple),
+    target=st.one_of(st.none(), st.integers(-5, 200)),
+    board=st.one_of(st.none(), st.integers(-5, 200)),
+    start=st.integers(-5, 30),
+    phase=st.sampled_from(["cut", "deal", "discard", "starter", "play", "show", "over", "", "bid"]),
+    dealer=seats,
+    turn=seats,
+    count=st.one_of(st.none(), st.integers(0, 31)),
+    pile=cards,
+    starter=st.one_of(st.none(), st.sampled_from(["5D", "10C"])),
+    show=st.one_of(st.none(), st.builds(ShowCount, seat=st.integers(0, 3), what=st.just("hand"),
+                                        cards=st.one_of(st.none(), cards), starter=st.none(),
+                                        total=st.integers(0, 29), claimed=st.integers(0, 29),
+                                        items=st.one_of(st.none(), st.lists(said).map(tuple)))),
+    last=st.one_of(st.none(), st.builds(LastScore, side=st.integers(-1, 4), seat=seats,
+                                        points=st.integers(0, 29), kind=names, say=names)),
+    winner=st.one_of(st.none(), st.integers(-1, 4)),
+    result=st.one_of(st.none(), st.sampled_from(["win", "skunk", "double skunk"])),
+    message=st.one_of(st.none(), names),
+    skunk_lines=st.lists(st.builds(SkunkLine, label=names, at=st.integers(-5, 200)), max_size=3).map(tuple),
+)
 
 
 @settings(max_examples=150, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 @given(view=views, size=st.sampled_from(SIZES))
-def test_no_view_breaks_the_board(view: dict[str, Any], size: tuple[int, int]) -> None:
+def test_no_view_breaks_the_board(view: TableView, size: tuple[int, int]) -> None:
     assert render_board(view, size).size == size
     for frame in announcement_frames(view, size, steps=2):
         assert frame.size == size

@@ -20,8 +20,10 @@ from luma.core.device import dummy
 from device.board import samples
 from device.board.notice import render_notice
 from device.buttons import ButtonConfig, ButtonPanel, GameChoice, next_game, player_names
-from device.display import BoardDisplay, HardwareConfigError
+from device.display import BoardDisplay
+from device.errors import HardwareConfigError
 from games.errors import IllegalActionError, UnknownGameError
+from games.view import view_from_json
 
 DEFAULTS = Path(__file__).parents[2] / "hardware" / "defaults.toml"
 FAST = {"bounce_time": None, "hold_time": 0.05}
@@ -33,7 +35,7 @@ class RecordingTable:
     pairing_code = "4821"
 
     def __init__(self, view: dict[str, Any] | None = None) -> None:
-        self.current = view or samples.play()
+        self.current = view or samples.play().to_json()  # a session answers with JSON views
         self.calls: list[tuple[Any, ...]] = []
         self.refuse: Exception | None = None
         self.new_game_called = threading.Event()
@@ -115,7 +117,7 @@ def test_go_says_go_for_whoever_is_to_play(panel: ButtonPanel, table: RecordingT
 
 
 def test_go_when_it_is_nobody_s_turn_does_nothing(panel: ButtonPanel, table: RecordingTable) -> None:
-    table.current = samples.mid_game()
+    table.current = samples.mid_game().to_json()
     press(panel, "go")
     assert table.calls == []
 
@@ -144,7 +146,7 @@ def test_menu_short_press_opens_pairing_and_ok_shows_the_code(panel: ButtonPanel
     assert panel.mode == "board"
     from device.board import render_board
 
-    assert device.image.convert("1").tobytes() == render_board(table.current, (128, 64)).tobytes()
+    assert device.image.convert("1").tobytes() == render_board(view_from_json(table.current), (128, 64)).tobytes()
 
 
 def test_undo_on_the_code_screen_shows_a_new_code(panel: ButtonPanel, table: RecordingTable,
@@ -247,7 +249,7 @@ def test_the_pairing_code_stays_while_the_game_goes_on(panel: ButtonPanel, table
     press(panel, "ok")  # dismiss: the latest board comes back
     from device.board import render_board
 
-    assert device.image.convert("1").tobytes() == render_board(table.current, (128, 64)).tobytes()
+    assert device.image.convert("1").tobytes() == render_board(view_from_json(table.current), (128, 64)).tobytes()
 
 
 def test_the_pairing_screen_times_out(factory: MockFactory, table: RecordingTable) -> None:

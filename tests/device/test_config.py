@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from device.cli import main
 from device.config import SCHEMA, ConfigError, defaults, load_config, store_path
+from pegpi.cli import main
 
 
 def test_the_package_defaults_are_complete_and_valid() -> None:

@@ -11,7 +11,8 @@ from luma.core.device import dummy
 
 from device.board import render_board, samples
 from device.board.announce import announcement_frames
-from device.display import BoardDisplay, DisplayConfig, HardwareConfigError, open_display
+from device.display import BoardDisplay, DisplayConfig, open_display
+from device.errors import HardwareConfigError
 
 DEFAULTS = Path(__file__).parents[2] / "hardware" / "defaults.toml"
 

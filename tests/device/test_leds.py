@@ -12,7 +12,7 @@ from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from device.board import samples
-from device.display import HardwareConfigError
+from device.errors import HardwareConfigError
 from device.leds import LedConfig, TableLights
 
 DEFAULTS = Path(__file__).parents[2] / "hardware" / "defaults.toml"
@@ -82,7 +82,9 @@ def test_the_problem_light_follows_the_message(factory: MockFactory, lights: Tab
     assert on(factory, red) == 1
     lights.show(samples.play())
     assert on(factory, red) == 0
-    lights.show(samples.base(message={"text": "Shuffle up", "level": "info"}))
+    lights.show(samples.base(message="Is this the 5H? press OK"))
+    assert on(factory, red) == 1
+    lights.show(samples.base(message=None))
     assert on(factory, red) == 0
 
 

@@ -8,12 +8,17 @@ from pathlib import Path
 
 import pytest
 
+from device.protocols import PhoneOnly, TableProtocol, protocol_for, register_protocol, registered_protocols
+from device.protocols.pegging import PeggingProtocol
 from device.protocols.script import ScriptTable, play_script, record_to_script
 from device.session import Session
 from device.store import Store
+from games import registered_games
 from games.bhargage.autoplay import autoplay as decktet_autoplay
 from games.cribbage.autoplay import autoplay
+from games.errors import PegpiError
 from games.records import replay
+from games.table import Zone
 from vision.events import TableEvent
 
 
@@ -28,12 +33,13 @@ def _first(steps: list[dict], op: str, zone_prefix: str = "seat", after: int = 0
 
 
 @pytest.mark.parametrize(("game", "seed"),
-                         [(g, s) for g in ("cribbage", "cribbage5", "bhargage") for s in range(4)])
+                         [(g, s) for g in ("cribbage", "cribbage5", "bhargage", "suitcases") for s in range(4)])
 def test_a_game_played_on_the_mat_scores_as_the_record(tmp_path: Path, game: str, seed: int) -> None:
-    maker = decktet_autoplay if game == "bhargage" else autoplay
+    maker = decktet_autoplay if game in ("bhargage", "suitcases") else autoplay
     record = maker(game, seed=seed, known_hands=False)
     steps = record_to_script(record)
     assert not any(s["op"] == "say" and s["action"]["act"] == "play" for s in steps)  # plays are seen
+    assert isinstance(_session(tmp_path, record, "probe.db").protocol, PeggingProtocol)
     session = _session(tmp_path, record)
     problems: list[object] = []
     play_script(session, steps, on_step=lambda i, step, error: error and problems.append((i, error)))
@@ -58,14 +64,14 @@ def test_a_doubtful_read_is_asked_about_and_play_waits_until_ok(tmp_path: Path) 
         session.table_events(events, input=f"script:{index}")
         if index == k:
             pending = []
-            while (update := next(updates))["type"] != "ping":  # what the phones were told at once
+            while (update := next(updates).to_json())["type"] != "ping":  # what the phones were told at once
                 pending.append(update)
             assert any(u["type"] == "ask" and u["ask"]["card"] == steps[k]["card"] for u in pending)
             updates.close()
             held = len(session.entries)
-            ask = session.view()["ask"]
+            ask = session.view().to_json()["ask"]
             assert ask["kind"] == "confirm" and ask["card"] == steps[k]["card"]
-            assert steps[k]["card"] in session.view()["message"]
+            assert steps[k]["card"] in session.view().to_json()["message"]
         if index == k + 6:
             break
     assert len(session.entries) == held  # nothing scored while the device waits
@@ -93,9 +99,9 @@ def test_a_misread_card_is_corrected_from_the_phone(tmp_path: Path) -> None:
     for index, _, events in table.events():
         session.table_events(events, input=f"script:{index}")
         if index == k:
-            assert session.view()["ask"]["card"] == wrong
+            assert session.view().to_json()["ask"]["card"] == wrong
             session.resolve(right, source="phone")
-            assert session.view()["ask"] is None
+            assert session.view().to_json()["ask"] is None
     assert session.state.scores == replay(record).state.scores
     fixed = [e.action for e in session.entries if e.source == "phone"]
     assert fixed and fixed[-1]["card"] == right
@@ -111,7 +117,7 @@ def test_an_unreadable_card_waits_and_taking_it_back_answers(tmp_path: Path) -> 
                   {"op": "remove", "zone": zone, "slot": slot}]  # straightened: read again
     session = _session(tmp_path, record)
     asked = []
-    play_script(session, steps, on_step=lambda i, s, e: asked.append(session.view()["ask"]) if i == k else None)
+    play_script(session, steps, on_step=lambda i, s, e: asked.append(session.view().to_json()["ask"]) if i == k else None)
     assert asked[0]["kind"] == "unreadable" and "cannot read" in asked[0]["text"]
     assert session.state.scores == replay(record).state.scores
 
@@ -126,11 +132,11 @@ def test_a_play_the_rules_refuse_is_not_applied_and_the_device_says_why(tmp_path
     card = steps[k]["card"]
     other = "seat1" if steps[k]["zone"] == "seat0" else "seat0"
     session.table_events([TableEvent(other, card, "placed", 99.0, 0.99, 4)])  # the same card again
-    view = session.view()
+    view = session.view().to_json()
     assert view["ask"]["kind"] == "illegal" and card in view["message"]
     assert len(session.store.rows(session.game_id)) == rows
     session.confirm(source="button")  # OK: ignore that card
-    assert session.view()["ask"] is None and len(session.store.rows(session.game_id)) == rows
+    assert session.view().to_json()["ask"] is None and len(session.store.rows(session.game_id)) == rows
 
 
 def test_cards_seen_again_after_a_restart_are_not_applied_twice(tmp_path: Path) -> None:
@@ -168,5 +174,186 @@ def test_go_and_a_new_count_are_inferred_from_the_order_of_plays(tmp_path: Path)
     session.table_events([TableEvent("seat0", "9D", "placed", 10.0, 0.99, 3)])
     assert session.state.count == 12
     session.table_events([TableEvent("seat0", "AD", "placed", 11.0, 0.99, 4)])
-    ask = session.view()["ask"]
+    ask = session.view().to_json()["ask"]
     assert ask["kind"] == "illegal" and "turn" in ask["text"] and session.state.count == 12
+
+
+# ------------------------------------------------------------------ the registry
+
+
+def test_every_game_gets_the_protocol_its_table_names_or_says_it_is_phone_only(tmp_path: Path) -> None:
+    protocols = registered_protocols()
+    assert protocols["pegging"] is PeggingProtocol
+    for spec in registered_games():
+        players = [f"P{i}" for i in range(spec.players[0])]
+        session = Session(Store(tmp_path / f"{spec.name}.db"), game=spec.name, players=players, ping_s=0.01)
+        protocol = session.protocol
+        if spec.table in protocols:
+            assert type(protocol) is protocols[spec.table] and protocol.notice is None, spec.name
+            assert session.view().to_json()["message"] is None
+        else:  # Oh Hell (tricks), Cribbage Patience (layout): the view says so
+            assert isinstance(protocol, PhoneOnly), spec.name
+            message = session.view().to_json()["message"]
+            assert spec.table in message and "phone" in message and spec.title in message
+
+
+def test_a_new_table_protocol_is_a_registration(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import device.protocols as protocols
+
+    monkeypatch.setattr(protocols, "_PROTOCOLS", dict(protocols._PROTOCOLS))
+
+    @register_protocol
+    class Tricks(TableProtocol):
+        name = "tricks"
+
+    session = Session(Store(tmp_path / "t.db"), game="ohhell", players=["Ann", "Bob", "Cy"], ping_s=0.01)
+    assert type(protocol_for(session)) is Tricks
+    with pytest.raises(ValueError, match="taken"):
+        register_protocol(type("Other", (TableProtocol,), {"name": "tricks"}))
+
+
+# ------------------------------------------------------------------ Suitcases at the table
+
+
+def test_suitcases_played_on_the_mat_infers_its_passes_from_the_order_of_plays(tmp_path: Path) -> None:
+    session = Session(Store(tmp_path / "t.db"), game="suitcases", players=["Ann", "Bob"], ping_s=0.01)
+    assert isinstance(session.protocol, PeggingProtocol)
+    session.submit({"act": "deal", "dealer": 0})
+    t = iter(range(1000))
+
+    def lay(zone: str, card: str, slot: int) -> None:
+        session.table_events([TableEvent(zone, card, "placed", float(next(t)), 0.99, slot)])
+        assert session.view().to_json()["ask"] is None, (zone, card, session.view().to_json()["message"])
+
+    for slot in range(4):
+        lay("crib", "back", slot)  # two each laid away, face down
+    lay("starter", "Ace of Moons", 0)
+    lay("seat1", "the Author", 0)  # Bob leads: Moons, Knots
+    lay("seat0", "the Origin", 0)  # Waves, Leaves
+    lay("seat1", "the Desert", 1)  # Suns, Wyrms: all six suits are used
+    # Ann's Painter cannot go on (Suns, Knots used): Ann passed, then Bob, who pegs 1 for last,
+    # and Ann leads the next suit attempt with it
+    lay("seat0", "the Painter", 1)
+    assert [e.action for e in session.entries[-3:]] == [
+        {"act": "pass", "player": 0}, {"act": "pass", "player": 1},
+        {"act": "play", "player": 0, "card": "the Painter"}]
+    second_pass = len(session.entries) - 2
+    assert [(e.kind, e.seat, e.points) for e in session.state.events if e.action_index == second_pass] == [
+        ("last", 1, 1)]
+    lay("seat1", "Ace of Waves", 2)
+    lay("seat0", "the Savage", 2)  # Leaves, Wyrms
+    # Bob is to play; a card in Ann's row means Bob passed (Ann plays on alone)
+    lay("seat0", "the Huntress", 3)
+    assert [e.action["act"] for e in session.entries[-2:]] == ["pass", "play"]
+    lay("seat1", "the Sailor", 3)  # Bob's last card leads a new attempt; the play is over
+    assert session.state.phase == "show" and session.state.prompt() == "dealer to count the crib"
+    for slot in range(4):  # the crib is turned up
+        session.table_events([TableEvent("crib", "back", "removed", float(next(t)), 0.99, slot)])
+    for slot, card in enumerate(["the Journey", "the Mountain", "the Forest", "the Lunatic"]):
+        lay("crib", card, slot)
+    session.table_events([], on_table={})  # the mat is cleared: the next deal, Bob's
+    mat = dict(session.protocol.mat) if isinstance(session.protocol, PeggingProtocol) else {}
+    for (zone, slot) in mat:
+        session.table_events([TableEvent(zone.name, mat[(zone, slot)].card, "removed", 99.0, 0.99, slot)])
+    want = [
+        {"act": "deal", "dealer": 0}, {"act": "discard", "player": 0}, {"act": "discard", "player": 1},
+        {"act": "starter", "card": "Ace of Moons"},
+        {"act": "play", "player": 1, "card": "the Author"}, {"act": "play", "player": 0, "card": "the Origin"},
+        {"act": "play", "player": 1, "card": "the Desert"}, {"act": "pass", "player": 0},
+        {"act": "pass", "player": 1}, {"act": "play", "player": 0, "card": "the Painter"},
+        {"act": "play", "player": 1, "card": "Ace of Waves"}, {"act": "play", "player": 0, "card": "the Savage"},
+        {"act": "pass", "player": 1}, {"act": "play", "player": 0, "card": "the Huntress"},
+        {"act": "play", "player": 1, "card": "the Sailor"}, {"act": "show", "player": 1},
+        {"act": "show", "player": 0},
+        {"act": "crib", "cards": ["the Journey", "the Mountain", "the Forest", "the Lunatic"]},
+        {"act": "deal", "dealer": 1},
+    ]
+    assert [e.action for e in session.entries] == want
+    expected = replay({"game": "suitcases", "players": ["Ann", "Bob"], "actions": want}).state
+    assert session.state.scores == expected.scores and expected.scores[1] >= 2  # at least 1 for last twice
+    assert {e.source for e in session.entries[1:]} == {"table"}
+
+
+# ------------------------------------------------------------------ the game changed under the table
+
+
+def _deal_one(record: dict) -> tuple[list[dict], int, int]:
+    """The script of ``record``, the step turning up deal 1's crib, and deal 1's last play step."""
+    steps = record_to_script(record)
+    crib = next(i for i, s in enumerate(steps) if s["op"] == "place" and s["zone"] == "crib"
+                and s["card"] != "back")
+    last = max(i for i in range(crib) if steps[i]["op"] == "place" and steps[i]["zone"].startswith("seat"))
+    return steps, crib, last
+
+
+def test_a_correction_that_clashes_with_the_crib_can_be_set_aside_and_undone(tmp_path: Path) -> None:
+    """Issue 39: a played card corrected to one of the crib's made the crib refused; OK asked the
+    same again; correcting it back did not read the crib again, and the game froze."""
+    from games.cards import Card
+    from games.cribbage.scoring import value
+
+    for seed in range(20):
+        record = autoplay("cribbage", seed=seed, known_hands=False)
+        steps, crib, last = _deal_one(record)
+        played = steps[last]["card"]
+        crib_cards = [s["card"] for s in steps[crib:crib + 4]]
+        lower = [c for c in crib_cards if value(Card.parse(c)) <= value(Card.parse(played))]
+        if lower:
+            break
+    clash = lower[0]
+    session = _session(tmp_path, record)
+    play_script(session, steps[:crib], start=0)
+    index = next(i for i, e in enumerate(session.entries) if e.action.get("card") == played
+                 and e.action["act"] == "play")
+    seat = session.entries[index].action["player"]
+    session.correct(index, {"act": "play", "player": seat, "card": clash})  # the wrong correction
+    play_script(session, steps[:crib + 4], start=crib)  # the crib is turned up
+    ask = session.view().to_json()["ask"]
+    assert ask["kind"] == "illegal" and clash in ask["text"] and "already been seen" in ask["text"]
+    counted = len(session.entries)
+    session.confirm(source="button")  # OK: leave it
+    assert session.view().to_json()["ask"] is None and len(session.entries) == counted
+    with pytest.raises(PegpiError, match="nothing to confirm"):
+        session.confirm(source="button")  # not asked again
+    session.correct(index, {"act": "play", "player": seat, "card": played})  # put right
+    assert session.entries[-1].action["act"] == "crib" and session.view().to_json()["ask"] is None  # the crib is read again
+    play_script(session, steps, start=crib + 4)
+    assert session.state.scores == replay(record).state.scores
+
+
+def test_an_undone_count_from_the_table_is_not_applied_again_until_the_mat_changes(tmp_path: Path) -> None:
+    record = autoplay("cribbage", seed=4, known_hands=False)
+    steps, crib, _ = _deal_one(record)
+    session = _session(tmp_path, record)
+    play_script(session, steps[:crib + 4], start=0)
+    assert session.entries[-1].action["act"] == "crib"
+    session.undo()
+    assert session.entries[-1].action["act"] != "crib" and session.state.phase == "show"
+    # the dealer straightens a crib card: the crib is read again
+    zone, slot, card = steps[crib]["zone"], steps[crib]["slot"], steps[crib]["card"]
+    session.table_events([TableEvent(zone, card, "removed", 500.0, 0.99, slot),
+                          TableEvent(zone, card, "placed", 501.0, 0.99, slot)])
+    assert session.entries[-1].action["act"] == "crib"
+    play_script(session, steps, start=crib + 4)
+    assert session.state.scores == replay(record).state.scores
+
+
+def test_a_card_named_on_the_phone_is_what_lies_there_from_then_on(tmp_path: Path) -> None:
+    record = autoplay("cribbage", seed=9, known_hands=False)
+    steps = record_to_script(record)
+    k = _first(steps, "place", after=_first(steps, "place", "starter"))
+    zone, slot, card = steps[k]["zone"], steps[k]["slot"], steps[k]["card"]
+    steps[k] = {**steps[k], "card": "unknown", "confidence": 0.2}  # it stays unreadable
+    session = _session(tmp_path, record)
+    play_script(session, steps[: k + 1], start=0)
+    assert session.view().to_json()["ask"]["kind"] == "unreadable"
+    session.submit({"act": "play", "player": Zone.parse(zone).seat, "card": card})  # entered on the phone
+    protocol = session.protocol
+    assert isinstance(protocol, PeggingProtocol)
+    assert [s.card for (z, s_), s in protocol.mat.items() if (z.name, s_) == (zone, slot)] == [card]
+    for index, step, events in ScriptTable(steps).events(k + 1):  # the camera goes on (no re-sighting)
+        if step["op"] == "say":
+            session.submit(step["action"], input=f"script:{index}")
+        else:
+            session.table_events(events, input=f"script:{index}")
+    assert session.state.scores == replay(record).state.scores

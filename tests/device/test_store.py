@@ -94,7 +94,7 @@ def test_a_file_that_is_not_a_database_is_a_clear_error(tmp_path: Path) -> None:
 def test_pegpi_export_prints_a_stored_game_as_a_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     import json
 
-    from device.cli import main
+    from pegpi.cli import main
 
     record = autoplay("cribbage5", seed=1, known_hands=False)
     db = tmp_path / "t.db"
@@ -108,3 +108,14 @@ def test_pegpi_export_prints_a_stored_game_as_a_record(tmp_path: Path, capsys: p
     assert replay(exported).state.scores == replay(record, upto=len(record["actions"]) - 1).state.scores
     assert main(["export", "--db", str(db), "--list"]) == 0
     assert "cribbage5" in capsys.readouterr().out
+
+
+def test_an_in_memory_store_holds_games_like_a_file() -> None:
+    with Store(":memory:") as store:
+        game = store.new_game("cribbage", ["Ann", "Bob"], {})
+        seqs = store.append(game, [("action", {"act": "cut", "player": 0, "card": "5H"}, None)], source="test", t=7.0)
+        assert seqs == [0] and store.rows(game)[0].t == 7.0
+        store.finish_game(game, "Ann won")
+        store.finish_game(game, "Bob won")  # a correction changed the winner
+        assert store.game(game).result == "Bob won"
+    assert not Path(":memory:").exists()  # no file of that name was made

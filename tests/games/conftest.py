@@ -21,5 +21,5 @@ def _texts(view: Any) -> Iterator[str]:
 
 @pytest.fixture
 def view_texts():
-    """Every piece of text in a view: a card hidden from a seat must not be among them."""
-    return lambda view: set(_texts(view))
+    """Every piece of text in a view as a phone gets it: a card hidden from a seat must not be among them."""
+    return lambda view: set(_texts(view.to_json()))

@@ -3,7 +3,7 @@
 import json
 from pathlib import Path
 
-from device.cli import main
+from pegpi.cli import main
 
 GOLDEN = Path(__file__).parent / "golden"
 

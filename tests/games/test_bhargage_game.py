@@ -6,7 +6,9 @@ from pathlib import Path
 import pytest
 
 from games import CardError, IllegalActionError, RecordError, new_game
+from games.bhargage.game import BhargageView, GamePoints
 from games.records import replay
+from games.view import PeggingView, Shortage
 
 GOLDEN = Path(__file__).parent / "golden"
 SEED = "seed 000"
@@ -163,7 +165,10 @@ def test_show_order_and_shortage_to_the_opponent():
     s = act(game, s, act="show", player=1)
     s = act(game, s, act="show", player=0)
     assert s.last_events[-1].kind == "shortage" and s.last_events[-1].side == 1
-    assert s.view_for(None)["show"]["shortage"] == {"seat": 1, "points": 3, "missing": ["Leaves", "Wyrms"]}
+    view = s.view_for(None)
+    assert isinstance(view, PeggingView) and view.show is not None
+    assert view.show.shortage == Shortage(seat=1, points=3, missing=("Leaves", "Wyrms"))
+    assert view.to_json()["show"]["shortage"] == {"seat": 1, "points": 3, "missing": ["Leaves", "Wyrms"]}
 
 
 def test_win_the_instant_the_target_is_reached():
@@ -181,18 +186,20 @@ def test_board_shows_both_ways():
     """Source: seed 000, board and pegs: "Play up to 121 points ... but start the scoring with 10"."""
     game, s = start(DEALT + [{"act": "starter", "card": "the Author"}])
     view = s.view_for(0)
-    assert (view["board"], view["start"], view["target"]) == (121, 10, 121)
-    assert [side["score"] for side in view["sides"]] == [12, 10]
-    assert view["points"] == {"target": 111, "scores": [2, 0], "rear": [0, 0]}
+    assert isinstance(view, BhargageView)
+    assert (view.board, view.start, view.target) == (121, 10, 121)
+    assert [side.score for side in view.sides] == [12, 10]
+    assert view.points == GamePoints(target=111, scores=(2, 0), rear=(0, 0))
     game, s = start(DEALT + [{"act": "starter", "card": "the Author"}], {"start_at_10": False})
     view = s.view_for(0)
-    assert (view["board"], view["start"], view["target"]) == (121, 0, 111)
-    assert [side["score"] for side in view["sides"]] == [2, 0]
+    assert isinstance(view, BhargageView)
+    assert (view.board, view.start, view.target) == (121, 0, 111)
+    assert [side.score for side in view.sides] == [2, 0]
 
 
 def test_views_hide_the_other_hand():
     game, s = start(DEALT + [{"act": "starter", "card": "the Author"}])
-    text = json.dumps(s.view_for(0))
+    text = json.dumps(s.view_for(0).to_json())
     for name in ("the Light Keeper", "the Savage", "the Forest"):
         assert name not in text
     assert "the Huntress" in text  # Ann's own hand

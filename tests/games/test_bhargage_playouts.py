@@ -50,7 +50,7 @@ def check_common(state, memory):
         assert max(state.scores) < target
     # A view never shows a card the other player still holds.
     for seat in range(game.num_players):
-        text = json.dumps(state.view_for(seat))
+        text = json.dumps(state.view_for(seat).to_json())
         other = state.known[1 - seat]
         for card in other or ():
             assert f'"{card}"' not in text, (seat, card)

@@ -147,7 +147,7 @@ def test_show_order_and_crib_last():
 def test_hidden_hands_stay_hidden_in_views():
     hands = [["5H", "5C", "5S", "JD", "KH", "QH"], ["AC", "2C", "3C", "4C", "6D", "7D"]]
     game, s = start(actions=[{"act": "deal", "dealer": 0, "hands": hands}])
-    ann, bob, spectator = (json.dumps(s.view_for(x)) for x in (0, 1, None))
+    ann, bob, spectator = (json.dumps(s.view_for(x).to_json()) for x in (0, 1, None))
     assert '"5H"' in ann and '"5H"' not in bob and '"5H"' not in spectator
     assert '"AC"' in bob and '"AC"' not in ann
 

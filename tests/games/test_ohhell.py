@@ -9,6 +9,7 @@ import pytest
 from games import IllegalActionError, new_game
 from games.cards import FRENCH_52
 from games.ohhell import TRICK_RANK, deal_sizes
+from games.view import TricksView
 
 
 def act(game, state, **data):
@@ -48,8 +49,11 @@ def test_trumps_win_and_exact_bids_score():
     s = act(game, s, act="play", player=0, card="2H")
     # 1 card each, 3 players: AS (a trump) wins. Bob bid 1 took 1: 11; Cy bid 0 took 0: 10; Ann 0.
     assert s.scores == [0, 11, 10]
-    assert s.view_for(None)["table"]["totals"] == ["Total", "0", "11", "10"]
-    assert s.view_for(None)["pegged"] is False
+    view = s.view_for(None)
+    assert isinstance(view, TricksView) and view.table is not None
+    assert view.table.totals == ("Total", "0", "11", "10")
+    assert view.pegged is False and view.tricks == (0, 1, 0) and view.bids == (1, 1, 0)
+    assert view.to_json()["table"]["totals"] == ["Total", "0", "11", "10"]
 
 
 def test_follow_suit_and_revokes():
@@ -110,5 +114,5 @@ def test_views_hide_other_hands():
     game = new_game("ohhell", 3, {"most": 2})
     s = game.new_initial_state()
     s = act(game, s, act="deal", dealer=0, hands=[["2H", "3S"], ["AH", "4D"], ["KC", "QC"]])
-    bob = json.dumps(s.view_for(1))
+    bob = json.dumps(s.view_for(1).to_json())
     assert '"AH"' in bob and '"2H"' not in bob and '"KC"' not in bob

@@ -60,10 +60,10 @@ def test_a_stored_bad_option_is_refused_at_load_with_a_clear_message() -> None:
 
 @pytest.fixture
 def paired_phone() -> Any:
+    from device.replay import ReplaySession
     from web import create_app
-    from web.replay_service import ReplayService
 
-    app = create_app({"TESTING": True, "SECRET_KEY": "test only"}, service=ReplayService(pairing_code="1357"))
+    app = create_app({"TESTING": True, "SECRET_KEY": "test only"}, service=ReplaySession(pairing_code="1357"))
     client = app.test_client()
     csrf = client.get("/api/me").get_json()["csrf"]
 

@@ -7,6 +7,7 @@ import pytest
 
 from games import CardError, IllegalActionError, OptionError, new_game
 from games.records import replay
+from games.suitcases.game import SuitcasesView
 
 GOLDEN = Path(__file__).parent / "golden"
 SEED = "seed 001"
@@ -168,8 +169,9 @@ def test_bad_cards_are_refused_with_a_reason(text, message):
 def test_views_hide_the_other_hand_and_show_the_suits_used():
     game, s = after(6)
     view = s.view_for(1)
-    assert view["suits_used"] == ["Moons", "Waves", "Leaves", "Knots"]
-    text = json.dumps(view)
+    assert isinstance(view, SuitcasesView)
+    assert view.suits_used == ("Moons", "Waves", "Leaves", "Knots")
+    text = json.dumps(view.to_json())
     for name in ("the Forest", "the Mountain", "the Bard"):  # Ann's, not yet played
         assert f'"{name}"' not in text
 

@@ -25,7 +25,7 @@ def suitcases_step(memory):
         assert len(suits) == len(set(suits)), "a suit used twice in one suit attempt"
         if state.is_over:
             loser = min(state.scores)
-            result = state.view_for(None)["result"]
+            result = state.view_for(None).result
             expected = "double skunk" if loser < 61 else "skunk" if loser < 91 else "win"
             if state.game.target == 121:
                 assert result == expected

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from games import new_game
-from games.cribbage.revised import game_points
+from games.cribbage.revised import RevisedView, game_points
 from games.errors import IllegalActionError, OptionError
 from games.records import replay
 
@@ -97,8 +97,8 @@ def test_solo_gives_come_before_the_dealers_discard():
 def test_four_hand_partners_share_a_score():
     _, s = golden("cribbage4_one_deal")
     view = s.view_for(None)
-    assert [side["seats"] for side in view["sides"]] == [[0, 2], [1, 3]]
-    assert [side["score"] for side in view["sides"]] == [22, 26]
+    assert [side.seats for side in view.sides] == [(0, 2), (1, 3)]
+    assert [side.score for side in view.sides] == [22, 26]
 
 
 @pytest.mark.parametrize("name,players,hands", [
@@ -133,7 +133,9 @@ def test_losing_knows_its_bases():
 
 def test_revised_cards_of_an_earlier_deal_of_the_shuffle_are_refused():
     _, s = golden("revised_one_deal")
-    seen = s.view_for(None)["seen_since_shuffle"]
+    view = s.view_for(None)
+    assert isinstance(view, RevisedView)
+    seen = view.seen_since_shuffle
     assert len(seen) == 13 and "JH" in seen  # twelve dealt cards and the starter
     with pytest.raises(IllegalActionError, match="earlier deal from this shuffle"):
         act(s, act="deal", dealer=1, hands=[["KH", "2C", "3C", "4C", "5C", "6C"], None])

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from games.cribbage.patience import PatienceView
 from games.records import replay
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -33,7 +34,8 @@ def test_golden_record_replays_to_the_hand_counted_scores(name):
 def test_patience_golden_gives_every_line():
     record = json.loads((GOLDEN / "patience_square.json").read_text())
     view = replay(record).state.view_for(0)
-    assert {line["line"]: line["total"] for line in view["lines"]} == record["expect"]["lines"]
+    assert isinstance(view, PatienceView)
+    assert {line.line: line.total for line in view.lines} == record["expect"]["lines"]
 
 
 def test_every_variant_has_a_golden_record():

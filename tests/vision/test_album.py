@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-from device.cli import main
+from pegpi.cli import main
 from vision.album import CropAlbum
 from vision.api import Prediction
 from vision.events import TableEvent

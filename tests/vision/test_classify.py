@@ -19,13 +19,10 @@ from vision.classify import (
     MODELS_DIR,
     SPADES,
     OnnxCardClassifier,
-    half_turned,
     load_default_classifier,
-    preprocess_batch,
-    shifted,
-    to_tensor,
     weigh_suits,
 )
+from vision.model_input import half_turned, preprocess_batch, shifted, to_tensor
 from vision.render import CARD_IDS, HELDOUT_DESIGN_SEEDS, render_card
 from vision.render.photo import held_crop, non_card_crop, table_crop
 
@@ -134,7 +131,7 @@ def test_a_crop_still_unsure_both_ways_round_is_read_again_moved_and_all_its_rea
 
 
 def test_a_black_card_read_unsure_has_its_clubs_and_spades_weighed_by_the_suit_network() -> None:
-    """From v43 a crop read as a black card less surely than 0.99 has its clubs and spades weighed
+    """A crop read as a black card less surely than 0.99 has its clubs and spades weighed
     again by the suit network, which reads the top of the crop both ways round; every other crop
     reads as the card network alone reads it. The suit network tells the suit of clean held-out
     black cards."""
@@ -152,6 +149,7 @@ def test_a_black_card_read_unsure_has_its_clubs_and_spades_weighed_by_the_suit_n
     np.testing.assert_allclose(read[~weighed], plain[~weighed], atol=1e-7)
     pre = preprocess_batch(crops)
     suit = clf().suit_session
+    assert suit is not None
     h = suit.get_inputs()[0].shape[2]
     clubs = 0.5 * (suit.run(None, {"top": to_tensor(pre[:, :h])})[0][:, 1]
                    + suit.run(None, {"top": to_tensor(half_turned(pre)[:, :h])})[0][:, 1])
@@ -201,11 +199,8 @@ def test_a_card_of_which_only_the_index_shows_is_read_from_the_index() -> None:
                      for (_, index), t in zip(pairs, truth, strict=True))
     sure = sum(index is not None and index.label == t and index.confidence >= 0.9
                for (_, index), t in zip(pairs, truth, strict=True))
-    assert by_index >= 0.75 and whole < 0.5, (by_index, whole)  # 29 and 11 of 32 with v13
-    # 20 of 32 with v13's index network on renderer v2's designs (12 with v11's corner head); 14 with
-    # v15's, trained 2600 steps on renderer v3's harder designs (picture courts beside the index);
-    # 19 with v16's, 5000 steps on renderer v4's, which is surely wrong on 3 (JD as QC, 7H as 7D,
-    # 2C as 3S; v15 on 2 or fewer): see the bench's index-only figures in models/MODEL_CARD.md
+    assert by_index >= 0.75 and whole < 0.5, (by_index, whole)
+    # most are read surely, and few surely wrong (the bench's index-only figures: models/MODEL_CARD.md)
     assert sure >= 16, sure
     assert sure_wrong <= 3
     # the index network alone reads the same
@@ -218,7 +213,7 @@ def test_a_card_of_which_only_the_index_shows_is_read_from_the_index() -> None:
 
 
 def test_the_index_network_ships_beside_the_model(tmp_path: Path) -> None:
-    """``cards.json`` names the index network's file (and from v43 the suit network's); it reads
+    """``cards.json`` names the index network's file (and the suit network's); it reads
     clean cards' corners, and a model whose index or suit network is missing says so instead of
     reading without it."""
     meta = json.loads((MODELS_DIR / "cards.json").read_text(encoding="utf-8"))
@@ -230,7 +225,7 @@ def test_the_index_network_ships_beside_the_model(tmp_path: Path) -> None:
         shutil.copy(MODELS_DIR / name, tmp_path / name)
     with pytest.raises(FileNotFoundError, match="cards_index.onnx"):
         OnnxCardClassifier(tmp_path / MODEL_FILE)
-    # so does one whose suit network is missing (from v43), unless told to read without it
+    # so does one whose suit network is missing, unless told to read without it
     shutil.copy(index_file, tmp_path / index_file.name)
     suit_file = MODELS_DIR / meta["suit_model"]["file"]
     assert suit_file.exists() and suit_file.stat().st_size < 500_000

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from vision.classify import load_default_classifier
-from vision.enroll import EnrolError, enroll, list_decks, load_decks, remove_deck
+from vision.enroll import enroll, list_decks, load_decks, remove_deck
+from vision.errors import EnrolError
 from vision.render.decktet import DECKTET_NAMES, render_decktet
 from vision.render.photo import table_crop
 

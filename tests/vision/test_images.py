@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-from device.cli import main
+from pegpi.cli import main
 from vision.errors import ImageFileError
 from vision.images import image_files, read_image
 from vision.render import HELDOUT_DESIGN_SEEDS, render_card

@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-from device.cli import main
+from pegpi.cli import main
 from vision.errors import PhotoLabelError
 from vision.photo_bench import collect, label_of
 from vision.render import HELDOUT_DESIGN_SEEDS, render_card
@@ -80,7 +80,11 @@ def test_the_bench_reports_top1_the_wrong_photo_and_the_unreadable_file(album, c
     assert res["confusions"] == [{"truth": "2C", "read": "7D", "count": 1}]
     [skipped] = res["skipped"]
     assert skipped["photo"].endswith("AS.jpg") and "not an image" in skipped["reason"]
-    assert res["by_kind"] == {"courts": {"photos": 3, "right": 3}, "pip cards": {"photos": 3, "right": 2}}
+    assert res["by_kind"] == {"courts": {"photos": 3, "right": 3, "confident_mistakes": 0},
+                              "pip cards": {"photos": 3, "right": 2, "confident_mistakes": 1}}
+    assert res["by_group"] == {"-": {"photos": 6, "right": 5, "confident_mistakes": 1}}
+    assert res["black_suit_confusions"] == {"count": 0, "confident": 0}
+    assert 0 < res["peak_mb"] and res["median_cpu_ms_per_photo"] > 0
 
 
 def test_the_bench_prints_its_figures_for_a_person(album, capsys):
@@ -114,3 +118,22 @@ def test_a_folder_without_photos_says_so(tmp_path, capsys):
     (tmp_path / "QS").mkdir()
     assert main(["bench", "photos", str(tmp_path)]) == 2
     assert "no photos" in capsys.readouterr().err
+
+
+def test_figures_per_capture_group_and_swapped_black_suits(tmp_path, capsys):
+    """An index.csv beside the photos names their capture groups; a club read as the spade of the
+    same rank is counted among the swapped black suits."""
+    cv2.imwrite(str(tmp_path / "4C.png"), photo("4C", 21))
+    cv2.imwrite(str(tmp_path / "9S.png"), photo("9C", 22))  # named after the other black suit
+    cv2.imwrite(str(tmp_path / "QH_2.png"), photo("QH", 23))
+    (tmp_path / "index.csv").write_text("file,card,capture_group\n4C.png,4C,desk\n9S.png,9S,desk\n"
+                                        "QH_2.png,QH,webcam\n")
+    assert main(["bench", "photos", str(tmp_path), "--json"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert res["by_group"]["desk"]["photos"] == 2 and res["by_group"]["webcam"] == {
+        "photos": 1, "right": 1, "confident_mistakes": 0}
+    assert res["by_group"]["desk"]["right"] == 1
+    assert res["black_suit_confusions"]["count"] == 1
+    assert main(["bench", "photos", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "by group: desk 1/2" in out and "clubs and spades swapped: 1" in out

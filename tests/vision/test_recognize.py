@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from device.cli import main
+from pegpi.cli import main
 from vision.api import CARD_MM
 from vision.classify import load_default_classifier
 from vision.recognize import _index_reader, _segment_hypotheses, _segments, read_card, recognize

@@ -159,3 +159,34 @@ def test_a_frozen_camera_is_reopened():
     assert values == [90, 90, 90, 91]  # the fourth identical picture is the frozen one
     assert any("frozen (the same picture for 4 frames)" in p for p in problems)
     assert len(opened) == 2 and waits == [0.5]
+
+
+def test_sources_are_found_by_scheme(tmp_path):
+    from vision.sources import SourceSettings, open_source, split_spec
+
+    settings = SourceSettings(width=640, height=480, fps=12.0)
+    for spec in ("camera:2", "cam:2", "/dev/video2"):
+        source = open_source(spec, settings)
+        assert isinstance(source, CaptureSource) and source.target == 2 and source.size == (640, 480)
+    assert isinstance(open_source("picamera"), PiCameraSource)
+    assert isinstance(open_source("pi:"), PiCameraSource)
+    video = open_source("video:game.mp4", settings)
+    assert isinstance(video, CaptureSource) and video.target == "game.mp4" and video.fps == 12.0
+    assert isinstance(open_source("clip.MP4"), CaptureSource)
+    folder = open_source(f"folder:{tmp_path}")
+    assert isinstance(folder, FolderSource) and folder.folder == tmp_path
+    assert isinstance(open_source(str(tmp_path)), FolderSource)
+    assert split_spec("script:game.json") == ("script", "game.json")
+    assert split_spec("demo") == ("demo", "")
+
+
+@pytest.mark.parametrize("spec, message", [("webcam:0", "unknown frame source 'webcam:0'"),
+                                           ("notes.txt", "unknown frame source"),
+                                           ("camera:front", "camera:0"), ("video:", "wants a file")])
+def test_an_unknown_source_is_named_with_the_known_schemes(spec, message):
+    from vision.sources import open_source
+
+    with pytest.raises(SourceError, match=message) as caught:
+        open_source(spec)
+    if "unknown" in message:
+        assert "folder:" in str(caught.value) and "picamera:" in str(caught.value)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import pytest
 
-from device.cli import main
+from pegpi.cli import main
 
 
 def test_pegpi_mat_writes_the_game_s_mat(tmp_path, capsys):

@@ -11,7 +11,8 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from vision.classify import INPUT_H, INPUT_W, LABELS, OnnxCardClassifier  # noqa: E402
+from vision.classify import LABELS, OnnxCardClassifier  # noqa: E402
+from vision.model_input import INPUT_H, INPUT_W  # noqa: E402
 from vision.train.export import card_net_from, export, suit_net_from  # noqa: E402
 from vision.train.model import RIGHT_H, RIGHT_W, SUIT_H, CardNet, SuitNet  # noqa: E402
 

@@ -1,4 +1,5 @@
-"""Fixtures for the phone page: a replayed game behind the app, and phones (test clients)."""
+"""Fixtures for the phone page: a replayed game behind the app (the table's Session over an
+in-memory store), and phones (test clients)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,8 @@ from typing import Any
 
 import pytest
 
-from device.session import Session
-from device.store import Store
+from device.replay import ReplaySession
 from web import create_app
-from web.replay_service import ReplayService
 
 CODE = "2468"  # the device's pairing code in these tests (test_api.py says it too)
 
@@ -26,45 +25,14 @@ def game_record(*, known_hands: bool = False) -> dict[str, Any]:
     return dict(json.loads((HERE / name).read_text()))
 
 
-class ReplayedSession(Session):
-    """The runtime's real :class:`device.session.Session` (over an in-memory event store),
-    fed a record's actions one by one as the camera would: ``step()``."""
-
-    def __init__(self, record: dict[str, Any], *, pairing_code: str = CODE, played: int = 0) -> None:
-        store = Store(":memory:")
-        store.set_meta("pairing_code", pairing_code)
-        super().__init__(store, game=record["game"], players=record["players"], options=record.get("options"))
-        self.script = list(record["actions"])
-        for _ in range(played):
-            self.step()
-
-    @property
-    def steps_left(self) -> int:
-        return len(self.script) - len(self.entries)
-
-    def step(self) -> Any:
-        # straight to the one path of a change, as the camera's table protocol does (submit()
-        # would let the protocol deal by itself, unseen, where the record deals known hands)
-        self.apply([self.script[len(self.entries)]], source="replay")
-        return self.view()
-
-
 @pytest.fixture
-def replayed_session() -> Any:
-    """``replayed_session(record, played=N)``: the runtime's Session, stepped through a record."""
-    return ReplayedSession
+def make_table() -> Any:
+    """``make_table(record, played=N)``: the table's one Session, over an in-memory store, stepped
+    through ``record`` (a new game of cribbage when None) by ``step()``; closed after the test."""
+    made: list[ReplaySession] = []
 
-
-@pytest.fixture(params=["session", "replay"])
-def make_table(request: Any) -> Any:
-    """Build the service behind the app: the runtime's Session, or web's own ReplayService.
-    Every test that uses it runs against both."""
-    made: list[Any] = []
-
-    def make(record: dict[str, Any] | None = None, *, played: int = 0, pairing_code: str = CODE) -> Any:
-        record = record or {"game": "cribbage", "players": ["Ann", "Bob"], "actions": []}
-        kind = ReplayedSession if request.param == "session" else ReplayService
-        table = kind(record, pairing_code=pairing_code, played=played)
+    def make(record: dict[str, Any] | None = None, *, played: int = 0, pairing_code: str = CODE) -> ReplaySession:
+        table = ReplaySession(record, pairing_code=pairing_code, played=played)
         made.append(table)
         return table
 

@@ -11,9 +11,9 @@ import pytest
 from PIL import Image
 
 from device.board.qr import qr_text, render_qr
+from device.replay import ReplaySession
 from web import create_app
 from web.netaddr import banner, lan_addresses, pairing_url, phone_urls
-from web.replay_service import ReplayService
 
 
 def decode(image: Image.Image, scale: int = 4) -> str:
@@ -63,7 +63,7 @@ def test_the_oled_qr_code_scans(size: tuple[int, int]) -> None:
 
 def test_the_page_gives_its_address_and_a_paired_phone_the_pairing_link(monkeypatch: Any) -> None:
     monkeypatch.setattr("web.netaddr.lan_addresses", lambda: ["192.168.1.20"])
-    app = create_app({"TESTING": True, "SECRET_KEY": "test only"}, service=ReplayService(pairing_code="1357"))
+    app = create_app({"TESTING": True, "SECRET_KEY": "test only"}, service=ReplaySession(pairing_code="1357"))
     phone = app.test_client()
     # opened on the table itself (localhost): the LAN address stands in
     seen = phone.get("/api/address", base_url="http://localhost:8080").get_json()

@@ -49,7 +49,7 @@ def test_nothing_is_fetched_from_the_internet(client: Any, path: str) -> None:
 
 def test_spectators_get_the_spectator_view(client: Any, service: Any) -> None:
     view = client.get("/api/view").get_json()
-    assert view == json.loads(json.dumps(service.view(None)))
+    assert view == json.loads(json.dumps(service.view(None).to_json()))
     assert view["seat"] is None and view["hand"] is None
     assert client.get("/api/view").headers["Cache-Control"] == "no-store"
 
@@ -66,7 +66,7 @@ def test_history_lists_every_action_with_its_points(client: Any, service: Any) -
     assert history[0]["action"] == {"act": "cut", "player": 0, "card": "9S"}
     scored = [e for e in history if e["points"]]
     assert scored and all(e["points"] == sum(s["points"] for s in e["scores"]) for e in scored)
-    assert sum(e["points"] for e in history) == sum(s["score"] for s in service.view()["sides"])
+    assert sum(e["points"] for e in history) == sum(s["score"] for s in service.view().to_json()["sides"])
     shows = [s for e in history for s in e["scores"] if e["action"]["act"] == "show"]
     assert shows and all(s["say"] for s in shows)
 
@@ -184,7 +184,7 @@ def test_a_seat_is_one_phones_and_shows_its_own_hand(known: Any, new_phone: Any)
     ann = new_phone(app)
     assert ann.pair(seat=0).get_json()["seat"] == 0
     view = ann.get("/api/view").get_json()
-    assert view["seat"] == 0 and view["hand"] == known.view(0)["hand"] and len(view["hand"]) == 4
+    assert view["seat"] == 0 and view["hand"] == known.view(0).to_json()["hand"] and len(view["hand"]) == 4
     thief = new_phone(app)
     taken = thief.pair(seat=0)
     assert taken.status_code == 409 and "taken by another phone" in taken.get_json()["error"]
@@ -211,8 +211,8 @@ def _cards_in(data: Any) -> set[str]:
 
 def _hidden_cards(service: Any, seat: int) -> set[str]:
     """``seat``'s cards that nobody else has seen yet."""
-    mine = service.view(seat)
-    public = service.view(None)
+    mine = service.view(seat).to_json()
+    public = service.view(None).to_json()
     secret = set(mine.get("hand") or []) | set(mine.get("laid_away") or [])
     return secret - _cards_in(public)
 
@@ -230,7 +230,7 @@ def test_no_response_reveals_another_seats_hidden_cards(known: Any, new_phone: A
             deal = max(e["index"] for e in history if e["action"]["act"] in ("deal", "cut"))
             this_deal = history[deal:]  # earlier deals were shuffled back into the pack
             for data in (phone.get("/api/view").get_json(), this_deal):
-                assert not _cards_in(data) & bob_secret, known.view(None)["actions"]
+                assert not _cards_in(data) & bob_secret, known.view(None).to_json()["actions"]
                 checked += bool(bob_secret)
     assert checked > 100
 
@@ -258,7 +258,7 @@ def test_an_action_is_applied_and_the_phone_gets_its_own_view(paired: Phone, ser
     assert response.status_code == 200
     view = response.get_json()["view"]
     assert view["actions"] == 28 and view["seat"] is None
-    assert service.history()[-1]["source"] == "phone"
+    assert service.history()[-1].source == "phone"
 
 
 @pytest.mark.parametrize("body, status, words", [
@@ -320,13 +320,13 @@ def test_bodies_must_be_json_objects(paired: Phone, url: str) -> None:
 
 
 def test_undo_takes_back_the_last_action(paired: Phone, service: Any) -> None:
-    before = service.view()
+    before = service.view().to_json()
     response = paired.post("/api/undo")
     assert response.status_code == 200
     assert response.get_json()["view"]["actions"] == 26
     assert len(service.history()) == 26
     service.step()  # the replay plays the undone action again
-    assert service.view() == before
+    assert service.view().to_json() == before
 
 
 def test_undo_with_nothing_to_undo(paired: Phone, service: Any) -> None:
@@ -336,12 +336,12 @@ def test_undo_with_nothing_to_undo(paired: Phone, service: Any) -> None:
 
 
 def test_a_misread_card_is_corrected(paired: Phone, service: Any) -> None:
-    assert service.history()[26]["action"] == {"act": "play", "player": 1, "card": "4S"}
+    assert service.history()[26].action == {"act": "play", "player": 1, "card": "4S"}
     response = paired.post("/api/correct", {"index": 26, "action": {"act": "play", "player": 1, "card": "4C"}})
     assert response.status_code == 200
     assert response.get_json()["view"]["pile"][-1] == "4C"
-    assert service.history()[26]["action"]["card"] == "4C"
-    assert service.history()[26]["source"] == "phone"
+    assert service.history()[26].action["card"] == "4C"
+    assert service.history()[26].source == "phone"
     assert len(service.history()) == 27
 
 
@@ -468,6 +468,28 @@ def test_huge_bodies_are_refused(paired: Phone, service: Any) -> None:
     assert service.export() == before
 
 
-def test_default_app_serves_an_empty_game() -> None:  # web's own ReplayService
+def test_default_app_serves_an_empty_game() -> None:  # a replayed new game (device.replay)
     view = create_app({"TESTING": True}).test_client().get("/api/view").get_json()
     assert view["game"] == "cribbage" and view["actions"] == 0
+
+
+def test_web_reaches_the_table_only_through_the_service_protocol() -> None:
+    import ast
+    from pathlib import Path
+
+    import web
+
+    for path in Path(web.__file__).parent.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            for name in names:
+                assert not name.startswith("device.") or name == "device.service", f"{path.name}: {name}"
+
+
+def test_the_package_example_runs() -> None:
+    import doctest
+
+    import web
+
+    assert doctest.testmod(web).failed == 0

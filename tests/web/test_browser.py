@@ -43,13 +43,12 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.fixture
-def table(record_of: Any, replayed_session: Any) -> Iterator[tuple[str, Any]]:
-    """The runtime's Session, served by waitress on a free loopback port, replaying a record: the
+def table(record_of: Any, make_table: Any) -> Iterator[tuple[str, Any]]:
+    """The table's Session, served by waitress on a free loopback port, replaying a record: the
     starter of the second deal has just been turned (21 actions)."""
-    service = replayed_session(record_of(), pairing_code=CODE, played=21)
+    service = make_table(record_of(), pairing_code=CODE, played=21)
     with Background(create_app({"SSE_KEEPALIVE": 1.0}, service=service), threads=8) as running:
         yield running.url, service
-    service.close()
 
 
 @pytest.fixture
@@ -95,8 +94,8 @@ def test_a_replayed_game_is_watched_live(table: tuple[str, Any], page: Any) -> N
         service.step()  # as if the camera had just read a card
         wait_actions(page, n)
         assert page.locator("#pile .card").last.get_attribute("data-card") == \
-            service.history()[-1]["action"]["card"]
-    view = service.view()
+            service.history()[-1].action["card"]
+    view = service.view().to_json()
     assert scores_shown(page) == [s["score"] for s in view["sides"]]
     assert page.locator("#count").inner_text() == str(view["count"]) == "27"
     assert page.locator("#prompt").inner_text() == view["prompt"]
@@ -106,7 +105,7 @@ def test_a_replayed_game_is_watched_live(table: tuple[str, Any], page: Any) -> N
     shot(page, "board")
     while view["phase"] != "show" or not view["show"]:
         service.step()
-        view = service.view()
+        view = service.view().to_json()
     wait_actions(page, view["actions"])
     page.locator("#show").scroll_into_view_if_needed()
     says = page.locator("#show li .pts").all_inner_texts()
@@ -142,13 +141,13 @@ def test_pair_undo_correct_and_tap_a_card(table: tuple[str, Any], page: Any) -> 
     assert page.locator("#go").inner_text() == "Go for Ann"
     page.click("#go")
     wait_actions(page, 28)
-    assert service.history()[-1] == {**service.history()[-1], "action": {"act": "go", "player": 0},
-                                     "source": "phone"}
+    last = service.history()[-1]
+    assert (last.action, last.source) == ({"act": "go", "player": 0}, "phone")
     page.click("#undo")
     wait_actions(page, 27)
     assert len(service.history()) == 27
     # the camera misread Bob's 4C as the 4S: fix it from the history
-    assert service.history()[26]["action"] == {"act": "play", "player": 1, "card": "4S"}
+    assert service.history()[26].action == {"act": "play", "player": 1, "card": "4S"}
     page.click("a[data-tab=history]")
     page.click(".act[data-index='26'] button.fix")
     page.wait_for_selector("#entry-title:has-text('Correct action 27')")
@@ -159,7 +158,7 @@ def test_pair_undo_correct_and_tap_a_card(table: tuple[str, Any], page: Any) -> 
     shot(page, "correct")
     page.click("#entry-send")
     page.wait_for_selector(".toast:has-text('corrected')")
-    assert service.history()[26]["action"]["card"] == "4C"
+    assert service.history()[26].action["card"] == "4C"
     assert page.locator("#pile .card").last.get_attribute("data-card") == "4C"
     # no camera: Ann's ace of clubs entered by tapping
     assert page.locator("#entry-title").inner_text() == "Enter an action"
@@ -169,7 +168,7 @@ def test_pair_undo_correct_and_tap_a_card(table: tuple[str, Any], page: Any) -> 
     page.click("#picker button[data-suit='C']")
     page.click("#entry-send")
     wait_actions(page, 28)
-    assert service.history()[-1]["action"] == {"act": "play", "player": 0, "card": "AC"}
+    assert service.history()[-1].action == {"act": "play", "player": 0, "card": "AC"}
     assert page.locator("#count").inner_text() == "28"
     # a refusal is shown as the engine words it
     page.click("#picker button[data-rank='K']")
@@ -182,7 +181,7 @@ def test_pair_undo_correct_and_tap_a_card(table: tuple[str, Any], page: Any) -> 
     page.fill("#entry-raw", '{"act": "go", "player": 1}')
     page.click("#entry-send")
     wait_actions(page, 29)
-    assert service.history()[-1]["action"] == {"act": "go", "player": 1}
+    assert service.history()[-1].action == {"act": "go", "player": 1}
     assert fits_the_phone(page)
 
 
@@ -221,7 +220,7 @@ def test_the_device_asks_and_a_phone_answers(table: tuple[str, Any], page: Any) 
     pair(page)
     with session._lock:  # what the pegging protocol does with a card it read with low confidence
         session.protocol.ask = Ask("confirm", "is that the AC in Ann's row? OK, or correct it",
-                                   actions=[{"act": "play", "player": 0, "card": "AC"}])
+                                   actions=[session.game.action_from_json({"act": "play", "player": 0, "card": "AC"})])
     session.publish_view()
     page.wait_for_selector("#ask-link:not([hidden])")
     assert "is that the AC" in page.locator("#ask-link").inner_text()
@@ -230,7 +229,7 @@ def test_the_device_asks_and_a_phone_answers(table: tuple[str, Any], page: Any) 
     page.wait_for_selector("#ask:not([hidden])")
     page.click("#ask-ok")
     wait_actions(page, 28)
-    assert session.history()[-1]["action"] == {"act": "play", "player": 0, "card": "AC"}
+    assert session.history()[-1].action == {"act": "play", "player": 0, "card": "AC"}
     page.wait_for_selector("#ask", state="hidden")
 
 
@@ -247,7 +246,8 @@ def test_set_up_a_game_that_is_not_pegged(table: tuple[str, Any], page: Any) -> 
     page.on("dialog", lambda dialog: dialog.accept())  # "Start a new game? This one ends."
     page.click("#setup-start")
     page.wait_for_selector("body[data-actions='0']", state="attached")
-    assert session.view()["game"] == "ohhell" and session.view()["players"] == ["Cy", "Di", "Ed"]
+    view = session.view().to_json()
+    assert view["game"] == "ohhell" and view["players"] == ["Cy", "Di", "Ed"]
     assert page.locator("#pegboard").is_hidden()
     assert page.locator("#score-table th").all_inner_texts() == ["", "Cy", "Di", "Ed"]
     assert page.locator("#score-table tfoot td").all_inner_texts() == ["Total", "0", "0", "0"]

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from device.cli import main
+from pegpi.cli import main
 
 RECORD = Path(__file__).parent / "game.json"
 
@@ -16,7 +16,7 @@ RECORD = Path(__file__).parent / "game.json"
 def test_bench_web_reports_latency_and_memory(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "web", "--clients", "3", "--updates", "4", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
-    assert result["service"] == "session"
+    assert result["store"] == "sqlite on disk, synced"
     assert result["clients"] == 3 and result["updates"] == 4 and result["deliveries"] == 12
     lat = result["latency_ms"]
     assert 0 < lat["median"] <= lat["p95"] <= lat["max"]
@@ -38,7 +38,7 @@ def test_web_serves_a_replayed_record(monkeypatch: pytest.MonkeyPatch, capsys: p
     assert "\u2584" in out
     assert served["port"] == 8123 and served["threads"] == 32
     service = served["app"].extensions["pegpi"].service
-    assert service.view()["actions"] == 10 and service.pairing_code == "4321"
+    assert service.view().to_json()["actions"] == 10 and service.pairing_code == "4321"
     assert service.steps_left == len(json.loads(RECORD.read_text())["actions"]) - 10
 
 
@@ -47,3 +47,12 @@ def test_web_refuses_a_bad_record(tmp_path: Path, capsys: pytest.CaptureFixture[
     bad.write_text("{not json")
     assert main(["web", "--replay", str(bad)]) == 2
     assert "bad.json is not valid JSON" in capsys.readouterr().err
+
+
+def test_web_plays_the_first_actions_at_most(monkeypatch: pytest.MonkeyPatch) -> None:
+    served: dict[str, Any] = {}
+    monkeypatch.setattr("web.serve.serve", lambda app, **_: served.update(app=app))
+    actions = len(json.loads(RECORD.read_text())["actions"])
+    assert main(["web", "--replay", str(RECORD), "--played", str(actions + 5)]) == 0
+    service = served["app"].extensions["pegpi"].service
+    assert service.view().to_json()["actions"] == actions and service.steps_left == 0

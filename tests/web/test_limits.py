@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
+from device.replay import ReplaySession
 from web import create_app
 from web.phones import WrongCodes
-from web.replay_service import ReplayService
 from web.serve import Background
 
 CODE = "2468"  # as conftest.py
@@ -47,7 +47,7 @@ def page_answers(url: str) -> float:
 
 @pytest.fixture
 def served(record_of: Any) -> Any:
-    service = ReplayService(record_of(), pairing_code=CODE, played=27)
+    service = ReplaySession(record_of(), pairing_code=CODE, played=27)
     # the keepalive is slow on purpose: a dead stream must be found without writing to it
     app = create_app({"SECRET_KEY": "test only", "SSE_KEEPALIVE": 30.0}, service=service)
     with Background(app) as running:
@@ -130,7 +130,7 @@ def test_one_address_waits_after_its_own_wrong_codes() -> None:
 
 
 def test_a_right_code_pairs_while_others_are_guessing(new_phone: Any) -> None:
-    service = ReplayService(pairing_code=CODE)
+    service = ReplaySession(pairing_code=CODE)
     app = create_app({"TESTING": True, "SECRET_KEY": "test only"}, service=service)
     for n in range(40):
         guesser = new_phone(app)
@@ -142,7 +142,7 @@ def test_a_right_code_pairs_while_others_are_guessing(new_phone: Any) -> None:
 
 
 def test_the_device_can_show_a_new_code(new_phone: Any) -> None:
-    service = ReplayService(pairing_code=CODE)
+    service = ReplaySession(pairing_code=CODE)
     app = create_app({"TESTING": True, "SECRET_KEY": "test only"}, service=service)
     phone = new_phone(app)
     assert phone.pair().status_code == 200

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
+from vision.events import TableEvent
 from web.hub import sse
 from web.phones import Seats, WrongCodes
 from web.redact import has_hidden, redact_action
-from web.replay_service import ReplayService
 
 
 def events(response: Any) -> Iterator[tuple[str, Any]]:
@@ -44,7 +44,7 @@ def test_the_stream_sends_the_board_now_and_after_every_change(client: Any, serv
     assert next(stream) == ("retry", 1500)
     assert next_view(stream)["actions"] == 27
     service.step()
-    assert next_view(stream) == json.loads(json.dumps(service.view(None)))
+    assert next_view(stream) == json.loads(json.dumps(service.view(None).to_json()))
     service.undo()
     assert next_view(stream)["actions"] == 27
     response.close()
@@ -65,12 +65,12 @@ def test_a_seated_phone_streams_its_own_hand(new_phone: Any, record_of: Any, mak
     bob.pair(seat=1)
     bobs = events(bob.client.get("/api/stream", buffered=False))
     watchers = events(watcher.client.get("/api/stream", buffered=False))
-    assert next_view(bobs)["hand"] == service.view(1)["hand"]
+    assert next_view(bobs)["hand"] == service.view(1).to_json()["hand"]
     assert next_view(watchers)["hand"] is None
     service.step()  # Bob lays away
     mine, public = next_view(bobs), next_view(watchers)
-    assert mine["hand"] == service.view(1)["hand"] and len(mine["hand"]) == 4
-    assert public["hand"] is None and "laid_away" not in public
+    assert mine["hand"] == service.view(1).to_json()["hand"] and len(mine["hand"]) == 4
+    assert public["hand"] is None and not public.get("laid_away")
     app.extensions["pegpi"].hub.close()
 
 
@@ -81,22 +81,16 @@ def test_the_stream_ends_when_the_app_closes(app: Any, client: Any) -> None:
     assert [kind for kind, _ in stream if kind != "comment"] == []
 
 
-def test_notices_travel_as_text_only() -> None:
-    class Noisy(ReplayService):
-        def _publish(self) -> None:
-            for inbox in self._subscribers:
-                inbox.put({"type": "doubt", "message": "Is that the 7H?", "hand": ["7H", "8H"]})
-
-    from web import create_app
-
-    service = Noisy(pairing_code="1")
-    app = create_app({"TESTING": True, "SSE_KEEPALIVE": 0.05}, service=service)
-    stream = events(app.test_client().get("/api/stream", buffered=False))
+def test_notices_travel_as_text_only(app: Any, client: Any, service: Any) -> None:
+    """The device's question reaches every phone as its text only, never the update it came in."""
+    stream = events(client.get("/api/stream", buffered=False))
     next_view(stream)
-    service.submit({"act": "cut", "player": 0, "card": "5H"})
+    played = service.history()[-1].action  # Bob's 4S: the camera now sees it in Ann's row too
+    service.table_events([TableEvent("seat0", played["card"], "placed", 1.0, 0.99, 4)])
+    text = service.view().to_json()["message"]
+    assert "already been seen" in text
     kind, data = next(k for k in stream if k[0] != "comment")
-    assert (kind, data) == ("notice", {"message": "Is that the 7H?"})
-    app.extensions["pegpi"].hub.close()
+    assert (kind, data) == ("notice", {"message": text})
 
 
 def test_sse_format() -> None:
@@ -158,7 +152,7 @@ def test_a_seated_stream_ends_when_the_device_shows_a_new_code(new_phone: Any, r
     bob = new_phone(app)
     bob.pair(seat=1)
     stream = events(bob.client.get("/api/stream", buffered=False))
-    assert next_view(stream)["hand"] == service.view(1)["hand"]
+    assert next_view(stream)["hand"] == service.view(1).to_json()["hand"]
     service._code = "NEW42"  # the device showed a new code: Bob's phone must pair again
     service.step()
     assert [kind for kind, _ in stream if kind == "view"] == []  # the stream ended, nothing sent

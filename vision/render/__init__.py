@@ -1,6 +1,6 @@
 """The synthetic card renderer.
 
-Public API (stable, used by the table simulator of issue 6 and the tests):
+Public API (stable, used by the table simulator, training, the bench and the tests):
 
 - :func:`render_card` ``(card_id, design, *, px_per_mm=4.0, rng=None, alpha=False) -> np.ndarray``:
   an upright BGR ``uint8`` card face (or ``"back"``) of a design.

@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from vision.api import BACK, CARD_MM
+from vision.errors import CardIdError
 from vision.render.fonts import FontFace, pick_font
 from vision.render.glyphs import paint, random_suit_params, suit_mask, text_mask
 from vision.render.suitfonts import pick_face
@@ -28,19 +29,16 @@ SUITS = ("S", "H", "D", "C")
 #: The 52 cards then the two jokers, as the game engine writes them.
 CARD_IDS = tuple(r + s for s in SUITS for r in RANKS) + ("RJ", "BJ")
 
-#: The held-out bench's whole pool (``pegpi bench recognition --designs N``, up to 256), its
-#: first 64 those of :data:`HELDOUT_DESIGN_SEEDS`, so that the default bench reads the same crops;
-#: more designs measure top-1 with less luck (64 designs are 3,904 crops, where one seed of the
-#: same recipe moves it by 0.1 %).
+#: The held-out bench's pool (``pegpi bench recognition --designs N``, up to 256): more designs
+#: measure with less luck; the first 64 are :data:`HELDOUT_DESIGN_SEEDS`, the default bench's.
 BENCH_DESIGN_SEEDS = tuple(range(1_000_000, 1_000_256))
 #: Design seeds never used in training (held-out fonts too): for the simulator, tests, bench.
 HELDOUT_DESIGN_SEEDS = BENCH_DESIGN_SEEDS[:64]
 #: Designs for choosing between trained models (``--pool selection``), in the held-out fonts but
-#: never in a reported figure: a run that reads the bench's designs better by luck (v32 made 16
-#: mistakes there against v29's 24) shows it here, where the two read as well as each other.
+#: never in a reported figure, so a model chosen on them is not chosen for the bench's luck.
 SELECTION_DESIGN_SEEDS = tuple(range(2_000_000, 2_000_256))
-#: Designs for confirming, once, a choice the selection pool can no longer make fairly (from
-#: session 23: the suit network's weighing was tried there several ways before it was put to these).
+#: Designs for confirming, once, a choice the selection pool can no longer make fairly (one that
+#: was tuned on the selection pool).
 CONFIRM_DESIGN_SEEDS = tuple(range(3_000_000, 3_000_256))
 #: Training draws its designs from this range.
 TRAIN_DESIGN_RANGE = range(0, 100_000)
@@ -48,11 +46,8 @@ TRAIN_DESIGN_RANGE = range(0, 100_000)
 Color = tuple[float, float, float]
 
 
-#: Bumped whenever a change to the renderer changes what a seed draws, so that cached training
-#: data made by an older renderer is not reused (2: ornate court figures; 3: commercial decks'
-#: pictorial courts, layouts and jokers; 4: pointed spades; 5: symbol-font pips, clubs without
-#: the notch above the stem, frameless court figures; 6: picture backs; 7: a frameless court of a
-#: design whose index shows the rank alone prints its suit by the head).
+#: Bumped whenever a renderer change alters what a seed draws, so that cached training data
+#: drawn by another renderer is never reused (what each version changed: models/HISTORY.md).
 RENDER_VERSION = 7
 
 
@@ -96,19 +91,19 @@ class DesignSpec:
     corner_radius: float
     wear: float
     ornate: bool = False  # court figures in dense printed detail, as most commercial decks
-    # renderer version 3: what commercial decks do that the designs above never did
+    # what commercial decks do: pictorial courts, continental pips, picture jokers
     pictorial: bool = False  # full-colour court figures filling a frame beside the index (traditional pattern)
     court_x: float = 0.0  # the pictorial frame's inset from the left and right edges, mm
     court_y: float = 0.0  # ... from the top and bottom edges, mm
     pip_variant: int = 0  # 0 the usual layouts, 1 continental (an 8 in two columns of four, a 9's centre pip high)
     joker_picture: bool = False  # a large full-colour jester (both jokers alike: only the index tells them apart)
     joker_word: bool = False  # "JOKER" written across the corner instead of down it
-    # renderer version 5: pips printed with a symbol font's suit glyphs (training designs only)
+    # pips printed with a symbol font's suit glyphs (training designs only)
     suit_font: str = ""  # a vision.render.suitfonts face name, or "" for the parametric pips
     frameless: bool = False  # a pictorial court's figure with no frame, nearly as wide as the card
     frameless_inset: float = 0.0  # ... and its inset from the left and right edges, mm
-    # renderer version 6 (training designs only): a picture on the back, as souvenir, casino and
-    # photo decks print: a figure or scene with no index, in a frame on the back's pattern
+    # a picture on the back (training designs only), as souvenir, casino and photo decks print:
+    # a figure or scene with no index, in a frame on the back's pattern
     back_picture: int = 0  # 0 none, 1 a figure turned half over half (as a court), 2 one upright picture
     back_picture_inset: float = 0.0  # the picture's frame's inset from the card's edges, mm
 
@@ -153,7 +148,7 @@ def design_from_seed(seed: int) -> DesignSpec:
         bc = black if rng.random() < 0.5 else PALETTE[int(rng.integers(len(PALETTE)))]
         border = (bc, _u(rng, 1.5, 4.0), _u(rng, 0.2, 0.8))
     condense = _u(rng, 0.62, 1.15)
-    suit_ratio = _u(rng, 0.55, 0.9) if layout != 3 else _u(rng, 0.3, 0.55)  # v3: jumbo ranks over small suits
+    suit_ratio = _u(rng, 0.55, 0.9) if layout != 3 else _u(rng, 0.3, 0.55)  # layout 3: jumbo ranks over small suits
     index_x = _u(rng, 1.8, 4.5)
     index_w = max(rank_h * 0.62 * condense * 1.7, rank_h * suit_ratio * 0.9)
     if layout == 1:
@@ -202,7 +197,7 @@ def design_from_seed(seed: int) -> DesignSpec:
         ornate=bool(rng.random() < 0.5),
     )
     spec = replace(spec, **_commercial_fields(rng, layout, rank_h, condense, suit_ratio, index_x))
-    # v5, from a stream of its own so that every field above is what it was: two training
+    # a stream of its own, so that every field above stays what it was for a seed: two training
     # designs in five print a symbol font's suits (held-out designs keep the parametric ones)
     fonts = np.random.default_rng([seed, 7178])
     if fonts.random() < 0.4 and not heldout:
@@ -211,10 +206,8 @@ def design_from_seed(seed: int) -> DesignSpec:
     # (as many commercial decks do: the figure on the bare card, flowing round the indices)
     if fonts.random() < 0.4:
         spec = replace(spec, frameless=True, frameless_inset=_u(fonts, 0.8, 3.0))
-    # v6, from a stream of its own again: one training design in five prints a picture on its
-    # back. Without such backs a back is "the card with a dense picture and no pips", and a
-    # commercial court, whose figure is denser than any pattern, was read as one; a picture back
-    # leaves the corner index as what tells a court from a back
+    # a stream of its own again: one training design in five prints a picture on its back, so
+    # that the corner index, not a dense picture, tells a commercial court from a back
     backs = np.random.default_rng([seed, 7179])
     if backs.random() < 0.2 and not heldout:
         spec = replace(spec, back_picture=1 + int(backs.integers(2)), back_picture_inset=_u(backs, 2.0, 8.0))
@@ -468,7 +461,8 @@ def _dots(h: int, w: int, step: int) -> np.ndarray:
     dy = np.abs(yy - row * step)
     dx = (xx - (row % 2) * (step // 2)) % step
     dx = np.minimum(dx, step - dx)
-    return (dx * dx + dy * dy <= r * r).astype(np.uint8)
+    dots: np.ndarray = (dx * dx + dy * dy <= r * r).astype(np.uint8)
+    return dots
 
 
 def _draw_court(canvas: np.ndarray, d: DesignSpec, rank: str, suit: str, k: float) -> None:
@@ -687,7 +681,8 @@ def _frame_inset(d: DesignSpec, cards: tuple[str, ...]) -> float:
 def _inked(picture: np.ndarray, d: DesignSpec) -> np.ndarray:
     """Where a picture drawn on the design's paper (BGR float) is not bare paper: what is
     printed when it goes onto the card alone, without its background."""
-    return np.abs(picture - np.asarray(d.paper, np.float32)).sum(axis=2) > 20
+    inked: np.ndarray = np.abs(picture - np.asarray(d.paper, np.float32)).sum(axis=2) > 20
+    return inked
 
 
 @functools.lru_cache(maxsize=1024)
@@ -744,8 +739,8 @@ def _draw_pictorial(canvas: np.ndarray, d: DesignSpec, rank: str, suit: str, k: 
     py = fy0 + 1.2 * k
     if d.frameless:
         # an index of the rank alone: the suit is printed by the head, just clear of the corner
-        # index, on a patch of bare card (a court always shows its suit somewhere; before
-        # renderer version 7 these courts showed it nowhere, and their suit could not be read)
+        # index, on a patch of bare card (a court always shows its suit somewhere, or its suit
+        # cannot be read)
         clear_w = _corner_clearance(d)[0] * k
         px = clear_w + 0.3 * k if left else W - clear_w - 0.3 * k - pip.shape[1]
         pad = int(round(0.6 * k))
@@ -787,7 +782,7 @@ def _draw_back(canvas: np.ndarray, d: DesignSpec, k: float) -> None:
     H, W = canvas.shape[:2]
     fg, bg = d.back_colours
     m = int(d.back_margin * k)
-    area = np.zeros((H - 2 * m, W - 2 * m), np.float32)
+    area: np.ndarray = np.zeros((H - 2 * m, W - 2 * m), np.float32)
     h, w = area.shape
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32) / k
     style = d.back_style
@@ -809,7 +804,7 @@ def _draw_back(canvas: np.ndarray, d: DesignSpec, k: float) -> None:
         r, a = np.hypot(dx, dy), np.arctan2(dy, dx)
         area = (np.sin(r * 2 * np.pi / period + 3 * np.sin(int(rng.integers(4, 12)) * a)) > 0).astype(np.float32)
     else:  # blotchy symmetric texture
-        noise = rng.random((max(2, h // 8), max(2, w // 8))).astype(np.float32)
+        noise: np.ndarray = rng.random((max(2, h // 8), max(2, w // 8))).astype(np.float32)
         noise = cv2.resize(noise, (w, h), interpolation=cv2.INTER_CUBIC)
         noise = (noise + noise[::-1, ::-1] + noise[:, ::-1] + noise[::-1, :]) / 4
         area = (noise > np.median(noise)).astype(np.float32)
@@ -849,7 +844,7 @@ def _wear(canvas: np.ndarray, amount: float, k: float, rng: np.random.Generator)
     # faded ink / yellowed paper
     canvas[:] = canvas * (1 - 0.15 * amount) + 0.15 * amount * np.array([200, 225, 235], np.float32)
     # grime: low-frequency blotches
-    g = rng.random((6, 5)).astype(np.float32)
+    g: np.ndarray = rng.random((6, 5)).astype(np.float32)
     g = cv2.resize(g, (W, H), interpolation=cv2.INTER_CUBIC)
     canvas *= (1 - 0.12 * amount * g)[..., None]
     # scuffs: thin light/dark scratches
@@ -859,7 +854,7 @@ def _wear(canvas: np.ndarray, amount: float, k: float, rng: np.random.Generator)
         c = float(rng.uniform(120, 255))
         cv2.line(canvas, tuple(int(v) for v in p0), tuple(int(v) for v in p1), (c, c, c), 1, cv2.LINE_AA)
     # dirty edges
-    edge = np.ones((H, W), np.float32)
+    edge: np.ndarray = np.ones((H, W), np.float32)
     e = max(1, int(1.2 * k))
     edge[:e, :] = edge[-e:, :] = 0
     edge[:, :e] = edge[:, -e:] = 0
@@ -879,7 +874,7 @@ def index_box(card_id: str, design: int | DesignSpec, px_per_mm: float = 4.0) ->
     elif card_id in CARD_IDS:
         _draw_index(canvas, d, card_id[:-1], card_id[-1], k, None)
     else:
-        raise ValueError(f"{card_id!r} is not a card id with an index (like 'AS', '10H', 'RJ')")
+        raise CardIdError(f"{card_id!r} is not a card id with an index (like 'AS', '10H', 'RJ')")
     ys, xs = np.nonzero(canvas[:H // 2, :W // 2].min(axis=2) < 215)
     return float(xs.min()) / k, float(ys.min()) / k, float(xs.max() + 1) / k, float(ys.max() + 1) / k
 
@@ -911,7 +906,7 @@ def render_card(card_id: str, design: int | DesignSpec, *, px_per_mm: float = 4.
             _draw_joker(canvas, d, card_id[0], k)
         else:
             if card_id not in CARD_IDS:
-                raise ValueError(f"{card_id!r} is not a card id (like 'AS', '10H', 'RJ') nor 'back'")
+                raise CardIdError(f"{card_id!r} is not a card id (like 'AS', '10H', 'RJ') nor 'back'")
             rank, suit = card_id[:-1], card_id[-1]
             if rank in ("J", "Q", "K"):
                 _draw_court(canvas, d, rank, suit, k)

@@ -200,7 +200,7 @@ def load_deck(name: str, *, px_per_mm: float = 3.0, cache: Path | None = None) -
     if all(p.is_file() for p in want.values()):
         faces = {card: cv2.imread(str(p), cv2.IMREAD_UNCHANGED) for card, p in want.items()}
         if all(f is not None and f.ndim == 3 and f.shape[2] == 4 for f in faces.values()):
-            return faces
+            return {card: f for card, f in faces.items() if f is not None}
     root = fetch_package(name, cache)
     missing = [rel for rel in files.values() if not (root / rel).is_file()]
     if missing:

@@ -14,6 +14,8 @@ import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
 
+from vision.errors import FontError
+
 #: Python package -> font files it ships (``files/`` folder). Training families first.
 TRAIN_PACKAGES = (
     "font_lato",
@@ -103,7 +105,7 @@ def font_pool(heldout: bool) -> tuple[FontFace, ...]:
         for fam, files in _matplotlib_fonts().items():
             faces += [FontFace("ttf", f.stem, family=fam, path=str(f)) for f in files]
     if not faces:
-        raise RuntimeError(
+        raise FontError(
             "no font package found for the card renderer: install pegpi with its dev or train extra "
             f"(missing: {', '.join(p.replace('_', '-') for p in missing)})"
         )

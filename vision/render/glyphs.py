@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Sequence
 
 import cv2
 import numpy as np
@@ -35,7 +36,7 @@ def _master_text(text: str, face: FontFace, tracking: float) -> np.ndarray:
         parts = []
         for ch in text:
             left, top, right, bottom = font.getbbox(ch)
-            img = Image.new("L", (right - left + 8, bottom - top + 8), 0)
+            img = Image.new("L", (int(right - left + 8), int(bottom - top + 8)), 0)
             ImageDraw.Draw(img).text((4 - left, 4 - top), ch, fill=255, font=font)
             parts.append(np.asarray(img, np.float32) / 255.0)
         return _join(parts, tracking)
@@ -45,9 +46,9 @@ def _master_text(text: str, face: FontFace, tracking: float) -> np.ndarray:
             scale = 4.0
             thick = 9
             (w, h), base = cv2.getTextSize(ch, face.hershey, scale, thick)
-            img = np.zeros((h + base + 40, w + 40), np.uint8)
-            cv2.putText(img, ch, (20, h + 20), face.hershey, scale, 255, thick, cv2.LINE_AA)
-            parts.append(img.astype(np.float32) / 255.0)
+            glyph = np.zeros((h + base + 40, w + 40), np.uint8)
+            cv2.putText(glyph, ch, (20, h + 20), face.hershey, scale, 255, thick, cv2.LINE_AA)
+            parts.append(glyph.astype(np.float32) / 255.0)
         return _join(parts, tracking)
     return stroke_text_mask(text, face.stroke, _BIG)
 
@@ -173,8 +174,8 @@ def _master_suit(suit: str, params: tuple[float, ...]) -> np.ndarray:
             cv2.circle(c, (int(cx), int(yl)), int(r), 255, -1, cv2.LINE_AA)
         tri = np.array([[0.5 * s, r], [0.5 * s - r * 0.6, yl], [0.5 * s + r * 0.6, yl]])
         cv2.fillPoly(c, [np.round(tri).astype(np.int32)], 255, cv2.LINE_AA)
-        # the stem starts inside the side lobes (v5: starting below them left a notch of paper
-        # between the lobes and the stem, which no printed club has)
+        # the stem starts inside the side lobes: starting below them leaves a notch of paper
+        # between the lobes and the stem, which no printed club has
         _stem(c, s, min(0.8, yl / s), 0.03 + 0.03 * params[2], 0.09 + 0.09 * params[3], params[4])
     return _crop(c.astype(np.float32) / 255.0)
 
@@ -185,7 +186,7 @@ def _master_font_suit(suit: str, face: str) -> np.ndarray:
     font = ImageFont.truetype(face_path(face), _BIG * 2)
     ch = SUIT_CHARS[suit]
     left, top, right, bottom = font.getbbox(ch)
-    img = Image.new("L", (right - left + 8, bottom - top + 8), 0)
+    img = Image.new("L", (int(right - left + 8), int(bottom - top + 8)), 0)
     ImageDraw.Draw(img).text((4 - left, 4 - top), ch, fill=255, font=font)
     return _crop(np.asarray(img, np.float32) / 255.0)
 
@@ -216,7 +217,7 @@ def random_suit_params(suit: str, rng: np.random.Generator) -> tuple[float, ...]
             round(float(rng.uniform(0, 1)), 3), round(float(rng.uniform(0, 1)), 3), round(float(rng.uniform(0, 1)), 3))
 
 
-def paint(canvas: np.ndarray, mask: np.ndarray, x: float, y: float, color: tuple[float, float, float] | np.ndarray,
+def paint(canvas: np.ndarray, mask: np.ndarray, x: float, y: float, color: Sequence[float] | np.ndarray,
           *, rotate180: bool = False) -> None:
     """Blend ``color`` through ``mask`` into ``canvas`` (float32 HxWx3) with top-left at (x, y).
 

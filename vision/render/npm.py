@@ -15,12 +15,10 @@ import tarfile
 import tempfile
 from pathlib import Path
 
+from vision.errors import FetchError
+
 #: the command that fetches packages (tests point it elsewhere)
 NPM = "npm"
-
-
-class FetchError(RuntimeError):
-    """A package could not be fetched or extracted; the message says which and why."""
 
 
 def data_dir(kind: str) -> Path:

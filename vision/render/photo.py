@@ -25,8 +25,9 @@ def _rand_colour(rng: np.random.Generator, light: bool | None = None) -> np.ndar
     v = rng.uniform(150, 255) if light else rng.uniform(15, 200)
     hue = rng.uniform(0, 180)
     sat = rng.uniform(0, 200)
-    hsv = np.uint8([[[hue, sat, v]]])
-    return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
+    hsv = np.array([[[hue, sat, v]]]).astype(np.uint8)
+    colour: np.ndarray = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
+    return colour
 
 
 def _smooth_noise(h: int, w: int, rng: np.random.Generator, cells: int) -> np.ndarray:
@@ -39,6 +40,7 @@ def background(h: int, w: int, rng: np.random.Generator) -> np.ndarray:
     kind = int(rng.integers(8))
     c1, c2 = _rand_colour(rng), _rand_colour(rng)
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    img: np.ndarray
     if kind == 0:  # felt / cloth: a colour and fine noise
         img = np.empty((h, w, 3), np.float32)
         img[:] = c1
@@ -56,9 +58,9 @@ def background(h: int, w: int, rng: np.random.Generator) -> np.ndarray:
         t = (t - t.min()) / (np.ptp(t) + 1e-6)
         img = c1 * (1 - t[..., None]) + c2 * t[..., None]
     elif kind == 3:  # checks, stripes, plaid
-        p = rng.uniform(4, 60)
-        a = (np.sin(xx * 2 * np.pi / p) > 0)
-        b = (np.sin(yy * 2 * np.pi / (p * rng.uniform(0.5, 2))) > 0)
+        period = rng.uniform(4, 60)
+        a = (np.sin(xx * 2 * np.pi / period) > 0)
+        b = (np.sin(yy * 2 * np.pi / (period * rng.uniform(0.5, 2))) > 0)
         mode = int(rng.integers(3))
         m = (a ^ b) if mode == 0 else (a if mode == 1 else (a.astype(np.float32) * 0.5 + b * 0.5))
         m = np.asarray(m, np.float32)
@@ -92,18 +94,19 @@ def background(h: int, w: int, rng: np.random.Generator) -> np.ndarray:
                             int(rng.integers(1, 4)), cv2.LINE_AA)
     if kind != 6 and rng.random() < 0.25:  # a few objects on any surface
         for _ in range(int(rng.integers(1, 4))):
-            col = tuple(float(v) for v in _rand_colour(rng))
+            tint = tuple(float(v) for v in _rand_colour(rng))
             cv2.ellipse(img, (int(rng.integers(0, w)), int(rng.integers(0, h))),
                         (int(rng.uniform(3, w / 4 + 4)), int(rng.uniform(3, h / 4 + 4))), float(rng.uniform(0, 180)),
-                        0, 360, col, -1, cv2.LINE_AA)
-    return np.clip(img, 0, 255).astype(np.uint8)
+                        0, 360, tint, -1, cv2.LINE_AA)
+    surface: np.ndarray = np.clip(img, 0, 255).astype(np.uint8)
+    return surface
 
 
 def camera(img: np.ndarray, rng: np.random.Generator, strength: float = 1.0) -> np.ndarray:
     """Light, lens and sensor on a BGR uint8 image: white balance, uneven light, shadow, glare,
     blur, noise, JPEG. ``strength`` 0..1.5 scales how bad it gets."""
     h, w = img.shape[:2]
-    f = img.astype(np.float32)
+    f: np.ndarray = img.astype(np.float32)
     s = strength
     # exposure, contrast, white balance
     gains = np.array([rng.uniform(1 - 0.25 * s, 1 + 0.15 * s), 1.0, rng.uniform(1 - 0.15 * s, 1 + 0.2 * s)], np.float32)
@@ -119,7 +122,7 @@ def camera(img: np.ndarray, rng: np.random.Generator, strength: float = 1.0) -> 
     # a shadow
     if rng.random() < 0.25 * s:
         pts = rng.uniform((-0.2 * w, -0.2 * h), (1.2 * w, 1.2 * h), (int(rng.integers(3, 6)), 2)).astype(np.int32)
-        m = np.zeros((h, w), np.float32)
+        m: np.ndarray = np.zeros((h, w), np.float32)
         cv2.fillPoly(m, [cv2.convexHull(pts)], 1.0)
         m = cv2.GaussianBlur(m, (0, 0), max(1.0, rng.uniform(0.01, 0.08) * max(h, w)))
         f *= (1 - rng.uniform(0.2, 0.55) * m)[..., None]
@@ -139,11 +142,11 @@ def camera(img: np.ndarray, rng: np.random.Generator, strength: float = 1.0) -> 
         f = cv2.GaussianBlur(f, (0, 0), sigma)
     elif r < 0.7:
         n = int(rng.integers(3, 3 + int(4 * s) + 1))
-        kernel = np.zeros((n, n), np.float32)
+        kernel: np.ndarray = np.zeros((n, n), np.float32)
         kernel[n // 2, :] = 1.0 / n
         rot = cv2.getRotationMatrix2D((n / 2 - 0.5, n / 2 - 0.5), float(rng.uniform(0, 180)), 1.0)
         kernel = cv2.warpAffine(kernel, rot, (n, n))
-        kernel /= max(kernel.sum(), 1e-6)
+        kernel = kernel / max(kernel.sum(), 1e-6)
         f = cv2.filter2D(f, -1, kernel)
     # sensor noise
     sigma = rng.uniform(0, 7 * s)
@@ -294,7 +297,7 @@ def _occlude(canvas: np.ndarray, occluder: np.ndarray | None, rng: np.random.Gen
         _paste_card(canvas, occluder, dst)
     else:
         skin = np.array([rng.uniform(90, 170), rng.uniform(130, 200), rng.uniform(170, 240)], np.float32)
-        m = np.zeros((H, W), np.float32)
+        m: np.ndarray = np.zeros((H, W), np.float32)
         cx, cy = rng.uniform(0.55, 1.1) * W, rng.uniform(0.5, 1.1) * H
         cv2.ellipse(m, (int(cx), int(cy)), (int(0.12 * W) + 1, int(0.35 * H) + 1), float(rng.uniform(0, 180)), 0, 360,
                     1.0, -1, cv2.LINE_AA)
@@ -312,7 +315,9 @@ def non_card_crop(rng: np.random.Generator, *, px_per_mm: float | None = None,
     W = int(CARD_MM[0] * px_per_mm * rng.uniform(0.95, 1.15))
     H = int(CARD_MM[1] * px_per_mm * rng.uniform(0.95, 1.15))
     kind = int(rng.integers(5))
-    canvas = background(H, W, rng).astype(np.float32)
+    canvas: np.ndarray = background(H, W, rng).astype(np.float32)
+    m: np.ndarray
+    dst: np.ndarray | None
     if kind == 1:  # a hand
         skin = np.array([rng.uniform(60, 170), rng.uniform(100, 200), rng.uniform(150, 245)], np.float32)
         m = np.zeros((H, W), np.float32)

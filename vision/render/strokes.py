@@ -52,7 +52,7 @@ def stroke_text_mask(text: str, style: int, height: int) -> np.ndarray:
     advance = 0.78 if style % 3 != 1 else 0.74
     pad = pen * 2
     width = int((len(text) * advance + 0.3) * h) + 2 * pad
-    canvas = np.zeros((h + 2 * pad, width), np.uint8)
+    canvas: np.ndarray = np.zeros((h + 2 * pad, width), np.uint8)
     x = 0.0
     for ch in text:
         for stroke in GLYPHS.get(ch, []):

@@ -26,6 +26,7 @@ import functools
 import importlib.util
 from pathlib import Path
 
+from vision.errors import FontError, UnknownFontError
 from vision.render import npm
 
 #: suit -> the code point of its filled symbol
@@ -52,7 +53,7 @@ def _npm_root(spec: str) -> Path:
 def _matplotlib_ttf() -> Path:
     spec = importlib.util.find_spec("matplotlib")
     if spec is None or not spec.submodule_search_locations:
-        raise RuntimeError("the suit fonts of the training designs need matplotlib: install pegpi with its "
+        raise FontError("the suit fonts of the training designs need matplotlib: install pegpi with its "
                            "train or dev extra")
     return Path(next(iter(spec.submodule_search_locations))) / "mpl-data" / "fonts" / "ttf"
 
@@ -68,14 +69,14 @@ def face_path(name: str) -> str:
     when it is not on this machine."""
     family, _, file = name.partition("/")
     if family not in FAMILIES:
-        raise ValueError(f"unknown suit font {name!r}: the faces are {', '.join(face_names())}")
+        raise UnknownFontError(f"unknown suit font {name!r}: the faces are {', '.join(face_names())}")
     source, files = FAMILIES[family]
     rel = next((f for f in files if Path(f).name == file), None)
     if rel is None:
-        raise ValueError(f"unknown suit font {name!r}: the faces are {', '.join(face_names())}")
+        raise UnknownFontError(f"unknown suit font {name!r}: the faces are {', '.join(face_names())}")
     path = _matplotlib_ttf() / rel if source == "matplotlib" else _npm_root(source) / "package" / rel
     if not path.is_file():
-        raise RuntimeError(f"suit font {name!r} is missing ({path}): run `make fonts` once (it fetches the "
+        raise FontError(f"suit font {name!r} is missing ({path}): run `make fonts` once (it fetches the "
                            "symbol fonts with npm; `make` does it when it installs the project)")
     return str(path)
 

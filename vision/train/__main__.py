@@ -28,7 +28,9 @@ import numpy as np
 import torch
 from torch.nn import functional as F
 
-from vision.classify import LABELS, to_tensor
+from games.jsontypes import JSONObject
+from vision.classify import LABELS
+from vision.model_input import to_tensor
 from vision.render import RENDER_VERSION
 from vision.train import data
 from vision.train.calib import fit_temperature
@@ -66,13 +68,12 @@ def evaluate(net: CardNet, x: np.ndarray, batch: int = 512) -> tuple[np.ndarray,
 
 
 def _stage1(args: argparse.Namespace, tr: dict[str, np.ndarray], va: dict[str, np.ndarray]
-            ) -> tuple[CardNet, float, float | None, dict[str, object]]:
+            ) -> tuple[CardNet, float, float | None, JSONObject]:
     """Train the card network; its temperatures and validation figures."""
     t_stage = time.time()
     va_seen = ~va["hidden"] if "hidden" in va else np.ones(len(va["y"]), bool)
     # channels-last memory: the convolutions train about a third faster on the CPU than in NCHW
     net = CardNet(len(LABELS), width=args.width, corner_head=args.corner_weight > 0,
-                  whole_pool=args.whole_pool, whole_channels=args.whole_channels,
                   whole_head=args.whole_weight > 0, top_right=args.top_right).to(memory_format=torch.channels_last)
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
     n_inst = len(tr["y"]) // 2
@@ -106,8 +107,8 @@ def _stage1(args: argparse.Namespace, tr: dict[str, np.ndarray], va: dict[str, n
             if args.reframe:
                 xb = data.reframe(xb, framing, args.reframe)
             x = nhwc_tensor(xb)
-            # the whole-card branch's input: averaged down in uint8 here, or by the network (v22 and before)
-            half = nhwc_tensor(data.half_size(xb)) if args.half_input == "uint8" else None
+            # the whole-card branch's input, averaged down in uint8 here (faster than in the network)
+            half = nhwc_tensor(data.half_size(xb))
             y = torch.from_numpy(tr["y"][idx].astype(np.int64))
             inst = torch.from_numpy(tr["inst"][idx])
             # crops in which only the index shows train the corner head alone
@@ -169,8 +170,8 @@ def _stage1(args: argparse.Namespace, tr: dict[str, np.ndarray], va: dict[str, n
                 "confident_mistakes": round(float((wrong & (conf >= 0.9)).mean()), 5), **val_corner}}
 
 
-def _stage1_facts(meta_path: Path) -> dict[str, object]:
-    """The first stage's facts from the ``cards.json`` of a checkpoint that predates ``stage1``."""
+def _stage1_facts(meta_path: Path) -> JSONObject:
+    """The first stage's facts from the ``cards.json`` beside a checkpoint that holds none."""
     meta = json.loads(meta_path.read_text(encoding="utf-8"))
     val = {k: v for k, v in meta["val"].items() if not k.startswith("index_")}
     return {"epochs_run": meta["train"]["epochs_run"], "steps": meta["train"]["steps"], "val": val}
@@ -213,7 +214,8 @@ def _suit_from(source: Path) -> tuple[SuitNet, float, dict[str, float]]:
     return net, float(ck["suit_temperature"]), _stage_facts(source, "suit_")[1]
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of ``python -m vision.train``."""
     ap = argparse.ArgumentParser(prog="python -m vision.train")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--data-seeds", default=None, help="comma-separated data seeds (default: --seed)")
@@ -228,24 +230,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--width", type=int, default=1)
     ap.add_argument("--reframe", type=float, default=0.0,
                     help="share of each batch's crops framed anew before the step (data.reframe: scale, turn, shift; "
-                         "0.5 from v29, 0: none, as up to v28)")
+                         "0: none)")
     ap.add_argument("--held", type=float, default=0.0,
                     help="share of card views in which only the index shows (a held fan or a row): they train the corner head alone")
     ap.add_argument("--courts", type=float, default=data.COURT_SHARE,
-                    help="share of the rendered faces that are courts (from v22; 0: every face as likely, 22 %% courts, "
-                         "as up to v21)")
+                    help="share of the rendered faces that are courts (0: every face as likely, 22 %% courts)")
     ap.add_argument("--corner-weight", type=float, default=0.5,
-                    help="weight of the corner head's loss (0: no corner head, as models up to v9)")
+                    help="weight of the corner head's loss (0: no corner head)")
     ap.add_argument("--whole-weight", type=float, default=0.5,
                     help="weight of the loss of a head that reads the whole-card branch alone, in training only "
-                         "(0: no such head, as models up to v19)")
+                         "(0: no such head)")
     # the second stage comes from one of two places: checked before any data is rendered or trained on
     index = ap.add_mutually_exclusive_group()
     index.add_argument("--index-steps", type=int, default=0,
                     help="steps of the second stage, the index network (0: none, the corner head reads the index)")
     ap.add_argument("--index-seed", type=int, default=None,
-                    help="seed of the index network (default: --seed); it learns from the data alone, so v29 "
-                         "(--seed 2) keeps the index network of v22 and v23 with --index-seed 1")
+                    help="seed of the index network (default: --seed); it learns from the data alone, so a new card "
+                         "network can keep an earlier index network by giving that run's seed")
     ap.add_argument("--stage1", type=Path, default=None,
                     help="a cards.pt this command made before: skip the first stage and train only the index network")
     index.add_argument("--index-from", type=Path, default=None,
@@ -254,27 +255,23 @@ def main(argv: list[str] | None = None) -> int:
                          "from the data alone, not from the card network)")
     suit = ap.add_mutually_exclusive_group()
     suit.add_argument("--suit-steps", type=int, default=0,
-                      help="steps of the third stage, the suit network that tells clubs from spades (0: none, as up to v42)")
+                      help="steps of the third stage, the suit network that tells clubs from spades (0: none)")
     ap.add_argument("--suit-seed", type=int, default=None, help="seed of the suit network (default: --seed)")
     suit.add_argument("--suit-from", type=Path, default=None,
                       help="a cards.pt an earlier --suit-steps run wrote: ship its suit network instead of training one")
-    ap.add_argument("--whole-pool", type=int, default=2, choices=(2, 4),
-                    help="the whole-card branch reads the crop averaged down 2 times (from v19) or 4 (up to v18)")
-    ap.add_argument("--whole-channels", type=int, default=128, choices=(64, 128),
-                    help="channels of the whole-card branch's last blocks: 128 (from v20, with a second block on "
-                         "its 6 x 4 grid) or 64 (up to v19)")
     ap.add_argument("--top-right", action="store_true",
                     help="a third branch reads the top-right corner at full resolution, where courts print their suit "
-                         "by the head (from v40)")
-    ap.add_argument("--half-input", default="uint8", choices=("uint8", "pool"),
-                    help="the whole-card branch's half-size input in training: averaged down in uint8 before the step "
-                         "(from v23, faster) or by the network's average pool over the float batch (as models up to v22 "
-                         "were trained: their commands give this)")
+                         "by the head")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--time-limit", type=float, default=50.0, help="minutes of training at most")
     ap.add_argument("--stop-after", type=int, default=0,
                     help="stop after this many of the --steps the schedule is planned for: remakes, byte for byte, "
                          "a model whose run the time limit stopped (cards.json records the step)")
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = build_parser()
     args = ap.parse_args(argv)
     for option, path in (("--stage1", args.stage1), ("--index-from", args.index_from), ("--suit-from", args.suit_from)):
         if path is not None and not path.is_file():
@@ -344,10 +341,7 @@ def main(argv: list[str] | None = None) -> int:
                              + (f" --stop-after {stage1['steps']}" if args.steps and 0 < int(stage1.get("steps") or 0) < args.steps else "")
                              + (f" --held {args.held}" if args.held else "")
                              + (f" --reframe {args.reframe}" if args.reframe else "")
-                             + (f" --half-input {args.half_input}" if args.half_input != "uint8" else "")
                              + (f" --courts {args.courts}" if args.courts != data.COURT_SHARE else "")
-                             + (f" --whole-pool {net.whole_pool}" if net.whole_pool != 2 else "")
-                             + (f" --whole-channels {net.whole_channels}" if net.whole_channels != 128 else "")
                              + (" --top-right" if net.right is not None else "")
                              + (f" --corner-weight {args.corner_weight}" if args.corner_weight != 0.5 else "")
                              + (f" --whole-weight {args.whole_weight}" if args.whole_weight != 0.5 else "")

@@ -14,7 +14,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.classify import INPUT_H, INPUT_W, LABELS, preprocess
+from vision.classify import LABELS
+from vision.model_input import INPUT_H, INPUT_W, preprocess
 from vision.render import CARD_IDS, RENDER_VERSION, render_card
 from vision.render.cards import COURTS, PALETTE, card_alpha
 from vision.render.fonts import pick_font
@@ -34,7 +35,7 @@ DESIGN_GROUP = 8
 
 #: The cards that are not courts (pips and jokers), for a data set that draws courts more often.
 NOT_COURTS = tuple(c for c in CARD_IDS if c not in COURTS)
-#: The share of faces that are courts in the training data from v22 (``make_chunk(courts=...)``).
+#: The default share of faces that are courts in the training data (``make_chunk(courts=...)``).
 COURT_SHARE = 0.35
 
 
@@ -87,13 +88,12 @@ def half_size(batch: np.ndarray) -> np.ndarray:
 def reframe(batch: np.ndarray, rng: np.random.Generator, share: float) -> np.ndarray:
     """``batch`` (uint8 NHWC) with ``share`` of its crops framed anew: scaled by 0.95-1.05, turned
     by a degree or two and moved by up to 2 % of a side, the edge reflected into what the move
-    uncovers; the rest as they were (from v29, half of each batch). Each rendered crop is seen
-    about 8 times in training; without this always in the frame it was rendered in, and v22, so
-    trained, makes half as many mistakes again on held-out crops read 5 % closer (36 against 24)."""
+    uncovers; the rest as they were. Each rendered crop is seen about 8 times in training: without
+    this always in the frame it was rendered in, and a card found a little off reads worse."""
     out = batch.copy()
     h, w = batch.shape[1:3]
     for i in np.flatnonzero(rng.random(len(batch)) < share):
-        m = cv2.getRotationMatrix2D((w / 2, h / 2), float(rng.normal(0, 1.5)), float(rng.uniform(0.95, 1.05)))
+        m: np.ndarray = cv2.getRotationMatrix2D((w / 2, h / 2), float(rng.normal(0, 1.5)), float(rng.uniform(0.95, 1.05)))
         m[:, 2] += rng.uniform(-0.02, 0.02, 2) * (w, h)
         cv2.warpAffine(batch[i], m, (w, h), dst=out[i], flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT_101)
     return out
@@ -139,11 +139,9 @@ def make_chunk(seed: int, n_instances: int, designs: range | tuple[int, ...], he
     """``2 * n_instances`` preprocessed crops (uint8 NHWC), labels, instance ids and ``hidden``
     flags. With ``held`` > 0 that share of the card views comes out of a fan held in the hand or
     a row spread on the table, half each (only the index strip in sight:
-    :func:`vision.render.photo.held_crop`), flagged ``hidden``; with 0 the random stream is
-    v9's. With ``courts`` > 0 that share of the faces are courts (12 of the 54 faces, 22 %,
-    when every face is as likely, as with 0: the stream up to v21): a court's suit shows only
-    in its corner index and by its figure's head, where a pip card shows it in every pip, and
-    courts of clubs and of spades were most of v21's mistakes."""
+    :func:`vision.render.photo.held_crop`), flagged ``hidden``. With ``courts`` > 0 that share
+    of the faces are courts (0: every face as likely, 12 of 54): a court shows its suit only in
+    its index and by its figure's head, so courts need more examples than pip cards."""
     rng = np.random.default_rng([seed, 2024])
     xs = np.empty((2 * n_instances, INPUT_H, INPUT_W, 3), np.uint8)
     ys = np.empty(2 * n_instances, np.int16)
@@ -156,15 +154,19 @@ def make_chunk(seed: int, n_instances: int, designs: range | tuple[int, ...], he
             design = int(designs[int(rng.integers(len(designs)))])
         phone = rng.random() < 0.12
         k = 4.5 if phone else 3.0
-        ppm = (lambda: float(rng.uniform(2.7, 5.0))) if phone else (lambda: float(rng.uniform(1.4, 2.7)))
+        low, high = (2.7, 5.0) if phone else (1.4, 2.7)
+
+        def ppm(low: float = low, high: float = high) -> float:
+            return float(rng.uniform(low, high))
+
         iid = seed * 1_000_000 + i
         if r < 0.13:  # unknown: no card to read
             for v in range(2):
-                face = None
+                others: list[np.ndarray] = []
                 if rng.random() < 0.35:
-                    face = [render_card(CARD_IDS[int(rng.integers(54))], design, px_per_mm=2.5, alpha=True)
-                            for _ in range(2)]
-                xs[2 * i + v] = preprocess(non_card_crop(rng, px_per_mm=ppm(), faces=face or ()))
+                    others = [render_card(CARD_IDS[int(rng.integers(54))], design, px_per_mm=2.5, alpha=True)
+                              for _ in range(2)]
+                xs[2 * i + v] = preprocess(non_card_crop(rng, px_per_mm=ppm(), faces=others))
                 ys[2 * i + v] = LABEL_INDEX["unknown"]
                 inst[2 * i + v] = -1
             continue
@@ -203,7 +205,7 @@ def _job(args: tuple[int, int, str, Path, float, float]) -> Path:
         cv2.setNumThreads(1)
         chunk = make_chunk(seed, n, VAL_DESIGNS if split == "val" else TRAIN_DESIGNS, held, courts)
         tmp = path.with_suffix(".tmp.npz")
-        np.savez(tmp, **chunk)
+        np.savez(tmp, x=chunk["x"], y=chunk["y"], inst=chunk["inst"], hidden=chunk["hidden"])
         os.replace(tmp, path)
     return path
 

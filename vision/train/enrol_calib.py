@@ -1,11 +1,11 @@
 """Calibrate a model's enrolment threshold and record it in its ``cards.json``.
 
-    python -m vision.train.enrol_calib build/model-v21/cards.onnx
+    python -m vision.train.enrol_calib build/model/cards.onnx
 
 A card of an enrolled deck is recognised when its descriptor is at least this similar to an
 enrolled view (:mod:`vision.enroll`). Each model's descriptors lie at similarities of their own
-(v21's 1024-d descriptor puts new views of the same card at 0.95, v19's 640-d one at 0.97), so
-the threshold is measured for each model, on decks the bench never enrols:
+(one model puts new views of the same card at 0.95, another at 0.97), so the threshold is
+measured for each model, on decks the bench never enrols:
 
 - *right*: new views of each card of Decktet-like decks of :data:`DESIGNS`, each deck enrolled
   from one view a card, against the enrolled views of the same card;
@@ -23,8 +23,9 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.classify import OnnxCardClassifier, preprocess
+from vision.classify import OnnxCardClassifier
 from vision.enroll import enroll
+from vision.model_input import preprocess
 from vision.render import CARD_IDS, render_card
 from vision.render.decktet import DECKTET_NAMES, render_decktet
 from vision.render.photo import non_card_crop, table_crop

@@ -1,6 +1,6 @@
 """Write a trained :class:`CardNet` as the shipped ONNX model, and re-export a checkpoint.
 
-    python -m vision.train.export build/model-v6/cards.pt --out models/
+    python -m vision.train.export build/model/cards.pt --out models/
 
 re-exports the network kept by training (``cards.pt``) with the current :class:`Exported`
 outputs and keeps the training facts of the ``cards.json`` beside the checkpoint.
@@ -16,7 +16,9 @@ from typing import Any
 
 import torch
 
-from vision.classify import INPUT_H, INPUT_W, LABELS, MODEL_FILE
+from vision.classify import LABELS, MODEL_FILE
+from vision.errors import TrainError
+from vision.model_input import INPUT_H, INPUT_W
 from vision.train.model import (
     CORNER_H,
     CORNER_W,
@@ -30,9 +32,9 @@ from vision.train.model import (
 
 #: The third output of a network with a corner head.
 CORNER_OUTPUT = {"corner": "calibrated softmax over labels from the top-left corner (36 x 28 mm) alone"}
-#: The index network's file (from v13), beside the model.
+#: The index network's file, beside the model.
 INDEX_FILE = "cards_index.onnx"
-#: The suit network's file (from v43), beside the model.
+#: The suit network's file, beside the model.
 SUIT_FILE = "cards_suit.onnx"
 
 
@@ -108,11 +110,13 @@ def export(net: CardNet, temperature: float, out: Path, meta: dict[str, Any],
 
 
 def card_net_from(ck: dict[str, Any]) -> CardNet:
-    """The card network a checkpoint (``cards.pt``, :func:`export`) holds; one without
-    ``whole_pool`` predates v19, whose whole-card branch averaged the crop down 4 times; one
-    without ``whole_channels`` predates v20, whose whole-card branch ended in 64 channels."""
+    """The card network a checkpoint (``cards.pt``, :func:`export`) holds. A checkpoint of a
+    whole-card branch of another shape (an early model's) is refused by name."""
+    shape = (int(ck.get("whole_pool", 4)), int(ck.get("whole_channels", 64)))
+    if shape != (CardNet.whole_pool, CardNet.whole_channels):
+        raise TrainError(f"the checkpoint's whole-card branch (pool {shape[0]}, {shape[1]} channels) is not "
+                         f"this code's (pool {CardNet.whole_pool}, {CardNet.whole_channels} channels)")
     net = CardNet(len(LABELS), width=int(ck["width"]), corner_head=ck.get("corner_temperature") is not None,
-                  whole_pool=int(ck.get("whole_pool", 4)), whole_channels=int(ck.get("whole_channels", 64)),
                   whole_head=any(k.startswith("whole_cls.") for k in ck["state_dict"]),
                   top_right=bool(ck.get("top_right", False)))
     net.load_state_dict(ck["state_dict"])

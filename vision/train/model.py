@@ -1,17 +1,12 @@
-"""The card network: a corner-index branch at full resolution and a whole-card branch at low
-resolution, a shared trunk, a class head (56 labels) and an embedding head (128-d, unit norm)
-trained with a contrastive loss, and a corner head (56 labels) that reads the corner branch
-alone: the reading of a card of which only the index shows (a card under the next one in a row,
-a card in a held fan).
+"""The networks the card model is made of, in torch: the card network (:class:`CardNet`), the
+index network (:class:`IndexNet`) and the suit network (:class:`SuitNet`), and the wrappers that
+go into their ONNX files.
 
-Input: ``float32 [N, 3, 176, 128]``, BGR in 0..1 (see :func:`vision.classify.preprocess`).
+Input: ``float32 [N, 3, 176, 128]``, BGR in 0..1 (see :func:`vision.model_input.preprocess`).
 
-The exported model's ``embedding`` (what enrolment matches) is not the embedding head: it is
-the two branches' pooled features, each made unit length, side by side and scaled to unit length
-(:meth:`CardNet.descriptor`: 640-d up to v19, 1024-d from v20, whose whole-card branch ends in
-128 channels). On Decktet-like decks never seen in training it finds the
-enrolled card far more often than the head does (99.8 % against 94.9 %, v6, one view enrolled):
-the head was trained to tell French cards apart, the branches still see what any card shows.
+The exported ``embedding`` (what enrolment matches) is not the embedding head but the corner and
+whole-card branches' pooled features, each unit length, joined (:meth:`CardNet.descriptor`):
+trained to tell French cards apart, the head describes other decks worse than the branches do.
 """
 
 from __future__ import annotations
@@ -63,26 +58,21 @@ def mean_max(t: torch.Tensor) -> torch.Tensor:
 
 
 class CardNet(nn.Module):
+    """The card network: a corner branch (the top-left index at full resolution), a whole-card
+    branch (the crop averaged down twice) and optionally a top-right branch, a shared trunk, a
+    class head and an embedding head trained with a contrastive loss; a corner head reads the
+    corner branch alone, and in training a whole-card head reads the whole-card branch alone."""
+
+    #: the whole-card branch reads the crop averaged down this many times (88 x 64: pips at
+    #: 1 px/mm, where a club's lobes and a spade's point still show)
+    whole_pool = 2
+    #: channels of the whole-card branch's last blocks
+    whole_channels = 128
+
     def __init__(self, n_classes: int, emb_dim: int = 128, width: int = 1, corner_head: bool = True,
-                 whole_pool: int = 2, whole_channels: int = 128, whole_head: bool = False,
-                 top_right: bool = False) -> None:
+                 whole_head: bool = False, top_right: bool = False) -> None:
         super().__init__()
         w = width
-        #: how much the whole-card branch's input is averaged down before its first convolution:
-        #: 4 (models up to v18: 44 x 32, 0.5 px/mm, where a pip is a blur of a few pixels) or 2
-        #: (88 x 64, whose first convolution strides 2: the same 44 x 32 grid and about the same
-        #: cost, but learned from pips drawn at 1 px/mm, where a club's lobes and a spade's point
-        #: still show)
-        if whole_pool not in (2, 4):
-            raise ValueError(f"whole_pool must be 2 or 4, not {whole_pool}")
-        self.whole_pool = whole_pool
-        #: channels of the whole-card branch's last blocks: 64 (models up to v19) or 128, where the
-        #: branch also ends in a second block on its 6 x 4 grid (from v20: the v19 network fitted
-        #: its training crops no better than its validation crops, 97.2 % both; the blocks on the
-        #: small grids add capacity for little computation)
-        if whole_channels not in (64, 128):
-            raise ValueError(f"whole_channels must be 64 or 128, not {whole_channels}")
-        self.whole_channels = whole_channels
         self.corner = nn.Sequential(
             conv(3, 16 * w, 2),          # 36 x 28
             conv(16 * w, 32 * w),        # 36 x 28
@@ -91,24 +81,21 @@ class CardNet(nn.Module):
             dwblock(64 * w, 96 * w, 2),  # 9 x 7
             dwblock(96 * w, 128 * w),
         )
-        wc = whole_channels * w
+        wc = self.whole_channels * w
         #: lengths of the pooled features of the corner branch (mean and max) and of the
         #: whole-card branch (its 3 x 2 map): what the trunk, the heads and the descriptor read
         self.corner_dim, self.whole_dim = 128 * w * 2, wc * 6
         self.whole = nn.Sequential(
-            conv(3, 16 * w, 2 if whole_pool == 2 else 1),  # 44 x 32
+            conv(3, 16 * w, 2),          # 44 x 32
             conv(16 * w, 32 * w, 2),     # 22 x 16
             dwblock(32 * w, 64 * w, 2),  # 11 x 8
             dwblock(64 * w, wc),
             dwblock(wc, wc, 2),          # 6 x 4
-            *([dwblock(wc, wc)] if whole_channels == 128 else []),
+            dwblock(wc, wc),
         )
-        #: a small branch of its own over the top-right corner at full resolution (from v40), or
-        #: None: a court's suit sign beside the figure's head is 5 to 7 mm tall, plain at 2 px/mm
-        #: and a few pixels at the whole-card branch's 1 px/mm, where a club and a spade look
-        #: alike (about half of the held-out mistakes of v38 and v39 were a court read as its
-        #: clubs/spades twin). It makes a training step and a reading about a quarter slower
-        #: (0.30 against 0.23 s a step; 0.20 against 0.16 ms a card, measured for v42).
+        #: the top-right corner at full resolution, or None: a court's suit sign by the figure's
+        #: head is plain at 2 px/mm and a few pixels at the whole-card branch's 1 px/mm, where a
+        #: club and a spade look alike (it costs about a quarter more time a card)
         self.right: nn.Module | None = nn.Sequential(
             conv(3, 8, 2),          # 36 x 36
             dwblock(8, 24, 2),      # 18 x 18
@@ -120,14 +107,13 @@ class CardNet(nn.Module):
         self.trunk = nn.Sequential(nn.Linear(self.corner_dim + self.whole_dim + self.right_dim, 256), nn.BatchNorm1d(256), nn.ReLU(inplace=True), nn.Dropout(0.2))
         self.cls = nn.Linear(256, n_classes)
         self.emb = nn.Linear(256, emb_dim)
-        #: reads the corner index alone (for cards of which little else shows); None in old checkpoints
+        #: reads the corner index alone (exported as ``corner``; the index network does it better)
         self.corner_cls: nn.Module | None = (
             nn.Sequential(nn.Linear(self.corner_dim, 128), nn.ReLU(inplace=True), nn.Linear(128, n_classes))
             if corner_head else None)
-        #: reads the whole-card branch alone, in training only (not exported): without it the
-        #: network learns a card's suit from its corner index, which most designs print, and never
-        #: learns to read it from the pips and courts of a design whose index is blurred or shows
-        #: the rank alone. None in checkpoints before v20
+        #: reads the whole-card branch alone, in training only: without it the network learns a
+        #: card's suit from its index and never from the pips and courts of a design whose index
+        #: is blurred or shows the rank alone
         self.whole_cls: nn.Module | None = (
             nn.Sequential(nn.Linear(self.whole_dim, 128), nn.ReLU(inplace=True), nn.Linear(128, n_classes))
             if whole_head else None)
@@ -137,10 +123,7 @@ class CardNet(nn.Module):
         ``half``: ``x`` averaged down 2 times if the caller has it (:func:`vision.train.data.half_size`)."""
         c = self.corner(x[:, :, :CORNER_H, :CORNER_W])
         c = mean_max(c)
-        if half is None:  # as exported, and as trained up to v22
-            g = self.whole(F.avg_pool2d(x, self.whole_pool))
-        else:
-            g = self.whole(half if self.whole_pool == 2 else F.avg_pool2d(half, 2))
+        g = self.whole(F.avg_pool2d(x, self.whole_pool) if half is None else half)
         g = F.adaptive_avg_pool2d(g, (3, 2)).flatten(1)
         return c, g
 
@@ -233,11 +216,9 @@ SUIT_H = 72
 
 
 class SuitNet(nn.Module):
-    """A small network of its own that tells a black card's suit, clubs or spades, from the top of
-    its crop at full resolution (from v43). Half the card network's held-out mistakes are a card
-    read as its clubs/spades twin (``QC`` as ``QS``, ``AC`` as ``AS``), most of them unsure: this
-    network is trained on black cards alone, and only those two answers, so all of its capacity
-    goes to the one distinction the card network finds hardest. Its two logits: spades, clubs."""
+    """Tells a black card's suit, clubs or spades, from the top of its crop at full resolution:
+    the distinction the card network finds hardest, given a network of its own trained on black
+    cards alone. Its two logits: spades, clubs."""
 
     def __init__(self) -> None:
         super().__init__()

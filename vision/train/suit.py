@@ -1,4 +1,4 @@
-"""Third stage of training (from v43): the :class:`~vision.train.model.SuitNet`, which tells a
+"""Third stage of training: the :class:`~vision.train.model.SuitNet`, which tells a
 black card's suit, clubs or spades, from the top of its crop.
 
 It learns from the black cards among the same training crops as the card network (views in which
@@ -16,7 +16,8 @@ import numpy as np
 import torch
 from torch.nn import functional as F
 
-from vision.classify import CLUBS, SPADES, half_turned, shifted
+from vision.classify import CLUBS, SPADES
+from vision.model_input import half_turned, shifted
 from vision.train.calib import fit_temperature
 from vision.train.data import brighten, reframe
 from vision.train.model import SUIT_H, SuitNet, nhwc_tensor, take_step
@@ -35,7 +36,7 @@ def black(y: np.ndarray, hidden: np.ndarray | None = None) -> tuple[np.ndarray, 
 def tops(x: np.ndarray, idx: np.ndarray, way: np.ndarray, shift: tuple[int, int] = (0, 0)) -> np.ndarray:
     """The tops (``SUIT_H`` rows, uint8 NHWC) of crops ``x[idx]``, each the way round ``way``
     gives (1: turned 180 degrees), moved ``shift`` (rows, columns; the edge carried into the gap,
-    :func:`vision.classify.shifted`)."""
+    :func:`vision.model_input.shifted`)."""
     crops = x[idx]
     turned = way == 1
     crops[turned] = half_turned(crops[turned])

@@ -2,10 +2,13 @@
 
 Every module in this package that defines ``register(commands, benches)`` adds its own
 sub-commands (and ``pegpi bench`` targets), so each part of the product owns its commands.
-Command modules import heavy libraries (OpenCV, onnxruntime, Flask) inside their handlers,
-never at module level, so that `pegpi score` starts in a blink.
+Command modules import heavy libraries (OpenCV, onnxruntime, Flask, Pillow, and the parts of
+pegpi built on them) inside their handlers, never at module level, so that `pegpi score` starts
+in a blink.
 
-A handler takes the parsed ``argparse.Namespace`` and returns the process exit code.
+A handler takes the parsed ``argparse.Namespace`` and returns the process exit code. Every error
+pegpi raises on purpose is a ``PegpiError``: it prints as one line, ``pegpi: error: ...``, and
+exits with 2; so does a file the command cannot read or write.
 """
 
 from __future__ import annotations
@@ -39,6 +42,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def os_error_text(exc: OSError) -> str:
+    """``cannot open 'x.json': No such file or directory`` rather than Python's repr of the error."""
+    if exc.filename is None:
+        return exc.strerror or str(exc)
+    name = exc.filename if exc.filename2 is None else f"{exc.filename} -> {exc.filename2}"
+    return f"{name!r}: {exc.strerror or exc}"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -46,6 +57,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         code = args.func(args)
     except PegpiError as exc:
         print(f"pegpi: error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # a file named on the command line, missing, unreadable or unwritable
+        print(f"pegpi: error: {os_error_text(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

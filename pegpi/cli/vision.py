@@ -6,13 +6,20 @@ from __future__ import annotations
 import argparse
 import json
 import os
-from typing import Any
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from games.errors import PegpiError
+from games import get_game
+from pegpi.errors import CommandError
+from vision.errors import VisionError
 
-
-class VisionCommandError(PegpiError, ValueError):
-    """A vision error (bad layout, paper, file, source) surfaced by a command."""
+if TYPE_CHECKING:  # the types alone: the modules load OpenCV and Pillow, which `pegpi score` does without
+    from games.spec import Spec
+    from vision.api import CardClassifier
+    from vision.mat import MatLayout
+    from vision.simtable import Step
+    from vision.template_classifier import TemplateClassifier
 
 
 def register(commands: Any, benches: Any) -> None:
@@ -36,30 +43,27 @@ def register(commands: Any, benches: Any) -> None:
     bench.set_defaults(func=_bench)
 
 
-def _layout_for_game(game: str, seats: int, paper: str):
-    from games import get_game
-    from vision.errors import VisionError
+def _layout_for_game(game: str, seats: int, paper: str) -> tuple[Spec, MatLayout]:
     from vision.mat import layout_for
 
     spec = get_game(game).spec
     if seats not in spec.players:
-        raise VisionCommandError(f"{spec.name} is played by {', '.join(map(str, spec.players))} players, "
-                                 f"not {seats}")
+        raise CommandError(f"{spec.name} is played by {', '.join(map(str, spec.players))} players, "
+                           f"not {seats}")
     try:
         return spec, layout_for(spec.table, seats, paper)
     except VisionError as exc:
-        raise VisionCommandError(f"{spec.name}: {exc}") from exc
+        raise CommandError(f"{spec.name}: {exc}") from exc
 
 
 def _mat(args: argparse.Namespace) -> int:
-    from vision.errors import VisionError
     from vision.mat_print import save_mat
 
     spec, layout = _layout_for_game(args.game, args.seats, args.paper)
     try:
         path = save_mat(layout, spec.title or spec.name, args.output, args.px_per_mm)
     except VisionError as exc:
-        raise VisionCommandError(str(exc)) from exc
+        raise CommandError(str(exc)) from exc
     zones = ", ".join(f"{z.name} ({len(z.slots)})" for z in layout.zones)
     print(f"{path}: {spec.title or spec.name}, {layout.table} mat for {layout.seats} seats on {layout.paper}; "
           f"zones (outlines): {zones}")
@@ -86,7 +90,7 @@ def cribbage_deal_script(seed: int = 0) -> list[Any]:
     return script
 
 
-def _stand_in(px_per_mm: float = 3.0):
+def _stand_in(px_per_mm: float = 3.0) -> TemplateClassifier:
     from vision.render import CARD_IDS
     from vision.simtable import default_card_art
     from vision.template_classifier import TemplateClassifier
@@ -94,7 +98,7 @@ def _stand_in(px_per_mm: float = 3.0):
     return TemplateClassifier.from_art([*CARD_IDS, "back"], default_card_art(px_per_mm=px_per_mm))
 
 
-def _classifier() -> tuple[Any, str]:
+def _classifier() -> tuple[CardClassifier, str]:
     """The shipped model if it loads; otherwise the template stand-in taught the simulator's deck."""
     try:
         from vision.classify import load_default_classifier
@@ -121,8 +125,6 @@ def _table_sim(args: argparse.Namespace) -> int:
     got = []
     for frame in sim.frames():
         if args.save:
-            from pathlib import Path
-
             Path(args.save).mkdir(parents=True, exist_ok=True)
             cv2.imwrite(str(Path(args.save) / f"frame{frame.index:05d}.png"), frame.image)
         for event in pipeline.process(frame.image, frame.t).events:
@@ -146,8 +148,6 @@ _SIX = [("seat0", "AS"), ("seat0", "4H"), ("seat0", "7C"), ("seat1", "2D"), ("se
 
 
 def _bench(args: argparse.Namespace) -> int:
-    import time
-
     import cv2
     import numpy as np
 
@@ -162,7 +162,7 @@ def _bench(args: argparse.Namespace) -> int:
     fps = 30.0
     report: dict[str, Any] = {"classifier": name, "frame": "1280x720", "threads": 1, "frame_ms": {}}
     for cards in ([], _SIX, _TWELVE):
-        script = [Idle(0.15)] + [Place(card, zone, hand=False) for zone, card in cards]
+        script: list[Step] = [Idle(0.15), *(Place(card, zone, hand=False) for zone, card in cards)]
         script += [Idle(0.2), Shake(1.0), Idle(args.frames / fps)]
         sim = SimTable(layout, script, title="cribbage", fps=fps, pose=pose, seed=len(cards))
         frames = list(sim.frames())
@@ -170,7 +170,9 @@ def _bench(args: argparse.Namespace) -> int:
         measured = frames[-args.frames:]
         for frame in frames[: len(frames) - len(measured)]:
             pipeline.process(frame.image, frame.t)  # learn the mat and settle the cards
-        totals, cpu, stages = [], [], {s: [] for s in STAGES}
+        totals: list[float] = []
+        cpu: list[float] = []
+        stages: dict[str, list[float]] = {s: [] for s in STAGES}
         for frame in measured:
             start, start_cpu = time.perf_counter(), time.thread_time()
             result = pipeline.process(frame.image, frame.t)

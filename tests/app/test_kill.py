@@ -37,7 +37,7 @@ def _rows(db: Path) -> int:
 def _start(record: Path, db: Path, notify: socket.socket) -> subprocess.Popen[bytes]:
     env = {**os.environ, "NOTIFY_SOCKET": notify.getsockname()}
     env.pop("WATCHDOG_USEC", None)
-    cmd = [sys.executable, "-m", "device", "run", "--source", f"script:{record}", "--db", str(db),
+    cmd = [sys.executable, "-m", "pegpi", "run", "--source", f"script:{record}", "--db", str(db),
            "--no-web", "--display", "none", "--quit-at-end", "--config", os.devnull]
     return subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 

@@ -17,10 +17,12 @@ import pytest
 from device.config import load_config
 from device.demo import sim_steps
 from device.protocols.script import play_script, record_to_script
-from device.runtime import Companion, Options, resolve_source, sd_notify, watchdog_interval
+from device.runtime import sd_notify, watchdog_interval
 from device.session import Session
 from device.store import Store
 from games.cribbage.autoplay import autoplay
+from games.view import view_from_json
+from pegpi.companion import Companion, Options, resolve_source
 from vision.errors import SourceError
 from vision.sources import Frame
 
@@ -232,13 +234,13 @@ def test_the_board_follows_the_game_to_its_end(tmp_path: Path) -> None:
         assert companion.serve() == 0
         final = companion.session.view()
         deadline = time.monotonic() + 10
-        while board.last_view != final and time.monotonic() < deadline:  # the board draws at its own pace
+        while board.last_view != view_from_json(final) and time.monotonic() < deadline:  # the board draws at its own pace
             time.sleep(0.01)
         drawn = oled.image.copy()
     finally:
         companion.close()  # (closing blanks the screen)
-    assert board.last_view == final and final["phase"] == "over"
-    want = render_board(final, (128, 64)).convert(drawn.mode)
+    assert board.last_view == view_from_json(final) and final["phase"] == "over"
+    want = render_board(view_from_json(final), (128, 64)).convert(drawn.mode)
     assert ImageChops.difference(drawn, want).getbbox() is None
 
 
@@ -269,7 +271,7 @@ def test_the_demo_reads_its_simulated_camera_through_the_pipeline(tmp_path: Path
 def test_the_runtime_bench_runs_the_companion_with_the_services_environment() -> None:
     """`pegpi bench runtime` measures the companion as systemd starts it on the device: every
     setting it adds (such as the malloc arenas that its memory figure depends on) is in the unit."""
-    from device.cli.runtime import SERVICE_ENV
+    from pegpi.cli.runtime import SERVICE_ENV
 
     unit = (Path(__file__).resolve().parents[2] / "systemd" / "pegpi.service").read_text(encoding="utf-8")
     set_by_unit = dict(line.removeprefix("Environment=").split("=", 1)

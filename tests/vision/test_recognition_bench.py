@@ -1,24 +1,24 @@
-"""How `pegpi bench recognition` scores a photo read by recognize: the figures in the model card
-and the README rest on it."""
+"""How `pegpi bench recognition` (vision.bench) counts its figures: the model card and the
+README rest on them."""
 
 from __future__ import annotations
 
 import pytest
 
-from device.cli.recognition import _recall_precision, _score_scene
+from vision.bench.scoring import recall_precision, score_scene, twins
 
 
 def test_a_card_read_twice_counts_once_found_and_once_false() -> None:
     counts = [0, 0, 0]
-    _score_scene(counts, ["AS", "10H", "QD"], ["AS", "AS", "7C"])
+    score_scene(counts, ["AS", "10H", "QD"], ["AS", "AS", "7C"])
     assert counts == [1, 2, 2]  # AS found; 10H and QD missed; the second AS and the 7C false
 
 
 def test_recall_and_precision_over_all_photos_and_by_layout() -> None:
     per_layout = {"scatter": [0, 0, 0], "fan": [0, 0, 0], "arc": [0, 0, 0]}
-    _score_scene(per_layout["scatter"], ["AS", "2S", "3S"], ["AS", "2S", "3S"])
-    _score_scene(per_layout["fan"], ["4H", "5H", "6H", "7H"], ["4H", "5H", "KC"])
-    figures = _recall_precision(per_layout, 2)
+    score_scene(per_layout["scatter"], ["AS", "2S", "3S"], ["AS", "2S", "3S"])
+    score_scene(per_layout["fan"], ["4H", "5H", "6H", "7H"], ["4H", "5H", "KC"])
+    figures = recall_precision(per_layout, 2)
     assert (figures["found"], figures["missed"], figures["false"]) == (5, 2, 1)
     assert figures["recall"] == round(5 / 7, 4) and figures["precision"] == round(5 / 6, 4)
     assert figures["by_layout"]["scatter"] == {"recall": 1.0, "precision": 1.0}
@@ -29,7 +29,7 @@ def test_recall_and_precision_over_all_photos_and_by_layout() -> None:
 def test_a_framed_crop_is_seen_closer_or_further_about_its_centre() -> None:
     import numpy as np
 
-    from device.cli.recognition import framed
+    from vision.bench.crops import framed
 
     crop = np.full((176, 128, 3), 255, np.uint8)
     crop[88 + 40, 64 + 20] = 0  # a dark dot 40 px below and 20 px right of the centre
@@ -38,12 +38,13 @@ def test_a_framed_crop_is_seen_closer_or_further_about_its_centre() -> None:
         out = framed(crop, scale)
         assert out.shape == crop.shape
         y, x = np.unravel_index(np.argmin(out[..., 0]), out.shape[:2])
-        assert (y, x) == (round(88 + 40 * scale), round(64 + 20 * scale))
+        assert (int(y), int(x)) == (round(88 + 40 * scale), round(64 + 20 * scale))
         assert out[0, 0, 0] == 255  # a zoom out carries the paper's edge, not black, into the frame
 
 
 def test_the_framing_section_reads_the_held_out_crops_at_every_scale() -> None:
-    from device.cli.recognition import FRAMINGS, run_bench
+    from vision.bench.crops import FRAMINGS
+    from vision.bench.recognition import run_bench
 
     res = run_bench(designs=1, sections=["framing"])
     assert res["framing"]["crops"] == res["heldout"]["crops"] == 61  # 54 cards, a back, 6 non-cards
@@ -54,7 +55,7 @@ def test_the_framing_section_reads_the_held_out_crops_at_every_scale() -> None:
 
 
 def test_the_default_bench_reads_the_designs_it_always_read_and_the_pools_never_meet() -> None:
-    from device.cli.recognition import design_seeds
+    from vision.bench.recognition import design_seeds
     from vision.render import HELDOUT_DESIGN_SEEDS, TRAIN_DESIGN_RANGE, is_heldout
 
     # figures of the default bench stay comparable with every earlier model's
@@ -66,7 +67,7 @@ def test_the_default_bench_reads_the_designs_it_always_read_and_the_pools_never_
 
 
 def test_a_pool_asked_for_more_designs_than_it_has_is_refused_by_name(capsys: pytest.CaptureFixture[str]) -> None:
-    from device.cli import main
+    from pegpi.cli import main
 
     for argv in (["--designs", "257"], ["--designs", "0"], ["--pool", "selection", "--designs", "999"]):
         assert main(["bench", "recognition", "--only", "heldout", *argv]) == 2
@@ -77,15 +78,13 @@ def test_a_pool_asked_for_more_designs_than_it_has_is_refused_by_name(capsys: py
 
 
 def test_clubs_spades_twins_are_counted_apart_from_other_mistakes() -> None:
-    from device.cli.recognition import _twins
-
     truth = ["KS", "QC", "10C", "AS", "KS", "5H"]
     read = ["KC", "QS", "10S", "AS", "QS", "5D"]
-    assert _twins(truth, read) == 3  # KS/KC, QC/QS and 10C/10S; not AS (right), KS/QS, 5H/5D
+    assert twins(truth, read) == 3  # KS/KC, QC/QS and 10C/10S; not AS (right), KS/QS, 5H/5D
 
 
 def test_the_selection_pool_is_read_and_reported_as_such() -> None:
-    from device.cli.recognition import run_bench
+    from vision.bench.recognition import run_bench
 
     res = run_bench(designs=2, sections=["heldout"], pool="selection")
     held = res["heldout"]

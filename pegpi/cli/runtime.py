@@ -4,14 +4,26 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
+import os
+import re
+import signal
+import socket
+import statistics
+import subprocess
 import sys
+import tempfile
+import threading
+import time
+import urllib.request
+import warnings
+from pathlib import Path
 from typing import Any
 
-from games.errors import PegpiError
-
-
-class CommandError(PegpiError, ValueError):
-    """A command-line value that cannot be right."""
+from device.config import load_config, store_path
+from device.store import Store
+from games.records import replay
+from pegpi.errors import CommandError
 
 
 def _host_port(text: str) -> tuple[str, int]:
@@ -50,7 +62,8 @@ def register(commands: Any, benches: Any) -> None:
         description="Run the table companion. With no camera (not a Pi) it runs the demo: a simulated "
                     "cribbage game scored from rendered frames, live on the web page.")
     p.add_argument("--source", metavar="SOURCE",
-                   help="auto (default), picamera, camera:N, video:FILE, folder:DIR, demo or script:FILE")
+                   help="auto (default), picamera, camera:N or /dev/videoN, video:FILE, folder:DIR (a video file or a "
+                        "folder by its path works too), demo or script:FILE")
     _common(p)
     p.set_defaults(func=cmd_run, forced_source=None)
 
@@ -74,31 +87,22 @@ def register(commands: Any, benches: Any) -> None:
 
 
 def _config(args: argparse.Namespace) -> dict[str, Any]:
-    from device.config import load_config
-
     return load_config(args.config)
 
 
 def _setup_logging(level: str, verbose: bool) -> None:
-    import logging
-    import os
-
     journal = bool(os.environ.get("JOURNAL_STREAM"))
     fmt = "%(levelname)s %(name)s: %(message)s" if journal else "%(asctime)s %(levelname)-7s %(message)s"
     logging.basicConfig(level=logging.DEBUG if verbose else getattr(logging, level.upper()), format=fmt,
                         datefmt="%H:%M:%S", stream=sys.stderr)
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # SSE holds threads on purpose
-    import warnings
 
     # gpiozero says so for every pin library it tries; the LED and button warnings say what matters
     warnings.filterwarnings("ignore", message="Falling back from")
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    import signal
-    import threading
-
-    from device.runtime import Companion, Options
+    from pegpi.companion import Companion, Options
 
     config = _config(args)
     _setup_logging(config["log"]["level"], args.verbose)
@@ -121,6 +125,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     try:
         companion.start()
         session = companion.session
+        assert session is not None  # start() opened it
         game = session.game
         print(f"pegpi: {game.spec.title} for {', '.join(game.players)}; source: {companion.source_name}; "
               f"store: {companion.db_path}", flush=True)
@@ -143,8 +148,6 @@ def cmd_run(args: argparse.Namespace) -> int:
               + f" ({state.result_text()})", flush=True)
         expected = companion.expected
         if expected is not None and state.is_over:
-            from games.records import replay
-
             want = replay(expected).state.scores
             same = list(want) == list(state.scores)
             print(f"pegpi: the game as played scores {want}: {'the same' if same else 'DIFFERENT'}", flush=True)
@@ -155,11 +158,6 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
-    from device.config import store_path
-    from device.store import Store
-
     path = Path(args.db) if args.db else store_path(_config(args))
     if not path.exists():
         raise CommandError(f"no event store at {path}")
@@ -205,16 +203,12 @@ def cmd_bench_runtime(args: argparse.Namespace) -> int:
 
 
 def _free_port() -> int:
-    import socket
-
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
 
 
 def _proc_kb(pid: int, key: str) -> float:
-    from pathlib import Path
-
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith(key + ":"):
             return float(line.split()[1])
@@ -231,17 +225,6 @@ def bench_runtime(seconds: float = 12.0) -> dict[str, Any]:
     """Run ``pegpi demo`` as systemd would (a notify socket), at full speed with the web page on:
     time to READY=1, its frame rate from its STATUS lines, its resident memory; then the pipeline
     and session alone on pre-rendered frames."""
-    import os
-    import re
-    import signal
-    import socket
-    import statistics
-    import subprocess
-    import tempfile
-    import time
-    import urllib.request
-    from pathlib import Path
-
     report: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
         notify = str(Path(tmp) / "notify")
@@ -249,7 +232,7 @@ def bench_runtime(seconds: float = 12.0) -> dict[str, Any]:
         sock.bind(notify)
         port = _free_port()
         env = {**os.environ, **SERVICE_ENV, "NOTIFY_SOCKET": notify}
-        cmd = [sys.executable, "-m", "device", "demo", "--speed", "0", "--db", str(Path(tmp) / "bench.db"),
+        cmd = [sys.executable, "-m", "pegpi", "demo", "--speed", "0", "--db", str(Path(tmp) / "bench.db"),
                "--web", f"127.0.0.1:{port}", "--display", "none", "--config", os.devnull]
         start = time.perf_counter()
         proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
@@ -303,15 +286,10 @@ def bench_runtime(seconds: float = 12.0) -> dict[str, Any]:
 
 def _pipeline_fps(frames: int = 150) -> float:
     """Frames per second of vision pipeline + session on pre-rendered frames of a simulated deal."""
-    import tempfile
-    import time
-    from pathlib import Path
-
     from device.demo import demo_record, sim_steps
     from device.protocols.script import record_to_script
-    from device.runtime import load_classifier
     from device.session import Session
-    from device.store import Store
+    from pegpi.companion import load_classifier
     from vision.mat import layout_for
     from vision.pipeline import TablePipeline
     from vision.simtable import CameraPose, SimTable

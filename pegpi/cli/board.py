@@ -10,16 +10,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
+import time
+import tomllib
 from pathlib import Path
 from typing import Any
 
-from games.errors import PegpiError
+from games.records import game_of, load_record
+from pegpi.errors import CommandError
 
 SIZES = {"128x64": (128, 64), "128x32": (128, 32), "256x64": (256, 64)}
 
-
-class BoardCommandError(PegpiError, ValueError):
-    """Bad arguments to `pegpi board`."""
 
 
 def register(commands: Any, benches: Any) -> None:
@@ -32,7 +33,7 @@ def register(commands: Any, benches: Any) -> None:
     what = p.add_mutually_exclusive_group(required=True)
     what.add_argument("--demo", action="store_true", help="example states of a cribbage game")
     what.add_argument("--record", help="a game record (JSON): one picture per action")
-    what.add_argument("--view", help="a view (JSON, as the engine's view_for gives)")
+    what.add_argument("--view", help="a view (JSON, as a view's to_json() gives it)")
     what.add_argument("--check", action="store_true", help="exercise the hardware in the config")
     p.add_argument("-o", "--out", help="output folder (a .png file for --view)")
     p.add_argument("--size", action="append", choices=sorted(SIZES),
@@ -59,11 +60,11 @@ def _sizes(args: argparse.Namespace, default: list[str]) -> list[tuple[int, int]
 
 def cmd_board(args: argparse.Namespace) -> int:
     if args.scale < 1 or args.scale > 16:
-        raise BoardCommandError(f"--scale {args.scale} must be 1..16")
+        raise CommandError(f"--scale {args.scale} must be 1..16")
     if args.check:
         return check_hardware(args)
     if not args.out:
-        raise BoardCommandError("say where the pictures go: -o FOLDER (or -o FILE.png with --view)")
+        raise CommandError("say where the pictures go: -o FOLDER (or -o FILE.png with --view)")
     if args.demo:
         return demo(Path(args.out), _sizes(args, list(SIZES)), args.scale)
     if args.record:
@@ -100,17 +101,20 @@ def _load_json(path: Path, what: str) -> Any:
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
-        raise BoardCommandError(f"cannot read the {what} {str(path)!r}: {exc.strerror}") from exc
+        raise CommandError(f"cannot read the {what} {str(path)!r}: {exc.strerror}") from exc
     except json.JSONDecodeError as exc:
-        raise BoardCommandError(f"{path.name} is not valid JSON: {exc.msg} at line {exc.lineno}") from exc
+        raise CommandError(f"{path.name} is not valid JSON: {exc.msg} at line {exc.lineno}") from exc
 
 
 def one_view(path: Path, out: Path, size: tuple[int, int], scale: int) -> int:
     from device.board import render_board
+    from games.errors import ViewError
+    from games.view import view_from_json
 
-    view = _load_json(path, "view")
-    if not isinstance(view, dict):
-        raise BoardCommandError(f"{path.name} is not a view (a JSON object)")
+    try:
+        view = view_from_json(_load_json(path, "view"))
+    except ViewError as exc:
+        raise CommandError(f"{path.name} is not a view: {exc}") from exc
     if out.suffix.lower() != ".png":
         out.mkdir(parents=True, exist_ok=True)
         out = out / f"{path.stem}.png"
@@ -123,7 +127,6 @@ def record_frames(path: Path, out: Path, size: tuple[int, int], scale: int) -> i
     """Every step of a record through the real engine, as PNGs and one GIF with the announcements."""
     from device.board import render_board
     from device.board.announce import announcement_frames
-    from games.records import game_of, load_record
 
     record = load_record(path)
     game = game_of(record)
@@ -139,7 +142,7 @@ def record_frames(path: Path, out: Path, size: tuple[int, int], scale: int) -> i
     for index, view in enumerate(views):
         picture = _enlarge(render_board(view, size), scale)
         picture.save(out / f"step-{index:04d}.png", optimize=True)
-        now = [int(side.get("score", 0)) for side in view.get("sides", [])]
+        now = [side.score for side in view.sides]
         if previous is not None and now != previous:
             for frame in announcement_frames(view, size):
                 movie.append(_enlarge(frame, scale))
@@ -155,25 +158,20 @@ def record_frames(path: Path, out: Path, size: tuple[int, int], scale: int) -> i
 
 
 def _config(path: str | None) -> dict[str, Any]:
-    import tomllib
-
     if path is None:
         return {}
     try:
         with open(path, "rb") as handle:
             data: dict[str, Any] = tomllib.load(handle)
     except OSError as exc:
-        raise BoardCommandError(f"cannot read the config {path!r}: {exc.strerror}") from exc
+        raise CommandError(f"cannot read the config {path!r}: {exc.strerror}") from exc
     except tomllib.TOMLDecodeError as exc:
-        raise BoardCommandError(f"{path} is not valid TOML: {exc}") from exc
+        raise CommandError(f"{path} is not valid TOML: {exc}") from exc
     return data
 
 
 def check_hardware(args: argparse.Namespace) -> int:
     """Show the demo states on the display, light each LED in turn, then echo button presses."""
-    import logging
-    import time
-
     from device.board import samples
     from device.buttons import ButtonPanel
     from device.display import BoardDisplay
@@ -192,7 +190,7 @@ def check_hardware(args: argparse.Namespace) -> int:
         for name, make in samples.ALL.items():
             print(f"board: {name}")
             view = make()
-            display.announce(view) if view.get("last") else display.show(view)
+            display.announce(view) if view.last is not None else display.show(view)
             lights.show(view)
             strip.show(view)
             time.sleep(args.pace)
@@ -217,7 +215,7 @@ class _EchoTable:
     def view(self, seat: int | None = None) -> dict[str, Any]:
         from device.board import samples
 
-        return samples.play()
+        return samples.play().to_json()
 
     def _say(self, what: str) -> dict[str, Any]:
         print(f"button: {what}")

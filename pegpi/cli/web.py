@@ -1,4 +1,5 @@
-"""`pegpi web` (serve the phone page over a replayed game) and `pegpi bench web`."""
+"""`pegpi web` (serve the phone page over a replayed game: the real Session over an in-memory
+store) and `pegpi bench web`."""
 
 from __future__ import annotations
 
@@ -27,8 +28,6 @@ def register(commands: Any, benches: Any) -> None:
     b = benches.add_parser("web", help="20 phones on Server-Sent Events: delivery latency and server memory")
     b.add_argument("--clients", type=int, default=20, help="phones watching at once (default 20)")
     b.add_argument("--updates", type=int, default=60, help="board changes to deliver (default 60)")
-    b.add_argument("--service", choices=("session", "replay"), default="session",
-                   help="the runtime's Session with its event store on disk (default), or web's in-memory replay")
     b.add_argument("--json", action="store_true", help="print JSON")
     b.set_defaults(func=cmd_bench_web)
 
@@ -36,13 +35,13 @@ def register(commands: Any, benches: Any) -> None:
 def cmd_web(args: argparse.Namespace) -> int:
     import threading
 
-    from games.records import load_record
+    from device.replay import ReplaySession
+    from games.errors import PegpiError
     from web import create_app
-    from web.replay_service import ReplayService
     from web.serve import serve
 
-    record = load_record(args.replay) if args.replay else None
-    service = ReplayService(record, pairing_code=args.code, played=max(args.played, 0))
+    # the real Session over an in-memory store, fed the record's actions
+    service = ReplaySession(args.replay, pairing_code=args.code, played=args.played)
     app = create_app(service=service)
     if args.step > 0:
         stop = threading.Event()
@@ -51,7 +50,7 @@ def cmd_web(args: argparse.Namespace) -> int:
             while not stop.wait(args.step) and service.steps_left:
                 try:
                     service.step()
-                except Exception as exc:  # a phone changed the game: the record no longer fits
+                except PegpiError as exc:  # a phone changed the game: the record no longer fits
                     print(f"pegpi web: the replay stops: {exc}")
                     return
 
@@ -59,7 +58,7 @@ def cmd_web(args: argparse.Namespace) -> int:
     from web.netaddr import banner, phone_urls
 
     print(banner("pegpi web", phone_urls(args.host, args.port), service.pairing_code)
-          + (f"\n({service.steps_left} actions to replay)" if record else ""), flush=True)
+          + (f"\n({service.steps_left} actions to replay)" if args.replay else ""), flush=True)
     serve(app, host=args.host, port=args.port, threads=args.threads)
     return 0
 
@@ -67,13 +66,13 @@ def cmd_web(args: argparse.Namespace) -> int:
 def cmd_bench_web(args: argparse.Namespace) -> int:
     from web.bench import run
 
-    result = run(clients=args.clients, updates=args.updates, service_kind=args.service)
+    result = run(clients=args.clients, updates=args.updates)
     if args.json:
         print(json.dumps(result))
         return 0
     lat, rss = result["latency_ms"], result["server_rss_mb"]
     print(f"pegpi bench web: {result['clients']} SSE clients on loopback, {result['updates']} updates "
-          f"({result['deliveries']} deliveries), service: {result['service']}")
+          f"({result['deliveries']} deliveries), the table's Session on {result['store']}")
     print(f"delivery latency  median {lat['median']:.2f} ms   p95 {lat['p95']:.2f} ms   max {lat['max']:.2f} ms")
     print(f"server memory     RSS {rss['after_updates']:.1f} MB with the clients "
           f"({rss['before_clients']:.1f} MB before they connected)")

@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import csv
 import json
+from importlib import resources
 from typing import Any
+
+from games import get_game, registered_games
+from games.cribbage.census import TOTAL_SHOWS, census
+from games.records import replay
 
 
 def register(commands: Any, benches: Any) -> None:
@@ -35,8 +41,6 @@ def register(commands: Any, benches: Any) -> None:
 
 
 def cmd_games(args: argparse.Namespace) -> int:
-    from games import registered_games
-
     specs = registered_games()
     if args.json:
         print(json.dumps([s.to_json() for s in specs], indent=2))
@@ -48,8 +52,6 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    from games import get_game
-
     game = get_game(args.game)(max(get_game(args.game).spec.players[:1] or (2,)))
     scorer = getattr(game, "score_cards", None)
     if scorer is None:
@@ -81,8 +83,6 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from games.records import replay
-
     result = replay(args.record)
     if args.json:
         print(json.dumps(result.to_json()))
@@ -98,16 +98,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def published_distribution() -> dict[int, tuple[int, int]]:
-    import csv
-    from importlib import resources
-
     text = resources.files("games").joinpath("data/cribbage_show_distribution.csv").read_text()
     return {int(r["score"]): (int(r["hand_count"]), int(r["crib_count"])) for r in csv.DictReader(text.splitlines())}
 
 
 def cmd_bench_shows(args: argparse.Namespace) -> int:
-    from games.cribbage.census import TOTAL_SHOWS, census
-
     result = census()
     published = published_distribution()
     hand_ok = all(result.hand.get(s, 0) == h for s, (h, _) in published.items()) and \

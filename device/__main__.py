@@ -1,5 +1,0 @@
-import sys
-
-from device.cli import main
-
-sys.exit(main())

@@ -1,0 +1,135 @@
+"""What a table protocol may ask a game: the declared seam between ``device.protocols`` and games.
+
+A table protocol (``device.protocols``) turns cards seen on the mat into game actions. It never
+looks at a game's class or its state's fields: it asks the state the questions below, and the
+state answers in the game's own terms. A game's ``spec.table`` names the protocol; its state
+implements that protocol's interface (:class:`PeggingTable` for ``"pegging"``).
+
+Places on the mat are :class:`Zone` values. The mat's printed names (``"seat1"``, ``"crib"``) are
+read into zones once, by :meth:`Zone.parse`, where table events enter; ``Zone.name`` prints them
+back.
+
+>>> Zone.parse("seat1")
+Zone(kind='seat', seat=1)
+>>> Zone.parse("crib").name, Zone.row(0).name
+('crib', 'seat0')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal, Protocol, get_args, runtime_checkable
+
+from games.errors import PegpiError
+
+if TYPE_CHECKING:
+    from games.engine import Action
+
+#: What a zone of the mat is for: a seat's own row (or spot), the crib, the starter, a trick's
+#: trump, a central pile, a grid of outlines read together.
+ZoneKind = Literal["seat", "crib", "starter", "trump", "pile", "grid"]
+ZONE_KINDS: tuple[str, ...] = get_args(ZoneKind)
+#: the zones a mat names by their kind alone (every kind but a seat's row)
+_BY_NAME: dict[str, ZoneKind] = {"crib": "crib", "starter": "starter", "trump": "trump", "pile": "pile",
+                                 "grid": "grid"}
+
+
+class ZoneError(PegpiError, ValueError):
+    """A zone name that no mat has, or a zone built with a seat where it takes none."""
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Zone:
+    """A place on the mat: its ``kind`` and, for a seat's row, the ``seat`` that plays into it."""
+
+    kind: ZoneKind
+    seat: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in ZONE_KINDS:
+            raise ZoneError(f"no mat has a zone of kind {self.kind!r}; kinds: {', '.join(ZONE_KINDS)}")
+        if (self.kind == "seat") != (self.seat is not None):
+            raise ZoneError(f"a {self.kind} zone {'needs' if self.kind == 'seat' else 'takes no'} seat")
+        if self.seat is not None and self.seat < 0:
+            raise ZoneError(f"there is no seat {self.seat}")
+
+    @classmethod
+    def row(cls, seat: int) -> Zone:
+        """The row (or spot) seat ``seat`` plays into."""
+        return cls("seat", seat)
+
+    @classmethod
+    def parse(cls, name: str) -> Zone:
+        """The zone a mat prints as ``name`` (``"seat0"``, ``"crib"``, ``"starter"``, ...)."""
+        if isinstance(name, str):
+            if name.startswith("seat") and name[4:].isdigit():
+                return cls("seat", int(name[4:]))
+            if name in _BY_NAME:
+                return cls(_BY_NAME[name])
+        raise ZoneError(f"no mat has a zone called {name!r}: seat0, seat1, ..., {', '.join(_BY_NAME)}")
+
+    @property
+    def name(self) -> str:
+        """The name the mat prints (what :meth:`parse` reads)."""
+        return f"seat{self.seat}" if self.kind == "seat" else self.kind
+
+    def __str__(self) -> str:
+        return self.name
+
+
+CRIB = Zone("crib")
+STARTER = Zone("starter")
+
+
+@runtime_checkable
+class TableState(Protocol):
+    """What every table protocol may ask a game's state, whatever the table."""
+
+    def whose_turn(self) -> int | None:
+        """The seat to play a card now, or None when nobody is to play (a deal, a show, the end)."""
+
+    def zone_owner(self, zone: Zone) -> int | None:
+        """The seat whose cards lie in ``zone`` this deal (a seat's row; the crib is the dealer's)."""
+
+    def zone_label(self, zone: Zone) -> str:
+        """``zone`` in a player's words, for messages: "Ann's row", "the crib", "the top card"."""
+
+    def zone_cards(self, zone: Zone) -> list[str]:
+        """The cards the game knows lie face up in ``zone`` now, in the order they came."""
+
+    def card_means(self, zone: Zone, card: str) -> list[Action] | None:
+        """What a face-up ``card`` laid in ``zone`` means now: the action(s) it is (not yet
+        checked against the rules: applying them may still be refused), ``[]`` when it means
+        nothing yet but belongs there (a card laid for the show), None when it means nothing
+        (the game already holds it, or nothing on the mat counts now). Raises ``CardError``
+        for a card name this game's deck does not have."""
+
+
+@runtime_checkable
+class PeggingTable(TableState, Protocol):
+    """The pegging table (``spec.table == "pegging"``): a row per seat, a face-down crib, a
+    starter; the play is inferred from the order of cards laid; the show from the cards seen."""
+
+    def lies_face_down(self, zone: Zone) -> bool:
+        """A card face down (or unreadable) in ``zone`` is expected now and means nothing by itself
+        (the crib's discards; cards moved about before the play; a mat waiting to be cleared)."""
+
+    def inferred_pass(self) -> Action | None:
+        """The "go" (or pass) of the player to move, when the order of plays can show one now: a
+        card laid out of turn, or one that cannot go on, means they had said it. None when that
+        player cannot have passed (at a lead, or with a count so low that every card fits)."""
+
+    def to_lay_away(self, seat: int) -> int:
+        """How many cards ``seat`` still lays away to the crib this deal (0 outside the discards)."""
+
+    def deal_due(self) -> Action | None:
+        """The deal to record once the mat is cleared, when one is due; None otherwise."""
+
+    def show_waits_for(self) -> Zone | None:
+        """Still to come in the show: the zone whose cards make the next count (a seat's row, the
+        crib), or None outside the show or when counts are given on the phone (claims, announces)."""
+
+    def show_from(self, zone: Zone, faces: Sequence[str]) -> Action | None:
+        """The show (or crib) action that ``faces``, the cards seen face up in ``zone`` in slot
+        order, complete now; None while cards are still missing."""

@@ -1,0 +1,7 @@
+"""`python -m pegpi`: the command line."""
+
+import sys
+
+from pegpi.cli import main
+
+sys.exit(main())

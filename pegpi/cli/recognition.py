@@ -1,0 +1,336 @@
+"""Card recognition commands: ``pegpi classify``, ``pegpi recognize``, ``pegpi enroll``,
+``pegpi bench photos`` and ``pegpi bench recognition`` (whose bench is :mod:`vision.bench`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from games.errors import PegpiError
+from vision.bench import DESIGN_POOLS, SECTIONS
+
+
+def register(commands: Any, benches: Any) -> None:
+    p = commands.add_parser("classify", help="read images of one card each (upright crops, or loose photos of one card)")
+    p.add_argument("images", nargs="+", type=Path, help="images, or folders of them")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--decks", default=None,
+                   help="enrolled decks to use, comma-separated (default: all enrolled; 'none' for none)")
+    p.set_defaults(func=cmd_classify)
+
+    p = commands.add_parser("recognize", help="find and read every card in photos")
+    p.add_argument("images", nargs="+", type=Path, help="photos, or folders of them")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--decks", default=None, help="enrolled decks to use (default: all; 'none')")
+    p.add_argument("--min-confidence", type=float, default=0.5)
+    p.add_argument("--draw", type=Path, default=None, help="folder to write the images with the cards drawn")
+    p.set_defaults(func=cmd_recognize)
+
+    p = commands.add_parser("enroll", help="teach the recogniser a new deck (one or a few images per card)")
+    p.add_argument("deck", nargs="?", help="deck name, e.g. decktet")
+    p.add_argument("images", nargs="*", type=Path,
+                   help="card images, or folders holding LABEL/*.jpg or LABEL.jpg (the label is the card's name)")
+    p.add_argument("--labels", default=None,
+                   help="one label per image, separated by commas (e.g. 'the Author, Ace of Moons')")
+    p.add_argument("--replace", action="store_true", help="forget earlier views of this deck")
+    p.add_argument("--threshold", type=float, default=None, help="descriptor similarity needed to recognise an enrolled card (default: the model's, "
+                        "from its cards.json)")
+    p.add_argument("--list", action="store_true", help="list the enrolled decks")
+    p.add_argument("--remove", action="store_true", help="remove the deck")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_enroll)
+
+    b = benches.add_parser("photos", help="card model on photos of real cards, each named after its card "
+                                              "(QS.jpg, QS_2.jpg or QS/any.jpg): top-1, confident mistakes, confusions")
+    b.add_argument("paths", nargs="+", type=Path, help="photos, or folders of them")
+    b.add_argument("--crops", action="store_true",
+                   help="the photos are upright crops of one card (as the table cuts them), not photos with "
+                        "background round a card at any angle")
+    b.add_argument("--model", type=Path, default=None, help="another ONNX card model (default: the shipped one)")
+    b.add_argument("--decks", default="none",
+                   help="enrolled decks to use, comma-separated, or 'all' (default: none; their cards' names "
+                        "are then labels too)")
+    b.add_argument("--json", action="store_true")
+    b.set_defaults(func=cmd_bench_photos)
+
+    b = benches.add_parser("recognition", help="card model: held-out accuracy, latency, size, enrolment")
+    b.add_argument("--json", action="store_true")
+    b.add_argument("--model", type=Path, default=None, help="another ONNX card model (default: the shipped one)")
+    b.add_argument("--designs", type=int, default=64,
+                   help="held-out designs to test (64 by default, up to 256: more crops, a figure with less luck in it)")
+    b.add_argument("--pool", default="bench", choices=tuple(DESIGN_POOLS),
+                   help="the designs: the bench's (default), those kept for choosing between trained models, whose "
+                        "figures are never reported, or those kept for confirming a choice once (see models/MODEL_CARD.md)")
+    b.add_argument("--scenes", type=int, default=30, help="composed photos for recognize (scatter, row, held fan in turn)")
+    b.add_argument("--loose", type=int, default=256,
+                   help="loose photos of one card (background round it, any angle) for `pegpi classify`")
+    b.add_argument("--hidden", type=int, default=512,
+                   help="cards of which only the index shows (in a row or a held fan), read from the index alone")
+    b.add_argument("--commercial", type=int, default=4, metavar="N",
+                   help="table crops per card of each commercial-style reference deck (0 skips them; "
+                        "the decks are fetched once with npm)")
+    b.add_argument("--commercial-scenes", type=int, default=6, metavar="N",
+                   help="composed photos per commercial-style deck for recognize (laid apart, a row, a held fan in turn)")
+    b.add_argument("--only", default=None, metavar="SECTIONS",
+                   help=f"run only these sections, comma-separated: {', '.join(SECTIONS)}")
+    b.add_argument("--seed", type=int, default=0)
+    b.set_defaults(func=cmd_bench)
+
+
+def _image_files(paths: list[Path]) -> list[Path]:
+    """The image files the arguments name (folders give the images under them)."""
+    from vision.errors import ImageFileError
+    from vision.images import image_files
+
+    try:
+        return image_files(paths)
+    except ImageFileError as exc:
+        raise PegpiError(str(exc)) from None
+
+
+def _each_image(files: list[Path]) -> Iterator[tuple[Path, Any]]:
+    """Each file read as it comes (one photo in memory at a time), or the
+    :class:`ImageFileError` that says why it cannot be."""
+    from vision.errors import ImageFileError
+    from vision.images import read_image
+
+    for path in files:
+        try:
+            yield path, read_image(path)
+        except ImageFileError as exc:
+            yield path, exc
+
+
+def _unread(rows: list[dict[str, Any]]) -> int:
+    """Why each image that could not be read was not, printed to stderr: 1 if there was one. When
+    none could be read there is nothing else to show: a :class:`PegpiError` naming each."""
+    bad = [row for row in rows if "error" in row]
+    if bad and len(bad) == len(rows):
+        raise PegpiError("; ".join(row["error"] for row in bad))
+    for row in bad:
+        print(f"pegpi: error: {row['error']}", file=sys.stderr)
+    return 1 if bad else 0
+
+
+def _classifier(decks: str | None, model: Path | None = None) -> Any:
+    """The card model (``model``, or the shipped one) with the enrolled decks ``decks`` names:
+    comma-separated, ``"none"``, or ``"all"`` (``None`` too)."""
+    from vision.classify import OnnxCardClassifier
+    from vision.enroll import load_decks
+
+    choice = (decks or "all").strip().lower()
+    names = None if choice == "all" else [d.strip() for d in (decks or "").split(",") if d.strip()]
+    try:
+        return OnnxCardClassifier(model, decks=[] if choice == "none" else load_decks(names))
+    except FileNotFoundError as exc:
+        raise PegpiError(str(exc)) from None
+
+
+def _rows(args: argparse.Namespace, read: Any) -> list[dict[str, Any]]:
+    """One row per image the arguments name: ``{"image", **read(classifier, path, image)}``, or
+    ``{"image", "error"}`` for a file that cannot be read. The file list (and a folder with no
+    image) is checked before the model loads."""
+    files = _image_files(args.images)
+    clf = _classifier(args.decks)
+    return [{"image": str(path), "error": str(img)} if isinstance(img, Exception)
+            else {"image": str(path), **read(clf, path, img)}
+            for path, img in _each_image(files)]
+
+
+def cmd_classify(args: argparse.Namespace) -> int:
+    from vision.recognize import read_card
+
+    def read(clf: Any, path: Path, img: Any) -> dict[str, Any]:
+        d = read_card(img, clf)
+        return {"card": d.card, "confidence": round(d.confidence, 4), "corners": d.as_dict()["corners"]}
+
+    rows = _rows(args, read)
+    code = _unread(rows)
+    if args.json:
+        print(json.dumps(rows if len(rows) > 1 else rows[0], indent=2))
+    else:
+        for row in rows:
+            if "error" not in row:
+                print(f"{row['image']}: {row['card']} ({row['confidence']:.3f})")
+    return code
+
+
+def cmd_recognize(args: argparse.Namespace) -> int:
+    from vision.recognize import recognize
+
+    def read(clf: Any, path: Path, img: Any) -> dict[str, Any]:
+        found = recognize(img, clf, min_confidence=args.min_confidence)
+        if args.draw is not None:
+            _draw(img, found, args.draw / (path.stem + ".recognized.png"))
+        return {"cards": [d.as_dict() for d in found]}
+
+    out = _rows(args, read)
+    code = _unread(out)
+    if args.json:
+        print(json.dumps(out[0]["cards"] if len(out) == 1 else out, indent=2))
+    else:
+        for item in out:
+            if "error" not in item:
+                cards = ", ".join(f"{c['card']} ({c['confidence']:.2f})" for c in item["cards"]) or "no card"
+                print(f"{item['image']}: {cards}")
+    return code
+
+
+def _draw(img: Any, found: list[Any], path: Path) -> None:
+    import cv2
+    import numpy as np
+
+    canvas = img.copy()
+    for d in found:
+        q = d.corners.astype(np.int32)
+        cv2.polylines(canvas, [q], True, (0, 200, 0), 2, cv2.LINE_AA)
+        cv2.circle(canvas, tuple(int(v) for v in q[0]), 5, (0, 0, 255), -1)
+        cv2.putText(canvas, f"{d.card} {d.confidence:.2f}", (int(q[0][0]), int(q[0][1]) - 6),
+                    cv2.FONT_HERSHEY_SIMPLEX, 0.7, (0, 0, 255), 2, cv2.LINE_AA)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(path), canvas)
+
+
+def _collect(images: list[Path], labels: str | None) -> tuple[list[Path], list[str]]:
+    from vision.api import IMAGE_EXT
+
+    files: list[Path] = []
+    names: list[str] = []
+    explicit = [x.strip() for x in labels.replace(";", ",").split(",") if x.strip()] if labels else None
+    for item in images:
+        if item.is_dir():
+            for sub in sorted(item.iterdir()):
+                if sub.is_dir():
+                    for f in sorted(sub.iterdir()):
+                        if f.suffix.lower() in IMAGE_EXT:
+                            files.append(f)
+                            names.append(sub.name)
+                elif sub.suffix.lower() in IMAGE_EXT:
+                    files.append(sub)
+                    names.append(sub.stem.rsplit("_", 1)[0] if sub.stem.rsplit("_", 1)[-1].isdigit() else sub.stem)
+        else:
+            files.append(item)
+            names.append(item.stem)
+    if explicit is not None:
+        if len(explicit) != len(files):
+            raise PegpiError(f"{len(files)} images but {len(explicit)} labels: give one label per image")
+        names = explicit
+    return files, names
+
+
+def cmd_enroll(args: argparse.Namespace) -> int:
+    from vision import enroll as en
+
+    if args.list:
+        decks = en.load_decks()
+        rows = [{"deck": d.name, "views": len(d.labels), "cards": len(set(d.labels))} for d in decks]
+        if args.json:
+            print(json.dumps(rows, indent=2))
+        else:
+            for r in rows:
+                print(f"{r['deck']}: {r['cards']} cards, {r['views']} views")
+            if not rows:
+                print(f"no deck enrolled (in {en.data_dir()})")
+        return 0
+    if not args.deck:
+        raise PegpiError("name the deck to enrol, e.g. `pegpi enroll decktet photos/`")
+    if args.remove:
+        ok = en.remove_deck(args.deck)
+        print(f"removed {args.deck}" if ok else f"no deck {args.deck!r}")
+        return 0 if ok else 1
+    if not args.images:
+        raise PegpiError("give the card images (or a folder of them) to enrol")
+    from vision.classify import load_default_classifier
+    from vision.recognize import card_crop
+
+    clf = load_default_classifier(None)
+    files, labels = _collect(args.images, args.labels)
+    crops, unreadable = [], []
+    for _, img in _each_image(files):  # every file read (and cropped) before anything is enrolled
+        if isinstance(img, Exception):
+            unreadable.append(str(img))
+        else:
+            crops.append(card_crop(img))
+    if unreadable:
+        raise PegpiError("nothing enrolled: " + "; ".join(unreadable))
+    deck = en.enroll(clf, args.deck, crops, labels, merge=not args.replace,
+                     threshold=args.threshold)
+    summary = {"deck": deck.name, "views": len(deck.labels), "cards": len(set(deck.labels)),
+               "stored": str(en.data_dir() / f"{deck.name}.npz")}
+    print(json.dumps(summary, indent=2) if args.json else
+          f"enrolled {summary['cards']} cards ({summary['views']} views) as {deck.name!r} in {summary['stored']}")
+    return 0
+
+
+def cmd_bench_photos(args: argparse.Namespace) -> int:
+    from vision.api import CONFIDENT, IMAGE_EXT
+    from vision.errors import PhotoLabelError
+    from vision.photo_bench import collect, measure
+
+    clf = _classifier(args.decks, args.model)
+    extra = sorted({label for deck in clf.decks for label in deck.labels})
+    try:
+        items = collect(args.paths, extra)
+    except (PhotoLabelError, FileNotFoundError) as exc:
+        raise PegpiError(str(exc)) from None
+    if not items:
+        raise PegpiError(f"no photos ({', '.join(IMAGE_EXT)}) in {', '.join(map(str, args.paths))}")
+
+    def progress(done: int, total: int) -> None:
+        if done % 25 == 0 or done == total:
+            print(f"  read {done} of {total}", file=sys.stderr, flush=True)
+
+    res = measure(items, clf, crops=args.crops, progress=None if args.json else progress).as_dict()
+    res["model"] = str(clf.model_path)
+    if args.json:
+        print(json.dumps(res, indent=2))
+        return 0
+    what = "upright crops" if args.crops else "photos"
+    print(f"{res['photos']} {what} of real cards read by {clf.model_path.name}"
+          + (f" ({len(res['skipped'])} skipped)" if res["skipped"] else ""))
+    if res["photos"]:
+        print(f"  top-1 {res['top1']:.2%} ({res['right']} of {res['photos']}); confident mistakes (read at "
+              f"{CONFIDENT} or more) {res['confident_mistake_rate']:.2%} ({res['confident_mistakes']}); "
+              f"read as no card {res['read_as_unknown']}; {res['median_ms_per_photo']:.0f} ms a photo "
+              f"(median; {res['median_cpu_ms_per_photo']:.0f} ms of CPU); peak memory {res['peak_mb']:.0f} MB")
+        for part in ("by_kind", "by_group"):
+            print(f"  {part.replace('_', ' ')}: " + "; ".join(
+                f"{k} {v['right']}/{v['photos']} ({v['confident_mistakes']} confident mistakes)"
+                for k, v in res[part].items()))
+        black = res["black_suit_confusions"]
+        print(f"  clubs and spades swapped: {black['count']} ({black['confident']} confident)")
+    for m in res["mistakes"]:
+        print(f"  wrong: {m['photo']}: {m['truth']} read as {m['read']} ({m['confidence']:.2f})")
+    for sk in res["skipped"]:
+        print(f"  skipped: {sk['photo']}: {sk['reason']}")
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from vision.bench.recognition import design_seeds, run_bench
+    from vision.bench.report import report_lines
+    from vision.errors import BenchError
+
+    t0 = time.time()
+    sections = None
+    if args.only is not None:
+        sections = [x.strip() for x in args.only.split(",") if x.strip()]
+        unknown = [x for x in sections if x not in SECTIONS]
+        if unknown or not sections:
+            raise PegpiError(f"--only wants sections among {', '.join(SECTIONS)} (got {args.only!r})")
+    try:
+        design_seeds(args.pool, args.designs)
+    except BenchError as exc:
+        raise PegpiError(f"--designs: {exc}") from exc
+    res = run_bench(args.designs, args.scenes, args.seed,
+                    progress=None if args.json else (lambda m: print(m, file=sys.stderr, flush=True)), model=args.model,
+                    loose=args.loose, hidden=args.hidden, commercial=args.commercial, sections=sections,
+                    commercial_scenes=args.commercial_scenes, pool=args.pool)
+    res["bench_seconds"] = round(time.time() - t0, 1)
+    print(json.dumps(res, indent=2) if args.json else "\n".join(report_lines(res)))
+    return 0

@@ -1,0 +1,82 @@
+"""Typed views: every game gives its family's view, its JSON reads back to the same view, and a
+view that is not one is refused with a reason."""
+
+import dataclasses
+import json
+
+import pytest
+
+from games.bhargage.autoplay import autoplay as decktet_autoplay
+from games.cribbage.autoplay import autoplay
+from games.errors import ViewError
+from games.records import steps
+from games.view import LayoutView, PeggingView, Question, TricksView, view_from_json
+from tests.games.test_ohhell import random_game
+
+RECORDS = [("cribbage", None), ("cribbage4", None), ("noddy", None), ("costly", None), ("revised", None),
+           ("auction", None), ("patience", None)]
+
+
+def states():
+    for name, options in RECORDS:
+        for _, _, state in steps(autoplay(name, seed=5, options=options, max_deals=2)):
+            yield state
+    for name in ("bhargage", "suitcases"):
+        for state in [s for _, _, s in steps(decktet_autoplay(name, seed=5, max_deals=2))]:
+            yield state
+    yield from random_game(1, players=3)
+
+
+@pytest.fixture(scope="module")
+def every_state():
+    return list(states())
+
+
+def test_json_reads_back_to_the_same_view(every_state):
+    for state in every_state[::3]:
+        for seat in (None, 0):
+            view = state.view_for(seat)
+            wire = json.loads(json.dumps(view.to_json()))  # as a phone gets it
+            assert view_from_json(wire) == view
+            assert wire["style"] == view.style
+
+
+def test_each_game_gives_its_familys_view(every_state):
+    families = {s.game.spec.name: s.view_for(None) for s in every_state}
+    for name, view in families.items():
+        family = {"pegging": PeggingView, "tricks": TricksView, "layout": LayoutView}[view.family]
+        assert isinstance(view, family), name
+    # The base fills no family's fields: a trick game has no count, starter or skunk lines.
+    tricks = families["ohhell"].to_json()
+    assert not {"count", "pile", "starter", "show", "skunk_lines", "board", "start"} & set(tricks)
+    assert {"trump", "bids", "tricks", "trick", "table"} <= set(tricks)
+
+
+def test_the_tables_own_fields_read_back(every_state):
+    view = every_state[40].view_for(None)
+    wire = {**view.to_json(), "ask": {"kind": "confirm", "text": "Is this the 5H?", "zone": "seat0", "slot": 1},
+            "game_id": 3, "can_undo": True, "message": "Is this the 5H?", "unknown": 1}
+    assert view_from_json(wire) == dataclasses.replace(
+        view, message="Is this the 5H?", game_id=3, can_undo=True,
+        ask=Question("confirm", "Is this the 5H?", "seat0", 1))
+
+
+@pytest.mark.parametrize(("data", "error"), [
+    ([1, 2], "a view is a JSON object, not list"),
+    ({"style": "poker"}, "no view has the style 'poker'"),
+    ({"style": 3}, "a view's style is text"),
+    ({"style": "table", "game": "x"}, "a table view needs 'title'"),
+])
+def test_what_is_not_a_view_is_refused(data, error):
+    with pytest.raises(ViewError, match=error):
+        view_from_json(data)
+
+
+def test_a_field_of_the_wrong_kind_is_named(every_state):
+    wire = every_state[10].view_for(None).to_json()
+    for key, value, error in [("sides", [{"name": "Ann"}], "sides needs 'seats'"),
+                              ("count", "nine", "count cannot be 'nine'"),
+                              ("cuts", {"Ann": "5H"}, "cuts is keyed by seat numbers"),
+                              ("pegged", 1, "pegged is true or false")]:
+        with pytest.raises(ViewError, match=error):
+            view_from_json({**wire, key: value})

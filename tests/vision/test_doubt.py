@@ -1,0 +1,83 @@
+"""Readings that must not be sure: the corner index and the whole card disagree, or the photo has
+no colour to tell red suits from black."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.api import CONFIDENT, Prediction
+from vision.classify import load_default_classifier
+from vision.doubt import COLOURLESS, DOUBT, colour_strength, doubted, suited
+from vision.recognize import read_card, recognize
+from vision.render import HELDOUT_DESIGN_SEEDS, render_card
+from vision.render.photo import compose_scene, loose_crop
+
+#: the development photos of real cards (never in the repository): ``$PEGPI_REAL_PHOTOS``, or
+#: ``../shared/data/real_photos`` beside the repository
+REAL = Path(os.environ.get("PEGPI_REAL_PHOTOS", Path(__file__).resolve().parents[2].parent / "shared" / "data"
+                           / "real_photos")) / "single"
+
+
+def test_a_disagreeing_index_holds_the_reading_below_sure() -> None:
+    assert doubted(Prediction("QC", 0.99), Prediction("QS", 0.9)) == Prediction("QC", DOUBT)
+    assert doubted(Prediction("back", 0.97), Prediction("KH", 0.7)).confidence == DOUBT
+    assert DOUBT < CONFIDENT and DOUBT < 0.85  # under the device's default asking threshold
+
+
+def test_an_agreeing_unsure_or_blank_index_leaves_the_reading() -> None:
+    assert doubted(Prediction("QC", 0.99), Prediction("QC", 0.95)).confidence == 0.99
+    assert doubted(Prediction("QC", 0.99), Prediction("QS", 0.3)).confidence == 0.99
+    assert doubted(Prediction("QC", 0.99), Prediction("unknown", 0.99)).confidence == 0.99
+    assert doubted(Prediction("QC", 0.6), Prediction("QS", 0.99)).confidence == 0.6  # already unsure
+
+
+def test_no_colour_doubts_suited_cards_only() -> None:
+    assert doubted(Prediction("8S", 0.99), colourless=True).confidence == DOUBT
+    for label in ("back", "unknown", "RJ", "BJ", "the Author"):
+        assert not suited(label)
+        assert doubted(Prediction(label, 0.99), colourless=True).confidence == 0.99
+    assert suited("10H") and suited("AS")
+
+
+def _red_card_photo(seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    face = render_card("8H", HELDOUT_DESIGN_SEEDS[seed % 8], px_per_mm=3.0, rng=rng, alpha=True)
+    image, _ = loose_crop(face, rng, max_turn=20.0, strength=0.3)
+    return image
+
+
+def test_colour_strength_tells_grey_photos_from_colour_ones() -> None:
+    colour = _red_card_photo(3)
+    grey = cv2.cvtColor(cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    noisy = grey.copy()
+    rng = np.random.default_rng(0)
+    salt = rng.random(grey.shape[:2]) < 0.03
+    noisy[salt] = rng.choice([0, 255], size=(int(salt.sum()), 1)).astype(np.uint8)
+    assert colour_strength(colour) > 3 * COLOURLESS
+    assert colour_strength(grey) < COLOURLESS and colour_strength(noisy) < COLOURLESS
+
+
+def test_a_red_card_in_a_grey_photo_is_never_read_surely() -> None:
+    clf = load_default_classifier()
+    colour = _red_card_photo(5)
+    grey = cv2.cvtColor(cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    assert read_card(colour, clf).card == "8H"
+    assert read_card(grey, clf).confidence <= DOUBT
+    rng = np.random.default_rng(7)
+    faces = [render_card(c, HELDOUT_DESIGN_SEEDS[1], px_per_mm=3.0, alpha=True) for c in ("2H", "KD", "9S")]
+    scene, _ = compose_scene(faces, rng, layout="scatter", size=(1024, 768), card_px=(200, 260), strength=0.4)
+    grey_scene = cv2.cvtColor(cv2.cvtColor(scene, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    assert all(d.confidence <= DOUBT for d in recognize(grey_scene, clf) if suited(d.card))
+
+
+@pytest.mark.skipif(not REAL.is_dir(), reason="the development photos are not on this machine")
+def test_the_development_set_s_grey_photos_are_found_colourless() -> None:
+    for name, colourless in (("2D_8.jpg", True), ("8H_10.jpg", True), ("QC_3.jpg", False)):
+        image = cv2.imread(str(REAL / name))
+        assert image is not None, name
+        assert (colour_strength(image) < COLOURLESS) == colourless, name

@@ -1,0 +1,65 @@
+"""When a card reading of a photo must not be sure, whatever the network says.
+
+Two cases the networks cannot see for themselves:
+
+- the corner index and the whole card read different cards: one of the two is wrong, so the
+  reading is at most :data:`DOUBT` (under :data:`vision.api.CONFIDENT` and under the device's
+  default asking threshold, 0.85, so that the table asks);
+- a photo with no colour (grayscale, a NoIR camera): red and black then look alike, and a suit
+  told by colour is a guess. A suited card read from such a photo is at most :data:`DOUBT`.
+
+:mod:`vision.recognize` also holds at :data:`DOUBT` a card outline whose corner shows no index,
+a joker seen only in part (boxes in a court's art look like jokers) and "no card" in a photo
+meant to show one, where the card may be there unfound.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.api import BACK, UNKNOWN, Prediction
+
+#: the highest confidence a doubtful reading keeps
+DOUBT = 0.8
+#: a photo whose strongest colours (99th percentile of max - min channel, salt-and-pepper noise
+#: filtered out) stay under this shows no colour: chosen on the development photos, where the
+#: grayscale ones give 0-5 and colour ones 10 or more
+COLOURLESS = 8.0
+#: an index reading at least this sure of another card is a disagreement worth doubting
+INDEX_SAYS = 0.5
+
+
+def colour_strength(image: np.ndarray) -> float:
+    """How much colour the photo shows: the 99th percentile over its pixels of the spread
+    between their channels (0 for a grayscale image), measured on a small median-filtered copy."""
+    if image.ndim != 3 or image.shape[2] != 3:
+        return 0.0
+    h, w = image.shape[:2]
+    s = min(1.0, 320 / max(h, w))
+    small = cv2.resize(image, (max(1, int(w * s)), max(1, int(h * s))), interpolation=cv2.INTER_AREA) \
+        if s < 1 else image
+    small = cv2.medianBlur(small, 3).astype(np.int16)
+    return float(np.percentile(small.max(axis=2) - small.min(axis=2), 99))
+
+
+def suited(label: str) -> bool:
+    """Whether ``label`` is a card of a French suit (not a back, joker, unknown or enrolled name)."""
+    return label not in (BACK, UNKNOWN, "RJ", "BJ") and len(label) in (2, 3) and label[-1] in "SHDC"
+
+
+def held(p: Prediction) -> Prediction:
+    """``p`` with its confidence at most :data:`DOUBT`."""
+    return p if p.confidence <= DOUBT else Prediction(p.label, DOUBT)
+
+
+def doubted(p: Prediction, index: Prediction | None = None, *, colourless: bool = False,
+            index_needed: bool = False) -> Prediction:
+    """``p`` with its confidence held at :data:`DOUBT` when its corner index (``index``) reads
+    another card at :data:`INDEX_SAYS` or more, or (``index_needed``) shows no card where ``p``
+    says one is, or when ``colourless`` (the photo shows no colour) and ``p`` is a suited card."""
+    against = (index is not None and index.label not in (UNKNOWN, p.label)
+               and index.confidence >= INDEX_SAYS and p.label != UNKNOWN)
+    if index_needed and index is not None and index.label == UNKNOWN and p.label not in (UNKNOWN, BACK):
+        against = True  # a card outline without an index: a box printed on a card, or no card
+    return held(p) if against or (colourless and suited(p.label)) else p

@@ -1,0 +1,71 @@
+"""A card crop as the card model sees it: resized to 128 x 176 BGR ``uint8`` (2 px/mm for a
+63 x 88 mm card), turned, moved, and made the network's float tensor.
+
+Shared by the classifier, enrolment and training, so each prepares crops the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TypeAlias
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+#: Model input: the whole crop resized to 128 x 176 (2 px/mm for a 63 x 88 mm card).
+INPUT_W, INPUT_H = 128, 176
+
+#: Moves (dx, dy in model pixels; 3 px = 1.5 mm) at which an unsure crop is read again: the
+#: reading of a blurred or oddly drawn card shifts with where its signs fall on the network's grid.
+SHIFTS: tuple[tuple[int, int], ...] = ((3, 0), (-3, 0), (0, 3), (0, -3))
+
+#: A BGR ``uint8`` image or batch of them (OpenCV's arrays, whose dtype its stubs leave open).
+Image: TypeAlias = np.ndarray
+
+
+def preprocess(crop: Image, out: Image | None = None) -> Image:
+    """A crop as the model sees it: BGR uint8 ``(176, 128, 3)`` (written into ``out`` if given)."""
+    if crop.ndim == 2:
+        crop = cv2.cvtColor(crop, cv2.COLOR_GRAY2BGR)
+    elif crop.shape[2] == 4:
+        crop = crop[..., :3]
+    h, w = crop.shape[:2]
+    if (h, w) == (INPUT_H, INPUT_W) and crop.flags.c_contiguous:
+        if out is None:
+            return crop
+        out[...] = crop
+        return out
+    # shrinking averages pixels (no aliasing); growing interpolates
+    interp = cv2.INTER_AREA if (h > INPUT_H or w > INPUT_W) else cv2.INTER_LINEAR
+    resized: Image = cv2.resize(crop, (INPUT_W, INPUT_H), dst=out, interpolation=interp)
+    return resized
+
+
+def preprocess_batch(crops: Sequence[Image]) -> Image:
+    """Crops as the model sees them, ``(N, 176, 128, 3)`` uint8, in one array made once."""
+    batch = np.empty((len(crops), INPUT_H, INPUT_W, 3), np.uint8)
+    for i, c in enumerate(crops):
+        preprocess(c, batch[i])
+    return batch
+
+
+def half_turned(batch: Image) -> Image:
+    """Preprocessed crops turned 180 degrees (the other corner index on top)."""
+    out = np.empty_like(batch)
+    for i in range(len(batch)):
+        cv2.flip(batch[i], -1, dst=out[i])
+    return out
+
+
+def shifted(batch: Image, moves: Sequence[tuple[int, int]]) -> list[Image]:
+    """Preprocessed crops moved by each ``(dx, dy)`` of ``moves`` (right and down), the edge
+    pixels carried into the gap: views of one edge-padded copy of the batch."""
+    pad = max((max(abs(dx), abs(dy)) for dx, dy in moves), default=0)
+    padded = np.pad(batch, ((0, 0), (pad, pad), (pad, pad), (0, 0)), mode="edge")
+    return [padded[:, pad - dy:pad - dy + INPUT_H, pad - dx:pad - dx + INPUT_W] for dx, dy in moves]
+
+
+def to_tensor(batch: Image) -> NDArray[np.float32]:
+    """uint8 NHWC -> float32 NCHW in 0..1."""
+    return np.ascontiguousarray(batch.transpose(0, 3, 1, 2), dtype=np.float32) * np.float32(1 / 255)
