@@ -64,3 +64,11 @@ class ReplaySession(Session):
     def close(self) -> None:
         super().close()
         self.store.close()
+
+
+def replayed_table(record: str | Path | Mapping[str, Any] | None = None, *, pairing_code: str | None = None,
+                   played: int = 0, store: str | Path = ":memory:") -> ReplaySession:
+    """The one :class:`Session <device.session.Session>` replaying ``record`` (a game record, its
+    file, or None: a new game of cribbage) over ``store`` (in memory unless a file is given), for
+    a page served without a table; see :mod:`device.replay`."""
+    return ReplaySession(record, pairing_code=pairing_code, played=played, store=store)

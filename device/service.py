@@ -10,10 +10,9 @@ in-memory store, see :mod:`device.replay`).
 
 from __future__ import annotations
 
-from collections.abc import Generator, Mapping
+from collections.abc import Generator
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Literal, Protocol
 
 from games.jsontypes import JSONObject
 from games.scores import ScoreEvent
@@ -154,13 +153,3 @@ class ReplayedTable(TableService, Protocol):
 
     def close(self) -> None:
         """End every subscription and close the store."""
-
-
-def replayed_table(record: str | Path | Mapping[str, Any] | None = None, *, pairing_code: str | None = None,
-                   played: int = 0, store: str | Path = ":memory:") -> ReplayedTable:
-    """The one :class:`Session <device.session.Session>` replaying ``record`` (a game record, its
-    file, or None: a new game of cribbage) over ``store`` (in memory unless a file is given), for
-    a page served without a table; see :mod:`device.replay`."""
-    from device.replay import ReplaySession
-
-    return ReplaySession(record, pairing_code=pairing_code, played=played, store=store)

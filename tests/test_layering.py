@@ -11,12 +11,7 @@ ROOT = Path(__file__).resolve().parents[1]
 ORDER = ("games", "vision", "device", "web", "pegpi")
 
 #: cycles another part of the work is removing; each pair is dropped here once its fix is merged
-KNOWN_CYCLES: set[frozenset[str]] = {
-    frozenset({"vision.classify", "vision.enroll"}),  # being untangled in vision (the enrolment's model)
-    # the table protocols' package builds a game's protocol from its submodule, which imports the
-    # package's base classes: being split in device/protocols
-    frozenset({"device.protocols", "device.protocols.pegging"}),
-}
+KNOWN_CYCLES: set[frozenset[str]] = set()
 
 
 def _modules() -> dict[str, Path]:

@@ -1,28 +1,27 @@
 """pegpi web: the phone page. Every phone at the table watches the board live; a paired phone
 can fix mistakes, enter what the camera cannot see and set up the next game.
 
-The app talks to the table only through a :class:`device.service.TableService` (without one it
-serves a replayed game, made by ``device``):
-
->>> app = create_app({"TESTING": True})
->>> app.test_client().get("/api/view").get_json()["phase"]
-'cut'
+The app talks to the table only through a :class:`device.service.TableService`, given by
+whoever assembles the companion (``pegpi.companion``, ``pegpi web --replay``, the tests).
 """
 
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
 from typing import Any
 
-from flask import Flask, Response, current_app, jsonify, request
+from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from device.service import TableService, replayed_table
+from device.service import TableService
 from games.errors import IllegalActionError, PegpiError
+from web import api, camera, fix, pages, pairing, qr, setup, stream
+from web.context import Pegpi, shared, table
 from web.hub import Hub
 from web.limits import STREAMS_MAX, STREAMS_PER_ADDRESS, StreamSlots
 from web.phones import Seats, WebError, WrongCodes
+
+__all__ = ["CSP", "DEFAULTS", "create_app", "shared", "table"]
 
 DEFAULTS: dict[str, Any] = {
     "SESSION_COOKIE_NAME": "pegpi",
@@ -38,43 +37,17 @@ DEFAULTS: dict[str, Any] = {
     "STREAMS_MAX": STREAMS_MAX,  # open event streams in all (the server gets more threads)
     "STREAMS_PER_ADDRESS": STREAMS_PER_ADDRESS,  # open event streams from one address
     "CAMERA_REFRESH_MS": 1500,
-    "REPLAY": None,  # a game record (or its file) to serve when no service is given
 }
 
 CSP = ("default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; "
        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
 
 
-@dataclass
-class Pegpi:
-    """What the blueprints share, at ``app.extensions["pegpi"]``."""
-
-    service: TableService
-    hub: Hub
-    seats: Seats
-    wrong_codes: WrongCodes
-    streams: StreamSlots  # the open event streams, capped in all and per address
-
-
-def shared() -> Pegpi:
-    """This app's shared parts (inside a request or an app context)."""
-    pegpi = current_app.extensions["pegpi"]
-    assert isinstance(pegpi, Pegpi)
-    return pegpi
-
-
-def table() -> TableService:
-    """The table this app serves (inside a request or an app context)."""
-    return shared().service
-
-
-def create_app(test_config: dict[str, Any] | None = None, service: TableService | None = None) -> Flask:
+def create_app(test_config: dict[str, Any] | None = None, *, service: TableService) -> Flask:
     app = Flask(__name__)
     app.config.from_mapping(DEFAULTS, SECRET_KEY=secrets.token_hex(32))
     if test_config is not None:
         app.config.from_mapping(test_config)
-    if service is None:
-        service = replayed_table(app.config["REPLAY"])
     app.extensions["pegpi"] = Pegpi(
         service=service,
         hub=Hub(service, keepalive=app.config["SSE_KEEPALIVE"], retry_ms=app.config["SSE_RETRY_MS"]),
@@ -83,8 +56,6 @@ def create_app(test_config: dict[str, Any] | None = None, service: TableService 
                                app.config["PAIR_WINDOW"]),
         streams=StreamSlots(int(app.config["STREAMS_MAX"]), int(app.config["STREAMS_PER_ADDRESS"])),
     )
-
-    from web import api, camera, fix, pages, pairing, qr, setup, stream
 
     for module in (pages, api, stream, pairing, fix, setup, camera, qr):
         app.register_blueprint(module.bp)

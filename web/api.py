@@ -6,7 +6,7 @@ import json
 
 from flask import Blueprint, Response, jsonify
 
-from web import table
+from web.context import table
 from web.phones import WebError, csrf_token, is_paired, my_seat
 from web.redact import has_hidden, redact_history
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response
 
-from web import table
+from web.context import table
 from web.phones import WebError
 
 bp = Blueprint("camera", __name__)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify
 
 from games.jsontypes import JSONObject
-from web import table
+from web.context import table
 from web.phones import WebError, changes_game, json_body, my_seat
 
 bp = Blueprint("fix", __name__, url_prefix="/api")

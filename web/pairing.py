@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, session
 
-from web import shared, table
+from web.context import shared, table
 from web.phones import (
     WebError,
     changes_game,

@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 from flask import Blueprint, Response, jsonify, request
 
-from web import table
+from web.context import table
 from web.netaddr import pairing_url, phone_urls
 from web.phones import is_paired
 

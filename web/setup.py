@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify
 
-from web import shared
+from web.context import shared
 from web.phones import WebError, changes_game, json_body, my_seat
 
 bp = Blueprint("setup", __name__, url_prefix="/api")

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from flask import Blueprint, Response, request
 
-from web import shared
+from web.context import shared
 from web.phones import WebError, my_seat, seat_guard
 
 bp = Blueprint("stream", __name__, url_prefix="/api")

@@ -164,9 +164,7 @@ _NOT_PROTOCOLS = ("device.protocols.script",)
 
 def _load_protocols() -> None:
     """Import every module of this package once: each registers the protocols it defines."""
-    import device.protocols as package
-
-    for info in pkgutil.iter_modules(package.__path__, prefix="device.protocols."):
+    for info in pkgutil.iter_modules(__path__, prefix=f"{__name__}."):
         if info.name not in _NOT_PROTOCOLS:
             importlib.import_module(info.name)
 

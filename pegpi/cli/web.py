@@ -64,7 +64,7 @@ def cmd_web(args: argparse.Namespace) -> int:
 
 
 def cmd_bench_web(args: argparse.Namespace) -> int:
-    from web.bench import run
+    from pegpi.webbench import run
 
     result = run(clients=args.clients, updates=args.updates)
     if args.json:

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from pegpi.cli import main
 from games import IllegalActionError, new_game
 from games.bourre import legal_plays
 from games.cards import FRENCH_52, Card
 from games.records import load_record, replay, steps
 from games.trickplay import autoplay
+from pegpi.cli import main
 
 ROOT = Path(__file__).parents[2]
 GOLDEN = Path(__file__).parent / "golden"

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from pegpi.cli import main
 from games import CardError, IllegalActionError, new_game
 from games.briscola import POINTS, deal_scores
 from games.cards import ITALIAN_40
 from games.records import load_record, replay, steps
 from games.trickplay import autoplay
+from pegpi.cli import main
 
 ROOT = Path(__file__).parents[2]
 GOLDEN = Path(__file__).parent / "golden"

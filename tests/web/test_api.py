@@ -468,8 +468,10 @@ def test_huge_bodies_are_refused(paired: Phone, service: Any) -> None:
     assert service.export() == before
 
 
-def test_default_app_serves_an_empty_game() -> None:  # a replayed new game (device.replay)
-    view = create_app({"TESTING": True}).test_client().get("/api/view").get_json()
+def test_a_replayed_new_game_is_served_as_an_empty_game() -> None:
+    from device.replay import replayed_table
+
+    view = create_app({"TESTING": True}, service=replayed_table()).test_client().get("/api/view").get_json()
     assert view["game"] == "cribbage" and view["actions"] == 0
 
 

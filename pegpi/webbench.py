@@ -65,7 +65,7 @@ def phones_main(port: int, count: int, heard: Any, done: Any) -> None:
 def run(clients: int = 20, updates: int = 60, timeout: float = 30.0) -> dict[str, Any]:
     import tempfile
 
-    from device.service import replayed_table
+    from device.replay import replayed_table
     from games.cribbage.autoplay import autoplay
     from web import create_app
     from web.serve import Background
