@@ -20,16 +20,18 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from device.display import config_from, pin_number
 from device.errors import HardwareConfigError
 from games.errors import PegpiError
-from games.view import TableView, view_from_json
+from games.jsontypes import JSONObject
+from games.view import TableView
+
+T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 
-JSON = dict[str, Any]
 
 PAIRING_LINES = ("Pair a phone", "OK: show the code", "Menu: back")
 
@@ -102,29 +104,46 @@ class ButtonConfig:
         return tuple(GameChoice.parse(g) for g in self.games)
 
 
-def next_game(choices: Sequence[GameChoice], view: Mapping[str, Any],
+def next_game(choices: Sequence[GameChoice], view: TableView | None,
               tried: GameChoice | None = None) -> GameChoice:
     """The stop after the game being played (by name and number of players), or the first.
     After a choice the session refused (``tried``), the stop after that one, so the cycle moves on."""
-    players = view.get("players") or []
-    current = tried or GameChoice(str(view.get("game") or ""), len(players) if isinstance(players, list) else 0)
+    current = tried or (GameChoice(view.game, len(view.players)) if view is not None else None)
     for index, choice in enumerate(choices):
         if choice == current:
             return choices[(index + 1) % len(choices)]
     return choices[0]
 
 
-def player_names(view: Mapping[str, Any], count: int) -> list[str]:
+def player_names(view: TableView | None, count: int) -> list[str]:
     """The names at the table now, as many as the new game needs (new seats get 'Player 3')."""
-    raw = view.get("players")
-    names = [str(n) for n in raw] if isinstance(raw, list) else []
+    names = list(view.players) if view is not None else []
     return [names[i] if i < len(names) else f"Player {i + 1}" for i in range(count)]
+
+
+class ButtonTable(Protocol):
+    """What the buttons use of the table (a part of :class:`device.service.TableService`)."""
+
+    @property
+    def pairing_code(self) -> str: ...
+
+    def new_pairing_code(self) -> str: ...
+
+    def view(self, seat: int | None = None) -> TableView: ...
+
+    def submit(self, action: JSONObject, *, source: str = "phone") -> TableView: ...
+
+    def undo(self, *, source: str = "phone") -> TableView: ...
+
+    def confirm(self, *, source: str = "button") -> TableView: ...
+
+    def new_game(self, game: str, players: list[str], options: JSONObject | None = None) -> TableView: ...
 
 
 class ButtonPanel:
     """Connects the buttons to a :class:`device.service.TableService` (and optionally a screen)."""
 
-    def __init__(self, service: Any, config: ButtonConfig | Mapping[str, Any] | None = None, *,
+    def __init__(self, service: ButtonTable, config: ButtonConfig | Mapping[str, Any] | None = None, *,
                  screen: Screen | None = None, pin_factory: Any = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.service = service
@@ -221,10 +240,7 @@ class ButtonPanel:
 
     def _new_code(self) -> None:
         """Undo on the code screen: a new pairing code (every phone pairs again), shown at once."""
-        rotate = getattr(self.service, "new_pairing_code", None)
-        if not callable(rotate):
-            return
-        code = str(self._safe(rotate) or "?")
+        code = self._safe(self.service.new_pairing_code) or "?"
         log.info("buttons: a new pairing code")
         self._enter("code")
         self._notice(["New pairing code"], big=code, seconds=PAIRING_SECONDS)
@@ -234,8 +250,8 @@ class ButtonPanel:
             if self._screen_mode() == "code":
                 self._show_qr()
                 return
-            view = self._safe(self.service.view) or {}
-            turn = view.get("turn")
+            view = self._safe(self.service.view)
+            turn = view.turn if view is not None else None
             if turn is None:
                 log.info("buttons: Go pressed but it is nobody's turn")
                 return
@@ -252,7 +268,7 @@ class ButtonPanel:
     def menu_long(self) -> None:
         with self._lock:
             self._held = True
-            view = self._safe(self.service.view) or {}
+            view = self._safe(self.service.view)
             choice = next_game(self.config.choices, view, self._refused)
             players = player_names(view, choice.players)
             self.mode = "board"
@@ -273,7 +289,7 @@ class ButtonPanel:
         self.mode = "board"
         if self.screen is None:
             return
-        view = self._safe(lambda: view_from_json(self.service.view()))
+        view = self._safe(self.service.view)
         self.screen.clear_notice()
         if view is not None:
             self.screen.show(view)
@@ -291,11 +307,11 @@ class ButtonPanel:
             log.info("buttons: %s refused: %s", what, exc)
             self._notice([f"{what.capitalize()}: not now", str(exc)], seconds=REFUSAL_SECONDS)
             return False
-        if isinstance(result, Mapping) and self.screen is not None:
-            self.screen.show(view_from_json(result))
+        if isinstance(result, TableView) and self.screen is not None:
+            self.screen.show(result)
         return True
 
-    def _safe(self, read: Any) -> Any:
+    def _safe(self, read: Callable[[], T]) -> T | None:
         try:
             return read()
         except PegpiError as exc:

@@ -26,8 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from games.errors import PegpiError
-
-JSON = dict[str, Any]
+from games.jsontypes import JSONObject
 
 SYSTEM_CONFIG = Path("/etc/pegpi/config.toml")
 HARDWARE_SECTIONS = ("display", "leds", "buttons", "strip")
@@ -129,7 +128,7 @@ def check(config: Mapping[str, Any], origin: str = "config") -> None:
                 raise ConfigError(f"{origin}: [{section}] {key} must be {wanted}, not {value!r}")
 
 
-def _merge(base: JSON, over: Mapping[str, Any]) -> JSON:
+def _merge(base: JSONObject, over: Mapping[str, Any]) -> JSONObject:
     out = copy.deepcopy(base)
     for key, value in over.items():
         if isinstance(value, dict) and isinstance(out.get(key), dict) and key != "options":
@@ -139,14 +138,14 @@ def _merge(base: JSON, over: Mapping[str, Any]) -> JSON:
     return out
 
 
-def _parse(text: str, origin: str) -> JSON:
+def _parse(text: str, origin: str) -> JSONObject:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{origin}: not valid TOML: {exc}") from None
 
 
-def read_file(path: str | Path) -> JSON:
+def read_file(path: str | Path) -> JSONObject:
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -159,7 +158,7 @@ def read_file(path: str | Path) -> JSON:
     return data
 
 
-def defaults() -> JSON:
+def defaults() -> JSONObject:
     text = resources.files("device").joinpath("defaults.toml").read_text(encoding="utf-8")
     data = _parse(text, "device/defaults.toml")
     check(data, "device/defaults.toml")
@@ -167,7 +166,7 @@ def defaults() -> JSON:
 
 
 def load_config(path: str | Path | None = None, *, system: str | Path | None = SYSTEM_CONFIG,
-                text: str | None = None, overrides: Mapping[str, Any] | None = None) -> JSON:
+                text: str | None = None, overrides: Mapping[str, Any] | None = None) -> JSONObject:
     """The defaults, then ``system`` (when it exists), then ``path`` (which must exist), then
     ``text`` and ``overrides`` (command-line options), each checked."""
     config = defaults()

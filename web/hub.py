@@ -57,6 +57,7 @@ class Hub:
 
     def _read(self, updates: Iterator[Update]) -> None:
         try:
+            next(updates, None)  # the view at subscribing: no change, and phones read their own
             for update in updates:
                 if update.kind != "view" and update.message is None:
                     continue  # "action", "score", "ping"...: a "view" follows every change

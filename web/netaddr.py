@@ -56,12 +56,3 @@ def phone_urls(host: str, port: int, addresses: list[str] | None = None) -> list
 def pairing_url(url: str, code: str) -> str:
     """The page's address with the pairing code in it: the page opens its Pair dialog filled in."""
     return f"{url.split('#', 1)[0]}#pair={code}"
-
-
-def banner(prefix: str, urls: list[str], code: str) -> str:
-    """What the terminal shows phones: the addresses, the pairing code, and a QR code that opens
-    the first address with the code in it (a phone scans it from the screen or the log)."""
-    from device.board.qr import qr_text
-
-    where = " or ".join(urls)
-    return f"{prefix}: phones: open {where}  pairing code: {code}\n{qr_text(pairing_url(urls[0], code))}"

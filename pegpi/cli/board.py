@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from games.records import game_of, load_record
+from games.view import TableView
 from pegpi.errors import CommandError
 
 SIZES = {"128x64": (128, 64), "128x32": (128, 32), "256x64": (256, 64)}
@@ -212,23 +213,27 @@ class _EchoTable:
 
     pairing_code = "1234"
 
-    def view(self, seat: int | None = None) -> dict[str, Any]:
+    def new_pairing_code(self) -> str:
+        print("button: a new pairing code")
+        return self.pairing_code
+
+    def view(self, seat: int | None = None) -> TableView:
         from device.board import samples
 
-        return samples.play().to_json()
+        return samples.play()
 
-    def _say(self, what: str) -> dict[str, Any]:
+    def _say(self, what: str) -> TableView:
         print(f"button: {what}")
         return self.view()
 
-    def submit(self, action: dict[str, Any], *, source: str = "phone") -> dict[str, Any]:
+    def submit(self, action: dict[str, Any], *, source: str = "phone") -> TableView:
         return self._say(f"submit {action}")
 
-    def undo(self, *, source: str = "phone") -> dict[str, Any]:
+    def undo(self, *, source: str = "phone") -> TableView:
         return self._say("undo")
 
-    def confirm(self, *, source: str = "button") -> dict[str, Any]:
+    def confirm(self, *, source: str = "button") -> TableView:
         return self._say("confirm (OK)")
 
-    def new_game(self, game: str, players: list[str], options: dict[str, Any] | None = None) -> dict[str, Any]:
+    def new_game(self, game: str, players: list[str], options: dict[str, Any] | None = None) -> TableView:
         return self._say(f"new game {game} for {players}")

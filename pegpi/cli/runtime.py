@@ -130,7 +130,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         print(f"pegpi: {game.spec.title} for {', '.join(game.players)}; source: {companion.source_name}; "
               f"store: {companion.db_path}", flush=True)
         if companion.url:
-            from web.netaddr import banner
+            from pegpi.banner import banner
 
             print(banner("pegpi", companion.urls, session.pairing_code), flush=True)
         else:

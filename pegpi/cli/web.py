@@ -55,7 +55,8 @@ def cmd_web(args: argparse.Namespace) -> int:
                     return
 
         threading.Thread(target=play_on, daemon=True).start()
-    from web.netaddr import banner, phone_urls
+    from pegpi.banner import banner
+    from web.netaddr import phone_urls
 
     print(banner("pegpi web", phone_urls(args.host, args.port), service.pairing_code)
           + (f"\n({service.steps_left} actions to replay)" if args.replay else ""), flush=True)

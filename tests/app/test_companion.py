@@ -21,7 +21,6 @@ from device.runtime import sd_notify, watchdog_interval
 from device.session import Session
 from device.store import Store
 from games.cribbage.autoplay import autoplay
-from games.view import view_from_json
 from pegpi.companion import Companion, Options, resolve_source
 from vision.errors import SourceError
 from vision.sources import Frame
@@ -234,13 +233,13 @@ def test_the_board_follows_the_game_to_its_end(tmp_path: Path) -> None:
         assert companion.serve() == 0
         final = companion.session.view()
         deadline = time.monotonic() + 10
-        while board.last_view != view_from_json(final) and time.monotonic() < deadline:  # the board draws at its own pace
+        while board.last_view != final and time.monotonic() < deadline:  # the board draws at its own pace
             time.sleep(0.01)
         drawn = oled.image.copy()
     finally:
         companion.close()  # (closing blanks the screen)
-    assert board.last_view == view_from_json(final) and final["phase"] == "over"
-    want = render_board(view_from_json(final), (128, 64)).convert(drawn.mode)
+    assert board.last_view == final and final.phase == "over"
+    want = render_board(final, (128, 64)).convert(drawn.mode)
     assert ImageChops.difference(drawn, want).getbbox() is None
 
 

@@ -27,30 +27,33 @@ class EngineTable:
 
     pairing_code = "0000"
 
+    def new_pairing_code(self) -> str:
+        raise AssertionError("no new pairing code in this test")
+
     def __init__(self, record: dict[str, Any]) -> None:
         self.game = game_of(record)
         self.state = self.game.new_initial_state()
         self.before: list[Any] = []
         self.sources: list[str] = []
 
-    def view(self, seat: int | None = None) -> dict[str, Any]:
-        return self.state.view_for(seat).to_json()
+    def view(self, seat: int | None = None) -> TableView:
+        return self.state.view_for(seat)
 
-    def submit(self, action: dict[str, Any], *, source: str = "phone") -> dict[str, Any]:
+    def submit(self, action: dict[str, Any], *, source: str = "phone") -> TableView:
         self.before.append(self.state)
         self.state = self.state.apply_json(action)
         self.sources.append(source)
         return self.view()
 
-    def undo(self, *, source: str = "phone") -> dict[str, Any]:
+    def undo(self, *, source: str = "phone") -> TableView:
         self.state = self.before.pop()
         self.sources.append(f"undo:{source}")
         return self.view()
 
-    def confirm(self, *, source: str = "button") -> dict[str, Any]:
+    def confirm(self, *, source: str = "button") -> TableView:
         return self.view()
 
-    def new_game(self, game: str, players: list[str], options: dict[str, Any] | None = None) -> dict[str, Any]:
+    def new_game(self, game: str, players: list[str], options: dict[str, Any] | None = None) -> TableView:
         raise AssertionError("no new game in this test")
 
 
@@ -89,7 +92,7 @@ def test_a_whole_game_drives_every_output(factory: MockFactory, seed: int) -> No
                 table.submit(action, source="camera")
                 if not undone and action["act"] == "play" and index > 20:
                     press(panel, "undo")  # a misread card taken back...
-                    assert table.view()["actions"] == index
+                    assert table.view().actions == index
                     table.submit(action, source="camera")  # ...and played again
                     undone = True
             view = table.state.view_for(None)
@@ -130,4 +133,4 @@ def test_a_whole_game_drives_every_output(factory: MockFactory, seed: int) -> No
     assert progress[-1] == 1.0
     # Each announcement waited its frames and its hold; nothing else waited.
     assert len(waits) == len(announced) * (display.steps + 1)
-    assert table.view()["winner"] in (0, 1)
+    assert table.view().winner in (0, 1)

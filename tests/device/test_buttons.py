@@ -22,8 +22,9 @@ from device.board.notice import render_notice
 from device.buttons import ButtonConfig, ButtonPanel, GameChoice, next_game, player_names
 from device.display import BoardDisplay
 from device.errors import HardwareConfigError
+from games import new_game
 from games.errors import IllegalActionError, UnknownGameError
-from games.view import view_from_json
+from games.view import TableView
 
 DEFAULTS = Path(__file__).parents[2] / "hardware" / "defaults.toml"
 FAST = {"bounce_time": None, "hold_time": 0.05}
@@ -34,31 +35,37 @@ class RecordingTable:
 
     pairing_code = "4821"
 
-    def __init__(self, view: dict[str, Any] | None = None) -> None:
-        self.current = view or samples.play().to_json()  # a session answers with JSON views
+    def __init__(self, view: TableView | None = None) -> None:
+        self.current = view or samples.play()  # a session answers with typed views
         self.calls: list[tuple[Any, ...]] = []
         self.refuse: Exception | None = None
         self.new_game_called = threading.Event()
+        self.fresh_codes: list[str] = []
 
-    def _answer(self, *call: Any) -> dict[str, Any]:
+    def _answer(self, *call: Any) -> TableView:
         self.calls.append(call)
         if self.refuse is not None:
             raise self.refuse
         return self.current
 
-    def view(self, seat: int | None = None) -> dict[str, Any]:
+    def new_pairing_code(self) -> str:
+        self.fresh_codes.append("7139")
+        self.pairing_code = "7139"
+        return self.pairing_code
+
+    def view(self, seat: int | None = None) -> TableView:
         return self.current
 
-    def submit(self, action: dict[str, Any], *, source: str = "phone") -> dict[str, Any]:
+    def submit(self, action: dict[str, Any], *, source: str = "phone") -> TableView:
         return self._answer("submit", action, source)
 
-    def undo(self, *, source: str = "phone") -> dict[str, Any]:
+    def undo(self, *, source: str = "phone") -> TableView:
         return self._answer("undo", source)
 
-    def confirm(self, *, source: str = "button") -> dict[str, Any]:
+    def confirm(self, *, source: str = "button") -> TableView:
         return self._answer("confirm", source)
 
-    def new_game(self, game: str, players: list[str], options: dict[str, Any] | None = None) -> dict[str, Any]:
+    def new_game(self, game: str, players: list[str], options: dict[str, Any] | None = None) -> TableView:
         try:
             return self._answer("new_game", game, players, options)
         finally:
@@ -117,7 +124,7 @@ def test_go_says_go_for_whoever_is_to_play(panel: ButtonPanel, table: RecordingT
 
 
 def test_go_when_it_is_nobody_s_turn_does_nothing(panel: ButtonPanel, table: RecordingTable) -> None:
-    table.current = samples.mid_game().to_json()
+    table.current = samples.mid_game()
     press(panel, "go")
     assert table.calls == []
 
@@ -146,18 +153,16 @@ def test_menu_short_press_opens_pairing_and_ok_shows_the_code(panel: ButtonPanel
     assert panel.mode == "board"
     from device.board import render_board
 
-    assert device.image.convert("1").tobytes() == render_board(view_from_json(table.current), (128, 64)).tobytes()
+    assert device.image.convert("1").tobytes() == render_board(table.current, (128, 64)).tobytes()
 
 
 def test_undo_on_the_code_screen_shows_a_new_code(panel: ButtonPanel, table: RecordingTable,
                                                   screen: tuple[BoardDisplay, Any]) -> None:
     device = screen[1]
-    fresh: list[str] = []
-    table.new_pairing_code = lambda: fresh.append("7139") or "7139"  # type: ignore[attr-defined]
     press(panel, "menu")
     press(panel, "ok")
     press(panel, "undo")
-    assert fresh == ["7139"] and panel.mode == "code"
+    assert table.fresh_codes == ["7139"] and panel.mode == "code"
     assert table.calls == []  # nothing was undone in the game
     assert device.image.convert("1").tobytes() == render_notice(
         ["New pairing code"], (128, 64), big="7139").tobytes()
@@ -183,10 +188,14 @@ def test_a_refused_game_moves_the_cycle_on(panel: ButtonPanel, table: RecordingT
 
 def test_the_cycle_goes_round() -> None:
     choices = ButtonConfig().choices
-    assert next_game(choices, {"game": "cribbage", "players": ["A", "B"]}) == GameChoice("cribbage5", 2)
-    assert next_game(choices, {"game": "bhargage", "players": ["A", "B"]}) == GameChoice("cribbage", 2)
-    assert next_game(choices, {"game": "gin", "players": ["A", "B"]}) == choices[0]
-    assert player_names({"players": ["Ann", "Bob", "Cy"]}, 2) == ["Ann", "Bob"]
+    def view(game: str, *players: str) -> TableView:
+        return new_game(game, list(players)).new_initial_state().view_for(None)
+
+    assert next_game(choices, view("cribbage", "A", "B")) == GameChoice("cribbage5", 2)
+    assert next_game(choices, view("bhargage", "A", "B")) == GameChoice("cribbage", 2)
+    assert next_game(choices, view("ohhell", "A", "B", "C")) == choices[0]
+    assert next_game(choices, None) == choices[0]
+    assert player_names(view("cribbage4", "Ann", "Bob", "Cy", "Di"), 2) == ["Ann", "Bob"]
 
 
 def test_without_a_screen_the_buttons_still_act(factory: MockFactory, table: RecordingTable) -> None:
@@ -249,7 +258,7 @@ def test_the_pairing_code_stays_while_the_game_goes_on(panel: ButtonPanel, table
     press(panel, "ok")  # dismiss: the latest board comes back
     from device.board import render_board
 
-    assert device.image.convert("1").tobytes() == render_board(view_from_json(table.current), (128, 64)).tobytes()
+    assert device.image.convert("1").tobytes() == render_board(table.current, (128, 64)).tobytes()
 
 
 def test_the_pairing_screen_times_out(factory: MockFactory, table: RecordingTable) -> None:

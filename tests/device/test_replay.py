@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from device.replay import ReplaySession
-from device.service import TableService, replayed_table
+from device.replay import ReplaySession, replayed_table
+from device.service import TableService
 from games.cribbage.autoplay import autoplay
 from games.errors import IllegalActionError, RecordError
 from games.records import replay

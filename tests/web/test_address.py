@@ -12,8 +12,9 @@ from PIL import Image
 
 from device.board.qr import qr_text, render_qr
 from device.replay import ReplaySession
+from pegpi.banner import banner
 from web import create_app
-from web.netaddr import banner, lan_addresses, pairing_url, phone_urls
+from web.netaddr import lan_addresses, pairing_url, phone_urls
 
 
 def decode(image: Image.Image, scale: int = 4) -> str:

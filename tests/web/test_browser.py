@@ -266,11 +266,10 @@ def jpeg(colour: tuple[int, int, int], size: tuple[int, int] = (320, 240)) -> by
 
 
 @pytest.fixture
-def served(record_of: Any, replayed_session: Any) -> Iterator[tuple[str, Any]]:
-    service = replayed_session(record_of(), pairing_code=CODE, played=21)
+def served(record_of: Any, make_table: Any) -> Iterator[tuple[str, Any]]:
+    service = make_table(record_of(), pairing_code=CODE, played=21)
     with Background(create_app({"SSE_KEEPALIVE": 1.0, "CAMERA_REFRESH_MS": 300}, service=service)) as running:
         yield running.url, service
-    service.close()
 
 
 def test_the_camera_tab_shows_the_camera_picture(served: tuple[str, Any], page: Any) -> None:
@@ -333,20 +332,19 @@ def test_the_address_and_the_pairing_link_are_qr_codes(served: tuple[str, Any], 
 
 
 @pytest.fixture
-def serve_record(replayed_session: Any) -> Iterator[Any]:
-    """``serve_record(record, played)``: the runtime's Session replaying ``record``, served live."""
-    running: list[tuple[Any, Any]] = []
+def serve_record(make_table: Any) -> Iterator[Any]:
+    """``serve_record(record, played)``: the table's Session replaying ``record``, served live."""
+    running: list[Any] = []
 
     def serve(record: dict[str, Any], played: int) -> tuple[str, Any]:
-        service = replayed_session(record, pairing_code=CODE, played=played)
+        service = make_table(record, pairing_code=CODE, played=played)
         server = Background(create_app({"SSE_KEEPALIVE": 1.0}, service=service)).__enter__()
-        running.append((server, service))
+        running.append(server)
         return server.url, service
 
     yield serve
-    for server, service in running:
+    for server in running:
         server.stop()
-        service.close()
 
 
 def test_the_board_shows_only_this_deal_s_facts(serve_record: Any, record_of: Any, page: Any) -> None:
