@@ -29,9 +29,12 @@ from games.tricks import (
     RevokeClaim,
     Trump,
     beats,
+    last_trick_view,
     proofs,
+    trick_cards,
     trick_winner,
 )
+from games.view import Common, ScoreTable, TableView, TricksView
 
 HAND = 5
 
@@ -519,27 +522,9 @@ class BourreState(State):
 
     # -- the view ---------------------------------------------------------------------------
 
-    def _view(self, view: dict[str, Any], seat: int | None) -> None:
+    def _view(self, common: Common, seat: int | None) -> TableView:
         names = self.game.players
         n = self.game.num_players
-        view["dealer"] = self.dealer
-        view["turn"] = self.turn
-        view["trump"] = self.trump_card and str(self.trump_card)
-        view["trump_suit"] = self.trump
-        view["pot"] = self.pot
-        view["chips"] = [self.chips(s) for s in range(n)]
-        view["owed_ante"] = sorted(self.owed) if self._phase == "ante" else []
-        view["declared"] = list(self.declared)
-        view["draws"] = list(self.draws)
-        view["active"] = list(self.active)
-        view["tricks"] = list(self.tricks)
-        view["trick"] = [{"seat": s, "card": str(c)} for s, c in self.trick]
-        view["last_trick"] = None if self.last_trick is None else {
-            "trick": [{"seat": s, "card": str(c)} for s, c in self.last_trick[0]], "winner": self.last_trick[1]}
-        view["stake"] = self.stake
-        view["trick_number"] = self.trick_no + 1 if self._phase == "play" else None
-        view["claims"] = [dict(c.to_json(), say=c.say(names)) for c in self.claims]
-        view["result"] = "win" if self.winner is not None else None
         rows = []
         for i, row in enumerate(self.sheet):
             cells = []
@@ -548,14 +533,56 @@ class BourreState(State):
                 mark = "-" if took is None else "bourré" if s in row["bourre"] else \
                     f"{took}*" if s == row["winner"] else str(took)
                 cells.append(mark)
-            rows.append([f"{i + 1}. pot {row['pot']} {row['trump']}", *cells])
-        view["table"] = {"columns": ["", *names], "rows": rows,
-                         "totals": ["Chips", *[str(self.chips(s)) for s in range(n)]]}
+            rows.append((f"{i + 1}. pot {row['pot']} {row['trump']}", *cells))
+        common["table"] = ScoreTable(columns=("", *names), rows=tuple(rows),
+                                     totals=("Chips", *[str(self.chips(s)) for s in range(n)]))
+        common["dealer"] = self.dealer
+        common["turn"] = self.turn
+        common["result"] = "win" if self.winner is not None else None
+        legal = None
         if seat is not None and 0 <= seat < n:
             hand = self.known[seat]
-            view["hand"] = [str(c) for c in hand] if hand is not None else None
-            view["legal"] = ([str(c) for c in legal_plays(hand, self.trick, self.trump)]
-                             if hand is not None and self._phase == "play" and self.turn == seat else None)
+            common["hand"] = tuple(str(c) for c in hand) if hand is not None else None
+            if hand is not None and self._phase == "play" and self.turn == seat:
+                legal = tuple(str(c) for c in legal_plays(hand, self.trick, self.trump))
+        return BourreView(
+            **common,
+            trump=str(self.trump_card) if self.trump_card is not None else None,
+            trump_suit=self.trump,
+            bids=(),
+            tricks=tuple(self.tricks),
+            trick=trick_cards(self.trick),
+            cards_this_deal=HAND,
+            trick_number=self.trick_no + 1 if self._phase == "play" else None,
+            last_trick=last_trick_view(self.last_trick),
+            active=tuple(self.active),
+            legal=legal,
+            claims=tuple(c.as_view(names) for c in self.claims),
+            pot=self.pot,
+            stake=self.stake,
+            chips=tuple(self.chips(s) for s in range(n)),
+            owed_ante=tuple(sorted(self.owed)) if self._phase == "ante" else (),
+            declared=tuple(self.declared),
+            draws=tuple(self.draws),
+        )
 
 
-__all__ = ["Ante", "Bourre", "BourreState", "Draw", "Pass", "forbidden_cards", "legal_plays", "rule_broken"]
+@dataclass(frozen=True, kw_only=True)
+class BourreView(TricksView):
+    """Bourré's table: the pot and what a winner takes from it, every player's chips, who still
+    owes the ante, and each player's pass or play with the cards drawn."""
+
+    style: ClassVar[str] = "tricks.bourre"
+
+    pot: int
+    stake: int  # what the pot is worth this deal: what the winner takes, a bourré player pays
+    chips: tuple[int, ...]  # per seat
+    owed_ante: tuple[int, ...] = ()
+    declared: tuple[str | None, ...] = ()  # per seat: "pass", "play" or None before it is said
+    draws: tuple[int | None, ...] = ()  # per seat: cards drawn by a player who plays
+
+
+__all__ = [
+    "Ante", "Bourre", "BourreState", "BourreView", "Draw", "Pass", "forbidden_cards", "legal_plays",
+    "rule_broken",
+]

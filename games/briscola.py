@@ -18,7 +18,8 @@ from games.cards import ITALIAN_40, Card
 from games.engine import Action, Game, Item, Option, Spec, State, register
 from games.errors import CardError, IllegalActionError, OptionError
 from games.pegging.actions import Deal, Play
-from games.tricks import End, Hand, trick_winner
+from games.tricks import End, Hand, last_trick_view, trick_cards, trick_winner
+from games.view import Common, ScoreTable, TableView, TricksView
 
 #: Card points: 120 in the pack.
 POINTS: dict[int, int] = {1: 11, 3: 10, 13: 4, 12: 3, 11: 2, 7: 0, 6: 0, 5: 0, 4: 0, 2: 0}
@@ -568,42 +569,83 @@ class BriscolaState(State):
 
     # -- the view -------------------------------------------------------------------------------
 
-    def _view(self, view: dict[str, Any], seat: int | None) -> None:
+    def _order(self) -> tuple[int, ...]:
+        """Every seat in the order of the deal, from the one after the dealer."""
+        if self.dealer is None:
+            return ()
+        return tuple(self.game.next_seat(self.dealer, k) for k in range(1, self.game.num_players + 1))
+
+    def _view(self, common: Common, seat: int | None) -> TableView:
         names = self.game.players
         n = self.game.num_players
-        view["dealer"] = self.dealer
-        view["turn"] = self.turn
-        view["auction"] = [{"seat": s, "said": said} for s, said in self.auction]
-        view["bidder"] = self.bidder
-        view["bid"] = self._said_bid() if self.bidder is not None else None
-        view["bid_points"] = self.bid_points if self.bidder is not None else None
-        view["called"] = self.called and str(self.called)
-        view["trump"] = self.called and str(self.called)
-        view["trump_suit"] = self.trump
-        mine = seat is not None and self.partner == seat and self.partner is not None
-        view["partner"] = self.partner if (self.revealed or mine) else None
-        view["tricks"] = list(self.tricks)
-        view["card_points"] = [self.card_points(s) for s in range(n)]
-        view["trick"] = [{"seat": s, "card": str(c)} for s, c in self.trick]
-        view["trick_number"] = self.trick_no + 1 if self._phase == "play" else None
-        view["last_trick"] = None if self.last_trick is None else {
-            "trick": [{"seat": s, "card": str(c)} for s, c in self.last_trick[0]], "winner": self.last_trick[1]}
-        view["result"] = "win" if self.winner is not None else None
         rows = []
         for i, row in enumerate(self.sheet):
             mark = "alone" if row["alone"] else f"+ {names[row['partner']]}"
-            rows.append([f"{i + 1}. {names[row['bidder']]} {row['bid']} {row['called']} {mark}: "
-                         f"{row['taken']}", *[str(p) for p in row["scores"]]])
-        view["table"] = {"columns": ["", *names], "rows": rows,
-                         "totals": ["Total", *[str(s) for s in self.scores]]}
+            rows.append((f"{i + 1}. {names[row['bidder']]} {row['bid']} {row['called']} {mark}: "
+                         f"{row['taken']}", *[str(p) for p in row["scores"]]))
+        common["table"] = ScoreTable(columns=("", *names), rows=tuple(rows),
+                                     totals=("Total", *[str(s) for s in self.scores]))
+        common["dealer"] = self.dealer
+        common["turn"] = self.turn
+        common["result"] = "win" if self.winner is not None else None
+        laid_away = None
         if seat is not None and 0 <= seat < n:
             hand = self.known[seat]
-            view["hand"] = [str(c) for c in hand] if hand is not None else None
+            common["hand"] = tuple(str(c) for c in hand) if hand is not None else None
             if seat == self.bidder and self.discards is not None:
-                view["laid_away"] = [str(c) for c in self.discards]
+                laid_away = tuple(str(c) for c in self.discards)
+        # the partner is the table's to know once the called card is played; before, only its holder's
+        mine = seat is not None and self.partner == seat
+        called = str(self.called) if self.called is not None else None
+        return BriscolaView(
+            **common,
+            trump=called,
+            trump_suit=self.trump,
+            bids=(),
+            tricks=tuple(self.tricks),
+            trick=trick_cards(self.trick),
+            cards_this_deal=self.game.hand_size,
+            trick_number=self.trick_no + 1 if self._phase == "play" else None,
+            last_trick=last_trick_view(self.last_trick),
+            active=self._order() if self._phase != "deal" else (),
+            auction=tuple(AuctionStep(s, said) for s, said in self.auction),
+            bidder=self.bidder,
+            bid=self._said_bid() if self.bidder is not None else None,
+            bid_points=self.bid_points if self.bidder is not None else None,
+            called=called,
+            partner=self.partner if (self.revealed or mine) else None,
+            card_points=tuple(self.card_points(s) for s in range(n)),
+            laid_away=laid_away,
+        )
+
+
+@dataclass(frozen=True)
+class AuctionStep:
+    """One call of the auction: the seat and what it said ("pass", "3", "2 for 70", "75")."""
+
+    seat: int
+    said: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class BriscolaView(TricksView):
+    """Briscola Chiamata's table: the auction, the bid and the called card (whose suit is trumps),
+    the partner once the called card is played (before that only in the holder's own view), and
+    the card points each seat has taken this deal."""
+
+    style: ClassVar[str] = "tricks.briscola"
+
+    auction: tuple[AuctionStep, ...] = ()
+    bidder: int | None = None
+    bid: str | None = None  # the winning bid as said
+    bid_points: int | None = None  # the points the bidder's side must take
+    called: str | None = None
+    partner: int | None = None
+    card_points: tuple[int, ...] = ()  # per seat, from the tricks taken this deal
+    laid_away: tuple[str, ...] | None = None  # col Monte: the bidder's own view of the five laid away
 
 
 __all__ = [
-    "CALL_ORDER", "POINTS", "STRENGTH", "Bid", "Briscola", "BriscolaState", "Call", "Monte", "Pass", "Redeal",
-    "Reopen", "deal_scores", "units",
+    "CALL_ORDER", "POINTS", "STRENGTH", "AuctionStep", "Bid", "Briscola", "BriscolaState", "BriscolaView",
+    "Call", "Monte", "Pass", "Redeal", "Reopen", "deal_scores", "units",
 ]

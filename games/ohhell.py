@@ -15,6 +15,7 @@ from games.cards import SUIT_SYMBOLS, Card
 from games.cribbage.actions import Deal, Play
 from games.engine import Action, Game, Item, Option, Spec, State, register
 from games.errors import CardError, IllegalActionError
+from games.tricks import last_trick_view
 from games.view import Common, ScoreTable, TableView, TrickCard, TricksView
 
 #: Ace is high in trick play.
@@ -103,6 +104,7 @@ class OhHellState(State):
         self.bids: list[int | None] = [None] * n
         self.tricks = [0] * n
         self.trick: list[tuple[int, Card]] = []
+        self.last_trick: tuple[list[tuple[int, Card]], int] | None = None
         self.turn: int | None = None
         self.known: list[list[Card] | None] = [None] * n
         self.held = [0] * n
@@ -174,6 +176,7 @@ class OhHellState(State):
         self.bids = [None] * n
         self.tricks = [0] * n
         self.trick = []
+        self.last_trick = None
         self.void = [set() for _ in range(n)]
         self.seen = set()
         self.trump = self.trump_card = None
@@ -240,6 +243,7 @@ class OhHellState(State):
             return
         winner = self._trick_winner()
         self.tricks[winner] += 1
+        self.last_trick = (self.trick, winner)
         self.trick = []
         self.turn = winner
         if not any(self.held):
@@ -276,6 +280,13 @@ class OhHellState(State):
         self._phase = "deal"
         self.turn = None
 
+    def _order(self) -> tuple[int, ...]:
+        """Every seat in the order of the deal, from the one after the dealer."""
+        if self.dealer is None:
+            return ()
+        n = self.game.num_players
+        return tuple((self.dealer + k) % n for k in range(1, n + 1))
+
     def _view(self, common: Common, seat: int | None) -> TableView:
         names = self.game.players
         rows = []
@@ -288,9 +299,15 @@ class OhHellState(State):
         common["dealer"] = self.dealer
         common["turn"] = self.turn
         common["result"] = "win" if self.winner is not None else None
-        if seat is not None and 0 <= seat < self.game.num_players:
+        n = self.game.num_players
+        legal = None
+        if seat is not None and 0 <= seat < n:
             hand = self.known[seat]
             common["hand"] = tuple(str(c) for c in hand) if hand is not None else None
+            if hand is not None and self._phase == "play" and self.turn == seat:
+                led = self.trick[0][1].suit if self.trick else None
+                legal = tuple(str(c) for c in hand if led is None or c.suit == led
+                              or not any(h.suit == led for h in hand))
         return TricksView(
             **common,
             trump=str(self.trump_card) if self.trump_card is not None else None,
@@ -299,6 +316,10 @@ class OhHellState(State):
             tricks=tuple(self.tricks),
             trick=tuple(TrickCard(s, str(c)) for s, c in self.trick),
             cards_this_deal=self.hand_size,
+            trick_number=sum(self.tricks) + 1 if self._phase == "play" else None,
+            last_trick=last_trick_view(self.last_trick),
+            active=self._order() if self._phase in ("bid", "play") else (),
+            legal=legal,
         )
 
 

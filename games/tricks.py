@@ -21,7 +21,7 @@ from typing import ClassVar
 
 from games.cards import Card
 from games.engine import Action
-from games.jsontypes import JSONObject
+from games.view import Claim, LastTrick, TrickCard
 
 #: Trick strength of French ranks with the ace high (2 lowest).
 ACE_HIGH: dict[int, int] = {r: (14 if r == 1 else r) for r in range(1, 14)}
@@ -68,12 +68,11 @@ class RevokeClaim:
     amount: int = 0
     status: str = "open"
 
-    def to_json(self) -> JSONObject:
-        return {
-            "deal": self.deal, "trick": self.trick, "player": self.player, "card": str(self.card),
-            "rule": self.rule, "proof": str(self.proof), "penalty": self.penalty,
-            "amount": self.amount, "status": self.status,
-        }
+    def as_view(self, names: Sequence[str]) -> Claim:
+        """The claim as every seat's view gives it: both cards have been shown to the table."""
+        return Claim(deal=self.deal, trick=self.trick, player=self.player, card=str(self.card),
+                     rule=self.rule, proof=str(self.proof), penalty=self.penalty, amount=self.amount, status=self.status,
+                     say=self.say(names))
 
     def say(self, names: Sequence[str]) -> str:
         return (f"{names[self.player]} {self.rule} in trick {self.trick} of deal {self.deal} "
@@ -133,6 +132,16 @@ class End(Action):
     act: ClassVar[str] = "end"
 
 
+def trick_cards(trick: Trick) -> tuple[TrickCard, ...]:
+    """A trick as a view gives it."""
+    return tuple(TrickCard(seat, str(card)) for seat, card in trick)
+
+
+def last_trick_view(last: tuple[Trick, int] | None) -> LastTrick | None:
+    """The last trick taken (its cards and winner) as a view gives it."""
+    return None if last is None else LastTrick(trick_cards(last[0]), last[1])
+
+
 def proofs(pending: Sequence[Pending], player: int, card: Card) -> list[Pending]:
     """The watched plays of ``player`` that ``card``, played now, proves illegal."""
     return [p for p in pending if p.player == player and card in p.forbidden]
@@ -140,5 +149,5 @@ def proofs(pending: Sequence[Pending], player: int, card: Card) -> list[Pending]
 
 __all__ = [
     "ACE_HIGH", "Accept", "Dismiss", "End", "Hand", "Pending", "RevokeClaim", "Trick", "Trump", "beats",
-    "proofs", "trick_winner",
+    "last_trick_view", "proofs", "trick_cards", "trick_winner",
 ]

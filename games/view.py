@@ -32,9 +32,9 @@ from games.scores import Item, say_item
 OptionValue = bool | int | float | str | None
 
 __all__ = [
-    "Common", "Counted", "Group", "LastScore", "LayoutView", "OptionValue", "PeggingView", "PileView",
-    "Said", "ScoreTable", "ShowCount", "Shortage", "Side", "SkunkLine", "TableView", "TrickCard", "TricksView",
-    "counted", "view_from_json",
+    "Claim", "Common", "Counted", "Group", "LastScore", "LastTrick", "LayoutView", "OptionValue",
+    "PeggingView", "PileView", "Said", "ScoreTable", "ShowCount", "Shortage", "Side", "SkunkLine", "TableView", "TrickCard",
+    "TricksView", "counted", "view_from_json",
 ]
 
 
@@ -144,6 +144,33 @@ class ShowCount:
 class TrickCard:
     seat: int
     card: str
+
+
+@dataclass(frozen=True)
+class LastTrick:
+    """The trick taken last, as it lay, and the seat that took it."""
+
+    cards: tuple[TrickCard, ...]
+    winner: int
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A revoke the referee proved (a later card showed the player could have played right): the
+    deal (from 1) and trick, the player, the card played and the rule it broke, the card that
+    proves it, the penalty in words and in chips or points, and the players' decision (``status``
+    ``open`` | ``accepted`` | ``dismissed``), said in one sentence."""
+
+    deal: int
+    trick: int
+    player: int
+    card: str
+    rule: str
+    proof: str
+    penalty: str
+    amount: int
+    status: str
+    say: str
 
 
 @dataclass(frozen=True)
@@ -289,6 +316,11 @@ class TricksView(TableView):
     tricks: tuple[int, ...]  # tricks taken this deal, per seat
     trick: tuple[TrickCard, ...]  # the trick on the table, in the order played
     cards_this_deal: int
+    trick_number: int | None = None  # the trick being played, from 1; None outside the play
+    last_trick: LastTrick | None = None
+    active: tuple[int, ...] = ()  # the seats playing this deal, in order of play (Bourré's passers are out)
+    legal: tuple[str, ...] | None = None  # the seat's legal cards, when its hand is known and it is to play
+    claims: tuple[Claim, ...] = ()  # the referee's revoke claims, open and decided
 
 
 @dataclass(frozen=True, kw_only=True)

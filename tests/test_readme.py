@@ -31,6 +31,15 @@ def examples():
 CASES = list(examples())
 
 
+def test_games_table_names_every_registered_game():
+    from games import registered_games
+
+    text = (ROOT / "README.md").read_text()
+    table = text.split("<!-- games-table -->")[1].split("<!-- /games-table -->")[0]
+    named = set(re.findall(r"^\|[^|]*\| `([^`]+)`", table, re.M))
+    assert named == {spec.name for spec in registered_games()}
+
+
 def test_readme_has_examples():
     assert len(CASES) >= 4
 

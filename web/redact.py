@@ -1,14 +1,20 @@
 """What a phone may read of the action list: other seats' hidden cards are taken out.
 
 Views come from the engine, which already hides what a seat may not see. The history and the
-exported record are made of *actions*, and two kinds of action can hold hidden cards: a deal
-with known ``hands`` and a discard that names the cards laid away to the crib (entered on a
-phone because the camera cannot see them). A phone sees those only for its own seat.
+exported record are made of *actions*, and some can hold hidden cards: a deal with known
+``hands``, and the cards one player keeps face down, entered on that player's phone (the cards
+laid away to the crib, a hand entered in a trick game, Bourré's discards and draws, the cards
+laid away with Briscola's monte). A phone sees those only for its own seat.
 """
 
 from __future__ import annotations
 
 from games.jsontypes import JSONObject
+
+#: The fields of a player's action that name cards only that player may see.
+PRIVATE: dict[str, tuple[str, ...]] = {
+    "discard": ("cards",), "hand": ("cards",), "draw": ("cards", "drawn"), "monte": ("cards",),
+}
 
 
 def redact_action(action: JSONObject, seat: int | None) -> JSONObject:
@@ -20,9 +26,11 @@ def redact_action(action: JSONObject, seat: int | None) -> JSONObject:
         if not any(h is not None for h in out["hands"] or []):
             out.pop("hands")
         out["hidden"] = True
-    elif act == "discard" and out.get("cards") is not None and out.get("player") != seat:
-        cards = out.pop("cards")
-        out["hidden"] = len(cards) if isinstance(cards, list) else True
+    elif isinstance(act, str) and act in PRIVATE and out.get("player") != seat:
+        for key in PRIVATE[act]:
+            cards = out.pop(key, None)
+            if cards is not None and "hidden" not in out:
+                out["hidden"] = len(cards) if isinstance(cards, list) else True
     return out
 
 

@@ -103,6 +103,26 @@ def test_games_of_every_family_draw() -> None:
             assert render_board(view, size).size == size
 
 
+@pytest.mark.parametrize("name", ["bourre", "briscola"])
+def test_trick_games_draw_through_a_game(name: str) -> None:
+    from games.records import steps
+    from games.trickplay import autoplay as trick_autoplay
+
+    record = trick_autoplay(name, seed=3, deals=2, renege=0.3 if name == "bourre" else 0.0)
+    states = [state for _, _, state in steps(record)]
+    for state in states[::7] + states[-1:]:
+        for seat in (None, 0):
+            view = state.view_for(seat)
+            assert not board_of(view).pegged and board_of(view).table is not None
+            for size in SIZES:
+                assert render_board(view, size).size == size
+    last = states[-1].view_for(None)
+    assert last.table is not None and len(last.table.rows) == 2  # the sheet has a row per deal
+    for frame in announcement_frames(last, SIZES[0], steps=2):
+        assert frame.size == SIZES[0]
+    assert strip_image(last, 121).size[1] == 1
+
+
 def test_bhargage_shows_its_target_and_start() -> None:
     board = board_of(samples.bhargage())
     assert (board.target, board.holes) == (111, 121)

@@ -120,7 +120,7 @@ def test_antes_go_to_the_pot_and_count_against_the_chips():
     with pytest.raises(IllegalActionError, match="not Player 2's turn to ante"):
         s.apply_json({"act": "ante", "player": 1})
     s = s.apply_json({"act": "ante"})
-    assert s.pot == 3 and s.view_for(None)["chips"] == [19, 19, 19] and s.phase == "deal"
+    assert s.pot == 3 and s.view_for(None).chips == (19, 19, 19) and s.phase == "deal"
 
 
 def test_an_ace_turned_up_makes_the_dealer_play():
@@ -164,7 +164,7 @@ def test_known_hands_refuse_every_broken_rule():
         s.apply_json({"act": "play", "player": 0, "card": "2C"})  # 9H overtrumps the 5H
     s = s.apply_json({"act": "play", "player": 0, "card": "9H"})
     assert s.tricks == [1, 0, 0, 0] and s.turn == 0
-    assert s.view_for(0)["legal"] == ["2C", "3C", "4C", "5C"] and s.view_for(3)["legal"] is None
+    assert s.view_for(0).legal == ("2C", "3C", "4C", "5C") and s.view_for(3).legal is None
 
 
 def test_the_turned_up_card_is_the_dealers():
@@ -199,7 +199,7 @@ def test_claims_are_accepted_or_dismissed():
     assert (claim.deal, claim.trick, claim.player, str(claim.card), str(claim.proof)) == (1, 1, 2, "2C", "5S")
     assert claim.rule == "failed to follow suit" and claim.amount == 3
     view = s.view_for(None)
-    assert "Player 3 failed to follow suit in trick 1 of deal 1" in view["claims"][0]["say"]
+    assert "Player 3 failed to follow suit in trick 1 of deal 1" in view.claims[0].say
     accepted = s.apply_json({"act": "accept", "claim": 0})
     assert accepted.scores[2] == s.scores[2] - 3 and accepted.carry == 3 and accepted.pot == s.pot
     with pytest.raises(IllegalActionError, match="already accepted"):
@@ -235,10 +235,10 @@ def test_a_player_enters_the_hand_on_the_phone(view_texts):
     with pytest.raises(IllegalActionError, match="9H is in another player's hand"):
         s.apply_json({"act": "hand", "player": 2, "cards": ["9H", "6S", "KD", "QD"]})
     s = s.apply_json({"act": "hand", "player": 2, "cards": ["5S", "6S", "KD", "QD"]})
-    assert s.view_for(2)["hand"] == ["5S", "6S", "KD", "QD"]
+    assert s.view_for(2).hand == ("5S", "6S", "KD", "QD")
     assert not view_texts(s.view_for(1)) & {"5S", "6S", "KD", "QD"}
     s = play_deal(s, [(1, "4S")])
-    assert s.view_for(2)["legal"] == ["5S", "6S"]
+    assert s.view_for(2).legal == ("5S", "6S")
     with pytest.raises(IllegalActionError, match="Player 3 failed to follow suit: play 5S or 6S"):
         s.apply_json({"act": "play", "player": 2, "card": "KD"})
     s = s.apply_json({"act": "play", "player": 2, "card": "5S"})  # ...and this proves trick 1's revoke

@@ -148,14 +148,14 @@ def test_the_partner_is_secret_until_the_called_card_is_played(view_texts):
     holder = next(i for i, h in enumerate(s.known) if "QS" in map(str, h))
     for seat in range(5):
         view = s.view_for(seat)
-        assert view["partner"] == (holder if seat == holder else None)
+        assert view.partner == (holder if seat == holder else None)
         others = {str(c) for i, h in enumerate(s.known) if i != seat for c in h} - {"QS"}
         assert not view_texts(view) & others
     s = s.apply_json({"act": "play", "player": 4, "card": "KH"})
     while s.turn != holder:
         s = s.apply_json({"act": "play", "player": s.turn, "card": str(s.known[s.turn][0])})
     s = s.apply_json({"act": "play", "player": holder, "card": "QS"})
-    assert all(s.view_for(seat)["partner"] == holder for seat in (None, 0, 1, 2, 3, 4))
+    assert all(s.view_for(seat).partner == holder for seat in (None, 0, 1, 2, 3, 4))
 
 
 def test_a_player_enters_the_hand_on_the_phone(view_texts):
@@ -170,9 +170,9 @@ def test_a_player_enters_the_hand_on_the_phone(view_texts):
     with pytest.raises(IllegalActionError, match="AS has already been played"):
         s.apply_json({"act": "hand", "player": 3, "cards": ["AS", *mine[1:]]})
     s = s.apply_json({"act": "hand", "player": 3, "cards": mine})
-    assert s.view_for(3)["hand"] == mine and s.view_for(3)["partner"] == 3
+    assert s.view_for(3).hand == tuple(mine) and s.view_for(3).partner == 3
     for seat in (None, 0, 1, 2, 4):
-        assert not view_texts(s.view_for(seat)) & (set(mine) - {"KD"}) and s.view_for(seat)["partner"] is None
+        assert not view_texts(s.view_for(seat)) & (set(mine) - {"KD"}) and s.view_for(seat).partner is None
     with pytest.raises(IllegalActionError, match="Di does not hold QS"):
         s.apply_json({"act": "play", "player": 3, "card": "QS"})
     with pytest.raises(IllegalActionError, match="2S is in another player's hand"):
@@ -272,7 +272,7 @@ def test_random_games_keep_120_points_and_hide_hands(variant, seed, view_texts):
             others.discard(str(state.called))  # the call names it aloud
             assert not view_texts(view) & others
             if not state.revealed and state.partner is not None and seat != state.partner:
-                assert view["partner"] is None
+                assert view.partner is None
     last = replay(record).state
     assert last.is_over and last.deals == 3
     for row in last.sheet:

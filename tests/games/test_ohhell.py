@@ -116,3 +116,30 @@ def test_views_hide_other_hands():
     s = act(game, s, act="deal", dealer=0, hands=[["2H", "3S"], ["AH", "4D"], ["KC", "QC"]])
     bob = json.dumps(s.view_for(1).to_json())
     assert '"AH"' in bob and '"2H"' not in bob and '"KC"' not in bob
+
+
+def test_the_view_shows_the_trick_number_the_last_trick_and_the_legal_cards():
+    from games.view import LastTrick, TrickCard, view_from_json
+
+    game = new_game("ohhell", ["Ann", "Bob", "Cy"], {"most": 2})  # deals of 2, 1, 2 cards
+    s = game.new_initial_state()
+    for data in ({"act": "deal", "dealer": 0, "hands": [["AS", "KS"], ["2H", "3H"], ["4C", "5C"]]},
+                 {"act": "trump", "card": "3D"}, {"act": "bid", "player": 1, "tricks": 0},
+                 {"act": "bid", "player": 2, "tricks": 0}, {"act": "bid", "player": 0, "tricks": 0}):
+        s = s.apply_json(data)
+    assert s.view_for(None).active == (1, 2, 0) and s.view_for(None).trick_number == 1
+    assert s.view_for(1).legal == ("2H", "3H") and s.view_for(0).legal is None  # Bob leads
+    s = s.apply_json({"act": "play", "player": 1, "card": "2H"})
+    assert s.view_for(2).legal == ("4C", "5C")  # void in hearts: anything goes
+    s = s.apply_json({"act": "play", "player": 2, "card": "4C"})
+    s = s.apply_json({"act": "play", "player": 0, "card": "AS"})
+    view = s.view_for(1)
+    assert view.last_trick == LastTrick((TrickCard(1, "2H"), TrickCard(2, "4C"), TrickCard(0, "AS")), 1)
+    assert view.trick_number == 2 and view.legal == ("3H",) and view.trick == ()
+    assert view_from_json(json.loads(json.dumps(view.to_json()))) == view
+    for data in ({"act": "play", "player": 1, "card": "3H"}, {"act": "play", "player": 2, "card": "5C"},
+                 {"act": "play", "player": 0, "card": "KS"}):
+        s = s.apply_json(data)
+    assert s.view_for(None).trick_number is None and s.view_for(None).active == ()  # the deal is scored
+    s = s.apply_json({"act": "deal", "hands": [["AS"], ["2H"], ["4C"]]})
+    assert s.view_for(None).last_trick is None  # a new deal clears it

@@ -6,15 +6,29 @@ import json
 
 import pytest
 
+from games import registered_games
 from games.bhargage.autoplay import autoplay as decktet_autoplay
+from games.bourre import BourreView
+from games.briscola import BriscolaView
 from games.cribbage.autoplay import autoplay
 from games.errors import ViewError
 from games.records import steps
+from games.trickplay import autoplay as trick_autoplay
 from games.view import LayoutView, PeggingView, Question, TricksView, view_from_json
 from tests.games.test_ohhell import random_game
 
 RECORDS = [("cribbage", None), ("cribbage4", None), ("noddy", None), ("costly", None), ("revised", None),
            ("auction", None), ("patience", None)]
+MORE = ["cribbage3", "cribbage3-solo", "cribbage5", "cribbage7", "losing"]
+# Bourré with known hands (legal cards shown) and with reneges (claims); Briscola col Monte with
+# known hands (the bidder's laid-away cards) and the basic game with hidden hands
+TRICKS = [("bourre", {"known_hands": True}), ("bourre", {"renege": 0.35}),
+          ("briscola", {"known_hands": True, "options": {"variant": "monte"}}), ("briscola", {})]
+
+
+def trick_states():
+    for name, kwargs in TRICKS:
+        yield from (s for _, _, s in steps(trick_autoplay(name, seed=5, deals=2, **kwargs)))
 
 
 def states():
@@ -25,6 +39,9 @@ def states():
         for state in [s for _, _, s in steps(decktet_autoplay(name, seed=5, max_deals=2))]:
             yield state
     yield from random_game(1, players=3)
+    for name in MORE:  # after the others: the tests below pick states by index
+        yield from (s for _, _, s in steps(autoplay(name, seed=5, max_deals=1)))
+    yield from trick_states()
 
 
 @pytest.fixture(scope="module")
@@ -39,6 +56,28 @@ def test_json_reads_back_to_the_same_view(every_state):
             wire = json.loads(json.dumps(view.to_json()))  # as a phone gets it
             assert view_from_json(wire) == view
             assert wire["style"] == view.style
+
+
+def test_every_registered_game_is_read_back(every_state):
+    covered = {s.game.spec.name for s in every_state}
+    assert {spec.name for spec in registered_games()} <= covered
+
+
+def test_trick_games_read_back_in_every_seat():
+    seen: dict[str, set[str]] = {"claims": set(), "legal": set(), "last_trick": set(), "partner": set(),
+                                 "laid_away": set(), "auction": set()}
+    for state in trick_states():
+        for seat in (None, *range(state.game.num_players)):
+            view = state.view_for(seat)
+            assert isinstance(view, BourreView | BriscolaView)
+            assert view_from_json(json.loads(json.dumps(view.to_json()))) == view
+            for name in seen:
+                if getattr(view, name, None):
+                    seen[name].add(view.style)
+    # every part of the trick views was filled somewhere, so the round trip read it back
+    assert seen == {"claims": {"tricks.bourre"}, "legal": {"tricks.bourre"},
+                    "last_trick": {"tricks.bourre", "tricks.briscola"}, "partner": {"tricks.briscola"},
+                    "laid_away": {"tricks.briscola"}, "auction": {"tricks.briscola"}}
 
 
 def test_each_game_gives_its_familys_view(every_state):
