@@ -15,8 +15,9 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# The service unit's memory setting (systemd/pegpi.service): fewer malloc arenas for the threads.
 run: $(STAMP)
-	$(BIN)/pegpi run
+	MALLOC_ARENA_MAX=2 $(BIN)/pegpi run
 
 test: $(STAMP) lint typecheck browser fonts pytest
 

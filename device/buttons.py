@@ -2,8 +2,9 @@
 
 - OK: accept what the device asks ("Is this the 5H?") -> ``service.confirm()``; on the pairing
   screen it shows the phone pairing code.
-- Undo: ``service.undo()``.
-- Go: ``service.submit({"act": "go", "player": <whose turn>})``.
+- Undo: ``service.undo()``; on the code screen, a new pairing code (phones pair again).
+- Go: ``service.submit({"act": "go", "player": <whose turn>})``; on the code screen, a QR code
+  of the phone page's address with the pairing code in it.
 - Menu, short press: the pairing screen (and back to the board).
 - Menu, long press: the next game in the configured cycle (cribbage for 2, for 3, five-card...)
   and a new game starts with it.
@@ -126,6 +127,8 @@ class ButtonTable(Protocol):
     @property
     def pairing_code(self) -> str: ...
 
+    def new_pairing_code(self) -> str: ...
+
     def view(self, seat: int | None = None) -> TableView: ...
 
     def submit(self, action: JSONObject, *, source: str = "phone") -> TableView: ...
@@ -149,6 +152,7 @@ class ButtonPanel:
         self.config = config if isinstance(config, ButtonConfig) else ButtonConfig.from_mapping(config)
         self.screen = screen
         self.mode = "board"  # "board" | "pairing" | "code"
+        self.address: str | None = None  # the phone page's address, once it serves (for the QR code)
         self._lock = threading.RLock()
         self._held = False
         self._refused: GameChoice | None = None
@@ -215,10 +219,37 @@ class ButtonPanel:
 
     def undo(self) -> None:
         with self._lock:
+            if self._screen_mode() == "code":
+                self._new_code()
+                return
             self._call("undo", lambda: self.service.undo(source="button"))
+
+    def _show_qr(self) -> None:
+        """Go on the code screen: a QR code of the page's address with the pairing code in it
+        (a phone that scans it opens the page and pairs). Without a phone page there is none."""
+        picture = getattr(self.screen, "picture", None)
+        if self.address is None or not callable(picture):
+            return
+        from device.board.qr import render_qr
+
+        code = str(self._safe(lambda: self.service.pairing_code) or "")
+        link = f"{self.address.split('#', 1)[0]}#pair={code}"
+        self._enter("code")
+        picture(lambda size, mode: render_qr(link, size, lines=["Scan to pair", code], mode=mode),
+                seconds=PAIRING_SECONDS)
+
+    def _new_code(self) -> None:
+        """Undo on the code screen: a new pairing code (every phone pairs again), shown at once."""
+        code = self._safe(self.service.new_pairing_code) or "?"
+        log.info("buttons: a new pairing code")
+        self._enter("code")
+        self._notice(["New pairing code"], big=code, seconds=PAIRING_SECONDS)
 
     def go(self) -> None:
         with self._lock:
+            if self._screen_mode() == "code":
+                self._show_qr()
+                return
             view = self._safe(self.service.view)
             turn = view.turn if view is not None else None
             if turn is None:

@@ -211,6 +211,14 @@ class BoardDisplay:
             if self.device is not None:
                 self._put(render_notice(lines, self.size, big=big, mode=self.render_mode))
 
+    def picture(self, draw: Callable[[tuple[int, int], str | None], Image.Image], *, seconds: float) -> None:
+        """A whole-screen picture held ``seconds`` over the board, as a notice is (a QR code);
+        ``draw(size, render_mode)`` makes it for this screen."""
+        with self._lock:
+            self._notice_until = self._clock() + seconds
+            if self.device is not None:
+                self._put(draw(self.size, self.render_mode))
+
     def clear_notice(self) -> None:
         """End a held notice and put the board back."""
         with self._lock:

@@ -43,7 +43,8 @@ class HistoryEntry:
         return {
             "index": self.index, "action": dict(self.action), "source": self.source,
             "corrected": self.corrected, "t": self.t, "points": self.points,
-            "scores": [{"side": e.side, "seat": e.seat, "points": e.points, "kind": e.kind, "say": e.say()}
+            "scores": [{"side": e.side, "seat": e.seat, "points": e.points, "kind": e.kind, "say": e.say(),
+                        "cards": [str(c) for c in e.cards]}
                        for e in self.scores],
         }
 
@@ -94,6 +95,9 @@ class TableService(Protocol):
     @property
     def pairing_code(self) -> str:
         """The code shown on the device (OLED) that a phone must enter to change anything."""
+
+    def new_pairing_code(self) -> str:
+        """Show a new pairing code (asked for on the device): every phone must pair again."""
 
     def view(self, seat: int | None = None) -> TableView:
         """What ``seat`` may see (None: a spectator); never another seat's hidden cards."""

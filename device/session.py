@@ -28,7 +28,7 @@ from device.service import HistoryEntry, Update
 from device.store import Entry, Store, effective_actions
 from games import new_game, registered_games
 from games.engine import Action, Game, State
-from games.errors import IllegalActionError, PegpiError, RecordError
+from games.errors import IllegalActionError, OptionError, PegpiError, RecordError
 from games.jsontypes import JSONObject
 from games.scores import ScoreEvent
 from games.view import TableView
@@ -91,7 +91,11 @@ class Session:
     def _load(self, game_id: int, name: str, players: list[str], options: JSONObject) -> None:
         """Replay the stored game to the exact state (start-up, a new game, after a correction)."""
         self.game_id = game_id
-        self.game: Game = new_game(name, players, options)
+        try:
+            self.game: Game = new_game(name, players, options)
+        except OptionError as exc:  # stored by an older pegpi that let the option through
+            raise RecordError(f"the stored game {game_id} ({name}) cannot be resumed: {exc}; "
+                              "run with another store (--db PATH) to start afresh") from exc
         entries = effective_actions(self.store.rows(game_id))
         self.entries, self.state = entries, self._replay(entries)
         self.protocol: TableProtocol = protocol_for(self)
@@ -111,6 +115,15 @@ class Session:
     @property
     def pairing_code(self) -> str:
         return self._code
+
+    def new_pairing_code(self) -> str:
+        """Show a new pairing code (asked for on the device): every phone must pair again."""
+        with self._lock:
+            old = self._code
+            while self._code == old:
+                self._code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            self.store.set_meta("pairing_code", self._code)
+            return self._code
 
     def view(self, seat: int | None = None) -> TableView:
         with self._lock:

@@ -136,10 +136,11 @@ class Bourre(Game):
         aliases=("bourré", "boure", "booray", "boo-ray"),
         pegged=False,
         options=(
-            Option("chips", 50, "chips each player starts with"),
-            Option("limit", 0, "most chips a winner takes and a bourré player pays (0: no limit)"),
+            Option("chips", 50, "chips each player starts with", low=0, high=1000),
+            Option("limit", 0, "most chips a winner takes and a bourré player pays (0: no limit)",
+                   low=0, high=1000),
             Option("double_ante", False, "everyone antes every deal, and each player who plays adds a chip"),
-            Option("deals", 0, "deals in the game (0: until the players end it)"),
+            Option("deals", 0, "deals in the game (0: until the players end it)", low=0, high=100),
         ),
         summary="Five cards, pass or play; most tricks takes the pot, no trick matches it.",
     )

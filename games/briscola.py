@@ -130,7 +130,7 @@ class Briscola(Game):
                    "al Buio; points: Bidding for Points Only; monte: col Monte", choices=VARIANTS),
             Option("direction", "right", "the deal and the play go to the right (the Italian way) or left",
                    choices=("right", "left")),
-            Option("deals", 0, "deals in the game (0: until the players end it)"),
+            Option("deals", 0, "deals in the game (0: until the players end it)", low=0, high=100),
         ),
         summary="Bid to call a card: its holder is your secret partner; take 61 of the 120 points.",
     )

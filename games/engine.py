@@ -275,14 +275,14 @@ class State(ABC):
         raise IllegalActionError(f"there is no player {seat} at this table")
 
     def peg(self, seat: int | None, points: int, kind: str, items: Sequence[Item] = (),
-            *, side: int | None = None) -> None:
+            *, side: int | None = None, shown: Sequence[CardLike] = ()) -> None:
         """Score ``points`` for the side of ``seat``; ends the game the instant a target is met."""
         if points == 0 or self.is_over:
             return
         if side is None:
             assert seat is not None
             side = self.side_of(seat)
-        event = ScoreEvent(side, points, kind, tuple(items), seat, len(self.history))
+        event = ScoreEvent(side, points, kind, tuple(items), seat, len(self.history), tuple(shown))
         self.rear[side] = self.scores[side]
         self.scores[side] += points
         self.events.append(event)

@@ -57,7 +57,8 @@ class OhHell(Game):
         options=(
             Option("scoring", "tricks", "tricks: 1 a trick + 10 for an exact bid; blob: 10 + bid if exact",
                    choices=("tricks", "blob")),
-            Option("most", 0, "cards in the first deal (0: 10 for 3-5 players, 8 for 6, 7 for 7)"),
+            Option("most", 0, "cards in the first deal (0: 10 for 3-5 players, 8 for 6, 7 for 7)",
+                   low=0, high=17),
         ),
         summary="Bid the exact number of tricks; the dealer's bid may not make the bids add up.",
     )

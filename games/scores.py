@@ -97,9 +97,12 @@ class ScoreEvent:
     items: tuple[Item, ...] = ()
     seat: int | None = None
     action_index: int | None = None
+    shown: tuple[CardLike, ...] = ()  # a show's whole hand (or crib) and starter, scoring or not
 
     @property
     def cards(self) -> tuple[CardLike, ...]:
+        if self.shown:
+            return self.shown
         seen: dict[str, CardLike] = {}
         for item in self.items:
             for c in item.cards:

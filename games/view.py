@@ -96,6 +96,9 @@ class LastScore:
     kind: str
     say: str
     items: tuple[Said, ...] = ()
+    # False once a new deal has begun (the page then shows no last score); games without deals
+    # leave it True
+    this_deal: bool = True
 
 
 @dataclass(frozen=True)

@@ -53,6 +53,7 @@ from vision.simtable import default_card_art
 from vision.sources import FrameSource, SourceSettings, open_source, split_spec
 from vision.template_classifier import TemplateClassifier
 from web import create_app
+from web.netaddr import phone_urls
 from web.serve import make_server
 from web.serve import stop as stop_server
 
@@ -130,6 +131,7 @@ class Companion:
         self.server: Any = None  # waitress's server (untyped)
         self.web_app: Any = None
         self.url: str | None = None
+        self.urls: list[str] = []  # every address phones may open (the LAN's), the first is url
         self.outputs: list[Output] = []
         self.buttons: ButtonPanel | None = None
         self.error: BaseException | None = None
@@ -253,7 +255,7 @@ class Companion:
         if self.options.web is None:
             return
         host, port = self.options.web
-        threads = int(self.config.get("web", {}).get("threads", 32))
+        threads = int(self.config.get("web", {}).get("threads", 136))
         app = self.web_app = create_app({"SECRET_KEY": self._web_secret(session)}, service=session)
         try:
             self.server = make_server(app, host=host, port=port, threads=threads)
@@ -265,8 +267,10 @@ class Companion:
                 return
             raise CompanionError(f"web: cannot listen on {host}:{port} ({exc.strerror}); "
                                  "choose another with --web HOST:PORT, or --no-web") from exc
-        shown = "localhost" if host in ("0.0.0.0", "::", "") else host
-        self.url = f"http://{shown}:{self.server.effective_port}/"
+        self.urls = phone_urls(host, self.server.effective_port)  # the LAN's, never localhost
+        self.url = self.urls[0]
+        if self.buttons is not None:
+            self.buttons.address = self.url
         self._spawn("pegpi-web", self.server.run)
 
     @staticmethod

@@ -74,7 +74,7 @@ def run(clients: int = 20, updates: int = 60, timeout: float = 30.0) -> dict[str
     updates = min(updates, len(record["actions"]))
     folder = tempfile.TemporaryDirectory(prefix="pegpi-bench-web-")
     table = replayed_table(record, store=f"{folder.name}/bench.db")
-    app = create_app({"SSE_KEEPALIVE": 15.0}, service=table)
+    app = create_app({"SSE_KEEPALIVE": 15.0, "STREAMS_PER_ADDRESS": clients}, service=table)
     rss_before = _rss_mb()
     running = Background(app, threads=clients + 8).__enter__()
     spawn = multiprocessing.get_context("spawn")

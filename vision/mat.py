@@ -35,6 +35,9 @@ GAP_MM = 4.0
 MAX_ROW = 8
 _EDGE = 6.0  # most printers cannot print the outer 5 mm
 _QUIET = 3.0  # white around a marker
+#: The markers' inset from the paper's edges: 8 mm, where every home printer prints (a clipped
+#: or shrunk-to-fit edge must never cut a marker); their white margin is paper there anyway.
+MARKER_INSET = 8.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,9 +143,9 @@ def layout_for(table: str, seats: int, paper: str = "A3") -> MatLayout:
     if not isinstance(seats, int) or not low <= seats <= high:
         raise LayoutError(f"a {table} mat has {low} to {high} seats, not {seats!r}")
     size = PAPERS[paper]
-    marker_mm = 22.0 if paper == "A3" else 16.0
+    marker_mm = 20.0 if paper == "A3" else 16.0  # A3: four 88 mm outlines fit between the markers
     markers = _markers(size, marker_mm)
-    reserve = _EDGE + marker_mm + _QUIET
+    reserve = MARKER_INSET + marker_mm + _QUIET
     zones, title = builders[table](table, seats, size, reserve)
     title = _free_box(zones, [title, (reserve + 1.0, _EDGE, reserve + 100.0, reserve - 1.0),
                               (reserve + 1.0, size[1] - reserve + 1.0, reserve + 100.0, size[1] - _EDGE),
@@ -163,8 +166,8 @@ def _free_box(zones: list[Zone], boxes: list[tuple[float, float, float, float]])
 
 def _markers(size: tuple[float, float], side: float) -> tuple[Marker, ...]:
     w, h = size
-    origins = [(_EDGE, _EDGE), (w - _EDGE - side, _EDGE), (w - _EDGE - side, h - _EDGE - side),
-               (_EDGE, h - _EDGE - side)]
+    e = MARKER_INSET
+    origins = [(e, e), (w - e - side, e), (w - e - side, h - e - side), (e, h - e - side)]
     return tuple(
         Marker(mid, ((x, y), (x + side, y), (x + side, y + side), (x, y + side)))
         for mid, (x, y) in zip(MARKER_IDS, origins, strict=True)

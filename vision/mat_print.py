@@ -14,7 +14,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from vision.errors import LayoutError
-from vision.mat import MARKER_DICT, MatLayout
+from vision.mat import MARKER_DICT, MatLayout, Zone
 
 #: Felt and ink colours (BGR).
 FELT = (58, 112, 46)
@@ -48,12 +48,18 @@ def render_mat(layout: MatLayout, title: str, px_per_mm: float = 4.0) -> np.ndar
     return _labels(image, layout, title, s)
 
 
+def zone_label(zone: Zone) -> str:
+    """The words printed in a zone's first outline: seats count from 0, as the CLI, the zone
+    names (``seat0``) and game records do."""
+    return zone.name if zone.seat is None else f"seat {zone.seat}"
+
+
 def _labels(image: np.ndarray, layout: MatLayout, title: str, s: float) -> np.ndarray:
     pil = Image.fromarray(image[..., ::-1])
     draw = ImageDraw.Draw(pil)
     small = ImageFont.load_default(size=max(8, round(4.0 * s)))
     for zone in layout.zones:
-        text = zone.name if zone.seat is None else f"seat {zone.seat + 1}"
+        text = zone_label(zone)
         x0, y0, x1, y1 = zone.slots[0].rect
         draw.text(((x0 + 2.5) * s, (y0 + 2.0) * s), text, fill=LABEL[::-1], font=small)
     bx0, by0, bx1, by1 = layout.title_box

@@ -15,12 +15,13 @@ from werkzeug.exceptions import HTTPException
 
 from device.service import TableService
 from games.errors import IllegalActionError, PegpiError
-from web import api, camera, fix, pages, pairing, setup, stream
+from web import api, camera, fix, pages, pairing, qr, setup, stream
 from web.context import Pegpi, shared, table
+from web.hub import Hub
+from web.limits import STREAMS_MAX, STREAMS_PER_ADDRESS, StreamSlots
+from web.phones import Seats, WebError, WrongCodes
 
 __all__ = ["CSP", "DEFAULTS", "create_app", "shared", "table"]
-from web.hub import Hub
-from web.phones import Seats, WebError, WrongCodes
 
 DEFAULTS: dict[str, Any] = {
     "SESSION_COOKIE_NAME": "pegpi",
@@ -33,10 +34,12 @@ DEFAULTS: dict[str, Any] = {
     "PAIR_WINDOW": 60.0,  # seconds
     "SSE_KEEPALIVE": 15.0,  # seconds between comment lines on a quiet stream
     "SSE_RETRY_MS": 1500,  # how soon a phone reconnects
+    "STREAMS_MAX": STREAMS_MAX,  # open event streams in all (the server gets more threads)
+    "STREAMS_PER_ADDRESS": STREAMS_PER_ADDRESS,  # open event streams from one address
     "CAMERA_REFRESH_MS": 1500,
 }
 
-CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+CSP = ("default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; "
        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
 
 
@@ -51,9 +54,10 @@ def create_app(test_config: dict[str, Any] | None = None, *, service: TableServi
         seats=Seats(),
         wrong_codes=WrongCodes(app.config["PAIR_TRIES"], app.config["PAIR_TRIES_ALL"],
                                app.config["PAIR_WINDOW"]),
+        streams=StreamSlots(int(app.config["STREAMS_MAX"]), int(app.config["STREAMS_PER_ADDRESS"])),
     )
 
-    for module in (pages, api, stream, pairing, fix, setup, camera):
+    for module in (pages, api, stream, pairing, fix, setup, camera, qr):
         app.register_blueprint(module.bp)
     _errors(app)
 

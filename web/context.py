@@ -1,5 +1,5 @@
 """What every blueprint of the phone page shares: the table's service, the hub of live streams,
-the paired seats and the wrong-code limits, kept at ``app.extensions["pegpi"]``."""
+the paired seats, the wrong-code limits and the open streams, kept at ``app.extensions["pegpi"]``."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from flask import current_app
 
 from device.service import TableService
 from web.hub import Hub
+from web.limits import StreamSlots
 from web.phones import Seats, WrongCodes
 
 
@@ -20,6 +21,7 @@ class Pegpi:
     hub: Hub
     seats: Seats
     wrong_codes: WrongCodes
+    streams: StreamSlots  # the open event streams, capped in all and per address
 
 
 def shared() -> Pegpi:

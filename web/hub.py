@@ -13,12 +13,15 @@ from __future__ import annotations
 import json
 import logging
 import threading
+import time
 from collections.abc import Callable, Iterator
 
 from device.service import TableService, Update
 from games.jsontypes import JSONObject
 
 log = logging.getLogger(__name__)
+
+GONE_POLL = 1.0  # seconds between checks that a quiet stream's phone is still connected
 
 
 def sse(event: str, data: JSONObject, *, ident: int | None = None) -> str:
@@ -54,6 +57,7 @@ class Hub:
 
     def _read(self, updates: Iterator[Update]) -> None:
         try:
+            next(updates, None)  # the view at subscribing: no change, and phones read their own
             for update in updates:
                 if update.kind != "view" and update.message is None:
                     continue  # "action", "score", "ping"...: a "view" follows every change
@@ -89,10 +93,13 @@ class Hub:
     def _newer_than(self, version: int) -> Callable[[], bool]:
         return lambda: self._version != version or self._closed
 
-    def listen(self, seat: int | None, allowed: Callable[[], bool] = lambda: True) -> Iterator[str]:
+    def listen(self, seat: int | None, allowed: Callable[[], bool] = lambda: True,
+               gone: Callable[[], bool] = lambda: False) -> Iterator[str]:
         """The SSE text for one phone: its view now, then after every change of the table. The
         stream ends (the page reconnects, as a spectator if need be) once ``allowed()`` is false:
-        the phone no longer holds the seat whose cards it was being sent."""
+        the phone no longer holds the seat whose cards it was being sent. It ends too once
+        ``gone()`` says the phone hung up, checked every :data:`GONE_POLL` seconds, so that a
+        dead stream gives its thread back within seconds."""
         self._ensure_reader()
         with self._changed:
             self.listeners += 1
@@ -102,12 +109,17 @@ class Hub:
             sent = self._view_json(seat, seen)
             yield f"id: {seen}\nevent: view\ndata: {sent}\n\n"
             while not self._closed:
-                with self._changed:
-                    last = seen
-                    fresh = self._changed.wait_for(self._newer_than(last), timeout=self.keepalive)
-                    seen = self._version
-                    notice = self._notice[1] if self._notice is not None and self._notice[0] > last else None
-                if self._closed:
+                fresh, quiet_until, notice = False, time.monotonic() + self.keepalive, None
+                while not fresh and not self._closed and not gone():
+                    left = quiet_until - time.monotonic()
+                    if left <= 0:
+                        break
+                    with self._changed:
+                        last = seen
+                        fresh = self._changed.wait_for(self._newer_than(last), timeout=min(left, GONE_POLL))
+                        seen = self._version
+                        notice = self._notice[1] if self._notice is not None and self._notice[0] > last else None
+                if self._closed or gone():
                     return
                 if not fresh:
                     yield ": still here\n\n"

@@ -36,7 +36,11 @@ class WebError(PegpiError):
 
 
 class WrongCodes:
-    """Counts wrong pairing codes per address (and in all) over a sliding window."""
+    """Counts wrong pairing codes per address (and in all) over a sliding window.
+
+    An address waits once it has missed ``per_address`` times in the window. Past ``overall``
+    misses from everybody, each address gets one try a window: a crowd of guessers slows to a
+    crawl, yet a phone that has not guessed may still enter the right code."""
 
     def __init__(self, per_address: int, overall: int, window: float,
                  clock: Callable[[], float] = time.monotonic) -> None:
@@ -62,8 +66,8 @@ class WrongCodes:
             waits = []
             if len(mine) >= self.per_address:
                 waits.append(mine[0] + self.window - now)
-            if len(self._all) >= self.overall:
-                waits.append(self._all[0] + self.window - now)
+            if len(self._all) >= self.overall and mine:
+                waits.append(mine[-1] + self.window - now)
             return max(1, int(max(waits)) + 1) if waits else 0
 
     def miss(self, address: str) -> None:
@@ -227,7 +231,10 @@ def json_body() -> JSONObject:
     """The request's JSON object, or a 400 a person can read."""
     if not request.is_json:
         raise WebError(415, "Send the request as JSON (Content-Type: application/json).")
-    data = request.get_json(silent=True)
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:  # the parser's own limit on nesting
+        raise WebError(400, "The request's JSON is nested too deeply.") from None
     if not isinstance(data, dict):
         raise WebError(400, "The request must be a JSON object.")
     return data

@@ -1,30 +1,42 @@
 """Serving the phone page with waitress.
 
-Each phone that watches holds one Server-Sent Events response open, and a WSGI server gives
-every open response a thread of its own: ``threads`` must exceed the phones expected at the
-table (plus a few for their requests). Threads that wait cost little memory.
+Each phone that watches holds one Server-Sent Events response open, and waitress gives every
+open response a thread of its own. The app caps the open streams (web.limits), and the server
+is always given more threads than that cap, so that the page and its changes never wait behind
+the streams. Threads that wait cost little memory. ``channel_request_lookahead`` lets waitress
+notice a phone that hung up while its stream is quiet (the stream then ends within seconds).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from web.limits import STREAMS_MAX, threads_for
 
-def serve(app: Any, host: str = "0.0.0.0", port: int = 8080, threads: int = 32, **options: Any) -> None:
+
+def _options(app: Any, threads: int, options: dict[str, Any]) -> dict[str, Any]:
+    streams = int(getattr(app, "config", {}).get("STREAMS_MAX", STREAMS_MAX))
+    threads = threads_for(streams, threads)
+    options.setdefault("channel_timeout", 60)
+    options.setdefault("channel_request_lookahead", 1)
+    options.setdefault("connection_limit", max(100, 2 * threads))
+    return {"threads": threads, "ident": "pegpi", **options}
+
+
+def serve(app: Any, host: str = "0.0.0.0", port: int = 8080, threads: int = 0, **options: Any) -> None:
     """Serve ``app`` until interrupted (blocks). ``options`` go to waitress as they are."""
     from waitress import serve as waitress_serve
 
-    waitress_serve(app, host=host, port=port, threads=threads, ident="pegpi",
-                   channel_timeout=options.pop("channel_timeout", 60), **options)
+    waitress_serve(app, host=host, port=port, **_options(app, threads, options))
 
 
-def make_server(app: Any, host: str = "127.0.0.1", port: int = 0, threads: int = 32, **options: Any) -> Any:
+def make_server(app: Any, host: str = "127.0.0.1", port: int = 0, threads: int = 0, **options: Any) -> Any:
     """A waitress server that is not yet running: call ``.run()`` (in a thread) and ``.close()``.
-    Port 0 picks a free port (read it from ``.effective_port``). For tests and the bench."""
+    Port 0 picks a free port (read it from ``.effective_port``). For tests and the bench.
+    ``threads`` is raised to what the app's stream cap needs."""
     from waitress.server import create_server
 
-    return create_server(app, host=host, port=port, threads=threads, ident="pegpi",
-                         channel_timeout=options.pop("channel_timeout", 60), **options)
+    return create_server(app, host=host, port=port, **_options(app, threads, options))
 
 
 class Background:
@@ -36,7 +48,7 @@ class Background:
     Stopping ends the phones' event streams first, then lets waitress's threads finish, so that
     nothing writes to a server that is already closed."""
 
-    def __init__(self, app: Any, host: str = "127.0.0.1", port: int = 0, threads: int = 32) -> None:
+    def __init__(self, app: Any, host: str = "127.0.0.1", port: int = 0, threads: int = 0) -> None:
         import threading
 
         self.app = app

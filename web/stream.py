@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response
+from collections.abc import Callable
+
+from flask import Blueprint, Response, request
 
 from web.context import shared
-from web.phones import my_seat, seat_guard
+from web.phones import WebError, my_seat, seat_guard
 
 bp = Blueprint("stream", __name__, url_prefix="/api")
 
@@ -13,9 +15,21 @@ bp = Blueprint("stream", __name__, url_prefix="/api")
 @bp.get("/stream")
 def stream() -> Response:
     seat = my_seat()  # read now: the stream outlives the request's session
-    hub = shared().hub
-    return Response(
-        hub.listen(seat, seat_guard(seat)),
-        mimetype="text/event-stream",
-        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
-    )
+    parts = shared()
+    release = parts.streams.take(request.remote_addr or "?")
+    if release is None:
+        raise WebError(503, "Too many live boards are open: close one, or wait a little.", retry_after=10)
+    # waitress tells a running response that its phone hung up (with channel_request_lookahead)
+    gone: Callable[[], bool] = request.environ.get("waitress.client_disconnected") or (lambda: False)
+    hub = parts.hub
+    try:
+        response = Response(
+            hub.listen(seat, seat_guard(seat), gone=gone),
+            mimetype="text/event-stream",
+            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+        )
+    except BaseException:
+        release()
+        raise
+    response.call_on_close(release)
+    return response

@@ -1,20 +1,22 @@
 """Example views of a cribbage game in every phase: the README pictures, the demo and the tests.
 
-They are the engine's typed views (:mod:`games.view`), written out by hand.
+They are the engine's typed views (:mod:`games.view`). Every one that shows a score (a count, a
+show, the last points pegged) is the engine's own view after a real deal played through it, only
+moved along the board (:func:`placed`): no count is written by hand.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from games.jsontypes import JSONObject
 from games.view import (
-    Counted,
     LastScore,
     LayoutView,
     PeggingView,
     ScoreTable,
-    ShowCount,
     Side,
     SkunkLine,
     TableView,
@@ -47,9 +49,62 @@ def start() -> PeggingView:
     return base(phase="deal")
 
 
+CUTS: list[JSONObject] = [{"act": "cut", "player": 0, "card": "3H"},
+                          {"act": "cut", "player": 1, "card": "KS"}]  # Ann deals
+
+#: A deal with runs in the play, a 31, and Bob's hand 5H 5S JD 4C with the 5D turned.
+SHOW_DEAL: list[JSONObject] = [
+    *CUTS,
+    {"act": "deal", "dealer": 0, "hands": [["AC", "2C", "3C", "AD", "KH", "QH"],
+                                           ["5H", "5S", "JD", "4C", "9S", "8H"]]},
+    {"act": "discard", "player": 0, "cards": ["KH", "QH"]},
+    {"act": "discard", "player": 1, "cards": ["9S", "8H"]},
+    {"act": "starter", "card": "5D"},
+]
+SHOW_PLAY = [(1, "4C"), (0, "3C"), (1, "5H"), (0, "2C"), (1, "5S"), (0, "AC"), (1, "JD"), (0, "AD")]
+
+#: A deal with a 31 and a go.
+GOES: list[JSONObject] = [
+    *CUTS,
+    {"act": "deal", "dealer": 0, "hands": [["JH", "5D", "9C", "7H", "AS", "QS"],
+                                           ["10S", "6C", "KC", "8D", "2D", "3D"]]},
+    {"act": "discard", "player": 0, "cards": ["AS", "QS"]},
+    {"act": "discard", "player": 1, "cards": ["2D", "3D"]},
+    {"act": "starter", "card": "2H"},
+    *({"act": "play", "player": p, "card": c}
+      for p, c in [(1, "10S"), (0, "JH"), (1, "6C"), (0, "5D"), (1, "KC"), (0, "9C"), (1, "8D")]),
+]
+
+
+def played(actions: Sequence[JSONObject]) -> PeggingView:
+    """The engine's view (a spectator's) after ``actions`` of a two-hand cribbage game."""
+    from games.engine import new_game
+
+    state = new_game("cribbage", ["Ann", "Bob"], {}).new_initial_state()
+    for action in actions:
+        state = state.apply_json(action)
+    view = state.view_for(None)
+    assert isinstance(view, PeggingView)
+    return view
+
+
+def placed(view: PeggingView, *pegs: tuple[int, int]) -> PeggingView:
+    """``view`` later in a game: each side's pegs moved on by its (points before this deal, rear
+    peg for a side that has not pegged yet this deal), so the points of the deal stay the engine's."""
+    moved = tuple(
+        replace(side, score=side.score + before, rear=side.rear + before if side.score > 0 else rear)
+        for side, (before, rear) in zip(view.sides, pegs, strict=True)
+    )
+    return replace(view, sides=moved)
+
+
+def _plays(cards: Sequence[tuple[int, str]]) -> list[JSONObject]:
+    return [{"act": "play", "player": p, "card": c} for p, c in cards]
+
+
 def play() -> PeggingView:
-    return base(phase="play", dealer=0, turn=1, count=17, pile=("5H", "JD", "2C"), starter="5D",
-                sides=sides(("Ann", 37, 31), ("Bob", 52, 44)), last=last(1, 2, "play", "fifteen 2"))
+    """Ann's 2C makes a run of 4 (4C 3C 5H 2C) at 14; Bob to play."""
+    return placed(played([*SHOW_DEAL, *_plays(SHOW_PLAY[:4])]), (33, 31), (49, 44))
 
 
 def mid_game() -> PeggingView:
@@ -57,14 +112,9 @@ def mid_game() -> PeggingView:
 
 
 def show() -> PeggingView:
-    return base(phase="show", dealer=0, starter="5D", sides=sides(("Ann", 88, 79), ("Bob", 97, 88)),
-                show=ShowCount(seat=1, what="hand", cards=("5H", "5S", "JD", "4C"), starter="5D",
-                               total=9, claimed=9, items=(
-                                   Counted("fifteen", ("5H", "JD"), 2, "fifteen 2"),
-                                   Counted("fifteen", ("5S", "JD"), 2, "fifteen 4"),
-                                   Counted("pair", ("5H", "5S"), 2, "pair 6"),
-                                   Counted("nobs", ("JD",), 1, "his nobs 7"))),
-                last=last(1, 9, "show", "fifteen 4, pair 6, nobs 7"))
+    """Bob's hand 5H 5S JD 4C with the 5D: fifteen 8, pair royal 14, his nob 15."""
+    hand = {"act": "show", "player": 1, "cards": ["5H", "5S", "JD", "4C"]}
+    return placed(played([*SHOW_DEAL, *_plays(SHOW_PLAY), hand]), (84, 79), (80, 88))
 
 
 def four_players() -> PeggingView:
@@ -101,13 +151,13 @@ def bhargage_start10() -> PeggingView:
 
 
 def go() -> PeggingView:
-    return base(phase="play", dealer=1, turn=1, count=0, pile=(), starter="9C",
-                sides=sides(("Ann", 23, 22), ("Bob", 30, 28)), last=last(0, 1, "go", "go"))
+    """Ann cannot play on 27 and says go; Bob, out of cards, pegs 1 for the last card."""
+    return placed(played([*GOES, {"act": "go", "player": 0}]), (21, 20), (29, 28))
 
 
 def thirty_one() -> PeggingView:
-    return base(phase="play", dealer=0, turn=0, count=31, pile=("10S", "JH", "6C", "5D"), starter="2H",
-                sides=sides(("Ann", 48, 40), ("Bob", 71, 69)), last=last(1, 2, "31", "31 for 2"))
+    """Ann's 5D makes 31 on 10S JH 6C: 2 for her, and the count starts again with Bob."""
+    return placed(played(GOES[:-3]), (46, 40), (71, 69))
 
 
 def question() -> PeggingView:

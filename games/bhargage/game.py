@@ -30,6 +30,7 @@ from games.bhargage.table import DecktetPeggingGame, DecktetPeggingState, Deckte
 from games.decktet import DecktetCard
 from games.engine import Item, Option, Score, Spec, register
 from games.pegging.table import PeggingFields
+from games.spec import TARGET_HIGH, TARGET_LOW
 from games.view import Common, PeggingView, Shortage
 
 BOARD = 121
@@ -51,7 +52,7 @@ class Bhargage(DecktetPeggingGame):
         target=111,
         aliases=("eleventy-one",),
         options=(
-            Option("target", 111, "points to win (\"eleventy-one\")"),
+            Option("target", 111, "points to win (\"eleventy-one\")", low=TARGET_LOW, high=TARGET_HIGH),
             Option("start_at_10", True, "peg on a 121-hole cribbage board, both players starting at 10"),
             Option("sequences", False, "also score runs as in cribbage (the seed's optional rule)"),
         ),

@@ -17,6 +17,7 @@ from games.cribbage.actions import CRIBBAGE_ACTIONS, Bid
 from games.cribbage.game import Cribbage
 from games.engine import Option, Spec, get_game, register
 from games.errors import OptionError
+from games.spec import TARGET_HIGH, TARGET_LOW
 
 
 class BasedVariant(Cribbage):
@@ -61,7 +62,7 @@ def _base_option(variant: type[BasedVariant]) -> Option:
 
 
 _COMMON = (
-    Option("target", 121, "points to win (the base game's target by default)"),
+    Option("target", 121, "points to win (the base game's target by default)", low=TARGET_LOW, high=TARGET_HIGH),
     Option("muggins", False, "players claim their counts; an opponent may take what they miss"),
 )
 

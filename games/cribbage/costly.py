@@ -36,6 +36,7 @@ from games.cribbage.threecard import ThreeCardCribbage
 from games.engine import Action, Item, Option, Score, Spec, register
 from games.errors import IllegalActionError
 from games.pegging.table import PeggingFields
+from games.spec import TARGET_HIGH, TARGET_LOW
 from games.view import Common, PeggingView
 
 PAIR_POINTS = {2: ("pair", 2), 3: ("pair royal", 9), 4: ("double pair royal", 18)}
@@ -145,7 +146,7 @@ class CostlyColours(ThreeCardCribbage):
         table="pegging",
         target=61,
         aliases=("costly colours", "costly colors"),
-        options=(Option("target", 61, "points to win (Cotton: 61)"),),
+        options=(Option("target", 61, "points to win (Cotton: 61)", low=TARGET_LOW, high=TARGET_HIGH),),
         summary="Three cards and a deck card, mogging, one play to 31 scoring 15/25/31 by the card, "
                 "colours in the show; game 61.",
     )

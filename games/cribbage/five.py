@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from games.cribbage.game import Cribbage
 from games.engine import Option, Spec, register
+from games.spec import TARGET_HIGH, TARGET_LOW
 
 
 @register
@@ -20,7 +21,7 @@ class FiveCardCribbage(Cribbage):
         target=61,
         aliases=("five-card cribbage", "five-card crib"),
         options=(
-            Option("target", 61, "points to win"),
+            Option("target", 61, "points to win", low=TARGET_LOW, high=TARGET_HIGH),
             Option("muggins", False, "players claim their counts; an opponent may take what they miss"),
         ),
         summary="Deal five, lay two away, one count to 31, 3 for last to the non-dealer; game 61.",

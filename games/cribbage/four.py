@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from games.cribbage.game import Cribbage
 from games.engine import Option, Spec, register
+from games.spec import TARGET_HIGH, TARGET_LOW
 
 
 @register
@@ -21,7 +22,7 @@ class FourHandCribbage(Cribbage):
         target=121,
         aliases=("four-hand cribbage", "partnership cribbage"),
         options=(
-            Option("target", 121, "points to win"),
+            Option("target", 121, "points to win", low=TARGET_LOW, high=TARGET_HIGH),
             Option("muggins", False, "players claim their counts; an opponent may take what they miss"),
         ),
         summary="Two partnerships, partners opposite: five cards each, one to the crib, scores combined.",

@@ -30,10 +30,11 @@ from games.cribbage.scoring import (
     score_show,
     value,
 )
-from games.engine import Action, Item, Option, Score, Spec, register
+from games.engine import Action, CardLike, Item, Option, Score, Spec, register
 from games.errors import CardError, IllegalActionError
 from games.pegging.game import PeggingGame
 from games.pegging.table import PeggingFields, PeggingState
+from games.spec import TARGET_HIGH, TARGET_LOW
 from games.view import Common, PeggingView
 
 #: the most a card adds to the count (a ten or a face)
@@ -52,7 +53,7 @@ class Cribbage(PeggingGame[Card]):
         target=121,
         aliases=("cribbage6", "six-card cribbage", "crib"),
         options=(
-            Option("target", 121, "points to win"),
+            Option("target", 121, "points to win", low=TARGET_LOW, high=TARGET_HIGH),
             Option("muggins", False, "players claim their counts; an opponent may take what they miss"),
         ),
         summary="Deal six, lay two away to the crib, peg in the play, count hands and crib; game 121.",
@@ -366,13 +367,13 @@ class CribbageState(PeggingState[Card]):
     # ------------------------------------------------------------------ the end and views
 
     def peg(self, seat: int | None, points: int, kind: str, items: Sequence[Item] = (),
-            *, side: int | None = None) -> None:
+            *, side: int | None = None, shown: Sequence[CardLike] = ()) -> None:
         """Peg as the base does; in solo three-hand the partners of ``seat`` peg the same points."""
-        super().peg(seat, points, kind, items, side=side)
+        super().peg(seat, points, kind, items, side=side, shown=shown)
         if seat is None or side is not None or self.dealer is None:
             return
         for partner in self.game.partners(seat, self.dealer):
-            super().peg(partner, points, kind, items)
+            super().peg(partner, points, kind, items, shown=shown)
 
     def on_target(self, side: int) -> None:
         if not self.game.losing:

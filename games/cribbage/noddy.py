@@ -30,6 +30,7 @@ from games.cribbage.threecard import ThreeCardCribbage
 from games.engine import Action, Item, Option, Score, Spec, register
 from games.errors import IllegalActionError
 from games.pegging.table import PeggingFields
+from games.spec import TARGET_HIGH, TARGET_LOW
 from games.table import Zone
 from games.view import Common, PeggingView
 
@@ -71,7 +72,7 @@ class Noddy(ThreeCardCribbage):
         target=31,
         aliases=("knave noddy",),
         options=(
-            Option("target", 31, "points to win"),
+            Option("target", 31, "points to win", low=TARGET_LOW, high=TARGET_HIGH),
             Option("hand_runs", "table", "runs in the hand: as the seed's table prints them (1, 2) or 3 and 4",
                    ("table", "per-card")),
         ),

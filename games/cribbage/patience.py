@@ -17,6 +17,7 @@ from games.cribbage.actions import Starter
 from games.cribbage.scoring import STANDARD, score_show
 from games.engine import Action, Game, Option, Score, Spec, State, register
 from games.errors import CardCountError, CardError, IllegalActionError
+from games.spec import TARGET_HIGH, TARGET_LOW
 from games.view import Common, Counted, LayoutView, TableView, counted
 
 SIZE = 4
@@ -74,7 +75,7 @@ class CribbagePatience(Game):
         table="layout",
         target=WIN,
         aliases=("cribbage patience", "cribbage square", "cribbage solitaire"),
-        options=(Option("target", WIN, "points needed to win"),),
+        options=(Option("target", WIN, "points needed to win", low=TARGET_LOW, high=TARGET_HIGH),),
         summary="A 4x4 square and a starter; every row and column scored as a hand; 61 wins.",
     )
     actions = (Place, Layout, Starter)

@@ -32,6 +32,7 @@ from games.cribbage.scoring import PlayRules, ShowRules
 from games.engine import Action, Item, Option, Score, Spec, register
 from games.errors import IllegalActionError
 from games.pegging.table import PeggingFields
+from games.spec import TARGET_HIGH, TARGET_LOW
 from games.view import Common, PeggingView
 
 REVISED_SHOW = ShowRules(cyclic_runs=True, thirty_ones=True, flush_any_four=True, runs_of_three=True)
@@ -55,7 +56,7 @@ class RevisedCribbage(Cribbage):
         target=121,
         aliases=("revised cribbage",),
         options=(
-            Option("target", 121, "points to win"),
+            Option("target", 121, "points to win", low=TARGET_LOW, high=TARGET_HIGH),
             Option("muggins", False, "players claim their counts; an opponent may take what they miss"),
             Option("play_flushes", True,
                    "four or more successive cards of one suit score in the play, as the rule text says "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from games.cribbage.game import Cribbage
 from games.engine import Option, Spec, register
+from games.spec import TARGET_HIGH, TARGET_LOW
 
 
 @register
@@ -20,7 +21,7 @@ class SevenCardCribbage(Cribbage):
         target=181,
         aliases=("seven-card cribbage", "seven-card crib"),
         options=(
-            Option("target", 181, "points to win"),
+            Option("target", 181, "points to win", low=TARGET_LOW, high=TARGET_HIGH),
             Option("muggins", False, "players claim their counts; an opponent may take what they miss"),
         ),
         summary="Deal seven, lay two away, keep five; peg and show as in six-card; game 181.",

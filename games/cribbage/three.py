@@ -6,9 +6,10 @@ from __future__ import annotations
 from games.cribbage.actions import CRIBBAGE_ACTIONS, Give
 from games.cribbage.game import Cribbage
 from games.engine import Option, Spec, register
+from games.spec import TARGET_HIGH, TARGET_LOW
 
 _OPTIONS = (
-    Option("target", 121, "points to win"),
+    Option("target", 121, "points to win", low=TARGET_LOW, high=TARGET_HIGH),
     Option("muggins", False, "players claim their counts; an opponent may take what they miss"),
 )
 

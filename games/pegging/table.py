@@ -16,6 +16,7 @@ attempts in Suitcases), what the starter gives the dealer and the scores (:class
 
 from __future__ import annotations
 
+import dataclasses
 from abc import abstractmethod
 from collections.abc import Sequence
 from typing import Any, Generic, TypedDict
@@ -41,6 +42,7 @@ class PeggingState(State, Generic[C]):
         self.dealer: int | None = None
         self.dealt_by: int | None = None  # who dealt: the deal passes on from them
         self.deals = 0
+        self.deal_at = 0  # the index of this deal's deal action (scores before it are earlier deals')
         self.starter: C | None = None
         self.known: list[list[C] | None] = [None] * n  # whole remaining hand, when known
         self.held = [0] * n  # cards still in hand
@@ -290,6 +292,7 @@ class PeggingState(State, Generic[C]):
         self.dealer = dealer
         self.dealt_by = dealer
         self.deals += 1
+        self.deal_at = len(self.history)
         self.starter = None
         given = list(hands) if hands is not None else [None] * n
         self.known = [list(h) if h is not None else None for h in given]
@@ -447,7 +450,7 @@ class PeggingState(State, Generic[C]):
             items=counted(score.items),
         )
         items = score.items if points == score.total else (Item("claim", (), points, "claimed"),)
-        self.peg(seat, points, what_name, items)
+        self.peg(seat, points, what_name, items, shown=(*cards, *([self.starter] if self.starter else [])))
         if points < score.total:
             self.missed = (self.side_of(seat), score.total - points)
 
@@ -529,6 +532,10 @@ class PeggingState(State, Generic[C]):
         if self._phase == "show" and self.show_queue and not self.is_over:
             nxt = self.show_queue[0]
             common["turn"] = self.dealer if nxt == "crib" else int(nxt)
+        last = common["last"]
+        if last is not None and self.events:  # a page shows only this deal's last score
+            this_deal = (self.events[-1].action_index or 0) >= self.deal_at
+            common["last"] = dataclasses.replace(last, this_deal=this_deal)
         if seat is not None and 0 <= seat < self.game.num_players:
             hand = self.known[seat]
             common["hand"] = tuple(str(c) for c in hand) if hand is not None else None

@@ -19,6 +19,7 @@ from games.decktet import DECKTET_SUITS, DecktetCard
 from games.engine import Item, Option, Score, Spec, register
 from games.errors import OptionError
 from games.pegging.table import PeggingFields
+from games.spec import TARGET_HIGH, TARGET_LOW
 from games.suitcases import scoring
 from games.view import Common, PeggingView
 
@@ -36,7 +37,7 @@ class Suitcases(DecktetPeggingGame):
         target=121,
         aliases=("suit casing",),
         options=(
-            Option("target", 121, "points to win"),
+            Option("target", 121, "points to win", low=TARGET_LOW, high=TARGET_HIGH),
             Option("muggins", False, "players claim their counts; the opponent takes what they miss"),
             Option("starter_events", False,
                    "2 to the dealer for Sky High (top card the Excuse), So Low (a Pawn) and "

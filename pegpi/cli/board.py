@@ -213,6 +213,10 @@ class _EchoTable:
 
     pairing_code = "1234"
 
+    def new_pairing_code(self) -> str:
+        print("button: a new pairing code")
+        return self.pairing_code
+
     def view(self, seat: int | None = None) -> TableView:
         from device.board import samples
 

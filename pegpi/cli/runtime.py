@@ -130,7 +130,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         print(f"pegpi: {game.spec.title} for {', '.join(game.players)}; source: {companion.source_name}; "
               f"store: {companion.db_path}", flush=True)
         if companion.url:
-            print(f"pegpi: phones: open {companion.url}  pairing code: {session.pairing_code}", flush=True)
+            from pegpi.banner import banner
+
+            print(banner("pegpi", companion.urls, session.pairing_code), flush=True)
         else:
             print(f"pegpi: pairing code: {session.pairing_code} (no web page)", flush=True)
         print(f"pegpi: ready ({session.state.prompt()})", flush=True)

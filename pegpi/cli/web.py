@@ -55,9 +55,11 @@ def cmd_web(args: argparse.Namespace) -> int:
                     return
 
         threading.Thread(target=play_on, daemon=True).start()
-    where = "localhost" if args.host in ("0.0.0.0", "::") else args.host
-    print(f"pegpi web: http://{where}:{args.port}/  pairing code {service.pairing_code}"
-          + (f"  ({service.steps_left} actions to replay)" if args.replay else ""), flush=True)
+    from pegpi.banner import banner
+    from web.netaddr import phone_urls
+
+    print(banner("pegpi web", phone_urls(args.host, args.port), service.pairing_code)
+          + (f"\n({service.steps_left} actions to replay)" if args.replay else ""), flush=True)
     serve(app, host=args.host, port=args.port, threads=args.threads)
     return 0
 

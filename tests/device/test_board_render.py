@@ -156,7 +156,7 @@ def test_strip_lights_the_pegs_in_their_holes() -> None:
     assert image.size == (121, 1)
     assert image.getpixel((37 - 1, 0)) == (255, 0, 0)  # Ann's front peg, red
     assert image.getpixel((52 - 1, 0)) == (0, 64, 255)  # Bob's front peg, blue
-    assert image.getpixel((31 - 1, 0)) != image.getpixel((32 - 1, 0))  # Ann's rear peg glows
+    assert image.getpixel((33 - 1, 0)) != image.getpixel((34 - 1, 0))  # Ann's rear peg glows
     per_side = strip_image(samples.play(), 121, streets="per_side")
     assert per_side.size == (242, 1)
     assert per_side.getpixel((121 + 52 - 1, 0)) == (0, 64, 255)

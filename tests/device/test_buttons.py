@@ -40,12 +40,18 @@ class RecordingTable:
         self.calls: list[tuple[Any, ...]] = []
         self.refuse: Exception | None = None
         self.new_game_called = threading.Event()
+        self.fresh_codes: list[str] = []
 
     def _answer(self, *call: Any) -> TableView:
         self.calls.append(call)
         if self.refuse is not None:
             raise self.refuse
         return self.current
+
+    def new_pairing_code(self) -> str:
+        self.fresh_codes.append("7139")
+        self.pairing_code = "7139"
+        return self.pairing_code
 
     def view(self, seat: int | None = None) -> TableView:
         return self.current
@@ -150,6 +156,18 @@ def test_menu_short_press_opens_pairing_and_ok_shows_the_code(panel: ButtonPanel
     assert device.image.convert("1").tobytes() == render_board(table.current, (128, 64)).tobytes()
 
 
+def test_undo_on_the_code_screen_shows_a_new_code(panel: ButtonPanel, table: RecordingTable,
+                                                  screen: tuple[BoardDisplay, Any]) -> None:
+    device = screen[1]
+    press(panel, "menu")
+    press(panel, "ok")
+    press(panel, "undo")
+    assert table.fresh_codes == ["7139"] and panel.mode == "code"
+    assert table.calls == []  # nothing was undone in the game
+    assert device.image.convert("1").tobytes() == render_notice(
+        ["New pairing code"], (128, 64), big="7139").tobytes()
+
+
 def test_menu_long_press_starts_the_next_game(panel: ButtonPanel, table: RecordingTable) -> None:
     menu = panel.buttons["menu"].pin
     menu.drive_low()
@@ -251,3 +269,17 @@ def test_the_pairing_screen_times_out(factory: MockFactory, table: RecordingTabl
         now[0] += 61
         press(buttons, "ok")  # the pairing screen is gone, so OK confirms
     assert table.calls == [("confirm", "button")]
+
+
+def test_go_on_the_code_screen_shows_a_qr_code_of_the_pairing_link(panel: ButtonPanel, table: RecordingTable,
+                                                                   screen: tuple[BoardDisplay, Any]) -> None:
+    from device.board.qr import render_qr
+
+    device = screen[1]
+    panel.address = "http://192.168.1.20:8080/"
+    press(panel, "menu")
+    press(panel, "ok")
+    press(panel, "go")
+    assert panel.mode == "code" and table.calls == []  # no Go was said in the game
+    assert device.image.convert("1").tobytes() == render_qr(
+        "http://192.168.1.20:8080/#pair=4821", (128, 64), lines=["Scan to pair", "4821"]).tobytes()

@@ -102,6 +102,7 @@ def test_unknown_deck_is_named() -> None:
 
 def test_without_npm_the_error_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    monkeypatch.setenv("npm_config_registry", "http://127.0.0.1:9")  # no registry either
     with pytest.raises(DeckError, match=r"npm is not installed.*svg-cards@4\.0\.2"):
         cm.load_deck("bellot", cache=tmp_path)
 

@@ -127,3 +127,21 @@ def test_the_last_pose_is_held_while_markers_are_covered_then_the_mat_is_lost():
     assert finder.find(frame, 1.7).fresh
     with pytest.raises(FrameError):
         finder.find(np.zeros((0, 0), np.float32), 2.0)
+
+
+@pytest.mark.parametrize(("table", "seats", "paper"), CASES)
+def test_markers_sit_where_home_printers_print(table, seats, paper):
+    """At least 8 mm from every edge: a home printer's unprintable margin never cuts one."""
+    layout = layout_for(table, seats, paper)
+    w, h = PAPERS[paper]
+    for marker in layout.markers:
+        for x, y in marker.corners:
+            assert 8.0 <= x <= w - 8.0 and 8.0 <= y <= h - 8.0, (marker.id, x, y)
+
+
+def test_seat_labels_count_from_zero_as_the_cli_does():
+    from vision.mat_print import zone_label
+
+    layout = layout_for("tricks", 4)
+    labels = {zone.name: zone_label(zone) for zone in layout.zones}
+    assert labels == {"seat0": "seat 0", "seat1": "seat 1", "seat2": "seat 2", "seat3": "seat 3", "trump": "trump"}

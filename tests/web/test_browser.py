@@ -8,12 +8,14 @@ these tests skip, unless PEGPI_REQUIRE_BROWSER=1 (CI), where they fail.
 
 from __future__ import annotations
 
+import io
 import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import Image
 
 from web import create_app
 from web.serve import Background
@@ -252,3 +254,159 @@ def test_set_up_a_game_that_is_not_pegged(table: tuple[str, Any], page: Any) -> 
     assert page.locator("#pair-open").inner_text() == "Paired"  # a new table: seats are chosen again
     assert fits_the_phone(page)
     shot(page, "ohhell")
+
+
+# -- the camera's picture ------------------------------------------------------------------------
+
+
+def jpeg(colour: tuple[int, int, int], size: tuple[int, int] = (320, 240)) -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", size, colour).save(out, "JPEG", quality=95)
+    return out.getvalue()
+
+
+@pytest.fixture
+def served(record_of: Any, make_table: Any) -> Iterator[tuple[str, Any]]:
+    service = make_table(record_of(), pairing_code=CODE, played=21)
+    with Background(create_app({"SSE_KEEPALIVE": 1.0, "CAMERA_REFRESH_MS": 300}, service=service)) as running:
+        yield running.url, service
+
+
+def test_the_camera_tab_shows_the_camera_picture(served: tuple[str, Any], page: Any) -> None:
+    url, service = served
+    service.set_frame_provider(lambda: jpeg((200, 30, 30)))
+    page.goto(url + "#camera")
+    shown = 0
+    for _ in range(WAIT_MS // 100):  # wait_for_function would need eval, which the CSP forbids
+        shown = page.evaluate("document.getElementById('camera').naturalWidth")
+        if shown:
+            break
+        page.wait_for_timeout(100)
+    assert shown == 320
+    picture = Image.open(io.BytesIO(page.locator("#camera").screenshot())).convert("RGB")
+    r, g, b = picture.getpixel((picture.width // 2, picture.height // 2))
+    assert r > 150 and g < 80 and b < 80, (r, g, b)
+
+
+def scanned(page: Any, selector: str) -> str:
+    """What a QR reader finds in the picture ``selector`` as the phone shows it."""
+    import cv2
+    import numpy as np
+
+    shown = 0
+    for _ in range(WAIT_MS // 100):
+        shown = page.evaluate(f"document.querySelector('{selector}').naturalWidth")
+        if shown:
+            break
+        page.wait_for_timeout(100)
+    assert shown
+    pixels = np.array(Image.open(io.BytesIO(page.locator(selector).screenshot())).convert("L"))
+    return str(cv2.QRCodeDetector().detectAndDecode(pixels)[0])
+
+
+def test_the_address_and_the_pairing_link_are_qr_codes(served: tuple[str, Any], page: Any) -> None:
+    url, service = served
+    port = url.rstrip("/").rsplit(":", 1)[1]
+    page.goto(url)
+    wait_actions(page, 21)
+    page.click("#pair-open")
+    page.wait_for_selector("#pair-address:not([hidden])")
+    address = scanned(page, "#pair-address-qr")
+    assert address.startswith("http://") and address.endswith(f":{port}/") and "localhost" not in address
+    assert address in page.locator("#pair-address-url").inner_text()
+    page.click("#pair-cancel")
+    # the link in the paired phone's code opens the Pair dialog filled in
+    page.goto(url + "#pair=" + CODE)
+    page.wait_for_selector("#pair-dialog[open]")
+    assert page.locator("#pair-code").input_value() == CODE
+    page.click("#pair-seat button[data-seat='1']")
+    page.click("#pair-send")
+    page.wait_for_selector("#pair-open.paired")
+    assert page.locator("#pair-open").inner_text() == "Bob"
+    page.click("a[data-tab=setup]")
+    page.wait_for_selector("#invite:not([hidden])")
+    assert scanned(page, "#invite-qr").endswith(f":{port}/#pair={CODE}")
+
+
+# -- only facts of the deal on the table -----------------------------------------------------------
+
+
+@pytest.fixture
+def serve_record(make_table: Any) -> Iterator[Any]:
+    """``serve_record(record, played)``: the table's Session replaying ``record``, served live."""
+    running: list[Any] = []
+
+    def serve(record: dict[str, Any], played: int) -> tuple[str, Any]:
+        service = make_table(record, pairing_code=CODE, played=played)
+        server = Background(create_app({"SSE_KEEPALIVE": 1.0}, service=service)).__enter__()
+        running.append(server)
+        return server.url, service
+
+    yield serve
+    for server in running:
+        server.stop()
+
+
+def test_the_board_shows_only_this_deal_s_facts(serve_record: Any, record_of: Any, page: Any) -> None:
+    url, service = serve_record(record_of(known_hands=True), 15)  # Bob has shown his hand
+    page.goto(url)
+    wait_actions(page, 15)
+    assert page.locator("#show .label").text_content() == "Bob's hand"
+    service.step()  # Ann shows: Bob's count stays on the page, a line above
+    wait_actions(page, 16)
+    assert page.locator("#show .label").text_content() == "Ann's hand"
+    assert page.locator("#shows-before").text_content().startswith("Bob's hand 2")
+    service.step()  # Ann's crib
+    wait_actions(page, 17)
+    assert page.locator("#show .label").text_content() == "Ann's crib"
+    assert "Ann's crib" in page.locator("#deal").inner_text()  # not the next dealer's
+    service.step()  # Bob deals: the counts stay until the next card, the last score goes
+    wait_actions(page, 18)
+    assert page.locator("#show .label").text_content() == "Ann's crib"
+    assert page.locator("#last").is_hidden()
+    assert page.locator(".side .gain").count() == 0
+    assert "Bob's crib" in page.locator("#deal").inner_text()
+    for n in (19, 20, 21):  # discards, then the starter is turned: the counts go
+        service.step()
+        wait_actions(page, n)
+    assert page.locator("#show").is_hidden() and page.locator("#shows-before").is_hidden()
+    # his heels is said once
+    while len(service.history()) < 38:
+        service.step()
+    wait_actions(page, 38)
+    assert page.locator("#last").inner_text().splitlines()[-1] == "Ann +2 his heels 2"
+
+
+def test_history_puts_points_on_the_scorer_s_line_and_shows_cards(serve_record: Any, page: Any) -> None:
+    from device.board import samples
+
+    plays = [{"act": "play", "player": p, "card": c} for p, c in samples.SHOW_PLAY]
+    record = {"game": "cribbage", "players": ["Ann", "Bob"],
+              "actions": [*samples.GOES, {"act": "go", "player": 0}]}
+    url, _ = serve_record(record, len(record["actions"]))
+    page.goto(url + "#history")
+    last = len(record["actions"]) - 1
+    row = page.locator(f".act[data-index='{last}']")
+    row.wait_for()
+    assert "Ann: go" in row.inner_text() and "Bob +1" not in row.inner_text()
+    assert page.locator(".act.pegs").first.inner_text().strip() == "Bob +1: go for 1"
+    # a show told without its cards lists the cards it counted
+    record = {"game": "cribbage", "players": ["Ann", "Bob"],
+              "actions": [*samples.SHOW_DEAL, *plays, {"act": "show", "player": 1}]}
+    url, _ = serve_record(record, len(record["actions"]))
+    page.goto(url + "#history")
+    row = page.locator(f".act[data-index='{len(record['actions']) - 1}']")
+    row.wait_for()
+    shown = [c.get_attribute("data-card") for c in row.locator(".card").all()]
+    assert sorted(shown) == sorted(["5H", "5S", "JD", "4C", "5D"])
+
+
+def test_the_board_s_labels_read_on_a_phone(table: tuple[str, Any], page: Any) -> None:
+    url, _ = table
+    page.goto(url)
+    wait_actions(page, 21)
+    heights = page.evaluate("[...document.querySelectorAll('#pegboard text')].map("
+                            "(t) => [t.textContent, t.getBoundingClientRect().height])")
+    assert {text for text, _ in heights} >= {"41", "81", "121", "S", "SS"}
+    assert min(height for _, height in heights) >= 11, heights
+    shot(page, "board-labels")

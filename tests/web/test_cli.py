@@ -30,9 +30,12 @@ def test_web_serves_a_replayed_record(monkeypatch: pytest.MonkeyPatch, capsys: p
         served.update(app=app, host=host, port=port, threads=threads)
 
     monkeypatch.setattr("web.serve.serve", fake_serve)
+    monkeypatch.setattr("web.netaddr.lan_addresses", lambda: ["192.168.1.20"])
     assert main(["web", "--replay", str(RECORD), "--played", "10", "--port", "8123", "--code", "4321"]) == 0
     out = capsys.readouterr().out
-    assert "http://localhost:8123/" in out and "pairing code 4321" in out
+    # the table's LAN address (a phone's localhost is the phone), and a QR code of it
+    assert "http://192.168.1.20:8123/" in out and "pairing code: 4321" in out and "localhost" not in out
+    assert "\u2584" in out
     assert served["port"] == 8123 and served["threads"] == 32
     service = served["app"].extensions["pegpi"].service
     assert service.view().to_json()["actions"] == 10 and service.pairing_code == "4321"

@@ -26,7 +26,7 @@ const PHASE_ACT = { cut: "cut", deal: "deal", discard: "discard", starter: "star
 
 const state = { view: null, me: { paired: false, seat: null }, history: [], games: [], tab: "board",
   entry: { mode: "enter", index: null, act: "play", player: null, cards: [], rank: null, points: 0 },
-  lastSeen: -1, cameraTimer: null };
+  lastSeen: -1, cameraTimer: null, shows: [] };
 
 // ------------------------------------------------------------------ talking to the device
 
@@ -160,11 +160,13 @@ function render(view) {
   $("starter").replaceChildren(view.starter ? cardEl(view.starter) : el("span", "muted", "not turned"));
   const dealBits = [];
   if (view.deal) dealBits.push(`Deal ${view.deal}`);
-  if (view.dealer !== null && view.dealer !== undefined) dealBits.push(`${seatName(view, view.dealer)}'s crib`);
+  // the finished deal's crib, still on show, names its own dealer (the deal has passed on)
+  const cribOwner = view.show && view.show.what === "crib" ? view.show.seat : view.dealer;
+  if (cribOwner !== null && cribOwner !== undefined) dealBits.push(`${seatName(view, cribOwner)}'s crib`);
   $("deal").textContent = dealBits.join(" · ");
   renderBanner(view);
-  renderLast(view);
   renderShow(view);
+  renderLast(view);
   renderRows(view);
   renderHand(view);
   renderFixButtons(view);
@@ -192,7 +194,7 @@ function renderScores(view) {
     card.appendChild(el("div", "name", side.name));
     const score = el("div", "score", side.score);
     const gain = side.score - side.rear;
-    if (view.last && view.last.side === i && gain > 0) score.appendChild(el("span", "gain", `+${gain}`));
+    if (freshLast(view) && view.last.side === i && gain > 0) score.appendChild(el("span", "gain", `+${gain}`));
     card.appendChild(score);
     if (i === turnSide) card.appendChild(el("div", "muted", view.phase === "show" ? "to count" : "to play"));
     box.appendChild(card);
@@ -241,7 +243,9 @@ function drawPegboard(node, view) {
   }
   const game = place(target, 0);
   svg("circle", { cx: game.x, cy: game.y, r: 4, fill: "#3a2413" }, node);
-  const gameLabel = svg("text", { x: game.x, y: game.y - 8, "text-anchor": "middle", "font-size": 8, fill: "#2b1a0c", "font-weight": 700 }, node);
+  const label = { "font-size": 12, "font-weight": 700, fill: "#1a0f05", stroke: "#f3e2c4", "stroke-width": 2.5,
+    "paint-order": "stroke", class: "board-label" };  // large, with a light halo: read on a phone
+  const gameLabel = svg("text", { ...label, x: game.x - 4, y: game.y - 8, "text-anchor": "middle" }, node);
   gameLabel.textContent = target;
   for (const line of view.skunk_lines || []) {
     if (!(line.at > 1 && line.at < target)) continue;
@@ -249,13 +253,13 @@ function drawPegboard(node, view) {
     const x = (a.x + b.x) / 2;
     const y = a.y - 7;
     svg("line", { x1: x, y1: y, x2: x, y2: y + sides * laneGap + 4, stroke: "#7a0f14", "stroke-width": 1.4 }, node);
-    const t = svg("text", { x, y: y - 1, "text-anchor": "middle", "font-size": 7, fill: "#7a0f14", "font-weight": 700 }, node);
+    const t = svg("text", { ...label, x, y: y - 1, "text-anchor": "middle", fill: "#7a0f14" }, node);
     t.textContent = line.label === "skunk" ? "S" : line.label === "double skunk" ? "SS" : line.label;
   }
   for (let street = 1; street < 3; street++) {  // where each street starts (the first starts at 0)
-    const label = svg("text", { x: street % 2 === 0 ? left - 14 : right + 14, y: laneY(street, 0) + (sides - 1) * laneGap / 2 + 3,
-      "text-anchor": "middle", "font-size": 7, fill: "#2b1a0c" }, node);
-    label.textContent = street * per + 1;
+    const start = svg("text", { ...label, x: street % 2 === 0 ? left - 11 : right + 11,
+      y: laneY(street, 0) + (sides - 1) * laneGap / 2 + 4, "text-anchor": "middle" }, node);
+    start.textContent = street * per + 1;
   }
   view.sides.forEach((side, i) => {
     const colour = SIDE_COLOURS[i % SIDE_COLOURS.length];
@@ -302,28 +306,67 @@ function renderBanner(view) {
   }
 }
 
+// The last score, unless it was pegged in an earlier deal (a new deal starts with a clean slate).
+function freshLast(view) {
+  return view.last && view.last.this_deal !== false ? view.last : null;
+}
+
+// "his heels 2" or "go for 1" already say what they are; "fifteen 2" is said "in the play".
+function lastWords(last) {
+  const kind = kindWord(last.kind);
+  return kind && !String(last.say).toLowerCase().includes(kind) ? `${kind}: ${last.say}` : last.say;
+}
+
 function renderLast(view) {
   const box = $("last");
-  const last = view.last;
-  const shown = view.show && last && (last.kind === "hand" || last.kind === "crib") && last.seat === view.show.seat;
+  const last = freshLast(view);
+  const kept = state.shows.length ? state.shows[state.shows.length - 1].show : null;
+  const shown = kept && last && (last.kind === "hand" || last.kind === "crib") && last.seat === kept.seat;
   box.hidden = !last || shown;  // the show box below says it item by item
   if (box.hidden) return;
   const who = last.side !== null && view.sides[last.side] ? view.sides[last.side].name : "";
   box.replaceChildren(el("div", "label", "Last score"));
   const line = el("div");
   line.appendChild(el("b", null, `${who} +${last.points}`));
-  line.appendChild(document.createTextNode(` ${kindWord(last.kind)}: ${last.say}`));
+  line.appendChild(document.createTextNode(` ${lastWords(last)}`));
   box.appendChild(line);
 }
 
 function kindWord(kind) {
-  return { play: "in the play", last: "for last", hand: "hand", crib: "crib", heels: "his heels",
-    muggins: "muggins", start: "to start" }[kind] || kind;
+  return { play: "in the play", last: "", hand: "hand", crib: "crib", heels: "his heels",
+    muggins: "muggins", start: "to start" }[kind] ?? kind;
+}
+
+// Every count of a deal stays on the page until the next card is on the table (the starter or
+// a card played): the newest in full, the deal's earlier ones a line each.
+function keptShows(view) {
+  if (view.show) {
+    const key = `${view.deal}:${view.show.seat}:${view.show.what}`;
+    const at = state.shows.findIndex((s) => s.key === key);
+    if (at >= 0) state.shows = state.shows.slice(0, at);  // the same count again, or an undo back to it
+    else if (state.shows.length && state.shows[0].deal !== view.deal) state.shows = [];
+    state.shows.push({ key, deal: view.deal, show: view.show });
+  } else if (view.starter || (view.pile || []).length || (view.rows || []).some((r) => r && r.length)
+             || view.phase === "cut") {
+    state.shows = [];
+  }
+  return state.shows.map((s) => s.show);
 }
 
 function renderShow(view) {
   const box = $("show");
-  const show = view.show;
+  const shows = keptShows(view);
+  const show = shows.length ? shows[shows.length - 1] : null;
+  const before = $("shows-before");
+  before.hidden = shows.length < 2;
+  before.replaceChildren(...shows.slice(0, -1).reverse().map((s) => {
+    const line = el("div", "line");
+    line.appendChild(el("b", null, `${seatName(view, s.seat)}'s ${s.what} ${s.total}`));
+    const cards = el("span", "cards small");
+    fillCards(cards, s.cards);
+    line.appendChild(cards);
+    return line;
+  }));
   box.hidden = !show;
   if (!show) return;
   const whose = seatName(view, show.seat);
@@ -397,7 +440,7 @@ function describe(view, action) {
     case "deal": return [`${seatName(view, action.dealer) || "the dealer"} deals`, []];
     case "discard": return [action.cards ? `${who} lays away` : `${who} lays away ${action.hidden ? "(hidden)" : ""}`, action.cards || []];
     case "starter": return ["Starter", [action.card]];
-    case "show": return [`${who} shows`, action.cards || []];
+    case "show": return [`${who} shows`, action.cards || []];  // cards from the scores when absent
     case "crib": return ["The crib", action.cards || []];
     case "bid": return [`${who} bids ${action.points}`, []];
     case "muggins": return [`${who}: muggins!`, []];
@@ -426,15 +469,24 @@ function renderHistory() {
     row.dataset.index = entry.index;
     row.appendChild(el("span", "n", `${entry.index + 1}`));
     const what = el("span", "what");
-    const [words, cards] = describe(view, a);
+    const [words, described] = describe(view, a);
+    let cards = described;
+    if (a.act === "show" && !cards.length) {  // a show told without its cards: the counted ones
+      const counted = (entry.scores || []).flatMap((s) => s.cards || []);
+      cards = [...new Set(counted)];
+    }
     what.appendChild(document.createTextNode(words + " "));
     cards.forEach((c) => what.appendChild(cardEl(c)));
     if (entry.source && entry.source !== "camera" && entry.source !== "replay") {
       what.appendChild(el("span", "src", ` · ${entry.source}`));
     }
+    const actor = a.player !== undefined && a.player !== null ? sideOfSeat(view, a.player) : -1;
+    const others = [];
     for (const s of entry.scores || []) {
       const name = view.sides[s.side] ? view.sides[s.side].name : "";
-      what.appendChild(el("span", "say", `${name} +${s.points}: ${s.say}`));
+      const said = el("span", "say", `${name} +${s.points}: ${s.say}`);
+      // a point another side pegs on this action (Bob's go after Ann's "go") is Bob's: own line
+      if (actor >= 0 && s.side !== actor) others.push(said); else what.appendChild(said);
     }
     row.appendChild(what);
     if (state.me.paired) {
@@ -445,6 +497,14 @@ function renderHistory() {
       row.appendChild(fix);
     }
     group.appendChild(row);
+    for (const said of others) {
+      const line = el("div", "act pegs");
+      line.appendChild(el("span", "n", ""));
+      const words = el("span", "what");
+      words.appendChild(said);
+      line.appendChild(words);
+      group.appendChild(line);
+    }
   }
 }
 
@@ -676,6 +736,7 @@ function setMe(me) {
   $("fix-open").hidden = !me.paired;
   $("seat-box").hidden = !me.paired;
   $("unpair").hidden = !me.paired;
+  if (me.paired) loadAddress(); else $("invite").hidden = true;
   $("setup-start").disabled = !me.paired;
   renderSeats();
   if (state.view) { renderScores(state.view); renderHand(state.view); }
@@ -702,15 +763,39 @@ function renderSeats() {
   });
 }
 
-function openPair() {
+// The page's address as QR codes: for anyone in the Pair dialog, and with the pairing code in it
+// for a paired phone (Setup), so that another phone scans it instead of typing.
+async function loadAddress() {
+  let address;
+  try { address = await request("GET", "/api/address"); } catch (err) { return; }
+  $("pair-address-qr").src = address.qr;
+  $("pair-address-url").textContent = address.urls.join(" or ");
+  $("pair-address").hidden = false;
+  $("invite").hidden = !address.pair_qr;
+  if (address.pair_qr) $("invite-qr").src = address.pair_qr;
+}
+
+function openPair(code) {
   if (state.me.paired) { showTab("setup"); return; }
   state.pairSeat = null;
   const pick = (seat) => { state.pairSeat = seat; seatButtons($("pair-seat"), seat, pick); };
   pick(null);
   $("pair-error").hidden = true;
-  $("pair-code").value = "";
+  $("pair-code").value = typeof code === "string" ? code : "";
+  loadAddress();
   $("pair-dialog").showModal();
   $("pair-code").focus();
+}
+
+// A link with the pairing code (#pair=CODE, from another phone's QR code) opens the Pair dialog
+// filled in: the phone picks its seat and pairs.
+function pairFromLink() {
+  const match = /^#pair=([A-Za-z0-9]{1,12})$/.exec(location.hash);
+  if (!match) return false;
+  history.replaceState(null, "", "#board");
+  showTab("board");
+  openPair(match[1].toUpperCase());
+  return true;
 }
 
 async function sendPair(event) {
@@ -789,6 +874,8 @@ function renderSetup() {
       input = el("input");
       input.type = typeof opt.default === "number" ? "number" : "text";
       if (input.type === "number") input.inputMode = "numeric";
+      if (opt.min != null) input.min = String(opt.min);
+      if (opt.max != null) input.max = String(opt.max);
       input.value = opt.default;
     }
     input.dataset.option = opt.name;
@@ -859,10 +946,10 @@ function showTab(name) {
 // ------------------------------------------------------------------ start
 
 document.addEventListener("DOMContentLoaded", () => {
-  window.addEventListener("hashchange", () => showTab(location.hash.slice(1)));
-  $("pair-open").addEventListener("click", openPair);
+  window.addEventListener("hashchange", () => { if (!pairFromLink()) showTab(location.hash.slice(1)); });
+  $("pair-open").addEventListener("click", () => openPair());
   $("toast").addEventListener("click", () => { $("toast").hidden = true; });
-  for (const b of document.querySelectorAll("[data-pair]")) b.addEventListener("click", openPair);
+  for (const b of document.querySelectorAll("[data-pair]")) b.addEventListener("click", () => openPair());
   $("pair-form").addEventListener("submit", sendPair);
   $("pair-cancel").addEventListener("click", () => $("pair-dialog").close());
   $("undo").addEventListener("click", () => change("/api/undo"));
@@ -883,8 +970,9 @@ document.addEventListener("DOMContentLoaded", () => {
     const me = await change("/api/unpair");
     if (me) { setMe(me); reconnect(); }
   });
-  showTab(location.hash.slice(1) || "board");
-  request("GET", "/api/view").then(render).catch((err) => toast(err.message));
-  loadMe();
+  const linked = location.hash.startsWith("#pair=");
+  if (!linked) showTab(location.hash.slice(1) || "board");
+  const viewed = request("GET", "/api/view").then(render).catch((err) => toast(err.message));
+  Promise.all([viewed, loadMe()]).then(() => { if (linked) pairFromLink(); });
   connect();
 });
