@@ -188,6 +188,9 @@ def check_hardware(args: argparse.Namespace) -> int:
         print(f"display: {'yes' if display.device is not None else 'none'}; LEDs: "
               f"{'yes' if lights.available else 'none'}; strip: {'yes' if strip.device is not None else 'none'}; "
               f"buttons: {', '.join(sorted(buttons.buttons)) or 'none'}")
+        if display.device is None and not lights.available and strip.device is None and not buttons.buttons:
+            raise CommandError("no hardware found: no display, LEDs, strip or buttons answered "
+                               "(check the wiring, and [display]/[leds]/[buttons]/[strip] in the config)")
         for name, make in samples.ALL.items():
             print(f"board: {name}")
             view = make()

@@ -46,10 +46,20 @@ def cmd_games(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([s.to_json() for s in specs], indent=2))
         return 0
-    for s in specs:
-        players = "/".join(map(str, s.players))
-        print(f"{s.name:16} {s.title:28} {players:>7} players  {s.summary}")
+    rows = [(s.name, s.title, _players(s.players), s.summary) for s in specs]
+    widths = [max(len(row[i]) for row in rows) for i in range(3)]
+    for name, title, players, summary in rows:
+        print(f"{name:{widths[0]}}  {title:{widths[1]}}  {players:{widths[2]}}  {summary}")
     return 0
+
+
+def _players(counts: tuple[int, ...]) -> str:
+    """``(1,)`` -> "1 player"; ``(2, 3, 4)`` -> "2-4 players"; ``(2, 4)`` -> "2 or 4 players"."""
+    if len(counts) == 1:
+        return f"{counts[0]} player{'s' if counts[0] != 1 else ''}"
+    if list(counts) == list(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]}-{counts[-1]} players"
+    return f"{', '.join(map(str, counts[:-1]))} or {counts[-1]} players"
 
 
 def cmd_score(args: argparse.Namespace) -> int:

@@ -4,6 +4,7 @@ print one line, ``pegpi: error: ...``, exit 2, and never a traceback."""
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -44,3 +45,28 @@ def test_a_source_that_names_no_camera_is_one_line(tmp_path: Path, capsys: pytes
     assert err.splitlines()[-1].startswith("pegpi: error: unknown frame source 'webcam:3': use one of cam:, camera:")
     assert "Traceback" not in err
     assert not (tmp_path / "t.db").exists()  # stopped before the store was opened
+
+
+def test_a_check_that_finds_no_hardware_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from gpiozero import Device
+
+    saved = Device.pin_factory
+    Device.pin_factory = None  # no GPIO at all, as on a desktop
+    config = tmp_path / "none.toml"
+    config.write_text("[display]\ndriver = \"none\"\n[leds]\n[buttons]\n[strip]\n")
+    try:
+        assert main(["board", "--check", "--config", str(config), "--seconds", "0", "--pace", "0"]) == 2
+    finally:
+        Device.pin_factory = saved
+    assert "no hardware found" in capsys.readouterr().err
+
+
+def test_games_lists_player_counts_in_words(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["games"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    patience = next(line for line in lines if line.startswith("patience"))
+    assert " 1 player " in patience and "1 players" not in "\n".join(lines)
+    assert " 2-8 players " in next(line for line in lines if line.startswith("bourre"))
+    # the player counts stand in one column
+    starts = {re.search(r"  (\d[-\d, or]* players?) ", line).start(1) for line in lines}  # type: ignore[union-attr]
+    assert len(starts) == 1
