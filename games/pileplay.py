@@ -159,9 +159,9 @@ def _round(driver: _Driver, rng: random.Random, names: list[str], n: int, max_ac
     rng.shuffle(pack)
     hand_size = int(driver.game.options["hand"])
     hands: list[list[Card]] = [[] for _ in range(n)]
-    for seat in range(n):
-        if seat != god:
-            hands[seat] = [pack.pop() for _ in range(hand_size)]
+    for scientist in range(n):
+        if scientist != god:
+            hands[scientist] = [pack.pop() for _ in range(hand_size)]
 
     def draw(who: int, k: int) -> None:
         for _ in range(k):
@@ -178,7 +178,7 @@ def _round(driver: _Driver, rng: random.Random, names: list[str], n: int, max_ac
             return
         turn = state.turn
         assert turn is not None
-        seat: int = turn
+        seat = turn
         hand = hands[seat]
         line = list(state.line)
         right = [c for c in hand if judge(rule, line, c)]
