@@ -194,8 +194,6 @@ class EleusisState(State):
             return [] if self.turn is None else [self.turn]
         if isinstance(action, Call):
             return [] if self.prophet is None else [self.prophet]
-        if isinstance(action, Prophet):
-            return [] if self.last_player is None else [self.last_player]
         return None
 
     def prompt(self) -> str:
