@@ -6,8 +6,8 @@ record-deal notation (``-`` an ordinary card, ``J Q K A`` the pay cards, top car
 leads) and finds the winner, or the cycle of a deal that never ends.
 
 >>> out = play_out(["-Q--", "-J--"])
->>> out.winner, out.cards, out.tricks
-(0, 6, 2)
+>>> out.winner, out.cards, out.tricks, out.trick_list[0].cards
+(1, 8, 1, '--QJ-')
 """
 
 from __future__ import annotations

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from device.cli import main
 from games import IllegalActionError, PegpiError, new_game
 from games.beggar import play_out, score_command
 from games.cards import FRENCH_52, Card
@@ -96,6 +97,12 @@ def test_seed_example_table_step_by_step():
     view = result.view_for(0)
     expect = record["expect"]
     assert [view["stacks"], view["tricks"], view["turn"]] == [expect["stacks"], expect["tricks"], expect["turn"]]
+
+
+def test_pegpi_replay_runs_the_golden_record(capsys):
+    code = main(["replay", str(GOLDEN / "beggar_seed_example.json"), "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["phase"] == "play" and out["winner"] is None
 
 
 def test_only_the_winner_takes_and_only_in_turn():

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from device.cli import main
 from games import IllegalActionError, new_game
 from games.cards import FRENCH_52, Card
 from games.eleusis_rules import LIBRARY, RuleError, judge_sequence, read_rule, rule_from_json
@@ -178,6 +179,21 @@ def test_golden_round_scores_and_reveals_the_rule():
     assert state.scores == record["expect"]["scores"] and state.winner == record["expect"]["winner"]
     revealed = state.view_for(1)["revealed"]
     assert revealed["words"] == LIBRARY["alternate-colours"].rule.words()
+
+
+def test_pegpi_replay_runs_the_golden_round(capsys):
+    code = main(["replay", str(GOLDEN / "eleusis_one_round.json"), "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["scores"] == [11, 11, 0, 4] and out["winner"] == 0
+
+
+def test_gods_phone_has_the_library_and_nobody_else_does():
+    game = new_game("eleusis", 5)
+    s = game.new_initial_state().apply_json({"act": "deal", "dealer": 3})
+    assert len(s.view_for(3)["library"]) == len(LIBRARY)
+    assert all("library" not in s.view_for(seat) for seat in (None, 0, 1, 2, 4))
+    s = s.apply_json({"act": "rule", "player": 3, "rule": "one-step"}).apply_json({"act": "starter", "card": "2C"})
+    assert "library" not in s.view_for(3) and s.view_for(3)["rule"]["rule"] == LIBRARY["one-step"].rule.to_json()
 
 
 def test_true_prophet_and_gods_score():
