@@ -177,3 +177,16 @@ def test_random_games_with_slaps_keep_every_card(seed):
             rulings += 1
     assert rulings > 0
     assert json.dumps(replay(record).state.view_for(None)) == json.dumps(states[-1].view_for(None))
+
+
+def test_a_player_out_of_cards_may_slap_back_in_but_a_wrong_slap_is_ignored():
+    s = deal(2)
+    s.table.sizes = [1, 51]  # a fresh state not yet handed out: set up the end of a game
+    s = play(s, (0, "9H"), (1, "4C"))
+    assert s.view_for(None)["out"] == [0] and s.view_for(None)["turn"] == 1 and not s.is_over
+    s = s.apply_json({"act": "slap", "player": 0})
+    assert s.view_for(None)["ruling"]["right"] is False and s.view_for(None)["stacks"] == [0, 50]
+    s = play(s, (1, "4D"))
+    s = s.apply_json({"act": "slap", "player": 0})
+    v = s.view_for(None)
+    assert v["ruling"]["pattern"] == "pair" and v["stacks"] == [3, 49] and v["out"] == [] and v["turn"] == 0
