@@ -273,7 +273,8 @@ class BeggarState(State):
             view["stacks"] = None
             return
         view["turn"] = t.turn
-        view["pile"] = [{"seat": s, "card": str(c)} for s, c in t.pile]
+        view["pile"] = [str(c) for _, c in t.pile]  # bottom card first, as the base view has it
+        view["pile_seats"] = [s for s, _ in t.pile]  # who played each card of the pile
         view["stacks"] = list(t.sizes)
         view["out"] = [s for s in range(t.n) if t.out[s]]
         view["owed"] = t.owed

@@ -453,6 +453,7 @@ class EleusisState(State):
         view["god"] = self.dealer
         view["turn"] = self.turn
         view["round"] = len(self.dealt) + (0 if self._phase in ("deal", "over") else 1)
+        view["starter"] = str(self.line[0]) if self.line else None
         view["line"] = [{"card": str(c), "under": [str(u) for u in under]}
                         for c, under in zip(self.line, self.under, strict=True)]
         view["hands"] = [None if s == self.dealer else self.hands[s] for s in range(n)]

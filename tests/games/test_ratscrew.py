@@ -85,6 +85,7 @@ def test_a_right_slap_takes_the_pile_and_announces_the_pattern():
     s = play(deal(3), (0, "9H"), (1, "9C"))
     v = s.view_for(2)
     assert v["slappable"] == "pair" and v["slappable_now"] is True
+    assert v["pile"] == ["9H", "9C"] and v["pile_seats"] == [0, 1]
     s = s.apply_json({"act": "slap", "player": 2})
     v = s.view_for(None)
     assert v["ruling"]["right"] is True and v["ruling"]["pattern"] == "pair"
