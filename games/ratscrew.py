@@ -95,7 +95,7 @@ class Ratscrew(Game):
         deck="french52",
         table="pile",
         target=None,
-        aliases=("egyptian ratscrew", "egyptian-ratscrew", "egyptian war", "slap"),
+        aliases=("egyptian ratscrew", "egyptian-ratscrew", "egyptian war"),
         pegged=False,
         options=OPTIONS,
         summary="Beggar My Neighbour with slaps: pairs, runs and more take the pile.",
