@@ -15,13 +15,13 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from games.cards import FRENCH_52, Card
 from games.engine import Action, Game, Spec, State, register
 from games.errors import CardError, IllegalActionError
 from games.jsontypes import JSONObject
-from games.pile import Deal, PayPile, Play, Take, deal_sizes, pay_value
+from games.pile import Deal, PayPile, Play, Take, deal_sizes, pay_value, pile_parts
+from games.view import Common, PileView, TableView
 
 NOTATION_PAY = {"-": 0, "J": 1, "Q": 2, "K": 3, "A": 4}
 
@@ -265,23 +265,10 @@ class BeggarState(State):
         self.dealer = dealer
         self.table = PayPile(sizes, first, pay_value, stacks)
 
-    def _view(self, view: dict[str, Any], seat: int | None) -> None:
-        t = self.table
-        view["dealer"] = self.dealer
-        view["result"] = "win" if self.winner is not None else None
-        if t is None:
-            view["stacks"] = None
-            return
-        view["turn"] = t.turn
-        view["pile"] = [str(c) for _, c in t.pile]  # bottom card first, as the base view has it
-        view["pile_seats"] = [s for s, _ in t.pile]  # who played each card of the pile
-        view["stacks"] = list(t.sizes)
-        view["out"] = [s for s in range(t.n) if t.out[s]]
-        view["owed"] = t.owed
-        view["payee"] = t.payee
-        view["takes"] = t.taker
-        view["tricks"] = t.tricks
-        view["cards_played"] = t.played
+    def _view(self, common: Common, seat: int | None) -> TableView:
+        common["result"] = "win" if self.winner is not None else None
+        parts = pile_parts(common, self.table, self.dealer)
+        return PileView(**common, **parts)
 
 
 __all__ = ["Beggar", "BeggarState", "Cycle", "Outcome", "Trick", "parse_deal", "play_out", "score_command"]

@@ -9,14 +9,16 @@ death. The rule is in God's view only, until the round ends and it is revealed t
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from dataclasses import dataclass, replace
+from typing import ClassVar
 
 from games.cards import Card
 from games.eleusis_rules import LIBRARY, Rule, judge, judge_sequence, read_rule
 from games.engine import Action, Game, Item, Option, Spec, State, register
 from games.errors import CardError, IllegalActionError, OptionError
+from games.view import Common, PileView, TableView
 
 PENALTY_CARD = 2  # per card of a wrong play
 PENALTY_NOPLAY = 5
@@ -135,6 +137,83 @@ class Eleusis(Game):
         return EleusisState(self)
 
 
+# ----------------------------------------------------------------------------- view parts
+
+
+@dataclass(frozen=True)
+class LinePlace:
+    """A card of the main line with the sideline of wrong cards played under it."""
+
+    card: str
+    under: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PendingPlay:
+    """A play awaiting the prophet's call; ``truth`` (God's verdict) is in God's view only."""
+
+    player: int
+    kind: str  # "play" or "noplay"
+    cards: tuple[str, ...]
+    truth: bool | None = None
+
+
+@dataclass(frozen=True)
+class EleusisRuling:
+    """What the last play (or declaration) came to, in words and in parts."""
+
+    say: str
+    player: int | None = None
+    kind: str | None = None  # "play" or "noplay"; None when a prophet is declared
+    cards: tuple[str, ...] = ()
+    right: bool | None = None
+    expelled: bool = False
+    penalty: int = 0  # cards dealt to the player as a penalty
+    played: str | None = None  # the card God played from a wrong "no play" hand
+    overthrown: int | None = None  # the prophet overthrown by this call
+    prophet: int | None = None  # the player who has just declared themself prophet
+
+
+def _rule_text(rule: Rule) -> str:
+    """The rule as the builder's JSON text (what a :class:`SetRule` action takes)."""
+    return json.dumps(rule.to_json(), separators=(",", ":"))
+
+
+@dataclass(frozen=True)
+class RuleCard:
+    """A rule: its words and the builder's JSON text; ``name`` and ``level`` for a library rule,
+    ``dealer`` for the rule of a round that is over (revealed to all)."""
+
+    words: str
+    rule: str
+    name: str | None = None
+    level: int | None = None
+    dealer: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class EleusisView(PileView):
+    """The main line (``pile``: its cards) with the sidelines, hand sizes as ``stacks`` (God holds
+    none), the markers, the prophet; the secret rule and the rule library only in God's view."""
+
+    style: ClassVar[str] = "pile.eleusis"
+
+    god: int | None
+    round: int
+    starter: str | None
+    line: tuple[LinePlace, ...]
+    prophet: int | None
+    white_markers: tuple[int, ...]  # one each 10 cards played
+    black_markers: tuple[int, ...]  # one each 10 cards from the prophet's start
+    sudden_death: bool
+    expelled: tuple[int, ...]
+    pending: PendingPlay | None
+    ruling: EleusisRuling | None
+    revealed: RuleCard | None  # the rule of the round last ended
+    rule: RuleCard | None = None  # God's own secret rule
+    library: tuple[RuleCard, ...] = ()  # rules God may pick, while choosing
+
+
 @dataclass(frozen=True)
 class Pending:
     """A play awaiting the prophet's call; ``truth`` is God's verdict, never shown to players."""
@@ -166,8 +245,8 @@ class EleusisState(State):
         self.been_prophet: set[int] = set()
         self.expelled: set[int] = set()
         self.pending: Pending | None = None
-        self.ruling: dict[str, Any] | None = None
-        self.revealed: dict[str, Any] | None = None
+        self.ruling: EleusisRuling | None = None
+        self.revealed: RuleCard | None = None
 
     # -- what the table sees ----------------------------------------------------------------
 
@@ -313,16 +392,15 @@ class EleusisState(State):
         self.prophet = self.prophet_start = None
         self._resolve(pending, penalize=False)
         assert self.ruling is not None
-        self.ruling["overthrown"] = prophet
-        self.ruling["say"] += f"; God disapproves: {names[prophet]} is overthrown and takes {PENALTY_PROPHET} cards"
+        self.ruling = replace(self.ruling, overthrown=prophet, say=self.ruling.say + (
+            f"; God disapproves: {names[prophet]} is overthrown and takes {PENALTY_PROPHET} cards"))
 
     def _resolve(self, p: Pending, *, penalize: bool, approved: bool = False) -> None:
         assert self.rule is not None
         names = self.game.players
         sudden = self.sudden_death
         who = names[p.player]
-        ruling: dict[str, Any] = {"player": p.player, "kind": p.kind, "cards": [str(c) for c in p.cards],
-                                  "right": p.truth, "expelled": False, "penalty": 0}
+        expelled, penalty, played = False, 0, None
         if p.kind == "play":
             self.hands[p.player] -= len(p.cards)
             for card in p.cards:
@@ -336,12 +414,12 @@ class EleusisState(State):
             if not p.truth and penalize:
                 if sudden:
                     self.expelled.add(p.player)
-                    ruling["expelled"] = True
+                    expelled = True
                     say += " in sudden death: expelled"
                 else:
-                    ruling["penalty"] = PENALTY_CARD * len(p.cards)
-                    self.hands[p.player] += ruling["penalty"]
-                    say += f", {ruling['penalty']} penalty cards"
+                    penalty = PENALTY_CARD * len(p.cards)
+                    self.hands[p.player] += penalty
+                    say += f", {penalty} penalty cards"
         elif p.truth:
             self.hands[p.player] = max(0, len(p.cards) - NOPLAY_FEWER)
             say = f"{who}: no play is right; a new hand of {self.hands[p.player]}"
@@ -350,23 +428,23 @@ class EleusisState(State):
             self.line.append(good)
             self.under.append([])
             self.played.append((p.player, good, True))
-            ruling["played"] = str(good)
+            played = str(good)
             self.hands[p.player] -= 1
             say = f"{who}: there was a play, {good}"
             if sudden:
                 self.expelled.add(p.player)
-                ruling["expelled"] = True
+                expelled = True
                 say += "; expelled in sudden death"
             else:
-                ruling["penalty"] = PENALTY_NOPLAY
+                penalty = PENALTY_NOPLAY
                 self.hands[p.player] += PENALTY_NOPLAY
                 say += f"; {PENALTY_NOPLAY} penalty cards"
         else:
             say = f"{who}: there was a play; the hand is returned without penalty"
         if approved:
             say += " (the prophet's call, approved)"
-        ruling["say"] = say
-        self.ruling = ruling
+        self.ruling = EleusisRuling(say, p.player, p.kind, tuple(str(c) for c in p.cards), p.truth, expelled,
+                                    penalty, played)
         self.last_player = p.player
         self._phase = "play"
         self._next_turn(p.player)
@@ -402,7 +480,7 @@ class EleusisState(State):
         self.been_prophet.add(seat)
         if self.turn == seat:
             self._next_turn(seat)
-        self.ruling = {"prophet": seat, "say": f"{names[seat]} is prophet"}
+        self.ruling = EleusisRuling(f"{names[seat]} is prophet", prophet=seat)
 
     # -- the end of a round and of the game ----------------------------------------------------
 
@@ -428,7 +506,7 @@ class EleusisState(State):
         for seat, pts in enumerate(self.round_points()):
             label = "God" if seat == self.dealer else "true prophet" if seat == self.prophet else "hand"
             self.peg(seat, pts, "round", [Item("round", (), pts, label)])
-        self.revealed = {"dealer": self.dealer, "rule": self.rule.to_json(), "words": self.rule.words()}
+        self.revealed = RuleCard(self.rule.words(), _rule_text(self.rule), dealer=self.dealer)
         self.dealt.append(self.dealer)
         self.turn = None
         self.pending = None
@@ -447,40 +525,44 @@ class EleusisState(State):
 
     # -- views ------------------------------------------------------------------------------
 
-    def _view(self, view: dict[str, Any], seat: int | None) -> None:
-        n = self.game.num_players
-        view["dealer"] = self.dealer
-        view["god"] = self.dealer
-        view["turn"] = self.turn
-        view["round"] = len(self.dealt) + (0 if self._phase in ("deal", "over") else 1)
-        view["starter"] = str(self.line[0]) if self.line else None
-        view["line"] = [{"card": str(c), "under": [str(u) for u in under]}
-                        for c, under in zip(self.line, self.under, strict=True)]
-        view["hands"] = [None if s == self.dealer else self.hands[s] for s in range(n)]
-        view["prophet"] = self.prophet
+    def _view(self, common: Common, seat: int | None) -> TableView:
+        common["dealer"] = self.dealer
+        common["turn"] = self.turn
+        common["result"] = "win" if self.winner is not None else None
         played = len(self.played)
-        view["cards_played"] = played
-        view["white_markers"] = list(range(10, played + 1, 10))
-        view["black_markers"] = ([] if self.prophet_start is None or self.prophet is None
-                                 else list(range(max(self.prophet_start, 1), played + 1, 10)))
-        view["sudden_death"] = self._phase in ("play", "call") and self.sudden_death
-        view["expelled"] = sorted(self.expelled)
-        view["pending"] = None if self.pending is None else {
-            "player": self.pending.player, "kind": self.pending.kind,
-            "cards": [str(c) for c in self.pending.cards]}
-        view["ruling"] = self.ruling
-        view["revealed"] = self.revealed
-        view["result"] = "win" if self.winner is not None else None
         god = seat is not None and seat == self.dealer and self._phase != "deal"
-        if god and self.rule is not None:
-            view["rule"] = {"rule": self.rule.to_json(), "words": self.rule.words()}
-            if self.pending is not None:
-                view["pending"]["truth"] = self.pending.truth
-        if god and self._phase == "rule":
-            view["library"] = [e.to_json() for e in LIBRARY.values()]
+        pending = None
+        if self.pending is not None:
+            p = self.pending
+            pending = PendingPlay(p.player, p.kind, tuple(str(c) for c in p.cards), p.truth if god else None)
+        return EleusisView(
+            **common,
+            pile=tuple(str(c) for c in self.line),
+            stacks=tuple(self.hands),
+            out=tuple(sorted(self.expelled)),
+            cards_played=played,
+            god=self.dealer,
+            round=len(self.dealt) + (0 if self._phase in ("deal", "over") else 1),
+            starter=str(self.line[0]) if self.line else None,
+            line=tuple(LinePlace(str(c), tuple(str(u) for u in under))
+                       for c, under in zip(self.line, self.under, strict=True)),
+            prophet=self.prophet,
+            white_markers=tuple(range(10, played + 1, 10)),
+            black_markers=(() if self.prophet_start is None or self.prophet is None
+                           else tuple(range(max(self.prophet_start, 1), played + 1, 10))),
+            sudden_death=self._phase in ("play", "call") and self.sudden_death,
+            expelled=tuple(sorted(self.expelled)),
+            pending=pending,
+            ruling=self.ruling,
+            revealed=self.revealed,
+            rule=(RuleCard(self.rule.words(), _rule_text(self.rule))
+                  if god and self.rule is not None else None),
+            library=(tuple(RuleCard(e.rule.words(), _rule_text(e.rule), name=e.name, level=e.level)
+                           for e in LIBRARY.values()) if god and self._phase == "rule" else ()),
+        )
 
 
 __all__ = [
-    "Call", "EDeal", "Eleusis", "EleusisState", "End", "NoPlay", "Pending", "PlayCards", "Prophet",
-    "SetRule", "Starter",
+    "Call", "EDeal", "Eleusis", "EleusisRuling", "EleusisState", "EleusisView", "End", "LinePlace", "NoPlay",
+    "Pending", "PendingPlay", "PlayCards", "Prophet", "RuleCard", "SetRule", "Starter",
 ]

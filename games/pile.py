@@ -13,11 +13,12 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import ClassVar, Generic, TypeVar
+from typing import ClassVar, Generic, TypedDict, TypeVar
 
 from games.cards import Card
 from games.engine import Action
 from games.errors import IllegalActionError
+from games.view import Common
 
 T = TypeVar("T")
 
@@ -206,4 +207,45 @@ class PayPile(Generic[T]):
             self.turn = None
 
 
-__all__ = ["PAY_RANKS", "Deal", "PayPile", "Play", "Slap", "Take", "deal_sizes", "pay_value"]
+# --------------------------------------------------------------------------------- views
+
+
+class PileParts(TypedDict):
+    """The fields of :class:`games.view.PileView` a pay-card pile fills."""
+
+    pile: tuple[str, ...]
+    pile_seats: tuple[int, ...]
+    stacks: tuple[int, ...]
+    out: tuple[int, ...]
+    owing: int | None
+    owed: int
+    payee: int | None
+    takes: int | None
+    tricks: int
+    cards_played: int
+
+
+def pile_parts(common: Common, table: PayPile[Card] | None, dealer: int | None) -> PileParts:
+    """The pile view's fields for ``table`` (None: not dealt yet); sets the common turn and dealer.
+    Only sizes of the stacks are given: a stack's cards are face down."""
+    common["dealer"] = dealer
+    if table is None:
+        return PileParts(pile=(), pile_seats=(), stacks=(), out=(), owing=None, owed=0, payee=None,
+                         takes=None, tricks=0, cards_played=0)
+    common["turn"] = table.turn
+    return PileParts(
+        pile=tuple(str(c) for _, c in table.pile),  # bottom card first
+        pile_seats=tuple(s for s, _ in table.pile),
+        stacks=tuple(table.sizes),
+        out=tuple(s for s in range(table.n) if table.out[s]),
+        owing=table.turn if table.owed else None,
+        owed=table.owed,
+        payee=table.payee,
+        takes=table.taker,
+        tricks=table.tricks,
+        cards_played=table.played,
+    )
+
+
+__all__ = ["PAY_RANKS", "Deal", "PayPile", "PileParts", "Play", "Slap", "Take", "deal_sizes", "pay_value",
+           "pile_parts"]

@@ -220,15 +220,17 @@ def _settle_hand(driver: _Driver, hands: list[list[Card]], seat: int, kind: str,
     """Keep the real hand in step with the engine's ruling (penalties, a new hand, a card played)."""
     state = driver.state
     assert isinstance(state, EleusisState)
-    ruling = state.ruling or {}
+    ruling = state.ruling
+    if ruling is None:
+        return
     if kind == "noplay":
-        played = ruling.get("played")
-        if ruling.get("right"):
+        played = ruling.played
+        if ruling.right:
             hands[seat] = []
             draw(seat, state.hands[seat])
         elif played is not None:
             hands[seat].remove(Card.parse(played))
-    draw(seat, int(ruling.get("penalty", 0)))
+    draw(seat, ruling.penalty)
 
 
 __all__ = ["autoplay"]

@@ -12,12 +12,14 @@ instant it appears, rules each slap right or wrong and applies the seed's penalt
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
 
 from games.cards import FRENCH_52, FRENCH_54, Card
 from games.engine import Action, Game, Option, Spec, State, register
 from games.errors import CardError, IllegalActionError, OptionError
-from games.pile import Deal, PayPile, Play, Slap, Take, deal_sizes, pay_value
+from games.pile import Deal, PayPile, Play, Slap, Take, deal_sizes, pay_value, pile_parts
+from games.view import Common, PileView, TableView
 
 #: The slappable patterns, most important first, each with the option that turns it on.
 PATTERNS: tuple[tuple[str, str], ...] = (
@@ -86,6 +88,30 @@ def pattern(pile: Sequence[Card], options: Mapping[str, Any]) -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class SlapRuling:
+    """The judgement of the last slap: ``right`` None when the slap did not count (an empty
+    table, a player out), ``to`` the seat that took the pile, ``say`` the ruling in words."""
+
+    slap: int
+    right: bool | None
+    pattern: str | None
+    to: int | None
+    say: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class RatscrewView(PileView):
+    """The pile with what can be slapped on it now and the ruling of the last slap."""
+
+    style: ClassVar[str] = "pile.ratscrew"
+
+    slappable: str | None  # the pattern on top of the pile, or None
+    ruling: SlapRuling | None
+    false_slaps: tuple[int, ...]  # wrong slaps in a row, per seat
+    banned: tuple[int, ...]  # seats put out for slapping wrongly too often
+
+
 @register
 class Ratscrew(Game):
     spec = Spec(
@@ -131,7 +157,7 @@ class RatscrewState(State):
         self.false_slaps = [0] * n  # wrong slaps in a row
         self.banned: set[int] = set()
         self.burned = False
-        self.ruling: dict[str, Any] | None = None
+        self.ruling: SlapRuling | None = None
 
     @property
     def is_over(self) -> bool:
@@ -231,32 +257,30 @@ class RatscrewState(State):
         assert t is not None
         names = self.game.players
         if not t.pile:
-            self.ruling = {"slap": seat, "right": None, "pattern": None, "to": None,
-                           "say": f"{names[seat]} slapped an empty table: nothing happens"}
+            self.ruling = SlapRuling(seat, None, None, None, f"{names[seat]} slapped an empty table: nothing happens")
             return
         found = self.slappable()
         if seat in self.banned:
-            self.ruling = {"slap": seat, "right": None, "pattern": found, "to": None,
-                           "say": f"{names[seat]} is out of the game: the slap is ignored"}
+            self.ruling = SlapRuling(seat, None, found, None, f"{names[seat]} is out of the game: the slap is ignored")
             return
         if found is not None:
             self.false_slaps[seat] = 0
-            ruling: dict[str, Any] = {"slap": seat, "right": True, "pattern": found, "to": seat}
+            ruling = SlapRuling(seat, True, found, seat, "")
             if found == "triple sixes":
                 self.burned = True
-                ruling["say"] = f"{names[seat]} slapped triple sixes: everyone loses"
+                ruling = replace(ruling, say=f"{names[seat]} slapped triple sixes: everyone loses")
             elif found == "triple":
                 t.give(seat)
                 self.winner = self.side_of(seat)
-                ruling["say"] = f"{names[seat]} slapped a triple and wins the game"
+                ruling = replace(ruling, say=f"{names[seat]} slapped a triple and wins the game")
             else:
                 t.give(seat)
-                ruling["say"] = f"{names[seat]} slapped {found} and takes the pile"
+                ruling = replace(ruling, say=f"{names[seat]} slapped {found} and takes the pile")
             self.ruling = ruling
             return
         if t.out[seat]:
-            self.ruling = {"slap": seat, "right": False, "pattern": None, "to": None,
-                           "say": f"{names[seat]} is not in the game: the wrong slap is ignored"}
+            self.ruling = SlapRuling(seat, False, None, None,
+                                     f"{names[seat]} is not in the game: the wrong slap is ignored")
             return
         to = self._penalty_taker(seat)
         self.false_slaps[seat] += 1
@@ -267,7 +291,7 @@ class RatscrewState(State):
             self.banned.add(seat)
             t.remove(seat)
             say += f"; {names[seat]} slapped wrongly {self.false_slaps[seat]} times in a row and is out"
-        self.ruling = {"slap": seat, "right": False, "pattern": None, "to": to, "say": say}
+        self.ruling = SlapRuling(seat, False, None, to, say)
 
     def _penalty_taker(self, seat: int) -> int:
         """The seed's penalty: the last player to play takes the pile, unless the slap was on
@@ -283,28 +307,11 @@ class RatscrewState(State):
                 return other
         return seat
 
-    def _view(self, view: dict[str, Any], seat: int | None) -> None:
-        t = self.table
-        view["dealer"] = self.dealer
-        view["result"] = "everyone lost" if self.burned else "win" if self.winner is not None else None
-        slap = self.slappable()
-        view["slappable"] = slap
-        view["slappable_now"] = slap is not None
-        view["ruling"] = self.ruling
-        view["false_slaps"] = list(self.false_slaps)
-        view["banned"] = sorted(self.banned)
-        if t is None:
-            view["stacks"] = None
-            return
-        view["turn"] = t.turn
-        view["pile"] = [str(c) for _, c in t.pile]  # bottom card first, as the base view has it
-        view["pile_seats"] = [s for s, _ in t.pile]  # who played each card of the pile
-        view["stacks"] = list(t.sizes)
-        view["out"] = [s for s in range(t.n) if t.out[s]]
-        view["chances"] = t.owed
-        view["payee"] = t.payee
-        view["takes"] = t.taker
-        view["cards_played"] = t.played
+    def _view(self, common: Common, seat: int | None) -> TableView:
+        common["result"] = "everyone lost" if self.burned else "win" if self.winner is not None else None
+        parts = pile_parts(common, self.table, self.dealer)
+        return RatscrewView(**common, **parts, slappable=self.slappable(), ruling=self.ruling,
+                            false_slaps=tuple(self.false_slaps), banned=tuple(sorted(self.banned)))
 
 
-__all__ = ["DEFAULTS", "PATTERNS", "Ratscrew", "RatscrewState", "pattern"]
+__all__ = ["DEFAULTS", "PATTERNS", "Ratscrew", "RatscrewState", "RatscrewView", "SlapRuling", "pattern"]
