@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from device.cli import main
+from pegpi.cli import main
 from games import IllegalActionError, PegpiError, new_game
 from games.beggar import play_out, score_command
 from games.cards import FRENCH_52, Card
@@ -89,14 +89,14 @@ def test_seed_example_table_step_by_step():
     assert len(plays) == len(rows)
     for (before, action, after), (card, player, owed, _) in zip(plays, rows, strict=True):
         assert str(action.card) == card and names[action.player] == player
-        assert before.view_for(None)["turn"] == action.player
-        assert after.view_for(None)["owed"] == int(owed)
+        assert before.view_for(None).turn == action.player
+        assert after.view_for(None).owed == int(owed)
     last = plays[-1][2]
-    assert last.phase == "take" and last.view_for(None)["takes"] == 1
+    assert last.phase == "take" and last.view_for(None).takes == 1
     result = replay(record).state
     view = result.view_for(0)
     expect = record["expect"]
-    assert [view["stacks"], view["tricks"], view["turn"]] == [expect["stacks"], expect["tricks"], expect["turn"]]
+    assert [list(view.stacks), view.tricks, view.turn] == [expect["stacks"], expect["tricks"], expect["turn"]]
 
 
 def test_pegpi_replay_runs_the_golden_record(capsys):
@@ -116,7 +116,7 @@ def test_only_the_winner_takes_and_only_in_turn():
     with pytest.raises(IllegalActionError):
         s.apply_json({"act": "play", "player": 0, "card": "6H"})
     s = s.apply_json({"act": "take", "player": 0})
-    assert s.view_for(None)["stacks"] == [27, 25]
+    assert s.view_for(None).stacks == (27, 25)
 
 
 def test_known_stacks_refuse_a_wrong_card_and_three_players_share_the_pack():
@@ -125,7 +125,7 @@ def test_known_stacks_refuse_a_wrong_card_and_three_players_share_the_pack():
     with pytest.raises(IllegalActionError, match=stacks[0][0]):
         s.apply_json({"act": "play", "player": 0, "card": stacks[0][1]})
     three = new_game("beggar", 3).new_initial_state().apply_json({"act": "deal", "dealer": 0})
-    assert three.view_for(None)["stacks"] == [17, 18, 17] and three.view_for(None)["turn"] == 1
+    assert three.view_for(None).stacks == (17, 18, 17) and three.view_for(None).turn == 1
 
 
 def test_engine_agrees_with_play_out_on_a_random_deal():

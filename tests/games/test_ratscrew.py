@@ -68,50 +68,50 @@ def test_chances_then_the_face_card_player_takes():
     s = deal(3)  # seat 0 leads, with 18 cards (17 each for the others)
     s = play(s, (0, "QH"), (1, "5C"), (1, "7D"))
     v = s.view_for(None)
-    assert s.phase == "take" and v["takes"] == 0 and v["slappable"] is None
+    assert s.phase == "take" and v.takes == 0 and v.slappable is None
     with pytest.raises(IllegalActionError):
         s.apply_json({"act": "take", "player": 1})
     s = s.apply_json({"act": "take", "player": 0})
-    assert s.view_for(None)["stacks"] == [20, 15, 17] and s.view_for(None)["turn"] == 0
+    assert s.view_for(None).stacks == (20, 15, 17) and s.view_for(None).turn == 0
 
 
 def test_a_face_card_within_the_chances_passes_them_on():
     s = play(deal(3), (0, "KH"), (1, "5C"), (1, "JD"))
     v = s.view_for(None)
-    assert v["turn"] == 2 and v["chances"] == 1 and v["payee"] == 1
+    assert v.turn == 2 and v.owed == 1 and v.payee == 1
 
 
 def test_a_right_slap_takes_the_pile_and_announces_the_pattern():
     s = play(deal(3), (0, "9H"), (1, "9C"))
     v = s.view_for(2)
-    assert v["slappable"] == "pair" and v["slappable_now"] is True
-    assert v["pile"] == ["9H", "9C"] and v["pile_seats"] == [0, 1]
+    assert v.slappable == "pair"
+    assert v.pile == ("9H", "9C") and v.pile_seats == (0, 1)
     s = s.apply_json({"act": "slap", "player": 2})
     v = s.view_for(None)
-    assert v["ruling"]["right"] is True and v["ruling"]["pattern"] == "pair"
-    assert v["stacks"] == [17, 16, 19] and v["turn"] == 2 and v["pile"] == []
+    assert v.ruling.right is True and v.ruling.pattern == "pair"
+    assert v.stacks == (17, 16, 19) and v.turn == 2 and v.pile == ()
     late = s.apply_json({"act": "slap", "player": 0})  # a slower hand: nothing happens
-    assert late.view_for(None)["stacks"] == [17, 16, 19] and late.view_for(None)["ruling"]["right"] is None
+    assert late.view_for(None).stacks == (17, 16, 19) and late.view_for(None).ruling.right is None
 
 
 def test_a_wrong_slap_gives_the_pile_to_the_last_player():
     s = play(deal(3), (0, "9H"), (1, "4C"))
     s = s.apply_json({"act": "slap", "player": 2})
     v = s.view_for(None)
-    assert v["ruling"]["right"] is False and v["ruling"]["to"] == 1
-    assert v["stacks"] == [17, 18, 17] and v["turn"] == 1 and v["false_slaps"] == [0, 0, 1]
+    assert v.ruling.right is False and v.ruling.to == 1
+    assert v.stacks == (17, 18, 17) and v.turn == 1 and v.false_slaps == (0, 0, 1)
 
 
 def test_slapping_your_own_card_wrongly_gives_it_to_the_player_before():
     s = play(deal(3), (0, "9H"), (1, "4C"))
     s = s.apply_json({"act": "slap", "player": 1})
-    assert s.view_for(None)["ruling"]["to"] == 0
+    assert s.view_for(None).ruling.to == 0
 
 
 def test_a_pile_slapped_after_the_pair_was_covered_is_wrong():
     s = play(deal(3), (0, "9H"), (1, "9C"), (2, "3D"))
     s = s.apply_json({"act": "slap", "player": 0})
-    assert s.view_for(None)["ruling"]["to"] == 2  # the player of the 3 picks it up
+    assert s.view_for(None).ruling.to == 2  # the player of the 3 picks it up
 
 
 def test_triples_win_and_triple_sixes_burn():
@@ -128,23 +128,23 @@ def test_triples_win_and_triple_sixes_burn():
 def test_more_than_five_wrong_slaps_in_a_row_puts_a_player_out():
     s = deal(3)
     for k in range(6):
-        seat = s.view_for(None)["turn"]
+        seat = s.view_for(None).turn
         s = s.apply_json({"act": "play", "player": seat, "card": ["2H", "4C", "6D", "8S", "10H", "3C"][k]})
         s = s.apply_json({"act": "slap", "player": 2})
     v = s.view_for(None)
-    assert v["banned"] == [2] and 2 in v["out"]
-    assert sum(v["stacks"]) + len(v["pile"]) == 52
-    ignored = play(s, (v["turn"], "5S")).apply_json({"act": "slap", "player": 2})
-    assert ignored.view_for(None)["ruling"]["right"] is None
+    assert v.banned == (2,) and 2 in v.out
+    assert sum(v.stacks) + len(v.pile) == 52
+    ignored = play(s, (v.turn, "5S")).apply_json({"act": "slap", "player": 2})
+    assert ignored.view_for(None).ruling.right is None
 
 
 def test_jokers_option_and_the_pack():
     with pytest.raises(Exception, match="jokers"):
         new_game("ratscrew", 2).parse_card("RJ")
     s = deal(2, {"jokers": True})
-    assert sum(s.view_for(None)["stacks"]) == 54
+    assert sum(s.view_for(None).stacks) == 54
     s = play(s, (0, "5D"), (1, "RJ"))
-    assert s.view_for(None)["slappable"] == "joker"
+    assert s.view_for(None).slappable == "joker"
     with pytest.raises(OptionError):
         new_game("ratscrew", 2, {"false_slap_limit": -1})
 
@@ -153,7 +153,7 @@ def test_golden_record_replays():
     record = load_record(GOLDEN / "ratscrew_one_game.json")
     result = replay(record).state
     v = result.view_for(None)
-    assert [v["stacks"], result.winner] == [record["expect"]["stacks"], record["expect"]["winner"]]
+    assert [list(v.stacks), result.winner] == [record["expect"]["stacks"], record["expect"]["winner"]]
     fresh = autoplay("ratscrew", record["players"], seed=record["expect"]["seed"])
     assert fresh["actions"] == record["actions"]
 
@@ -173,21 +173,21 @@ def test_random_games_with_slaps_keep_every_card(seed):
         if t.stacks is not None:
             assert [len(s) for s in t.stacks] == t.sizes
         v = state.view_for(0)
-        assert v["slappable_now"] == (v["slappable"] is not None)
-        if v["ruling"] and v["ruling"]["right"] is not None:
+        assert v.slappable == state.slappable() and (v.slappable is None or v.pile)
+        if v.ruling and v.ruling.right is not None:
             rulings += 1
     assert rulings > 0
-    assert json.dumps(replay(record).state.view_for(None)) == json.dumps(states[-1].view_for(None))
+    assert replay(record).state.view_for(None) == states[-1].view_for(None)
 
 
 def test_a_player_out_of_cards_may_slap_back_in_but_a_wrong_slap_is_ignored():
     s = deal(2)
     s.table.sizes = [1, 51]  # a fresh state not yet handed out: set up the end of a game
     s = play(s, (0, "9H"), (1, "4C"))
-    assert s.view_for(None)["out"] == [0] and s.view_for(None)["turn"] == 1 and not s.is_over
+    assert s.view_for(None).out == (0,) and s.view_for(None).turn == 1 and not s.is_over
     s = s.apply_json({"act": "slap", "player": 0})
-    assert s.view_for(None)["ruling"]["right"] is False and s.view_for(None)["stacks"] == [0, 50]
+    assert s.view_for(None).ruling.right is False and s.view_for(None).stacks == (0, 50)
     s = play(s, (1, "4D"))
     s = s.apply_json({"act": "slap", "player": 0})
     v = s.view_for(None)
-    assert v["ruling"]["pattern"] == "pair" and v["stacks"] == [3, 49] and v["out"] == [] and v["turn"] == 0
+    assert v.ruling.pattern == "pair" and v.stacks == (3, 49) and v.out == () and v.turn == 0
