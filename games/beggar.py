@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from games.cards import FRENCH_52, Card
-from games.engine import Action, Game, Spec, State, register
-from games.errors import CardError, IllegalActionError
+from games.engine import Action, Game, ScoreRequest, Spec, State, register
+from games.errors import CardError, IllegalActionError, OptionError
 from games.jsontypes import JSONObject
 from games.pile import Deal, PayPile, Play, Take, deal_sizes, pay_value, pile_parts
 from games.view import Common, PileView, TableView
@@ -148,7 +148,8 @@ def play_out(stacks: Sequence[str], *, max_tricks: int = 1_000_000) -> Outcome:
                 raise CardError(f"no end nor cycle within {max_tricks} tricks")
             continue
         seat = table.turn
-        assert seat is not None
+        if seat is None:  # every stack ran out onto a pile nobody can take
+            raise CardError("the deal has no pay card (J, Q, K, A): nobody ever takes the pile")
         table.play(seat, table.stacks[seat][0])
     return Outcome(deal, table.winner, table.played, table.tricks, tuple(tricks), cycle)
 
@@ -178,6 +179,13 @@ class Beggar(Game):
         summary="Turn cards onto a pile, pay for court cards and aces; the last with cards wins.",
     )
     actions = (Deal, Play, Take)
+
+    @classmethod
+    def score_command(cls, request: ScoreRequest) -> str:
+        """`pegpi score beggar STACK1 STACK2 [STACK3 STACK4] [--json]`: play a known deal out."""
+        if request.starter is not None or request.crib:
+            raise OptionError("pegpi score beggar takes the stacks only, without --starter or --crib")
+        return score_command(request.words, as_json=request.as_json)
 
     def parse_card(self, text: str) -> Card:
         card = Card.parse(text)

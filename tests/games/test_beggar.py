@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from pegpi.cli import main
 from games import IllegalActionError, PegpiError, new_game
 from games.beggar import play_out, score_command
 from games.cards import FRENCH_52, Card
 from games.pileplay import autoplay
 from games.records import load_record, replay, steps
+from pegpi.cli import main
 
 ROOT = Path(__file__).parents[2]
 GOLDEN = Path(__file__).parent / "golden"
@@ -79,6 +79,35 @@ def test_score_command_text_and_json():
 def test_bad_deals_are_named(args, word):
     with pytest.raises(PegpiError, match=word):
         score_command(args, as_json=False)
+
+
+def test_pegpi_score_beggar_plays_nesslers_deal(capsys):
+    assert main(["score", "beggar", *NESSLER]) == 0
+    text = capsys.readouterr().out
+    assert "Player 2 wins after 8344 cards and 1164 tricks." in text
+    assert text.splitlines()[-1] == " 1164. player 2 takes ---A-A----"
+    assert main(["score", "beggar", *NESSLER, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["winner"], data["cards"], data["tricks"], len(data["trick_list"])) == (2, 8344, 1164, 1164)
+    assert main(["score", "beggar", "--json", "-Q-", "---Q--"]) == 0
+    assert json.loads(capsys.readouterr().out)["cycle"] == {"start_trick": 1, "tricks": 2, "cards": 8}
+
+
+@pytest.mark.parametrize("args,error", [
+    (["--Z-", "----"], "stack 1 has 'Z'"),
+    (["-J--"], "needs 2 to 4 stacks, not 1"),
+    (["X--", "---"], "no pay card"),
+    (["-Q-", "---Q--", "--starter", "5H"], "takes the stacks only"),
+])
+def test_pegpi_score_beggar_names_bad_input(capsys, args, error):
+    assert main(["score", "beggar", *args]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("pegpi: error: ") and error in err and "Traceback" not in err
+
+
+def test_pegpi_score_of_a_game_with_nothing_to_count(capsys):
+    assert main(["score", "ratscrew", "-Q-", "---Q--"]) == 2
+    assert capsys.readouterr().err == "pegpi: error: Egyptian Ratscrew has no hand to count\n"
 
 
 def test_seed_example_table_step_by_step():

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from pegpi.cli import main
 from games import IllegalActionError, new_game
 from games.cards import FRENCH_52, Card
 from games.eleusis import LinePlace, PendingPlay
@@ -17,6 +16,7 @@ from games.eleusis_rules import LIBRARY, RuleError, judge_sequence, read_rule, r
 from games.pileplay import autoplay
 from games.records import load_record, replay
 from games.view import view_from_json
+from pegpi.cli import main
 
 ROOT = Path(__file__).parents[2]
 GOLDEN = Path(__file__).parent / "golden"

@@ -1,7 +1,6 @@
 """Egyptian Ratscrew (seed 002): each slap pattern of the rule card, the chances, slaps ruled
 right and wrong with the seed's penalties, and random whole games with slaps."""
 
-import json
 from pathlib import Path
 
 import pytest
