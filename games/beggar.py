@@ -83,7 +83,8 @@ class Outcome:
             )
         else:
             assert self.winner is not None
-            lines.append(f"Player {self.winner + 1} wins after {self.cards} cards and {self.tricks} tricks.")
+            tricks = f"{self.tricks} trick{'' if self.tricks == 1 else 's'}"
+            lines.append(f"Player {self.winner + 1} wins after {self.cards} cards and {tricks}.")
         if listing:
             lines += [f"{i + 1:5d}. player {t.winner + 1} takes {t.cards}" for i, t in enumerate(self.trick_list)]
         return "\n".join(lines)

@@ -1,9 +1,10 @@
 """What a phone may read of the action list: other seats' hidden cards are taken out.
 
 Views come from the engine, which already hides what a seat may not see. The history and the
-exported record are made of *actions*, and two kinds of action can hold hidden cards: a deal
-with known ``hands`` and a discard that names the cards laid away to the crib (entered on a
-phone because the camera cannot see them). A phone sees those only for its own seat.
+exported record are made of *actions*, and three kinds of action can hold a secret: a deal with
+known ``hands``, a discard that names the cards laid away to the crib (entered on a phone because
+the camera cannot see them) and New Eleusis' ``rule`` (God's). A phone sees those only for its
+own seat.
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ def redact_action(action: JSONObject, seat: int | None) -> JSONObject:
     elif act == "discard" and out.get("cards") is not None and out.get("player") != seat:
         cards = out.pop("cards")
         out["hidden"] = len(cards) if isinstance(cards, list) else True
+    elif act == "rule" and out.get("rule") is not None and out.get("player") != seat:
+        out.pop("rule")  # God's secret rule (New Eleusis): only God's phone reads it
+        out["hidden"] = True
     return out
 
 

@@ -134,6 +134,9 @@ def test_seats_belong_to_one_phone() -> None:
     ({"act": "discard", "player": 0, "cards": ["AS", "2S"]}, 0, {"act": "discard", "player": 0, "cards": ["AS", "2S"]}),
     ({"act": "discard", "player": 0}, None, {"act": "discard", "player": 0}),
     ({"act": "play", "player": 0, "card": "AS"}, None, {"act": "play", "player": 0, "card": "AS"}),
+    ({"act": "rule", "player": 2, "rule": "one-step"}, 0, {"act": "rule", "player": 2, "hidden": True}),
+    ({"act": "rule", "player": 2, "rule": "one-step"}, None, {"act": "rule", "player": 2, "hidden": True}),
+    ({"act": "rule", "player": 2, "rule": "one-step"}, 2, {"act": "rule", "player": 2, "rule": "one-step"}),
     ({"act": "show", "player": 1, "cards": ["AS", "2S", "3S", "4S"]}, 0,
      {"act": "show", "player": 1, "cards": ["AS", "2S", "3S", "4S"]}),
 ])
