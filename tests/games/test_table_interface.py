@@ -89,7 +89,7 @@ def test_each_pegging_game_answers_the_table_in_step_with_its_record(name: str) 
         data = action.to_json()
         act, seat = data["act"], data.get("player")
         view = state.view_for(None)
-        assert state.whose_turn() == (view["turn"] if state.phase == "play" else None)
+        assert state.whose_turn() == (view.turn if state.phase == "play" else None)
         if act == "cut":
             assert [_fields(a) for a in state.card_means(Zone.row(seat), data["card"]) or []] == [_fields(action)]
         elif act == "deal":
@@ -117,7 +117,7 @@ def test_each_pegging_game_answers_the_table_in_step_with_its_record(name: str) 
                 assert shown is not None and _fields(shown) == _fields(action)
         elif act == "crib":
             assert state.show_waits_for() == CRIB
-            assert state.zone_owner(CRIB) == state.view_for(None)["dealer"]
+            assert state.zone_owner(CRIB) == state.view_for(None).dealer
             if data.get("cards"):
                 counted = state.show_from(CRIB, data["cards"])
                 assert counted is not None and counted.to_json()["cards"] == data["cards"]
