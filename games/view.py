@@ -296,7 +296,7 @@ class PileView(TableView):
     style: ClassVar[str] = "pile"
 
     pile: tuple[str, ...]  # face up, the top card last
-    pile_seats: tuple[int, ...] = ()  # who played each card of the pile, in the same order
+    pile_seats: tuple[int, ...] = ()  # who played each card of the pile, in order (empty: not kept)
     stacks: tuple[int, ...]  # cards left in each seat's stack (or hand); empty before the deal
     out: tuple[int, ...] = ()  # seats out of the game
     owing: int | None = None  # the seat that must pay cards onto the pile (a court card was played)
