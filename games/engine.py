@@ -21,13 +21,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
-from games.errors import IllegalActionError, OptionError, RecordError, UnknownGameError
+from games.errors import IllegalActionError, NoScoreError, OptionError, RecordError, UnknownGameError
 from games.scores import CardLike, Item, Score, ScoreEvent, say_item, spoken, spoken_items
 from games.spec import Option, Spec
 from games.view import Common, LastScore, Said, Side, TableView, counted
 
 __all__ = [
-    "Action", "CardLike", "Game", "Item", "Option", "Score", "ScoreEvent", "Spec", "State", "get_game",
+    "Action", "CardLike", "Game", "Item", "Option", "Score", "ScoreEvent", "ScoreRequest", "Spec", "State", "get_game",
     "new_game", "register", "registered_games", "say_item", "spoken", "spoken_items",
 ]
 
@@ -73,6 +73,17 @@ def _card_json(value: Any) -> Any:
 S = TypeVar("S", bound="State")
 
 
+@dataclass(frozen=True)
+class ScoreRequest:
+    """What `pegpi score GAME ...` was given: the words after the game's name (cards of a hand,
+    stacks of a deal) and the options of the command."""
+
+    words: tuple[str, ...]
+    starter: str | None = None
+    crib: bool = False
+    as_json: bool = False
+
+
 class Game(ABC):
     """A rules object: a game with its players and options fixed. Create states from it."""
 
@@ -104,6 +115,12 @@ class Game(ABC):
 
     def validate(self) -> None:
         """Check option combinations; raise OptionError. Override where options interact."""
+
+    @classmethod
+    def score_command(cls, request: ScoreRequest) -> str:
+        """`pegpi score`: what to print for ``request`` (text, or JSON when asked). A game with
+        something to count away from a table (a hand and starter, a known deal) overrides this."""
+        raise NoScoreError(f"{cls.spec.title} has no hand to count")
 
     @property
     def num_players(self) -> int:

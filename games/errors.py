@@ -45,3 +45,7 @@ class RecordError(PegpiError, ValueError):
 
 class ViewError(PegpiError, ValueError):
     """A view (as JSON) that does not have the shape of a view."""
+
+
+class NoScoreError(PegpiError, LookupError):
+    """`pegpi score` was asked for a game that has nothing to count away from a table."""

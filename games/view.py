@@ -331,9 +331,15 @@ class PileView(TableView):
     style: ClassVar[str] = "pile"
 
     pile: tuple[str, ...]  # face up, the top card last
-    stacks: tuple[int, ...]  # cards left in each seat's stack
+    pile_seats: tuple[int, ...] = ()  # who played each card of the pile, in order (empty: not kept)
+    stacks: tuple[int, ...]  # cards left in each seat's stack (or hand); empty before the deal
+    out: tuple[int, ...] = ()  # seats out of the game
     owing: int | None = None  # the seat that must pay cards onto the pile (a court card was played)
     owed: int = 0  # how many cards it still owes
+    payee: int | None = None  # the seat whose pay card is being paid for
+    takes: int | None = None  # the seat that must take the pile now
+    tricks: int = 0  # piles taken so far
+    cards_played: int = 0
 
     @property
     def top(self) -> str | None:

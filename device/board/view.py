@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from games.view import LastScore, PeggingView, ScoreTable, ShowCount, Side, SkunkLine, TableView
+from games.view import LastScore, PeggingView, PileView, ScoreTable, ShowCount, Side, SkunkLine, TableView
 
 HOLES = 121  # the board drawn for a game that has no target of its own
 
@@ -84,7 +84,7 @@ def board_of(view: TableView) -> Board:
         dealer=view.dealer,
         turn=view.turn,
         count=pegging.count if pegging is not None else None,
-        pile=pegging.pile if pegging is not None else (),
+        pile=pegging.pile if pegging is not None else view.pile if isinstance(view, PileView) else (),
         starter=pegging.starter if pegging is not None else None,
         show=pegging.show if pegging is not None else None,
         last=view.last,

@@ -4,13 +4,15 @@ crib, the show order and how the deal passes on. The table itself is :mod:`games
 
 from __future__ import annotations
 
+import json
 from abc import abstractmethod
 from collections.abc import Sequence
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from games.cards import check_cards
-from games.engine import Game, Score
-from games.errors import CardCountError
+from games.engine import Game, Score, ScoreRequest
+from games.errors import CardCountError, CardError
+from games.jsontypes import JSONObject
 
 
 class PeggingCard(Protocol):
@@ -79,6 +81,45 @@ class PeggingGame(Game, Generic[C]):
 
     def next_dealer(self, dealer: int) -> int:
         return (dealer + 1) % self.num_players
+
+    @classmethod
+    def score_command(cls, request: ScoreRequest) -> str:
+        """`pegpi score GAME CARDS --starter CARD [--crib]`: the count said line by line, or JSON.
+
+        >>> from games import get_game
+        >>> print(get_game("cribbage").score_command(ScoreRequest(("5H", "5C", "5S", "JD"), "5D")))
+        29  (fifteen 2, fifteen 4, fifteen 6, fifteen 8, fifteen 10, fifteen 12, fifteen 14, fifteen 16, double pair royal 28, his nob 29)
+        """
+        game = cls(cls.spec.players[0])
+        if request.starter is not None and not request.starter.strip():
+            raise CardError("--starter is empty: name the starter card, e.g. --starter 5D")
+        lines = game.score_cards(request.words, request.starter, request.crib)
+        own = [(label, score) for label, score in lines if not score.to_opponent]
+        given = sum(score.total for _, score in lines if score.to_opponent)
+        total = sum(score.total for _, score in own)
+        if request.as_json:
+            out: JSONObject = {
+                "game": game.spec.name,
+                "total": total,
+                "items": [item.to_json() for _, score in own for item in score.items],
+            }
+            if given:
+                out["to_opponent"] = given
+            if request.starter is None:
+                out["starter"] = None
+            if len(lines) > 1:
+                out["lines"] = [{"line": label, **score.to_json()} for label, score in lines]
+            return json.dumps(out)
+        said = []
+        for label, score in lines:
+            prefix = f"{label}: " if len(lines) > 1 else ""
+            suffix = " to the opponent" if score.to_opponent else ""
+            said.append(f"{prefix}{score.total}{suffix}  ({score.spoken()})")
+        if len(own) > 1 or given:
+            said.append(f"total: {total}" + (f" (and {given} to the opponent)" if given else ""))
+        if request.starter is None:  # a show is counted with the starter: say that this one left it out
+            said.append("(counted without a starter: give it with --starter CARD)")
+        return "\n".join(said)
 
     def score_cards(self, cards: Sequence[str], starter: str | None, crib: bool = False) -> list[tuple[str, Score]]:
         """`pegpi score`: count one hand (the kept cards) or the crib with the starter.

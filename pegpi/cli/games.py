@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import re
 from importlib import resources
 from typing import Any
 
 from games import get_game, registered_games
 from games.cribbage.census import TOTAL_SHOWS, census
+from games.engine import ScoreRequest
 from games.records import replay
-from pegpi.errors import CommandError
 
 
 def register(commands: Any, benches: Any) -> None:
@@ -22,10 +23,16 @@ def register(commands: Any, benches: Any) -> None:
     p = commands.add_parser(
         "score",
         help="count a hand: pegpi score cribbage 5H 5C 5S JD --starter 5D",
-        description="Count a hand (or crib) with its starter and say the breakdown.",
+        description="Count a hand (or crib) with its starter and say the breakdown; for beggar, "
+                    "play a known deal out (pegpi score beggar ---AJ--Q... -----A...).",
     )
-    p.add_argument("game", help="game name, e.g. cribbage, cribbage5, bhargage, patience")
-    p.add_argument("cards", nargs="+", help="the cards of the hand (Decktet cards by name, quoted)")
+    # A Beggar stack starts with '-' as often as not ("---AJ--Q"): words of the notation are read as
+    # arguments, not options (argparse's test for a negative number is the hook it offers for that).
+    p._negative_number_matcher = re.compile(r"^-[-0-9A-Za-z]*$")
+    p.add_argument("game", help="game name, e.g. cribbage, cribbage5, bhargage, patience, beggar")
+    p.add_argument("cards", nargs="+",
+                   help="the cards of the hand (Decktet cards by name, quoted); for beggar, the stacks "
+                        "in the notation ('-' an ordinary card, J Q K A the pay cards, top card first)")
     p.add_argument("--starter", help="the starter (turn-up) card")
     p.add_argument("--crib", action="store_true", help="count as the crib")
     p.add_argument("--json", action="store_true", help="print JSON")
@@ -63,39 +70,8 @@ def _players(counts: tuple[int, ...]) -> str:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    game = get_game(args.game)(max(get_game(args.game).spec.players[:1] or (2,)))
-    scorer = getattr(game, "score_cards", None)
-    if scorer is None:
-        print(f"pegpi: {game.spec.title} has no hand to count")
-        return 2
-    if args.starter is not None and not args.starter.strip():
-        raise CommandError("--starter is empty: name the starter card, e.g. --starter 5D")
-    lines = scorer(args.cards, args.starter, args.crib)
-    own = [(label, score) for label, score in lines if not score.to_opponent]
-    given = sum(score.total for _, score in lines if score.to_opponent)
-    total = sum(score.total for _, score in own)
-    if args.json:
-        out: dict[str, Any] = {
-            "game": game.spec.name,
-            "total": total,
-            "items": [item.to_json() for _, score in own for item in score.items],
-        }
-        if given:
-            out["to_opponent"] = given
-        if args.starter is None:
-            out["starter"] = None
-        if len(lines) > 1:
-            out["lines"] = [{"line": label, **score.to_json()} for label, score in lines]
-        print(json.dumps(out))
-        return 0
-    for label, score in lines:
-        prefix = f"{label}: " if len(lines) > 1 else ""
-        suffix = " to the opponent" if score.to_opponent else ""
-        print(f"{prefix}{score.total}{suffix}  ({score.spoken()})")
-    if len(own) > 1 or given:
-        print(f"total: {total}" + (f" (and {given} to the opponent)" if given else ""))
-    if args.starter is None:  # a show is counted with the starter; say that this count left it out
-        print("(counted without a starter: give it with --starter CARD)")
+    request = ScoreRequest(tuple(args.cards), args.starter, args.crib, args.json)
+    print(get_game(args.game).score_command(request))
     return 0
 
 

@@ -123,6 +123,20 @@ def test_trick_games_draw_through_a_game(name: str) -> None:
     assert strip_image(last, 121).size[1] == 1
 
 
+def test_the_pile_games_draw_through_a_game() -> None:
+    from games.pileplay import autoplay
+    from games.records import steps
+
+    for name in ("beggar", "ratscrew", "eleusis"):
+        states = [state for _, _, state in steps(autoplay(name, seed=2, max_actions=300))]
+        for state in states[::25] + states[-1:]:
+            for seat in (None, 0):
+                view = state.view_for(seat)
+                assert board_of(view).pile == view.pile
+                for size in SIZES:
+                    assert render_board(view, size).size == size
+
+
 def test_bhargage_shows_its_target_and_start() -> None:
     board = board_of(samples.bhargage())
     assert (board.target, board.holes) == (111, 121)

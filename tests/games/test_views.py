@@ -11,10 +11,13 @@ from games.bhargage.autoplay import autoplay as decktet_autoplay
 from games.bourre import BourreView
 from games.briscola import BriscolaView
 from games.cribbage.autoplay import autoplay
+from games.eleusis import EleusisView
 from games.errors import ViewError
+from games.pileplay import autoplay as pile_autoplay
+from games.ratscrew import RatscrewView
 from games.records import steps
 from games.trickplay import autoplay as trick_autoplay
-from games.view import LayoutView, PeggingView, Question, TricksView, view_from_json
+from games.view import LayoutView, PeggingView, PileView, Question, TricksView, view_from_json
 from tests.games.test_ohhell import random_game
 
 RECORDS = [("cribbage", None), ("cribbage4", None), ("noddy", None), ("costly", None), ("revised", None),
@@ -42,6 +45,8 @@ def states():
     for name in MORE:  # after the others: the tests below pick states by index
         yield from (s for _, _, s in steps(autoplay(name, seed=5, max_deals=1)))
     yield from trick_states()
+    for name in ("beggar", "ratscrew", "eleusis"):
+        yield from [s for _, _, s in steps(pile_autoplay(name, seed=5, known_hands=True, max_actions=400))]
 
 
 @pytest.fixture(scope="module")
@@ -83,12 +88,33 @@ def test_trick_games_read_back_in_every_seat():
 def test_each_game_gives_its_familys_view(every_state):
     families = {s.game.spec.name: s.view_for(None) for s in every_state}
     for name, view in families.items():
-        family = {"pegging": PeggingView, "tricks": TricksView, "layout": LayoutView}[view.family]
+        family = {"pegging": PeggingView, "tricks": TricksView, "layout": LayoutView, "pile": PileView}[view.family]
         assert isinstance(view, family), name
     # The base fills no family's fields: a trick game has no count, starter or skunk lines.
     tricks = families["ohhell"].to_json()
     assert not {"count", "pile", "starter", "show", "skunk_lines", "board", "start"} & set(tricks)
     assert {"trump", "bids", "tricks", "trick", "table"} <= set(tricks)
+
+
+def test_the_pile_games_give_their_own_views(every_state):
+    views = {s.game.spec.name: s.view_for(None) for s in every_state if s.game.spec.table == "pile"}
+    assert (type(views["beggar"]), type(views["ratscrew"]), type(views["eleusis"])) == (
+        PileView, RatscrewView, EleusisView)
+    assert (views["beggar"].style, views["ratscrew"].style, views["eleusis"].style) == (
+        "pile", "pile.ratscrew", "pile.eleusis")
+
+
+def test_a_pile_view_holds_no_card_of_a_stack(every_state, view_texts):
+    """The stacks are dealt known (the engine holds their cards): a view has only their sizes,
+    and the cards face up on the pile."""
+    for state in every_state:
+        if state.game.spec.name not in ("beggar", "ratscrew") or state.table is None:
+            continue
+        in_stacks = {str(c) for stack in state.table.stacks for c in stack}
+        for seat in (None, 0, 1):
+            view = state.view_for(seat)
+            assert view.stacks == tuple(state.table.sizes)
+            assert not (view_texts(view) & in_stacks)
 
 
 def test_the_tables_own_fields_read_back(every_state):

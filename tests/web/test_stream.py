@@ -143,6 +143,9 @@ def test_seats_belong_to_one_phone() -> None:
     ({"act": "draw", "player": 1, "count": 0}, 0, {"act": "draw", "player": 1, "count": 0}),
     ({"act": "monte", "player": 4, "cards": ["AS", "2S", "3S", "4S", "5S"]}, 0,
      {"act": "monte", "player": 4, "hidden": 5}),
+    ({"act": "rule", "player": 2, "rule": "one-step"}, 0, {"act": "rule", "player": 2, "hidden": True}),
+    ({"act": "rule", "player": 2, "rule": "one-step"}, None, {"act": "rule", "player": 2, "hidden": True}),
+    ({"act": "rule", "player": 2, "rule": "one-step"}, 2, {"act": "rule", "player": 2, "rule": "one-step"}),
     ({"act": "show", "player": 1, "cards": ["AS", "2S", "3S", "4S"]}, 0,
      {"act": "show", "player": 1, "cards": ["AS", "2S", "3S", "4S"]}),
 ])
