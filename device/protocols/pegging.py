@@ -26,7 +26,9 @@ When the game changes without the table (an undo, a correction, an action from t
 protocol reads its memory of the mat again against the new game: a card the game now names
 differently takes that name, and what the mat then implies (a show, the crib, the next deal) is
 applied, so play goes on. What the players set aside (OK on a refusal, an undo) is not applied
-again until the mat or the game changes.
+again until the mat or the game changes. What an undo took back is read again once the mat
+changes: from the cards, or, when the mat cannot show it (a deal undone while cards lie, a count
+whose cards were cleared away), as it was, if the game still waits for it.
 """
 
 from __future__ import annotations
