@@ -26,7 +26,9 @@ When the game changes without the table (an undo, a correction, an action from t
 protocol reads its memory of the mat again against the new game: a card the game now names
 differently takes that name, and what the mat then implies (a show, the crib, the next deal) is
 applied, so play goes on. What the players set aside (OK on a refusal, an undo) is not applied
-again until the mat or the game changes.
+again until the mat or the game changes. What an undo took back is read again once the mat
+changes: from the cards, or, when the mat cannot show it (a deal undone while cards lie, a count
+whose cards were cleared away), as it was, if the game still waits for it.
 """
 
 from __future__ import annotations
@@ -81,6 +83,12 @@ class PeggingProtocol(TableProtocol):
         self.watching = False  # table events come in: the table, not only the phone, is followed
         #: actions the table implies that the players set aside (OK on a refusal, an undo)
         self.ignored: list[JSONObject] | None = None
+        #: what undos in a row took back (the earliest in the game last), read again once the mat
+        #: changes when the mat itself no longer shows it (see :meth:`_again`); valid while the
+        #: game holds ``undone_left`` actions
+        self.undone: list[JSONObject] = []
+        self.undone_left = 0
+        self.moved = False  # the mat changed since that undo
         self._entries: Sequence[Recorded] = session.entries  # as last seen: tells an undo apart
 
     # ------------------------------------------------------------------ hooks
@@ -90,6 +98,15 @@ class PeggingProtocol(TableProtocol):
         self.waiting = []
         undone = self._undone()
         self.ignored = [undone] if undone is not None else None  # an undo is not re-applied at once
+        if undone is None:
+            if len(self.session.entries) != self.undone_left:
+                self.undone = []  # the game changed otherwise (a correction keeps what was undone)
+        elif self.undone and len(self._entries) == self.undone_left:
+            self.undone.append(undone)  # another undo in a row
+        else:
+            self.undone = [undone]
+        self.undone_left = len(self.session.entries)
+        self.moved = False
         if self.mat:
             self._reread()
         if self.watching:
@@ -173,6 +190,7 @@ class PeggingProtocol(TableProtocol):
             return  # a zone the pegging mat does not have: nothing of this game lies there
         key = (zone, event.slot or 0)
         self.ignored = None  # the mat changed: what it implies is new
+        self.moved = True
         if event.kind == "removed":
             self.mat.pop(key, None)
             self.cleared = not self.mat
@@ -264,15 +282,47 @@ class PeggingProtocol(TableProtocol):
                     if zone is not None:
                         what = table.zone_label(zone)
                         action = table.show_from(zone, self._faces(zone))
+                if action is None:
+                    action = self._again(deal)
                 if action is None or [action.to_json()] == self.ignored:
                     return
                 self.session.apply([action], source="table", input=input)
+                self._redone(action)
             except PegpiError as exc:
                 self.ask = Ask("illegal", f"cannot count {what} from the table: {exc}. Fix the cards, "
                                "or press OK and enter it on the phone", actions=[action] if action else [])
                 return
             if deal is not None:
                 self.cleared = False
+
+    def _again(self, deal: Action | None) -> Action | None:
+        """The action an undo took back, once the mat has changed since and the game still waits
+        for it, when the mat cannot show it again: a deal while cards lie on the mat, a count whose
+        cards were cleared away. None when the engine would refuse it now."""
+        if len(self.session.entries) != self.undone_left:
+            self.undone = []  # the game went on otherwise: those undos are past
+        if not self.undone or not self.moved:
+            return None
+        undone = self.undone[-1]
+        state = self.session.state
+        if deal is not None:
+            return deal if deal.to_json() == undone else None
+        zone = pegging_table(state).show_waits_for()
+        if zone is None or self._faces(zone) or undone.get("act") not in ("crib", "show"):
+            return None
+        try:
+            action = self.session.game.action_from_json(undone)
+            self._check(state, [action])
+        except PegpiError:
+            return None
+        return action
+
+    def _redone(self, action: Action) -> None:
+        """Strike ``action`` off what the undos took back when it is the next of them again."""
+        if (self.undone and self.undone[-1] == action.to_json()
+                and len(self.session.entries) == self.undone_left + 1):
+            self.undone.pop()
+            self.undone_left += 1
 
     def _faces(self, zone: Zone) -> list[str]:
         """The cards read face up in ``zone`` (confidently or confirmed), in slot order."""
