@@ -107,10 +107,11 @@ class Eleusis(Game):
         aliases=("new eleusis", "new-eleusis"),
         pegged=False,
         options=(
-            Option("hand", 14, "cards dealt to each scientist"),
-            Option("rounds", 0, "rounds in the game (0: until everyone has dealt once)"),
-            Option("sudden_death", 40, "cards played before sudden death without a prophet"),
-            Option("prophet_sudden_death", 30, "cards played after a prophet starts before sudden death"),
+            Option("hand", 14, "cards dealt to each scientist", low=1, high=20),
+            Option("rounds", 0, "rounds in the game (0: until everyone has dealt once)", low=0, high=20),
+            Option("sudden_death", 40, "cards played before sudden death without a prophet", low=1, high=104),
+            Option("prophet_sudden_death", 30, "cards played after a prophet starts before sudden death",
+                   low=1, high=104),
         ),
         summary="God's secret rule decides which cards are right; find it, then prophesy.",
     )

@@ -40,7 +40,8 @@ OPTIONS = (
     Option("round_the_corner", True, "sequences may turn the corner from king through ace to two"),
     Option("jokers", False, "play with two jokers; a joker on top may always be slapped"),
     Option("sandwiches", False, "a card between two of a rank may be slapped (not in the seed)"),
-    Option("false_slap_limit", 5, "a player slapping wrongly more times than this in a row is out (0: never)"),
+    Option("false_slap_limit", 5, "a player slapping wrongly more times than this in a row is out (0: never)",
+           low=0, high=52),
 )
 DEFAULTS: dict[str, Any] = {o.name: o.default for o in OPTIONS}
 

@@ -47,7 +47,8 @@ def answer(session: Session, truth: dict[tuple[str, int], tuple[str, float]]) ->
             return
 
 
-@settings(max_examples=25, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate])
+@settings(max_examples=25, deadline=None, derandomize=True,  # the same 25 games in every run
+          phases=[Phase.explicit, Phase.reuse, Phase.generate])
 @given(seed=st.integers(0, 40), cut=st.floats(0.05, 0.5), ops=st.lists(OP, min_size=1, max_size=6))
 def test_any_corrections_undos_and_answers_leave_a_game_that_goes_on(
         seed: int, cut: float, ops: list[tuple[str, int, int]]) -> None:
@@ -57,6 +58,14 @@ def test_any_corrections_undos_and_answers_leave_a_game_that_goes_on(
 @pytest.mark.parametrize(("seed", "cut"), [(28, 0.25), (0, 0.5)])
 def test_one_undo_mid_game_of_an_inferred_action(seed: int, cut: float) -> None:
     play_with_mistakes(seed, cut, [("undo", 0, 0)])
+
+
+@pytest.mark.xfail(strict=True, reason="open (issue 39 item 1): after a phone resolve between undos of "
+                   "inferred actions the game stops two deals short; found by the property test")
+def test_undos_around_a_phone_answer_early_in_the_game() -> None:
+    play_with_mistakes(20, 0.06028104620033957,
+                       [("undo", 0, 0), ("resolve", 0, 32), ("undo", 0, 0), ("undo", 0, 0), ("undo", 0, 0),
+                        ("ok", 0, 0)])
 
 
 def test_a_game_without_mistakes_is_played_to_its_end() -> None:

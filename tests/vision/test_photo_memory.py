@@ -17,6 +17,10 @@ from vision.render.photo import compose_scene, loose_crop
 
 
 def _peak_mb() -> float:
+    """This process's own high-water mark (VmHWM; ru_maxrss keeps a forked parent's)."""
+    for line in open("/proc/self/status", encoding="ascii"):
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
