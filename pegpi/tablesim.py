@@ -137,7 +137,7 @@ def table_sim(game: str, *, seats: int | None = None, seed: int = 0, whole_game:
         try:
             stop = threading.Event()
             if frames:
-                classifier, classifier_name = load_classifier(simulated=True)
+                classifier, classifier_name = load_classifier(simulated=True, deck=spec.deck)
                 pipeline = TablePipeline(layout_for(spec.table, count, paper), classifier)
                 loop = TableLoop(session, pipeline, stats=Stats(), stop=stop, observer=reader)
                 players = _Players(loop, speed=0.0)
