@@ -133,7 +133,7 @@ def autoplay(name: str = "cribbage", players: list[str] | None = None, seed: int
 
 
 @register_playout("cribbage", "cribbage3", "cribbage3-solo", "cribbage4", "cribbage5", "cribbage7", "auction",
-                  "costly", "noddy", "losing", "revised", "patience")
+                  "costly", "noddy", "losing", "revised")
 def _playout(request: PlayoutRequest) -> JSONObject:
     options = dict(request.options or {})
     if request.game == "losing" and "base" not in options and len(request.players) > 2:

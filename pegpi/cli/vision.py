@@ -110,7 +110,8 @@ def _table_sim(args: argparse.Namespace) -> int:
         print(json.dumps(report.to_json()))
         return 0 if report.same else 1
     what = "whole game" if report.whole_game else "deal"
-    print(f"simulated {report.game} {what}, {report.seats} seats, seed {report.seed}; classifier: {report.classifier}")
+    seats = f"{report.seats} seat{'s' if report.seats != 1 else ''}"
+    print(f"simulated {report.game} {what}, {seats}, seed {report.seed}; classifier: {report.classifier}")
     if report.frames:
         print(f"  table events: {report.events_read} read, {report.events_played} played "
               f"({'the same' if report.events_same else 'DIFFERENT'}); {report.frames_rendered} frames")
