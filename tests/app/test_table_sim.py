@@ -30,3 +30,10 @@ def test_a_seat_count_the_game_does_not_allow_is_one_clear_error(capsys: pytest.
     assert main(["table-sim", "--game", "cribbage", "--seats", "5"]) != 0
     err = capsys.readouterr().err
     assert "Cribbage is played by 2 players, not 5" in err and "Traceback" not in err
+
+
+def test_a_decktet_deal_is_read_from_frames_once_the_deck_is_enrolled() -> None:
+    report = table_sim("bhargage", seed=3, fps=15)
+    assert "Decktet enrolled" in report.classifier or "stand-in" in report.classifier
+    assert report.same, report.to_json()
+    assert report.events_read == report.events_played > 15
