@@ -106,12 +106,13 @@ class PeggingProtocol(TableProtocol):
         else:
             self.undone = [undone]
         self.undone_left = len(self.session.entries)
+        self._entries = self.session.entries
         self.moved = False
         if self.mat:
             self._reread()
         if self.watching:
             self._settle(None)
-        self._entries = self.session.entries
+        self._track()
 
     def on_events(self, events: Iterable[TableEvent], *, on_table: Mapping[tuple[str, int], str] | None = None,
                   input: str | None = None) -> None:
@@ -125,7 +126,7 @@ class PeggingProtocol(TableProtocol):
             self.cleared = True
         if self.ask is None:
             self._settle(input)
-        self._entries = self.session.entries
+        self._track()
 
     def confirm(self, *, source: str, input: str | None = None) -> None:
         ask = self.ask
@@ -143,7 +144,7 @@ class PeggingProtocol(TableProtocol):
         # "illegal"/"unreadable" about a card: OK means "ignore that card"
         self.ask = None
         self._drain()
-        self._entries = self.session.entries
+        self._track()
 
     def resolve(self, card: str, *, source: str) -> None:
         ask = self.ask
@@ -157,7 +158,7 @@ class PeggingProtocol(TableProtocol):
         if actions:
             self.session.apply(actions, source=source)
         self._drain()
-        self._entries = self.session.entries
+        self._track()
 
     def answered(self, action: JSONObject) -> None:
         if self.ask is not None:  # the phone gives what the table could not: the question is answered
@@ -167,7 +168,7 @@ class PeggingProtocol(TableProtocol):
         if self.watching:  # go on from what the phone said: held-back events, the show, the deal
             self._reread()
             self._drain()
-        self._entries = self.session.entries
+        self._track()
 
     # ------------------------------------------------------------------ events
 
@@ -287,7 +288,6 @@ class PeggingProtocol(TableProtocol):
                 if action is None or [action.to_json()] == self.ignored:
                     return
                 self.session.apply([action], source="table", input=input)
-                self._redone(action)
             except PegpiError as exc:
                 self.ask = Ask("illegal", f"cannot count {what} from the table: {exc}. Fix the cards, "
                                "or press OK and enter it on the phone", actions=[action] if action else [])
@@ -299,8 +299,7 @@ class PeggingProtocol(TableProtocol):
         """The action an undo took back, once the mat has changed since and the game still waits
         for it, when the mat cannot show it again: a deal while cards lie on the mat, a count whose
         cards were cleared away. None when the engine would refuse it now."""
-        if len(self.session.entries) != self.undone_left:
-            self.undone = []  # the game went on otherwise: those undos are past
+        self._track()
         if not self.undone or not self.moved:
             return None
         undone = self.undone[-1]
@@ -317,12 +316,21 @@ class PeggingProtocol(TableProtocol):
             return None
         return action
 
-    def _redone(self, action: Action) -> None:
-        """Strike ``action`` off what the undos took back when it is the next of them again."""
-        if (self.undone and self.undone[-1] == action.to_json()
-                and len(self.session.entries) == self.undone_left + 1):
-            self.undone.pop()
-            self.undone_left += 1
+    def _track(self) -> None:
+        """Follow the game since it was last seen: an action taken again as an undo took it back
+        (from the cards, by the phone or from memory) is struck off what the undos took back; any
+        other action ends that memory, since the game went on otherwise."""
+        before, now = self._entries, self.session.entries
+        if len(now) >= len(before) and all(a is b for a, b in zip(before, now, strict=False)):
+            for index in range(len(before), len(now)):
+                if self.undone and index == self.undone_left and self.undone[-1] == now[index].action:
+                    self.undone.pop()
+                    self.undone_left += 1
+                else:
+                    self.undone = []
+        elif len(now) != self.undone_left:
+            self.undone = []
+        self._entries = now
 
     def _faces(self, zone: Zone) -> list[str]:
         """The cards read face up in ``zone`` (confidently or confirmed), in slot order."""

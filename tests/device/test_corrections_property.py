@@ -60,8 +60,6 @@ def test_one_undo_mid_game_of_an_inferred_action(seed: int, cut: float) -> None:
     play_with_mistakes(seed, cut, [("undo", 0, 0)])
 
 
-@pytest.mark.xfail(strict=True, reason="open (issue 39 item 1): after a phone resolve between undos of "
-                   "inferred actions the game stops two deals short; found by the property test")
 def test_undos_around_a_phone_answer_early_in_the_game() -> None:
     play_with_mistakes(20, 0.06028104620033957,
                        [("undo", 0, 0), ("resolve", 0, 32), ("undo", 0, 0), ("undo", 0, 0), ("undo", 0, 0),
