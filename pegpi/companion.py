@@ -200,10 +200,10 @@ class Companion:
         return f"{game_id} {self.options.seed} {'frames' if self.options.frames else 'events'}"
 
     def _resumes_demo(self, session: Session) -> bool:
-        """The store's current game is this demo's, unfinished, and the store knows the script
-        step it got to (both demos tag what each step led to; the camera starts from that step)."""
-        return (session.store.meta("demo") == self._demo_key(session.game_id) and not session.state.is_over
-                and resume_point(session) > 0)
+        """The store's current game is this demo's and unfinished: it goes on from the script step
+        the store got to (both demos tag what each step led to; the camera starts from that step,
+        and a card the game already holds is not applied again)."""
+        return session.store.meta("demo") == self._demo_key(session.game_id) and not session.state.is_over
 
     def _spawn(self, name: str, target: Callable[[], None]) -> None:
         thread = threading.Thread(target=self._guard(target), name=name, daemon=True)
