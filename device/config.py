@@ -95,6 +95,7 @@ SCHEMA: dict[str, dict[str, Callable[[Any], str | None]]] = {
     "store": {"path": _text, "max_mb": _number(0)},
     "web": {"enabled": _flag, "host": _text, "port": _whole(1, 65535), "threads": _whole(1, 256)},
     "demo": {"seed": _whole(0), "speed": _number(0), "game": _text, "frames": _flag},
+    "speech": {"enabled": _flag, "speaker": _text, "volume": _whole(0, 100), "voice": _text},
     "watchdog": {"interval": _number(0)},
     "log": {"level": _one_of(*LEVELS)},
 }

@@ -8,6 +8,7 @@ then go through exactly the path a real camera's frames take.
 
 from __future__ import annotations
 
+import bisect
 import json
 import logging
 import struct
@@ -15,6 +16,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -30,7 +32,8 @@ from games import get_game
 from games.cribbage.autoplay import autoplay
 from games.errors import PegpiError
 from games.jsontypes import JSONObject
-from vision.mat import layout_for
+from vision.events import TableEvent
+from vision.mat import MatLayout, layout_for
 from vision.simtable import CameraPose, Clear, Idle, Place, Remove, SimTable, Step
 from vision.sources import Frame
 
@@ -59,13 +62,29 @@ def load_script(path: str | Path) -> tuple[JSON | None, list[JSON]]:
     raise CompanionError(f"{path}: neither a placement script (a list of steps) nor a game record")
 
 
-def sim_steps(steps: list[JSON]) -> tuple[list[Step], list[tuple[int, JSON]]]:
-    """A placement script as ``vision.simtable`` steps, and the buttons pressed (each with the
-    number of simulated steps before it). Removals that empty the mat become one sweep."""
-    out: list[Step] = [Idle(0.4)]
-    buttons: list[tuple[int, JSON]] = []
-    mat: set[tuple[str, int]] = set()
-    i = 0
+@dataclass
+class SimPlan:
+    """A placement script as ``vision.simtable`` steps: ``script``; the buttons pressed, each with
+    the number of simulated steps before it and its placement step (``buttons``); and for every
+    truth event the simulated table will report, in order, the placement step it completes
+    (``owners``; None for the cards already lying at the start)."""
+
+    script: list[Step]
+    buttons: list[tuple[int, int, JSON]]
+    owners: list[int | None]
+
+
+def sim_plan(steps: list[JSON], *, start: int = 0) -> SimPlan:
+    """Plan the simulated table for ``steps`` from step ``start`` on: the mat first lies as those
+    steps left it (the cards are simply there, as a camera starting mid-game finds them), then
+    every later step is played out. Removals that empty the mat become one sweep."""
+    lying = mat_at(steps, start)
+    out: list[Step] = [Place(card, zone, slot, hand=False) for (zone, slot), (card, _) in sorted(lying.items())]
+    out.append(Idle(0.4))
+    owners: list[int | None] = [None] * len(lying)
+    buttons: list[tuple[int, int, JSON]] = []
+    mat: set[tuple[str, int]] = set(lying)
+    i = start
     while i < len(steps):
         step = steps[i]
         op = step["op"]
@@ -76,23 +95,75 @@ def sim_steps(steps: list[JSON]) -> tuple[list[Step], list[tuple[int, JSON]]]:
             keys = {(s["zone"], int(s.get("slot", 0))) for s in steps[i:j]}
             if keys >= mat and len(keys) > 1:
                 out.append(Clear())
+                owners += [j - 1] * len(mat)  # the sweep is done when its last card is gone
                 mat.clear()
                 i = j
                 continue
             mat.discard((step["zone"], int(step.get("slot", 0))))
             out.append(Remove(step["zone"], int(step.get("slot", 0))))
+            owners.append(i)
         elif op == "place":
             key = (step["zone"], int(step.get("slot", 0)))
             if key in mat:
                 out.append(Remove(*key))
+                owners.append(i)
             mat.add(key)
             out.append(Place(step["card"], key[0], key[1]))
+            owners.append(i)
         else:
             out.append(Idle(1.0))  # the vision settles first, then the button is pressed
-            buttons.append((len(out), step))
+            buttons.append((len(out), i, step))
         i += 1
     out.append(Idle(1.0))
-    return out, buttons
+    return SimPlan(out, buttons, owners)
+
+
+def sim_steps(steps: list[JSON]) -> tuple[list[Step], list[tuple[int, JSON]]]:
+    """A placement script as ``vision.simtable`` steps, and the buttons pressed (each with the
+    number of simulated steps before it)."""
+    plan = sim_plan(steps)
+    return plan.script, [(n, step) for n, _, step in plan.buttons]
+
+
+def press_times(plan: SimPlan, layout: MatLayout, fps: float) -> list[float]:
+    """When each button of ``plan`` is pressed on the simulated table (seconds from its start)."""
+    return [SimTable(layout, plan.script[:n], fps=fps).duration for n, _, _ in plan.buttons]
+
+
+def step_marks(plan: SimPlan, truth: list[TableEvent], press: list[float]) -> list[tuple[float, int]]:
+    """(time, placement step) for every step of ``plan`` from the moment its effect is fully on
+    the simulated mat (a card down and the hand gone, a button pressed), in time order."""
+    if len(truth) != len(plan.owners):
+        raise CompanionError(f"the simulated table reported {len(truth)} cards moved, not {len(plan.owners)}")
+    done: dict[int, float] = {}
+    for event, owner in zip(truth, plan.owners, strict=True):
+        if owner is not None:
+            done[owner] = max(done.get(owner, 0.0), event.t)
+    for t, (_, index, _) in zip(press, plan.buttons, strict=True):
+        done[index] = t
+    marks: list[tuple[float, int]] = []
+    latest = 0.0
+    for index in sorted(done):
+        latest = max(latest, done[index])  # a step is never done before the one it follows
+        marks.append((latest, index))
+    return marks
+
+
+class StepClock:
+    """Which placement step the simulated camera's frames have reached at a time: the input tag
+    of what they show, so that a restart resumes after the last step recorded."""
+
+    def __init__(self, marks: list[tuple[float, int]], start: int, prefix: str = "script:") -> None:
+        self.times = [t for t, _ in marks]
+        self.steps = [i for _, i in marks]
+        self.start = start
+        self.prefix = prefix
+
+    def tag(self, t: float) -> str | None:
+        """The tag of the last step done by time ``t`` (None before the first step of a game)."""
+        n = bisect.bisect_right(self.times, t)
+        index = self.steps[n - 1] if n else self.start - 1
+        return f"{self.prefix}{index}" if index >= 0 else None
 
 
 class TableTruth:
@@ -121,9 +192,10 @@ class SimCamera:
     name = "simulated camera"
 
     def __init__(self, spec: JSON) -> None:
-        self.spec = spec
-        self.press: list[tuple[float, JSON]] = []
+        self.spec = spec  # "start": the placement step the table starts from (0: a new game)
+        self.press: list[tuple[float, int, JSON]] = []  # (time, placement step, the step)
         self.truth: list[list[Any]] = []
+        self.clock = StepClock([], 0)
         self._proc: Any = None
 
     def open(self) -> None:
@@ -136,8 +208,9 @@ class SimCamera:
         if not head:
             raise CompanionError("the simulated camera did not start")
         info = json.loads(head)
-        self.press = [(float(t), step) for t, step in info["press"]]
+        self.press = [(float(t), int(index), step) for t, index, step in info["press"]]
         self.truth = info["truth"]
+        self.clock = StepClock([(float(t), int(i)) for t, i in info["marks"]], int(self.spec.get("start", 0)))
         self.shape = tuple(info["shape"])
 
     def read(self) -> Frame | None:
@@ -168,18 +241,22 @@ class SimCamera:
 
 def sim_camera_main() -> None:
     """The simulated camera's process: read its spec (one JSON line), write a JSON header (when
-    buttons are pressed, what truly lies where), then every frame, raw, down stdout."""
+    buttons are pressed, what truly lies where, when each placement step is done), then every
+    frame, raw, down stdout."""
     spec = json.loads(sys.stdin.readline())
-    script, buttons = sim_steps(spec["steps"])
+    plan = sim_plan(spec["steps"], start=int(spec.get("start", 0)))
+    script = plan.script
     layout = layout_for(spec["table"], int(spec["seats"]), spec["paper"])
     fps = float(spec["fps"])
     pose = CameraPose(fill=0.86, tilt=0.08, roll=1.5, offset=(10.0, 0.0))
     sim = SimTable(layout, script, title=spec["title"], fps=fps, pose=pose, seed=int(spec["seed"]))
-    press = [(SimTable(layout, script[:n], fps=fps).duration, step) for n, step in buttons]
+    times = press_times(plan, layout, fps)
+    press = [(t, index, step) for t, (_, index, step) in zip(times, plan.buttons, strict=True)]
+    marks = step_marks(plan, sim.truth, times)
     truth = [[e.t, e.zone, e.slot or 0, e.card, e.kind] for e in sim.truth]
     out = sys.stdout.buffer
     shape = (sim.size[1], sim.size[0], 3)
-    out.write(json.dumps({"press": press, "truth": truth, "shape": shape}).encode() + b"\n")
+    out.write(json.dumps({"press": press, "truth": truth, "shape": shape, "marks": marks}).encode() + b"\n")
     out.flush()
     try:
         for index in range(len(sim.scenes)):
@@ -224,7 +301,9 @@ class DemoPlayers:
 
     def play_frames(self, camera: SimCamera) -> None:
         """The simulated camera's frames through the pipeline, at the demo's speed; the buttons
-        are pressed when the script says and the questions answered from the camera's truth."""
+        are pressed when the script says and the questions answered from the camera's truth.
+        What each frame leads to is tagged with the placement step it shows (``script:N``), so a
+        restart starts the camera from the mat as it lay then (:func:`resume_point`)."""
         camera.open()
         try:
             press = list(camera.press)
@@ -238,20 +317,21 @@ class DemoPlayers:
                     delay = start + frame.t / self.speed - time.monotonic()
                     if delay > 0:
                         self.loop.stop.wait(delay)
-                self.loop.process(frame)
-                while press and press[0][0] <= frame.t:
-                    self.press(press.pop(0)[1])
+                while press and press[0][0] <= frame.t:  # before the frame's events: tags stay in order
+                    _, index, step = press.pop(0)
+                    self.press(step, input=f"script:{index}")
+                self.loop.process(frame, input=camera.clock.tag(frame.t))
                 self._answer(partial(truth.card_at, t=frame.t))
         finally:
             camera.close()
 
-    def press(self, step: JSON) -> None:
+    def press(self, step: JSON, *, input: str | None = None) -> None:
         """A button pressed as the script says: ``say`` an action, or OK."""
         try:
             if step["op"] == "say":
-                self.session.submit(step["action"], source="button")
+                self.session.submit(step["action"], source="button", input=input)
             else:
-                self.session.confirm(source="button")
+                self.session.confirm(source="button", input=input)
         except PegpiError as exc:
             log.info("button %s: %s", step, exc)
 

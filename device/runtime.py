@@ -117,8 +117,9 @@ class TableLoop:
         #: told every frame's table events before the session is (the simulated table's referee)
         self.observer = observer
 
-    def process(self, frame: Frame) -> None:
-        """One frame: its table events go to the session; an unusable frame is counted and dropped."""
+    def process(self, frame: Frame, *, input: str | None = None) -> None:
+        """One frame: its table events go to the session (what they lead to is stored with the tag
+        ``input``); an unusable frame is counted and dropped."""
         pipeline = self.pipeline
         assert pipeline is not None, "a loop without a pipeline plays events, not frames"
         try:
@@ -138,11 +139,11 @@ class TableLoop:
                 log.debug("table: %s", event)
             if self.observer is not None:
                 self.observer(result.events)
-            self.session.table_events(result.events)
+            self.session.table_events(result.events, input=input)
         elif result.status == "ok":
             on_table = pipeline.tracker.on_table()
             if not on_table and self.session.state.phase == "deal":
-                self.session.table_events([], on_table=on_table)
+                self.session.table_events([], on_table=on_table, input=input)
 
     def run_camera(self, source: FrameSource) -> None:
         """Read ``source`` until it ends or the loop stops; a failing camera is reported and reopened."""

@@ -8,8 +8,8 @@
   (``demo``, ``sim``, ``script:FILE``, in ``device.demo``);
 - the **vision pipeline** with the shipped card model, and the **table loop** (``device.runtime``)
   that feeds the session from it;
-- the **outputs**: the board on the OLED, the LEDs, the strip (``device.outputs.BoardFeed``
-  follows the session for them) and the buttons;
+- the **outputs**: the board on the OLED, the LEDs, the strip, the count said aloud when a
+  speaker is configured (``device.outputs.BoardFeed`` follows the session for them) and the buttons;
 - the **web server** (waitress, in threads) serving the phones from the same session;
 - the **main thread** tells systemd it is ready and feeds its watchdog, but only while the table
   loop is alive, so a hung loop gets the service restarted.
@@ -40,6 +40,7 @@ from device.outputs import BoardFeed
 from device.protocols.script import record_to_script, resume_point
 from device.runtime import Stats, TableLoop, sd_notify, watchdog_interval
 from device.session import Session
+from device.speech import CountVoice, SpeechConfig
 from device.store import Store
 from device.strip import PegStrip
 from games.decktet import DECKTET
@@ -208,10 +209,10 @@ class Companion:
         return f"{game_id} {self.options.seed} {'frames' if self.options.frames else 'events'}"
 
     def _resumes_demo(self, session: Session) -> bool:
-        """The store's current game is this demo's, unfinished, and the store knows the script
-        step it got to (the event demo tags each step; the rendered camera cannot start mid-game)."""
-        return (session.store.meta("demo") == self._demo_key(session.game_id) and not session.state.is_over
-                and not self.options.frames and resume_point(session) > 0)
+        """The store's current game is this demo's and unfinished: it goes on from the script step
+        the store got to (both demos tag what each step led to; the camera starts from that step,
+        and a card the game already holds is not applied again)."""
+        return session.store.meta("demo") == self._demo_key(session.game_id) and not session.state.is_over
 
     def _spawn(self, name: str, target: Callable[[], None]) -> None:
         thread = threading.Thread(target=self._guard(target), name=name, daemon=True)
@@ -254,6 +255,12 @@ class Companion:
                 self.buttons = ButtonPanel(session, cfg.get("buttons"), screen=board)
             except ImportError as exc:
                 log.warning("buttons: not available (%s)", exc)
+        speech = SpeechConfig.from_mapping(cfg.get("speech"))
+        if speech.wanted:
+            try:
+                self.outputs.append(CountVoice(speech))
+            except CompanionError as exc:
+                log.warning("%s", exc)
         if (cfg.get("strip") or {}).get("enabled"):
             try:
                 self.outputs.append(PegStrip(cfg.get("strip"), sides=len(session.game.sides())))
@@ -338,11 +345,12 @@ class Companion:
 
     def _sim_camera(self, session: Session) -> SimCamera:
         """The demo's camera: the placement script rendered by the simulated table, in another
-        process (as a real camera is another device)."""
+        process (as a real camera is another device), from the step the stored game got to."""
         game = session.game
         return SimCamera({"steps": self.steps, "table": game.spec.table, "seats": game.num_players,
                           "paper": str(self.config["table"].get("paper", "A3")), "title": game.spec.title,
-                          "fps": self._camera_settings().fps, "seed": self.options.seed})
+                          "fps": self._camera_settings().fps, "seed": self.options.seed,
+                          "start": resume_point(session)})
 
     # ------------------------------------------------------------------ running and stopping
 

@@ -26,9 +26,11 @@ When the game changes without the table (an undo, a correction, an action from t
 protocol reads its memory of the mat again against the new game: a card the game now names
 differently takes that name, and what the mat then implies (a show, the crib, the next deal) is
 applied, so play goes on. What the players set aside (OK on a refusal, an undo) is not applied
-again until the mat or the game changes. What an undo took back is read again once the mat
-changes: from the cards, or, when the mat cannot show it (a deal undone while cards lie, a count
-whose cards were cleared away), as it was, if the game still waits for it.
+again until the mat or the game changes: a card refused and let lie (OK) is taken once the game
+has changed so that it fits (rows laid again out of order after undos). What an undo took back
+is read again once the mat changes: from the cards, or, when the mat cannot show it (a deal
+undone while cards lie, a count whose cards were cleared away, a cut or a play undone after the
+rows were swept), as it was, if the game still waits for it.
 """
 
 from __future__ import annotations
@@ -79,6 +81,9 @@ class PeggingProtocol(TableProtocol):
         super().__init__(session)
         self.mat: dict[Key, Seen] = {}
         self.waiting: list[tuple[TableEvent, str | None]] = []
+        #: cards the players let lie when the rules refused them (OK on a refusal), oldest first:
+        #: taken once the game has changed so that they fit (a card laid before the one it follows)
+        self.set_aside: list[Key] = []
         self.cleared = False  # the camera has seen the mat emptied (a deal is made only then)
         self.watching = False  # table events come in: the table, not only the phone, is followed
         #: actions the table implies that the players set aside (OK on a refusal, an undo)
@@ -106,12 +111,13 @@ class PeggingProtocol(TableProtocol):
         else:
             self.undone = [undone]
         self.undone_left = len(self.session.entries)
+        self._entries = self.session.entries
         self.moved = False
         if self.mat:
             self._reread()
         if self.watching:
             self._settle(None)
-        self._entries = self.session.entries
+        self._track()
 
     def on_events(self, events: Iterable[TableEvent], *, on_table: Mapping[tuple[str, int], str] | None = None,
                   input: str | None = None) -> None:
@@ -125,7 +131,7 @@ class PeggingProtocol(TableProtocol):
             self.cleared = True
         if self.ask is None:
             self._settle(input)
-        self._entries = self.session.entries
+        self._track()
 
     def confirm(self, *, source: str, input: str | None = None) -> None:
         ask = self.ask
@@ -140,10 +146,14 @@ class PeggingProtocol(TableProtocol):
                 seen.sure = True
         elif ask.where is None:
             self.ignored = [a.to_json() for a in ask.actions]  # OK: leave what the table implied
-        # "illegal"/"unreadable" about a card: OK means "ignore that card"
+        elif ask.kind == "illegal":  # OK means "ignore that card" for now: it is taken once it fits
+            key = (ask.where, ask.slot or 0)
+            if key not in self.set_aside:
+                self.set_aside.append(key)
+        # "unreadable" about a card: OK means "ignore that card"
         self.ask = None
         self._drain()
-        self._entries = self.session.entries
+        self._track()
 
     def resolve(self, card: str, *, source: str) -> None:
         ask = self.ask
@@ -157,7 +167,7 @@ class PeggingProtocol(TableProtocol):
         if actions:
             self.session.apply(actions, source=source)
         self._drain()
-        self._entries = self.session.entries
+        self._track()
 
     def answered(self, action: JSONObject) -> None:
         if self.ask is not None:  # the phone gives what the table could not: the question is answered
@@ -167,7 +177,7 @@ class PeggingProtocol(TableProtocol):
         if self.watching:  # go on from what the phone said: held-back events, the show, the deal
             self._reread()
             self._drain()
-        self._entries = self.session.entries
+        self._track()
 
     # ------------------------------------------------------------------ events
 
@@ -191,6 +201,8 @@ class PeggingProtocol(TableProtocol):
         key = (zone, event.slot or 0)
         self.ignored = None  # the mat changed: what it implies is new
         self.moved = True
+        if key in self.set_aside:
+            self.set_aside.remove(key)  # that card was taken back (or another laid there): it is new
         if event.kind == "removed":
             self.mat.pop(key, None)
             self.cleared = not self.mat
@@ -267,8 +279,8 @@ class PeggingProtocol(TableProtocol):
 
     def _settle(self, input: str | None) -> None:
         """Apply what the table now implies: the next deal on a cleared mat, the show of hands
-        already seen, the crib once it is turned up."""
-        for _ in range(16):  # each step applies one action; a deal has at most a few
+        already seen, the crib once it is turned up, a card set aside that fits now."""
+        for _ in range(64):  # each step applies one action, or the few of a card set aside
             table = pegging_table(self.session.state)
             action: Action | None = None
             what = "the deal"
@@ -284,10 +296,15 @@ class PeggingProtocol(TableProtocol):
                         action = table.show_from(zone, self._faces(zone))
                 if action is None:
                     action = self._again(deal)
-                if action is None or [action.to_json()] == self.ignored:
+                if action is None:
+                    fits = self._fits()
+                    if not fits:
+                        return
+                    self.session.apply(fits, source="table", input=input)
+                    continue
+                if [action.to_json()] == self.ignored:
                     return
                 self.session.apply([action], source="table", input=input)
-                self._redone(action)
             except PegpiError as exc:
                 self.ask = Ask("illegal", f"cannot count {what} from the table: {exc}. Fix the cards, "
                                "or press OK and enter it on the phone", actions=[action] if action else [])
@@ -298,17 +315,21 @@ class PeggingProtocol(TableProtocol):
     def _again(self, deal: Action | None) -> Action | None:
         """The action an undo took back, once the mat has changed since and the game still waits
         for it, when the mat cannot show it again: a deal while cards lie on the mat, a count whose
-        cards were cleared away. None when the engine would refuse it now."""
-        if len(self.session.entries) != self.undone_left:
-            self.undone = []  # the game went on otherwise: those undos are past
+        cards were cleared away, a cut, a play or a go once the rows were swept. None when the
+        engine would refuse it now."""
+        self._track()
         if not self.undone or not self.moved:
             return None
         undone = self.undone[-1]
         state = self.session.state
         if deal is not None:
             return deal if deal.to_json() == undone else None
-        zone = pegging_table(state).show_waits_for()
-        if zone is None or self._faces(zone) or undone.get("act") not in ("crib", "show"):
+        table = pegging_table(state)
+        zone = table.show_waits_for()
+        if zone is not None:
+            if self._faces(zone) or undone.get("act") not in ("crib", "show"):
+                return None
+        elif not self._swept(table, undone):
             return None
         try:
             action = self.session.game.action_from_json(undone)
@@ -317,12 +338,48 @@ class PeggingProtocol(TableProtocol):
             return None
         return action
 
-    def _redone(self, action: Action) -> None:
-        """Strike ``action`` off what the undos took back when it is the next of them again."""
-        if (self.undone and self.undone[-1] == action.to_json()
-                and len(self.session.entries) == self.undone_left + 1):
-            self.undone.pop()
-            self.undone_left += 1
+    def _track(self) -> None:
+        """Follow the game since it was last seen: an action taken again as an undo took it back
+        (from the cards, by the phone or from memory) is struck off what the undos took back; any
+        other action ends that memory, since the game went on otherwise."""
+        before, now = self._entries, self.session.entries
+        if len(now) >= len(before) and all(a is b for a, b in zip(before, now, strict=False)):
+            for index in range(len(before), len(now)):
+                if self.undone and index == self.undone_left and self.undone[-1] == now[index].action:
+                    self.undone.pop()
+                    self.undone_left += 1
+                else:
+                    self.undone = []
+        elif len(now) != self.undone_left:
+            self.undone = []
+        self._entries = now
+
+    def _fits(self) -> list[Action]:
+        """The actions of the oldest card set aside that the game takes now (read confidently,
+        not an action the players set aside too); [] when none does."""
+        for key in list(self.set_aside):
+            seen = self.mat.get(key)
+            if seen is None or not seen.sure:
+                continue  # a doubtful read is never taken silently
+            try:
+                actions = self._meaning(key[0], seen.card)
+            except PegpiError:
+                continue  # still refused: it waits
+            self.set_aside.remove(key)
+            if actions and not any([a.to_json()] == self.ignored for a in actions):
+                return actions
+        return []
+
+    def _swept(self, table: PeggingTable, undone: JSONObject) -> bool:
+        """The rows were cleared away while the game still holds cards played there, or (for a
+        cut) while the deal goes on elsewhere on the mat: the mat can no longer show a cut or a
+        play undone after its cards were put away. A card just taken back is not that."""
+        if any(zone.kind == "seat" for zone, _ in self.mat):
+            return False
+        if undone.get("act") == "cut":
+            return bool(self.mat)  # the crib laid away, a starter: the cut was long done
+        rows = [Zone.row(seat) for seat in range(self.session.game.num_players)]
+        return any(table.zone_cards(row) for row in rows)
 
     def _faces(self, zone: Zone) -> list[str]:
         """The cards read face up in ``zone`` (confidently or confirmed), in slot order."""

@@ -60,12 +60,36 @@ def test_one_undo_mid_game_of_an_inferred_action(seed: int, cut: float) -> None:
     play_with_mistakes(seed, cut, [("undo", 0, 0)])
 
 
-@pytest.mark.xfail(strict=True, reason="open (issue 39 item 1): after a phone resolve between undos of "
-                   "inferred actions the game stops two deals short; found by the property test")
 def test_undos_around_a_phone_answer_early_in_the_game() -> None:
     play_with_mistakes(20, 0.06028104620033957,
                        [("undo", 0, 0), ("resolve", 0, 32), ("undo", 0, 0), ("undo", 0, 0), ("undo", 0, 0),
                         ("ok", 0, 0)])
+
+
+@pytest.mark.parametrize(("seed", "cut", "ops"), [
+    # undos after the deal was put away: the plays and counts undone are read again from memory
+    pytest.param(35, 0.1552618187565537, [("undo", 0, 0), ("undo", 0, 0), ("undo", 0, 0), ("correct", 20, 42),
+                                          ("undo", 0, 0)], id="undos-after-the-rows-were-swept"),
+    # cards laid again out of order are refused and OK'd; each is taken once the card before it is
+    pytest.param(7, 0.03773334374291071, [("undo", 0, 0), ("ok", 0, 0), ("resolve", 0, 15), ("correct", 26, 40),
+                                          ("ok", 0, 0), ("ok", 0, 0), ("undo", 0, 0), ("undo", 0, 0),
+                                          ("undo", 0, 0), ("undo", 0, 0)], id="cards-ignored-until-they-fit"),
+    pytest.param(4, 0.31990698475452767, [("correct", 27, 51), ("undo", 0, 0), ("resolve", 0, 38), ("ok", 0, 0),
+                                          ("undo", 0, 0), ("undo", 0, 0), ("resolve", 0, 16), ("undo", 0, 0)],
+                 id="correct-then-undos-and-answers"),
+    pytest.param(20, 0.276391853026007, [("undo", 0, 0), ("correct", 24, 27), ("undo", 0, 0), ("undo", 0, 0),
+                                         ("ok", 0, 0)], id="a-correction-between-undos"),
+    pytest.param(28, 0.0215704636501008, [("undo", 0, 0), ("correct", 5, 15), ("correct", 28, 21),
+                                          ("correct", 14, 1), ("correct", 18, 51), ("undo", 0, 0), ("ok", 0, 0)],
+                 id="corrections-in-the-first-deal"),
+    # the deal and both cuts undone once the crib lay face down: the cuts are read again from memory
+    pytest.param(10, 0.021171190589734122, [("resolve", 0, 41), ("correct", 26, 44), ("undo", 0, 0),
+                                            ("resolve", 0, 0), ("undo", 0, 0), ("undo", 0, 0)],
+                 id="cuts-undone-after-the-crib-was-laid"),
+])
+def test_stuck_cases_found_by_longer_runs_of_the_property(seed: int, cut: float,
+                                                          ops: list[tuple[str, int, int]]) -> None:
+    play_with_mistakes(seed, cut, ops)
 
 
 def test_a_game_without_mistakes_is_played_to_its_end() -> None:

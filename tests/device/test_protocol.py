@@ -357,3 +357,48 @@ def test_a_card_named_on_the_phone_is_what_lies_there_from_then_on(tmp_path: Pat
         else:
             session.table_events(events, input=f"script:{index}")
     assert session.state.scores == replay(record).state.scores
+
+
+def test_an_undone_play_whose_card_is_taken_back_stays_undone(tmp_path: Path) -> None:
+    """Undo a lead and take its card back (the starter and the crib still lie there): the game
+    waits for the lead; only the card laid again is played."""
+    record = autoplay("cribbage", seed=4, known_hands=False)
+    steps = record_to_script(record)
+    lead = _first(steps, "place", after=_first(steps, "place", "starter"))
+    session = _session(tmp_path, record)
+    play_script(session, steps[: lead + 1], start=0)
+    assert session.entries[-1].action["act"] == "play"
+    session.undo()
+    zone, slot, card = steps[lead]["zone"], steps[lead]["slot"], steps[lead]["card"]
+    session.table_events([TableEvent(zone, card, "removed", 500.0, 0.99, slot)])
+    assert session.entries[-1].action["act"] == "starter" and session.protocol.ask is None
+    session.table_events([TableEvent(zone, card, "placed", 501.0, 0.99, slot)])
+    assert session.entries[-1].action == {"act": "play", "player": Zone.parse(zone).seat, "card": card}
+    play_script(session, steps, start=lead + 1)
+    assert session.state.scores == replay(record).state.scores
+
+
+def test_cards_laid_again_out_of_order_are_taken_once_they_fit(tmp_path: Path) -> None:
+    """After undos, the rows are laid again seat by seat: a card the rules refuse for now is let
+    lie with OK, and is taken as soon as the card it follows is played."""
+    record = autoplay("cribbage", seed=4, known_hands=False)
+    steps = record_to_script(record)
+    starter = _first(steps, "place", "starter")
+    plays = [i for i in range(starter + 1, len(steps)) if steps[i]["op"] == "place"][:4]
+    session = _session(tmp_path, record)
+    play_script(session, steps[: plays[-1] + 1], start=0)
+    played = [e.action for e in session.entries]
+    for _ in plays:
+        session.undo()
+    t = 600.0
+    for i in sorted(plays, key=lambda i: (steps[i]["zone"], steps[i]["slot"])):  # row by row
+        zone, slot, card = steps[i]["zone"], steps[i]["slot"], steps[i]["card"]
+        session.table_events([TableEvent(zone, card, "removed", t, 0.99, slot),
+                              TableEvent(zone, card, "placed", t + 1, 0.99, slot)])
+        t += 2
+        if session.protocol.ask is not None:
+            assert session.protocol.ask.kind == "illegal"
+            session.confirm()  # OK: let it lie
+    assert [e.action for e in session.entries] == played
+    play_script(session, steps, start=plays[-1] + 1)
+    assert session.state.scores == replay(record).state.scores
