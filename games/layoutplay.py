@@ -18,11 +18,13 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from games.cards import FRENCH_52, Card
+from games.cards import FRENCH_52, FRENCH_54, Card
 from games.engine import Action, Game, State, new_game
 from games.gin import GinState, pairings
 from games.ginmelds import best_defence, best_melds
 from games.jsontypes import JSONObject
+from games.landlord import HAND, LandlordState
+from games.landlordcombos import all_plays, classify
 from games.records import to_record
 
 Step = Callable[[State], None]
@@ -58,11 +60,9 @@ def autoplay(name: str, players: list[str] | None = None, seed: int = 0, *, know
         driver = _Driver(game, each)
         secret = _gin(driver, rng, known_hands, deals)
     elif name == "landlord":
-        from games.landlord import play_landlord
-
         game = new_game(name, players or default[:3], options)
         driver = _Driver(game, each)
-        secret = play_landlord(driver.do, lambda: driver.state, rng, known_hands, deals)
+        secret = _landlord(driver, rng, known_hands, deals)
     else:
         raise ValueError(f"no random player for {name!r}")
     record = to_record(game, driver.actions)
@@ -169,6 +169,60 @@ def _gin(driver: _Driver, rng: random.Random, known: bool, deals: int) -> list[J
                     driver.do(data)
             else:
                 driver.do({"act": "discard", "player": seat, "card": str(out)})
+    return secret
+
+
+# ---------------------------------------------------------------------------------- Fight the Landlord
+
+
+def _landlord(driver: _Driver, rng: random.Random, known: bool, deals: int) -> list[JSONObject]:
+    secret: list[JSONObject] = []
+    hands: list[list[Card]] = []
+    middle: list[Card] = []
+    while True:
+        s = driver.state
+        assert isinstance(s, LandlordState)
+        if s.is_over:
+            break
+        if s.phase == "deal":
+            if deals and s.deals >= deals:
+                break
+            pack = list(FRENCH_54)
+            rng.shuffle(pack)
+            hands = [pack[i * HAND:(i + 1) * HAND] for i in range(3)]
+            middle = pack[3 * HAND:]
+            deal: JSONObject = {"act": "deal", "first": rng.randrange(3)}
+            if known:
+                deal["hands"] = [[str(c) for c in h] for h in hands]
+                deal["cards"] = [str(c) for c in middle]
+            secret.append({"hands": [[str(c) for c in h] for h in hands], "middle": [str(c) for c in middle]})
+            driver.do(deal)
+        elif s.phase == "bid":
+            seat = s.turn
+            assert seat is not None
+            if s.bid < 3 and rng.random() < 0.45:
+                driver.do({"act": "bid", "player": seat, "points": rng.randint(s.bid + 1, 3)})
+            else:
+                driver.do({"act": "pass", "player": seat})
+        elif s.phase == "kitty":
+            assert s.landlord is not None
+            hands[s.landlord].extend(middle)
+            driver.do({"act": "kitty", "cards": [str(c) for c in middle]})
+        else:
+            seat = s.turn
+            assert seat is not None
+            plays = all_plays(hands[seat])
+            if s.beat is not None:
+                to_beat = s.beat[2]
+                plays = [p for p in plays if any(r.beats(to_beat) for r in classify(p))]
+                if not plays or rng.random() < 0.25:
+                    driver.do({"act": "pass", "player": seat})
+                    continue
+            quiet = [p for p in plays if not classify(p)[0].doubles]
+            chosen = rng.choice(quiet if quiet and rng.random() < 0.9 else plays)
+            for card in chosen:
+                hands[seat].remove(card)
+            driver.do({"act": "play", "player": seat, "cards": [str(c) for c in chosen]})
     return secret
 
 
