@@ -2,10 +2,11 @@
 it beats the play before it.
 
 Suits never matter: a play is read from its ranks, ordered 3 (low) to 10, J, Q, K, A, 2, the
-black joker and the red joker (high). Twos and jokers never stand in a chain. Some plays read two
-ways (``333444555666`` is an airplane of four trios, or of three with the sixes as wings); every
-reading is kept, the first being the one the table names, and a play beats the last one when one
-of its readings beats one of the last one's.
+black joker and the red joker (high). Twos and jokers never stand in a chain. Kickers (the
+single or paired cards added to a trio, an airplane or a four) never share a rank with what they
+are added to, are never both jokers, and an airplane's single kickers never hold a trio that
+would lengthen it (``333444555666`` is an airplane of four, not one of three with three sixes).
+So read, every play has one reading at most: the tests check each against a published move table.
 
 >>> from games.cards import parse_cards
 >>> [str(c) for c in classify(parse_cards("10S 10H 10D 4C 4S"))]
@@ -111,7 +112,7 @@ def _wings_ok(rest: Counter[int], chain: range, pairs: bool, k: int) -> bool:
 
 
 def read_powers(powers: Sequence[int]) -> list[Combo]:
-    """Every reading of a play given by its ranks of play, the one the table names first."""
+    """The reading of a play given by its ranks of play: one, or none (an empty list)."""
     counts = Counter(powers)
     n = len(powers)
     out: list[Combo] = []
@@ -154,7 +155,127 @@ def read_powers(powers: Sequence[int]) -> list[Combo]:
 
 
 def classify(cards: Sequence[Card]) -> list[Combo]:
-    """Every reading of a play (empty: the cards are no combination)."""
+    """The reading of a play, as a list of one (empty: the cards are no combination)."""
+    if len(set(cards)) != len(cards):
+        raise CardError("a card is given twice")
+    return read_powers([power(c) for c in cards])
+
+
+def why_not(cards: Sequence[Card]) -> str:
+    """Why the cards are no combination, in a player's words."""
+    counts = Counter(power(c) for c in cards)
+    if not cards:
+        return "no cards"
+    sizes = set(counts.values())
+    if len(counts) > 1 and len(sizes) == 1 and (size := sizes.pop()) <= 3:
+        what = ("singles", "pairs", "trios")[size - 1]
+        least = (5, 3, 2)[size - 1]
+        if max(counts) > TOP_OF_CHAIN:
+            return "a two or a joker never stands in a chain"
+        if max(counts) - min(counts) + 1 != len(counts):
+            return f"the {what} are not in sequence"
+        return f"a chain of {what} has at least {least}"
+    if counts[BLACK] and counts[RED]:
+        return "the two jokers are the rocket, never a kicker"
+    return f"{len(cards)} cards that make no combination"
+
+
+def beats(self, other: Combo) -> bool:
+        if self.kind == "rocket":
+            return True
+        if other.kind == "rocket":
+            return False
+        if self.kind == "bomb" and other.kind != "bomb":
+            return True
+        return self.kind == other.kind and self.length == other.length and self.rank > other.rank
+
+    @property
+    def doubles(self) -> bool:
+        """A bomb or the rocket doubles the stake."""
+        return self.kind in ("bomb", "rocket")
+
+    def to_json(self) -> JSONObject:
+        return {"valid": True, "type": self.kind, "rank": power_text(self.rank), "length": self.length}
+
+    def __str__(self) -> str:
+        name = KINDS[self.kind]
+        if self.kind == "rocket":
+            return name
+        if self.kind in CHAIN_LEAST:
+            return f"{name} of {self.length} from {power_text(self.rank)}"
+        return f"{name} of {power_text(self.rank)}"
+
+
+def _runs(counts: Counter[int], need: int) -> list[tuple[int, int]]:
+    """Every chain (start, length >= 2) of consecutive ranks up to the ace holding ``need`` cards."""
+    out = []
+    for start in range(3, TOP_OF_CHAIN):
+        end = start
+        while end <= TOP_OF_CHAIN and counts[end] >= need:
+            if end > start:
+                out.append((start, end - start + 1))
+            end += 1
+    return out
+
+
+def _wings_ok(rest: Counter[int], chain: range, pairs: bool, k: int) -> bool:
+    """Kickers: none of the chain's ranks, never both jokers, no trio that would lengthen the chain
+    (that play is a longer airplane); pairs are of different ranks."""
+    if any(rest[r] for r in chain):
+        return False
+    ends = [r for r in (chain.start - 1, chain.stop) if 3 <= r <= TOP_OF_CHAIN]
+    if any(rest[r] >= 3 for r in ends):
+        return False
+    if pairs:
+        return all(n == 2 for n in rest.values()) and len(rest) == k and not rest[BLACK] and not rest[RED]
+    return sum(rest.values()) == k and not (rest[BLACK] and rest[RED]) and all(n < 4 for n in rest.values())
+
+
+def read_powers(powers: Sequence[int]) -> list[Combo]:
+    """The reading of a play given by its ranks of play: one, or none (an empty list)."""
+    counts = Counter(powers)
+    n = len(powers)
+    out: list[Combo] = []
+    if n == 0:
+        return out
+    shape = sorted(counts.values(), reverse=True)
+    top = max(counts)
+    low = min(counts)
+    if n == 2 and set(counts) == {BLACK, RED}:
+        return [Combo("rocket", 1, RED)]
+    if len(counts) == 1:
+        kind = {1: "solo", 2: "pair", 3: "trio", 4: "bomb"}[n]
+        return [Combo(kind, 1, top)]
+    straight = top - low + 1 == len(counts) and top <= TOP_OF_CHAIN
+    for size, kind in ((1, "chain"), (2, "pair_chain"), (3, "airplane")):
+        if straight and all(c == size for c in counts.values()) and len(counts) >= CHAIN_LEAST[kind]:
+            out.append(Combo(kind, len(counts), low))
+    if shape[0] >= 3:
+        for rank in sorted((r for r, c in counts.items() if c == 3), reverse=True):
+            rest = counts - Counter({rank: 3})
+            if n == 4:
+                out.append(Combo("trio_solo", 1, rank))
+            elif n == 5 and len(rest) == 1 and max(rest) < BLACK:
+                out.append(Combo("trio_pair", 1, rank))
+    if shape[0] == 4:
+        rank = next(r for r, c in counts.items() if c == 4)
+        rest = counts - Counter({rank: 4})
+        if n == 6 and not (rest[BLACK] and rest[RED]):
+            out.append(Combo("four_two", 1, rank))
+        if n == 8 and len(rest) == 2 and all(c == 2 for c in rest.values()):
+            out.append(Combo("four_two_pairs", 1, rank))
+    for start, length in sorted(_runs(counts, 3), key=lambda s: (-s[1], -s[0])):
+        chain = range(start, start + length)
+        rest = counts - Counter({r: 3 for r in chain})
+        if n == 4 * length and _wings_ok(rest, chain, False, length):
+            out.append(Combo("airplane_solo", length, start))
+        if n == 5 * length and _wings_ok(rest, chain, True, length):
+            out.append(Combo("airplane_pair", length, start))
+    return out
+
+
+def classify(cards: Sequence[Card]) -> list[Combo]:
+    """The reading of a play, as a list of one (empty: the cards are no combination)."""
     if len(set(cards)) != len(cards):
         raise CardError("a card is given twice")
     return read_powers([power(c) for c in cards])
@@ -182,10 +303,7 @@ def score_json(cards: Sequence[Card]) -> JSONObject:
     readings = classify(cards)
     if not readings:
         return {"valid": False, "reason": why_not(cards)}
-    out = readings[0].to_json()
-    if len(readings) > 1:
-        out["also"] = [{"type": r.kind, "rank": power_text(r.rank), "length": r.length} for r in readings[1:]]
-    return out
+    return readings[0].to_json()
 
 
 def all_plays(hand: Sequence[Card]) -> list[tuple[Card, ...]]:
