@@ -416,6 +416,13 @@ class GinHand:
     def knock(self, seat: int, card: Card, melds: Sequence[Sequence[Card]], dead: Sequence[Card] | None,
               gin: bool, names: Sequence[str], ace_gin: bool) -> None:
         self._discard(seat, card, names)
+        if gin:
+            flat = [c for m in melds for c in m]
+            hand = self.known[seat]
+            left = [c for c in hand if c not in flat] if hand is not None else []
+            if left or len(flat) != self.count[seat]:
+                shown = " ".join(map(str, order(left))) if left else f"{self.count[seat] - len(flat)} cards"
+                raise IllegalActionError(f"gin lays every card in melds: {shown} left")
         laid, rest = self.lay(seat, melds, dead, names)
         count = deadwood(rest)
         limit = 0 if ace_gin and self.upcard.rank == 1 else self.limit
@@ -630,7 +637,7 @@ class GinState(State):
         elif isinstance(action, Discard):
             hand.discard(action, names)
         elif isinstance(action, Knock | Gin):
-            dead = action.cards if isinstance(action, Knock) else ()
+            dead = action.cards if isinstance(action, Knock) else None
             hand.knock(player, action.card, action.melds, dead, isinstance(action, Gin), names,
                        bool(options["ace_gin"]) and options["variant"] == "oklahoma")
         elif isinstance(action, Layoff):
