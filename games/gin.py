@@ -662,9 +662,10 @@ class GinState(State):
             dealer = action.dealer
             seats = (pair[0] if pair[1] == dealer else pair[1], dealer)
         else:
-            dealer = action.dealer if action.dealer is not None else self.next_dealer
-            if dealer is None:
+            chosen = action.dealer if action.dealer is not None else self.next_dealer
+            if chosen is None:
                 raise IllegalActionError("say who deals first (the lower card cut deals)")
+            dealer = chosen
             if not 0 <= dealer < n:
                 raise IllegalActionError(f"there is no player {dealer} to deal")
             if self.next_dealer is not None and dealer != self.next_dealer:

@@ -18,7 +18,7 @@ True
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -199,7 +199,7 @@ def all_plays(hand: Sequence[Card]) -> list[tuple[Card, ...]]:
     for card in sorted(hand, key=lambda c: (power(c), c.suit)):
         by_power.setdefault(power(card), []).append(card)
     ranks = sorted(by_power)
-    found: dict[tuple[int, ...], tuple[Card, ...]] = {}
+    found: dict[tuple[tuple[int, int], ...], tuple[Card, ...]] = {}
 
     def take(shape: dict[int, int]) -> tuple[Card, ...]:
         return tuple(c for r, k in sorted(shape.items()) for c in by_power[r][:k])
@@ -234,9 +234,9 @@ def all_plays(hand: Sequence[Card]) -> list[tuple[Card, ...]]:
     return list(found.values())
 
 
-def _wings(body: dict[int, int], counts: dict[int, int], add: object, solos: int = 0, pairs: int = 0) -> None:
+def _wings(body: dict[int, int], counts: dict[int, int], add: Callable[[dict[int, int]], None],
+           solos: int = 0, pairs: int = 0) -> None:
     """Add the body with every choice of single and paired kickers from the other ranks."""
-    assert callable(add)
     k = len(body) if not solos else solos
     kp = len(body) if not pairs else pairs
     others = [r for r in counts if r not in body]
