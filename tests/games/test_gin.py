@@ -343,3 +343,16 @@ def test_pegpi_replay_prints_the_golden_record(capsys):
     assert main(["replay", str(GOLDEN / "gin_one_game.json"), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["phase"] == "over" and out["winner"] is not None
+
+
+def test_a_game_entered_on_the_phone_scores_as_the_record(tmp_path):
+    from device.session import Session
+    from device.store import Store
+
+    record = autoplay("gin", ["Ann", "Bob"], seed=3, deals=2)
+    session = Session(Store(tmp_path / "gin.db"), game="gin", players=record["players"],
+                      options=record["options"], ping_s=0.01)
+    for action in record["actions"]:
+        session.submit(action, source="phone")
+    assert session.state.scores == replay(record).state.scores
+    assert "enter every action on the phone" in session.view(0).message

@@ -266,3 +266,16 @@ def test_golden_record_replays():
     assert [result.scores, result.winner] == [record["expect"]["scores"], record["expect"]["winner"]]
     fresh = autoplay("landlord", record["players"], seed=record["expect"]["seed"], known_hands=True, deals=0)
     assert fresh["actions"] == record["actions"]
+
+
+def test_a_game_entered_on_the_phone_scores_as_the_record(tmp_path):
+    from device.session import Session
+    from device.store import Store
+
+    record = autoplay("landlord", seed=3, deals=2)
+    session = Session(Store(tmp_path / "landlord.db"), game="landlord", players=record["players"],
+                      options=record["options"], ping_s=0.01)
+    for action in record["actions"]:
+        session.submit(action, source="phone")
+    assert session.state.scores == replay(record).state.scores
+    assert "enter every action on the phone" in session.view(0).message
