@@ -133,7 +133,18 @@ def _key(m: Melding) -> tuple[int, int, tuple[tuple[int, str], ...]]:
 
 @lru_cache(maxsize=4096)
 def _best(cards: Meld) -> Melding:
-    return min((_melding(cards, p) for p in _packings(cards)), key=_key)
+    values = [value(c) for c in cards]
+    total = sum(values)
+
+    def laid(chosen: tuple[int, ...]) -> tuple[int, int]:
+        used = 0
+        for mask in chosen:
+            used |= mask
+        return total - sum(v for i, v in enumerate(values) if used >> i & 1), len(chosen)
+
+    packings = _packings(cards)
+    least = min(laid(p) for p in packings)
+    return min((_melding(cards, p) for p in packings if laid(p) == least), key=_key)
 
 
 def check_hand(cards: Sequence[Card], *, most: int = 11) -> Meld:
