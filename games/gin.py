@@ -289,7 +289,7 @@ class GinHand:
         return []
 
     def located(self, seat: int) -> set[Card]:
-        """Cards everyone knows are not in ``seat``'s hand."""
+        """Cards pegpi knows are not in ``seat``'s hand (on the pile, melded, or known to be the other's)."""
         out = set(self.pile)
         other = self.other(seat)
         out.update(self.taken[other])
