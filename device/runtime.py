@@ -13,11 +13,12 @@ import os
 import socket
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from device.session import Session
 from vision.errors import FrameError
+from vision.events import TableEvent
 from vision.pipeline import TablePipeline
 from vision.preview import JpegPreview
 from vision.sources import Frame, FrameSource, ResilientSource
@@ -106,12 +107,15 @@ class TableLoop:
     """Frames through the pipeline into the session, counted in ``stats``, until ``stop`` is set."""
 
     def __init__(self, session: Session, pipeline: TablePipeline | None, *, stats: Stats,
-                 stop: threading.Event, preview: JpegPreview | None = None) -> None:
+                 stop: threading.Event, preview: JpegPreview | None = None,
+                 observer: Callable[[Sequence[TableEvent]], object] | None = None) -> None:
         self.session = session
         self.pipeline = pipeline
         self.stats = stats
         self.stop = stop
         self.preview = preview
+        #: told every frame's table events before the session is (the simulated table's referee)
+        self.observer = observer
 
     def process(self, frame: Frame) -> None:
         """One frame: its table events go to the session; an unusable frame is counted and dropped."""
@@ -132,6 +136,8 @@ class TableLoop:
             self.stats.events += len(result.events)
             for event in result.events:
                 log.debug("table: %s", event)
+            if self.observer is not None:
+                self.observer(result.events)
             self.session.table_events(result.events)
         elif result.status == "ok":
             on_table = pipeline.tracker.on_table()

@@ -26,6 +26,7 @@ from games.engine import Action, Game, State, new_game
 from games.errors import IllegalActionError
 from games.jsontypes import JSONObject
 from games.pile import deal_sizes
+from games.playouts import PlayoutRequest, register_playout
 from games.ratscrew import Ratscrew, RatscrewState
 from games.records import to_record
 
@@ -66,6 +67,18 @@ def autoplay(name: str, players: list[str] | None = None, seed: int = 0, *, know
     else:
         raise ValueError(f"no random player for {name!r}")
     return to_record(game, driver.actions)
+
+
+#: actions a "deal" of a pile game stops after on the simulated table (a whole game can run to
+#: thousands of cards; ``deals=None`` plays on to the end or the cap of ``autoplay``)
+DEAL_ACTIONS = 80
+
+
+@register_playout("beggar", "ratscrew", "eleusis")
+def _playout(request: PlayoutRequest) -> JSONObject:
+    cap = 3000 if request.deals is None else DEAL_ACTIONS * request.deals
+    return autoplay(request.game, list(request.players), request.seed, known_hands=request.known_hands,
+                    options=request.options, max_actions=cap)
 
 
 # ---------------------------------------------------------------------------- the pile games

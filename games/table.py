@@ -133,3 +133,21 @@ class PeggingTable(TableState, Protocol):
     def show_from(self, zone: Zone, faces: Sequence[str]) -> Action | None:
         """The show (or crib) action that ``faces``, the cards seen face up in ``zone`` in slot
         order, complete now; None while cards are still missing."""
+
+
+GRID = Zone("grid")
+
+
+@runtime_checkable
+class LayoutTable(TableState, Protocol):
+    """The layout table (``spec.table == "layout"``): cards laid into the outlines of a grid, each
+    outline a place of the game (a square's row and column). What a card means depends on the
+    outline it lands in, so the questions take the slot."""
+
+    def slot_means(self, zone: Zone, slot: int, card: str) -> list[Action] | None:
+        """What a face-up ``card`` laid in outline ``slot`` of ``zone`` means now, as
+        :meth:`TableState.card_means` (None: nothing new, the game already holds that card)."""
+
+    def laid_by(self, action: Action) -> list[tuple[Zone, int, str]]:
+        """Where the cards of ``action`` lie on the mat once it is made, as (zone, slot, card);
+        [] for an action the camera cannot see (entered on the phone)."""

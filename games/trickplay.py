@@ -22,6 +22,7 @@ from games.briscola import CALL_ORDER, STRENGTH, BriscolaState, rank_text
 from games.cards import FRENCH_52, ITALIAN_40, Card
 from games.engine import Action, Game, State, new_game
 from games.jsontypes import JSONObject
+from games.playouts import PlayoutRequest, register_playout
 from games.records import to_record
 
 Step = Callable[[State], None]
@@ -69,6 +70,14 @@ def autoplay(name: str = "bourre", players: list[str] | None = None, seed: int =
     if not known_hands:
         record["secret"] = secret
     return record
+
+
+@register_playout("bourre", "briscola")
+def _playout(request: PlayoutRequest) -> JSONObject:
+    """``deals`` deals (the game's length option); to the end: the game's own length."""
+    options = dict(request.options or {})
+    return autoplay(request.game, list(request.players), request.seed, known_hands=request.known_hands,
+                    deals=request.deals or int(options.pop("deals", 3)), options=options)
 
 
 # ---------------------------------------------------------------------------------- Bourré

@@ -42,6 +42,7 @@ from device.runtime import Stats, TableLoop, sd_notify, watchdog_interval
 from device.session import Session
 from device.store import Store
 from device.strip import PegStrip
+from games.decktet import DECKTET
 from games.jsontypes import JSONObject
 from vision.album import CropAlbum
 from vision.api import CardClassifier
@@ -49,6 +50,7 @@ from vision.mat import layout_for
 from vision.pipeline import TablePipeline
 from vision.preview import JpegPreview
 from vision.render import CARD_IDS
+from vision.simcamera import simulated_decktet
 from vision.simtable import default_card_art
 from vision.sources import FrameSource, SourceSettings, open_source, split_spec
 from vision.template_classifier import TemplateClassifier
@@ -75,9 +77,11 @@ def resolve_source(source: str) -> str:
     return source
 
 
-def load_classifier(*, simulated: bool) -> tuple[CardClassifier, str]:
+def load_classifier(*, simulated: bool, deck: str = "french52") -> tuple[CardClassifier, str]:
     """The shipped ONNX model; when there is none, the simulated table's deck can still be read
-    by the template stand-in (real cards cannot: the log says so)."""
+    by the template stand-in (real cards cannot: the log says so). On the simulated table a
+    Decktet game's cards are read through the simulated Decktet, enrolled once."""
+    decktet = deck.startswith("decktet")
     spec = importlib.util.find_spec("vision")
     shipped = Path(spec.origin).parent.parent / "models" / "cards.onnx" if spec and spec.origin else None
     if shipped is not None and not shipped.is_file():
@@ -86,13 +90,18 @@ def load_classifier(*, simulated: bool) -> tuple[CardClassifier, str]:
         try:
             from vision.classify import load_default_classifier  # heavy: onnxruntime
 
-            return load_default_classifier(threads=1), "onnx model (vision.classify)"
+            model = load_default_classifier(threads=1)
+            if simulated and decktet:
+                model.add_deck(simulated_decktet(model))
+                return model, "onnx model (vision.classify) with the simulated Decktet enrolled"
+            return model, "onnx model (vision.classify)"
         except Exception as exc:  # noqa: BLE001 - no model file, or onnxruntime missing
             why = f"{type(exc).__name__}: {exc}"
     if not simulated:
         log.warning("no card model (%s): only the simulated deck can be read; use the phone to enter cards", why)
     # the stand-in compares 24x34 thumbnails: faces drawn at 1.5 px/mm are plenty, and quick to draw
-    clf = TemplateClassifier.from_art([*CARD_IDS, "back"], default_card_art(px_per_mm=1.5))
+    names = [*CARD_IDS, "back"] + ([c.name for c in DECKTET] if decktet else [])
+    clf = TemplateClassifier.from_art(names, default_card_art(px_per_mm=1.5))
     return clf, f"template stand-in taught the simulated deck (no model: {why})"
 
 
@@ -287,7 +296,7 @@ class Companion:
         assert self.session is not None
         game = self.session.game
         layout = layout_for(game.spec.table, game.num_players, str(self.config["table"].get("paper", "A3")))
-        classifier, name = load_classifier(simulated=demo)
+        classifier, name = load_classifier(simulated=demo, deck=game.spec.deck)
         log.info("classifier: %s", name)
         self.classifier_name = name
         album = None

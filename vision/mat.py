@@ -15,7 +15,6 @@ millimetres. A layout depends only on the table protocol (``pegging``, ``tricks`
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -138,7 +137,7 @@ def layout_for(table: str, seats: int, paper: str = "A3") -> MatLayout:
     builders = {"pegging": _pegging, "tricks": _around, "pile": _around, "layout": _grid}
     if table not in builders:
         raise LayoutError(f"unknown table protocol {table!r}; choose one of {', '.join(TABLES)}")
-    limits = {"pegging": (2, 4), "tricks": (2, 6), "pile": (2, 6), "layout": (1, 8)}
+    limits = {"pegging": (2, 4), "tricks": (2, 8), "pile": (2, 8), "layout": (1, 8)}
     low, high = limits[table]
     if not isinstance(seats, int) or not low <= seats <= high:
         raise LayoutError(f"a {table} mat has {low} to {high} seats, not {seats!r}")
@@ -251,20 +250,35 @@ def _pegging(table: str, seats: int, size: tuple[float, float], reserve: float) 
     return zones, title
 
 
+#: seats per side of an "around" mat (bottom, left, top, right), seat 0 at the bottom, clockwise
+_SIDES = {2: (1, 0, 1, 0), 3: (1, 0, 2, 0), 4: (1, 1, 1, 1), 5: (2, 1, 1, 1), 6: (2, 1, 2, 1),
+          7: (2, 1, 3, 1), 8: (3, 1, 3, 1)}
+
+
 def _around(table: str, seats: int, size: tuple[float, float], reserve: float) -> _Plan:
-    """One outline per seat on an ellipse around a centre outline (the trick's trump, or the pile)."""
+    """One outline per seat round the mat's edge, clockwise from the bottom, and a centre outline
+    (the trick's trump, or the pile)."""
     w, h = size
     cw, ch = CARD_MM
     cx, cy = w / 2, h / 2
-    rx, ry = cx - _EDGE - ch / 2, cy - _EDGE - ch / 2
-    zones = []
-    for seat in range(seats):
-        angle = math.pi / 2 + 2 * math.pi * seat / seats  # seat 0 at the bottom edge, then clockwise
-        centre = (cx + rx * math.cos(angle), cy + ry * math.sin(angle))
-        zones.append(_zone(f"seat{seat}", "seat", [Slot(0, centre, (cw, ch))], seat))
+    bottom, left, top, right = _SIDES[seats]
+    low_y, high_y = h - _EDGE - ch / 2, _EDGE + ch / 2
+    side_x = _EDGE + cw / 2
+
+    def row(n: int) -> list[float]:
+        """x of ``n`` outlines spread along a row, left to right, clear of the side seats."""
+        span = w - 2 * (_EDGE + cw + 2 * GAP_MM)
+        return [cx + (i - (n - 1) / 2) * min(span / max(n, 1), cw + 40.0) for i in range(n)]
+
+    centres = [(x, low_y) for x in reversed(row(bottom))]
+    centres += [(side_x, cy)] * left
+    centres += [(x, high_y) for x in row(top)]
+    centres += [(w - side_x, cy)] * right
+    zones = [_zone(f"seat{seat}", "seat", [Slot(0, centre, (cw, ch))], seat) for seat, centre in enumerate(centres)]
     centre_name = "trump" if table == "tricks" else "pile"
     zones.append(_zone(centre_name, centre_name, [Slot(0, (cx, cy), (cw, ch))], stack=table == "pile"))
-    title = (cx - 60.0, cy + ch / 2 + GAP_MM, cx + 60.0, cy + ch / 2 + GAP_MM + 12.0)
+    # the title: beside the centre outline, short of the right-hand seat's column
+    title = (cx + cw / 2 + 2 * GAP_MM, cy - 6.0, w - _EDGE - cw - 2 * GAP_MM, cy + 6.0)
     return zones, title
 
 

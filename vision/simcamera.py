@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from vision.api import CARD_MM
+from vision.enroll import Embedder, EnrolledDeck
 from vision.mat import MatLayout
 from vision.mat_print import render_mat
 
@@ -53,13 +54,23 @@ class CardOnMat:
 
 
 def default_card_art(design: int = 7, px_per_mm: float = 3.0) -> Callable[[str], np.ndarray]:
-    """Card faces from :mod:`vision.render` (BGRA, alpha cuts the round corners)."""
-    from vision.render import render_card
+    """Card faces from :mod:`vision.render` (BGRA, alpha cuts the round corners): the French
+    cards and their back, and the Decktet's cards by name (``"the Author"``)."""
+    from vision.render import CARD_IDS, render_card
+    from vision.render.decktet import render_decktet
+
+    french = {*CARD_IDS, "back"}
 
     def art(card: str) -> np.ndarray:
-        return render_card(card, design, px_per_mm=px_per_mm, alpha=True)
+        if card in french:
+            return render_card(card, design, px_per_mm=px_per_mm, alpha=True)
+        return render_decktet(card, DECKTET_DESIGN, px_per_mm=px_per_mm, alpha=True)
 
     return art
+
+
+#: the design of the simulated table's Decktet (the deck :func:`simulated_decktet` enrols)
+DECKTET_DESIGN = 0
 
 
 class TableCamera:
@@ -226,3 +237,35 @@ class TableCamera:
         cv2.add(out, plus, dst=out)
         cv2.subtract(out, minus, dst=out)
         return out
+
+
+def simulated_decktet(classifier: Embedder, *, px_per_mm: float = 4.0) -> EnrolledDeck:
+    """The simulated table's Decktet enrolled for ``classifier``: what a player does once with a
+    real Decktet (``pegpi enroll``), so frames of it can be read. Kept in the cache folder (not
+    among the player's enrolled decks), one per model."""
+    from games.decktet import DECKTET
+    from vision.enroll import enroll
+    from vision.render.decktet import render_decktet
+    from vision.render.npm import data_dir
+
+    folder = data_dir("simulated")
+    cached = folder / "simulated-decktet.npz"
+    if cached.is_file():
+        try:
+            deck = EnrolledDeck.load(cached)
+        except (OSError, ValueError, KeyError):  # a damaged cache is made again
+            deck = None
+        if deck is not None and deck.model == classifier.model_id:
+            return deck
+    names = [card.name for card in DECKTET]
+    crops = [render_decktet(name, DECKTET_DESIGN, px_per_mm=px_per_mm) for name in names]
+    deck = enroll(classifier, "simulated-decktet", crops, names, save=False, merge=False, augment=SIM_AUGMENT)
+    try:
+        deck.save(folder)
+    except OSError:  # a read-only home: enrol again next time
+        pass
+    return deck
+
+
+#: variants per enrolled view of the simulated Decktet (a player's enrolment uses more)
+SIM_AUGMENT = 8

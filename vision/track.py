@@ -46,6 +46,9 @@ class _SlotState:
     confidence: float = 0.0
     signature: np.ndarray | None = None
     candidate: np.ndarray | None = None
+    #: a second look of the candidate: a card whose outline is found two ways in turn (touching
+    #: its neighbour, or not) shows two signatures frame after frame, and is still one card
+    alt: np.ndarray | None = None
     seen: int = 0
     missing_since: float | None = None
     tries: int = 0
@@ -53,7 +56,7 @@ class _SlotState:
     verify: bool = False  # a hand was over the card: read it once more when it is seen again
 
     def forget_candidate(self) -> None:
-        self.candidate, self.seen, self.tries, self.best = None, 0, 0, None
+        self.candidate, self.alt, self.seen, self.tries, self.best = None, None, 0, 0, None
 
 
 class Tracker:
@@ -107,7 +110,12 @@ class Tracker:
                     and similarity(card.signature, st.signature) >= cfg.same_card):
                 st.forget_candidate()
                 continue
-            if st.candidate is not None and similarity(card.signature, st.candidate) >= cfg.same_card:
+            if st.candidate is not None and (
+                    similarity(card.signature, st.candidate) >= cfg.same_card
+                    or (st.alt is not None and similarity(card.signature, st.alt) >= cfg.same_card)):
+                st.seen += 1
+            elif st.candidate is not None and st.alt is None:
+                st.alt = card.signature
                 st.seen += 1
             else:
                 st.forget_candidate()

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from games.errors import RecordError
 from games.jsontypes import JSONObject
+from games.records import Replay
 from games.table import CRIB, STARTER, Zone
 
 if TYPE_CHECKING:
@@ -32,12 +33,45 @@ PASSES = ("go", "pass")
 OnStep = Callable[[int, JSONObject, Exception | None], object]
 
 
-def record_to_script(record: Mapping[str, Any], *, row_slots: int = 8, crib_slots: int = 4) -> list[JSONObject]:
-    """The steps that play ``record`` on a pegging mat (games whose ``spec.table`` is pegging)."""
-    from device.protocols.pegging import pegging_table
+#: turns a checked game record into the placement steps that play it on its table's mat
+ScriptBuilder = Callable[[Replay], list[JSONObject]]
+_BUILDERS: dict[str, ScriptBuilder] = {}
+
+
+def register_script(table: str) -> Callable[[ScriptBuilder], ScriptBuilder]:
+    """Decorator: ``fn`` writes the placement script of records of games played on ``table``
+    (next to the table's protocol, which plays such scripts back)."""
+
+    def add(fn: ScriptBuilder) -> ScriptBuilder:
+        owner = _BUILDERS.get(table)
+        if owner is not None and owner is not fn:
+            raise ValueError(f"the {table} table's scripts are written by {owner.__qualname__}")
+        _BUILDERS[table] = fn
+        return fn
+
+    return add
+
+
+def record_to_script(record: Mapping[str, Any]) -> list[JSONObject]:
+    """The steps that play ``record`` on its game's mat, as players would lay the cards."""
+    from device.protocols import registered_protocols
     from games.records import replay
 
     result = replay(record)  # checks the record first
+    table = result.game.spec.table
+    registered_protocols()  # each protocol's module registers its table's script writer
+    builder = _BUILDERS.get(table)
+    if builder is None:
+        raise RecordError(f"{result.game.spec.title} is played on a {table} table, whose placement "
+                          "scripts are not written yet")
+    return builder(result)
+
+
+@register_script("pegging")
+def pegging_script(result: Replay, *, row_slots: int = 8, crib_slots: int = 4) -> list[JSONObject]:
+    """The steps that play a record on a pegging mat (games whose ``spec.table`` is pegging)."""
+    from device.protocols.pegging import pegging_table
+
     game = result.game
     state = game.new_initial_state()
     pegging_table(state)  # refuses a game not played on the pegging table

@@ -16,6 +16,8 @@ from typing import Any
 
 from games.bhargage.table import DecktetPeggingGame, DecktetPeggingState
 from games.engine import new_game
+from games.jsontypes import JSONObject
+from games.playouts import PlayoutRequest, register_playout
 from games.records import to_record
 
 Step = Callable[[DecktetPeggingState], None]
@@ -93,3 +95,11 @@ def autoplay(name: str = "bhargage", players: list[str] | None = None, seed: int
                 taker = [s for s in range(game.num_players) if state.side_of(s) != state.missed[0]][0]
                 do({"act": "muggins", "player": taker})
     return to_record(game, actions)
+
+
+@register_playout("bhargage", "suitcases")
+def _playout(request: PlayoutRequest) -> JSONObject:
+    record: JSONObject = autoplay(request.game, list(request.players), request.seed,
+                                  known_hands=request.known_hands, max_deals=request.deals or 200,
+                                  options=request.options)
+    return record

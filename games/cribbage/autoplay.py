@@ -16,6 +16,8 @@ from games.cards import Card
 from games.cribbage.game import Cribbage, CribbageState
 from games.cribbage.scoring import value
 from games.engine import Action, new_game
+from games.jsontypes import JSONObject
+from games.playouts import PlayoutRequest, register_playout
 from games.records import to_record
 
 
@@ -128,6 +130,18 @@ def autoplay(name: str = "cribbage", players: list[str] | None = None, seed: int
             raise AssertionError(f"autoplay does not know the phase {phase!r}")
         _optional_claims(state, game, rng, do)
     return to_record(game, actions)
+
+
+@register_playout("cribbage", "cribbage3", "cribbage3-solo", "cribbage4", "cribbage5", "cribbage7", "auction",
+                  "costly", "noddy", "losing", "revised")
+def _playout(request: PlayoutRequest) -> JSONObject:
+    options = dict(request.options or {})
+    if request.game == "losing" and "base" not in options and len(request.players) > 2:
+        options["base"] = {3: "cribbage3", 4: "cribbage4"}[len(request.players)]
+    record: JSONObject = autoplay(request.game, list(request.players), request.seed,
+                                  known_hands=request.known_hands, max_deals=request.deals or 200,
+                                  options=options or None)
+    return record
 
 
 def _seats(name: str, options: dict[str, Any] | None) -> int:

@@ -17,7 +17,10 @@ from games.cribbage.actions import Starter
 from games.cribbage.scoring import STANDARD, score_show
 from games.engine import Action, Game, Option, Score, Spec, State, register
 from games.errors import CardCountError, CardError, IllegalActionError
+from games.jsontypes import JSONObject
+from games.playouts import PlayoutRequest, register_playout
 from games.spec import TARGET_HIGH, TARGET_LOW
+from games.table import GRID, Zone
 from games.view import Common, Counted, LayoutView, TableView, counted
 
 SIZE = 4
@@ -181,6 +184,47 @@ class PatienceState(State):
     def check_target(self, side: int) -> None:
         """The square is judged once every line is counted, not as the target is passed."""
 
+    # -- the layout table: the square is the mat's grid, row by row; the starter is laid on it
+
+    def whose_turn(self) -> int | None:
+        return None if self.is_over else 0
+
+    def zone_owner(self, zone: Zone) -> int | None:
+        return 0 if zone == GRID else None
+
+    def zone_label(self, zone: Zone) -> str:
+        return "the square" if zone == GRID else zone.name
+
+    def zone_cards(self, zone: Zone) -> list[str]:
+        if zone != GRID:
+            return []
+        cards = [str(self.grid[place]) for place in sorted(self.grid)]
+        return cards + ([str(self.starter)] if self.starter else [])
+
+    def card_means(self, zone: Zone, card: str) -> list[Action] | None:
+        if zone != GRID or self.is_over:
+            return None
+        known = self.game.parse_card(card)
+        if known in self.grid.values() or known == self.starter:
+            return None
+        return [Starter(known)] if self.phase == "starter" else []
+
+    def slot_means(self, zone: Zone, slot: int, card: str) -> list[Action] | None:
+        means = self.card_means(zone, card)
+        if means == [] and 0 <= slot < SIZE * SIZE:
+            row, col = divmod(slot, SIZE)
+            return [Place(self.game.parse_card(card), row, col)]
+        return means
+
+    def laid_by(self, action: Action) -> list[tuple[Zone, int, str]]:
+        if isinstance(action, Place):
+            return [(GRID, action.row * SIZE + action.col, str(action.card))]
+        if isinstance(action, Layout):
+            return [(GRID, i, str(card)) for i, card in enumerate(action.cards)]
+        if isinstance(action, Starter):
+            return [(GRID, 0, str(action.card))]  # turned up and laid on the square's first card
+        return []
+
     def _view(self, common: Common, seat: int | None) -> TableView:
         common["result"] = "win" if self.winner is not None else "lost" if self.loser is not None else None
         return PatienceView(
@@ -208,6 +252,13 @@ class PatienceView(LayoutView):
     grid: tuple[tuple[str | None, ...], ...]  # the square, row by row; None where no card lies yet
     starter: str | None
     lines: tuple[LineCount, ...]  # once the starter is turned
+
+
+@register_playout("patience")
+def _playout(request: PlayoutRequest) -> JSONObject:
+    """At the table the square grows card by card, each into a free place touching the others."""
+    record: JSONObject = random_square(request.seed, card_by_card=True)
+    return record
 
 
 def random_square(seed: int = 0, *, card_by_card: bool = True) -> dict[str, Any]:

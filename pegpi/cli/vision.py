@@ -7,7 +7,6 @@ import argparse
 import json
 import os
 import time
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from games import get_game
@@ -31,10 +30,16 @@ def register(commands: Any, benches: Any) -> None:
     mat.add_argument("-o", "--output", required=True, help="FILE.pdf or FILE.png")
     mat.set_defaults(func=_mat)
 
-    sim = commands.add_parser("table-sim", help="play a simulated cribbage deal to the camera pipeline, print events")
-    sim.add_argument("--seed", type=int, default=0, help="camera pose, card jitter and deal")
+    sim = commands.add_parser("table-sim", help="play a random deal (or game) of any game on the simulated table, "
+                                                "read by the camera pipeline, and compare it with what was played")
+    sim.add_argument("--game", default="cribbage", help="game name (default cribbage); see `pegpi games`")
+    sim.add_argument("--seats", type=int, default=None, help="number of players (default: the game's fewest)")
+    sim.add_argument("--seed", type=int, default=0, help="which random game, camera pose and card jitter")
+    sim.add_argument("--game-to-end", action="store_true", help="play the whole game, not one deal")
+    sim.add_argument("--events", action="store_true",
+                     help="no frames: the script's table events go straight to the table protocol")
     sim.add_argument("--fps", type=float, default=30.0)
-    sim.add_argument("--save", metavar="FOLDER", help="also write the frames there as PNG")
+    sim.add_argument("--json", action="store_true", help="print the comparison as JSON")
     sim.set_defaults(func=_table_sim)
 
     bench = benches.add_parser("vision", help="ms per 1280x720 frame with 0/6/12 cards; placement latency")
@@ -70,26 +75,6 @@ def _mat(args: argparse.Namespace) -> int:
     return 0
 
 
-def cribbage_deal_script(seed: int = 0) -> list[Any]:
-    """A two-player cribbage deal as the table sees it: the starter is turned, each seat plays
-    four cards alternately into its row, a hand waves over the mat, the crib is turned up and
-    the mat cleared."""
-    import numpy as np
-
-    from vision.render import CARD_IDS
-    from vision.simtable import Clear, HandPass, Idle, Light, Place, Shake
-
-    rng = np.random.default_rng(seed)
-    cards = [str(c) for c in rng.permutation([c for c in CARD_IDS if c not in ("RJ", "BJ")])[:13]]
-    script: list[Any] = [Idle(0.3), Place(cards[0], "starter"), Shake(1.0)]
-    for i in range(4):
-        script += [Place(cards[1 + i], "seat1"), Place(cards[5 + i], "seat0")]
-    script += [HandPass("seat0", 1.2), Light(0.8, 0.6), Idle(0.5)]
-    script += [Place(card, "crib") for card in cards[9:13]]
-    script += [HandPass(None, 1.0), Clear(), Idle(0.3)]
-    return script
-
-
 def _stand_in(px_per_mm: float = 3.0) -> TemplateClassifier:
     from vision.render import CARD_IDS
     from vision.simtable import default_card_art
@@ -109,31 +94,38 @@ def _classifier() -> tuple[CardClassifier, str]:
 
 
 def _table_sim(args: argparse.Namespace) -> int:
-    import cv2
-    import numpy as np
+    from games.errors import PegpiError
+    from pegpi.tablesim import table_sim
 
-    from vision.mat import layout_for
-    from vision.pipeline import TablePipeline
-    from vision.simtable import CameraPose, SimTable
-
-    layout = layout_for("pegging", 2)
-    pose = CameraPose.random(np.random.default_rng(args.seed))
-    sim = SimTable(layout, cribbage_deal_script(args.seed), title="cribbage", fps=args.fps, pose=pose, seed=args.seed)
-    classifier, name = _classifier()
-    pipeline = TablePipeline(layout, classifier)
-    print(f"simulated cribbage deal: {len(sim.scenes)} frames, {sim.duration:.1f} s; classifier: {name}")
-    got = []
-    for frame in sim.frames():
-        if args.save:
-            Path(args.save).mkdir(parents=True, exist_ok=True)
-            cv2.imwrite(str(Path(args.save) / f"frame{frame.index:05d}.png"), frame.image)
-        for event in pipeline.process(frame.image, frame.t).events:
-            print(event)
-            got.append((event.zone, event.slot, event.card, event.kind))
-    want = [(e.zone, e.slot, e.card, e.kind) for e in sim.truth]
-    print(f"{'the same events as played' if got == want else 'DIFFERENT from what was played'}: "
-          f"{len(got)} read, {len(want)} played")
-    return 0 if got == want else 1
+    if args.seed < 0:
+        raise CommandError(f"--seed must be 0 or more, got {args.seed}")
+    if args.fps <= 0:
+        raise CommandError(f"--fps must be more than 0, got {args.fps}")
+    try:
+        report = table_sim(args.game, seats=args.seats, seed=args.seed, whole_game=args.game_to_end,
+                           frames=not args.events, fps=args.fps)
+    except PegpiError as exc:
+        raise CommandError(str(exc)) from exc
+    if args.json:
+        print(json.dumps(report.to_json()))
+        return 0 if report.same else 1
+    what = "whole game" if report.whole_game else "deal"
+    seats = f"{report.seats} seat{'s' if report.seats != 1 else ''}"
+    print(f"simulated {report.game} {what}, {seats}, seed {report.seed}; classifier: {report.classifier}")
+    if report.frames:
+        print(f"  table events: {report.events_read} read, {report.events_played} played "
+              f"({'the same' if report.events_same else 'DIFFERENT'}); {report.frames_rendered} frames")
+    print(f"  actions: {report.actions_recorded} recorded, {report.actions_played} played; "
+          f"questions answered: {report.asked}")
+    print(f"  scores: {list(report.scores)} (played {list(report.scores_played)}); winner "
+          f"{report.winner} (played {report.winner_played})")
+    for problem in report.problems:
+        print(f"  problem: {problem}")
+    if report.first_difference:
+        print(f"  first difference: {report.first_difference}")
+    print(f"{'the same as played' if report.same else 'DIFFERENT from what was played'} "
+          f"({report.seconds:.1f} s)")
+    return 0 if report.same else 1
 
 
 def _percentile(values: list[float], q: float) -> float:

@@ -14,8 +14,8 @@ from vision.mat_find import MatFinder, warp_mat
 from vision.mat_print import render_mat, save_mat
 from vision.simtable import CameraPose, Idle, SimTable
 
-CASES = [("pegging", n, "A3") for n in (2, 3, 4)] + [("tricks", n, "A3") for n in (2, 3, 4, 5, 6)]
-CASES += [("pile", n, "A3") for n in (2, 4, 6)] + [("layout", 1, "A3"), ("layout", 2, "A4")]
+CASES = [("pegging", n, "A3") for n in (2, 3, 4)] + [("tricks", n, "A3") for n in range(2, 9)]
+CASES += [("pile", n, "A3") for n in (2, 4, 6, 8)] + [("layout", 1, "A3"), ("layout", 2, "A4")]
 
 
 def boxes(layout: MatLayout):

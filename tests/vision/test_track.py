@@ -171,3 +171,13 @@ def test_a_card_never_read_is_reported_as_unknown_after_the_retries():
     events = feed(tracker, blind, [([card("7H")], ())] * 20)
     assert [(i, e.card, e.kind) for i, e in events] == [(7, "unknown", "placed")]
     assert len(calls) == 3
+
+
+def test_a_card_whose_outline_is_found_two_ways_in_turn_is_still_placed():
+    # touching its neighbour, a card's outline is cut one way, then the other: two looks in turn
+    tracker, reader = Tracker(LAYOUT, TrackerConfig(stable_frames=3)), Reader()
+    first = card("7H")
+    second = SeenCard("seat0", 0, QUAD, look(77))
+    frames = [([first if i % 2 == 0 else second], ()) for i in range(8)]
+    events = feed(tracker, reader, frames)
+    assert [(e.kind, e.slot) for _, e in events] == [("placed", 0)]

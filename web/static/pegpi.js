@@ -168,6 +168,7 @@ function render(view) {
   renderShow(view);
   renderLast(view);
   renderRows(view);
+  renderSquare(view);
   renderHand(view);
   renderFixButtons(view);
   renderAsk(view);
@@ -407,6 +408,27 @@ function renderRows(view) {
     const cards = el("div", "cards small");
     fillCards(cards, row);
     box.appendChild(cards);
+  });
+}
+
+// a layout game's square (Cribbage Patience): the grid as laid, then each line's count
+function renderSquare(view) {
+  const box = $("square");
+  const grid = view.grid;
+  box.hidden = !Array.isArray(grid);
+  if (box.hidden) return;
+  box.replaceChildren(el("div", "label", "The square"));
+  const square = el("div", "grid");
+  grid.forEach((row) => row.forEach((card) => {
+    square.appendChild(card ? cardEl(card) : el("span", "card empty", "·"));
+  }));
+  box.appendChild(square);
+  (view.lines || []).forEach((line) => {
+    const li = el("div", "line");
+    li.appendChild(el("b", null, `${line.line}: ${line.total}`));
+    const said = (line.items || []).map((item) => item.say).join(", ");
+    li.appendChild(el("span", "muted", said ? "  " + said : "  nineteen"));
+    box.appendChild(li);
   });
 }
 

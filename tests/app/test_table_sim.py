@@ -1,0 +1,39 @@
+"""`pegpi table-sim`: a random game of a catalogue game laid on the simulated table, read by the
+real pipeline and its table protocol, compared with what was played."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from pegpi.cli import main
+from pegpi.tablesim import table_sim
+
+
+def test_a_cribbage_deal_read_from_frames_is_the_deal_played(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["table-sim", "--game", "cribbage", "--seed", "2", "--fps", "15", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["same"] is True and report["game"] == "cribbage" and report["seats"] == 2
+    assert report["events_read"] == report["events_played"] > 20
+    assert report["scores"] == report["scores_played"] and sum(report["scores"]) > 0
+
+
+@pytest.mark.parametrize(("game", "seats"), [("cribbage4", 4), ("cribbage3", 3), ("suitcases", 2)])
+def test_the_protocol_alone_scores_a_deal_as_played(game: str, seats: int) -> None:
+    report = table_sim(game, seats=seats, seed=1, frames=False)
+    assert report.same, report.to_json()
+    assert report.actions_recorded > 10
+
+
+def test_a_seat_count_the_game_does_not_allow_is_one_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["table-sim", "--game", "cribbage", "--seats", "5"]) != 0
+    err = capsys.readouterr().err
+    assert "Cribbage is played by 2 players, not 5" in err and "Traceback" not in err
+
+
+def test_a_decktet_deal_is_read_from_frames_once_the_deck_is_enrolled() -> None:
+    report = table_sim("bhargage", seed=3, fps=15)
+    assert "Decktet enrolled" in report.classifier or "stand-in" in report.classifier
+    assert report.same, report.to_json()
+    assert report.events_read == report.events_played > 15
