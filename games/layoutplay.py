@@ -25,6 +25,7 @@ from games.ginmelds import best_defence, best_melds
 from games.jsontypes import JSONObject
 from games.landlord import HAND, LandlordState
 from games.landlordcombos import all_plays, classify
+from games.playouts import PlayoutRequest, register_playout
 from games.records import to_record
 
 Step = Callable[[State], None]
@@ -69,6 +70,12 @@ def autoplay(name: str, players: list[str] | None = None, seed: int = 0, *, know
     if not known_hands:
         record["secret"] = secret
     return record
+
+
+@register_playout("gin", "landlord")
+def _playout(request: PlayoutRequest) -> JSONObject:
+    return autoplay(request.game, list(request.players), request.seed, known_hands=request.known_hands,
+                    deals=0 if request.deals is None else request.deals, options=request.options)
 
 
 # ---------------------------------------------------------------------------------- Gin
