@@ -148,6 +148,9 @@ def test_seats_belong_to_one_phone() -> None:
     ({"act": "rule", "player": 2, "rule": "one-step"}, 2, {"act": "rule", "player": 2, "rule": "one-step"}),
     ({"act": "show", "player": 1, "cards": ["AS", "2S", "3S", "4S"]}, 0,
      {"act": "show", "player": 1, "cards": ["AS", "2S", "3S", "4S"]}),
+    ({"act": "draw", "player": 1, "card": "KD"}, 0, {"act": "draw", "player": 1, "hidden": True}),
+    ({"act": "draw", "player": 1, "card": "KD"}, 1, {"act": "draw", "player": 1, "card": "KD"}),
+    ({"act": "deal", "first": 0, "cards": ["AS", "2S", "RJ"]}, 0, {"act": "deal", "first": 0, "hidden": True}),
 ])
 def test_redaction(action: dict[str, Any], seat: int | None, shown: dict[str, Any]) -> None:
     assert redact_action(action, seat) == shown
