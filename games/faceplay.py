@@ -125,19 +125,19 @@ def _skull(driver: _Driver, rng: random.Random, known: bool) -> list[list[str]]:
         phase = state.phase
         if phase == "open":
             mats = [[] for _ in range(n)]
-            for seat in rng.sample(state.active(), len(state.active())):
-                place(seat)
+            for opener in rng.sample(state.active(), len(state.active())):
+                place(opener)
         elif phase == "place":
+            assert state.turn is not None
             seat = state.turn
-            assert seat is not None
             if state.in_hand(seat) and rng.random() < 0.6:
                 place(seat)
             else:
                 count = rng.randint(1, min(state.on_mats, 1 + len(mats[seat]) + 1))
                 driver.do({"act": "challenge", "player": seat, "count": count})
         elif phase == "bid":
+            assert state.turn is not None
             seat = state.turn
-            assert seat is not None
             if state.bid < state.on_mats and rng.random() < 0.3:
                 driver.do({"act": "bid", "player": seat, "count": state.bid + rng.randint(1, state.on_mats - state.bid)})
             else:

@@ -92,15 +92,14 @@ class HandValue:
         word = [rank_word(x) for x in r]
         if not r:
             return "no cards"
-        kick = (lambda rest: f", {' '.join(rest)} kicker{'s' if len(rest) > 1 else ''}" if rest else "")
         if self.rank == HIGH_CARD:
             return f"{word[0]} high" + (f", {' '.join(word[1:])}" if len(r) > 1 else "")
         if self.rank == PAIR:
-            return f"pair of {word[0]}s" + kick(word[1:])
+            return f"pair of {word[0]}s" + _kick(word[1:])
         if self.rank == TWO_PAIR:
-            return f"two pair, {word[0]}s and {word[1]}s" + kick(word[2:])
+            return f"two pair, {word[0]}s and {word[1]}s" + _kick(word[2:])
         if self.rank == TRIPS:
-            return f"three {word[0]}s" + kick(word[1:])
+            return f"three {word[0]}s" + _kick(word[1:])
         if self.rank == STRAIGHT:
             return f"straight, {word[0]} high"
         if self.rank == FLUSH:
@@ -108,7 +107,7 @@ class HandValue:
         if self.rank == FULL_HOUSE:
             return f"full house, {word[0]}s full of {word[1]}s"
         if self.rank == QUADS:
-            return f"four {word[0]}s" + kick(word[1:])
+            return f"four {word[0]}s" + _kick(word[1:])
         if self.rank == STRAIGHT_FLUSH:
             return "royal flush" if r[0] == 14 else f"straight flush, {word[0]} high"
         return f"five {word[0]}s"
@@ -117,6 +116,10 @@ class HandValue:
         return {"category": "royal flush" if self.rank == STRAIGHT_FLUSH and self.ranks[0] == 14 else self.category,
                 "rank": self.rank, "name": self.name, "ranks": list(self.ranks),
                 "cards": [str(c) for c in self.cards]}
+
+
+def _kick(rest: Sequence[str]) -> str:
+    return f", {' '.join(rest)} kicker{'s' if len(rest) > 1 else ''}" if rest else ""
 
 
 def _value(slots: Sequence[_Slot], cards: Sequence[Card]) -> HandValue:

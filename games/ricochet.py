@@ -336,8 +336,9 @@ class RicochetState(State):
 
     def _settle(self, winners: list[int]) -> None:
         n = self.game.num_players
-        assert self.dealer is not None
-        order = sorted(winners, key=lambda s: (s - self.dealer - 1) % n)
+        dealer = self.dealer
+        assert dealer is not None
+        order = sorted(winners, key=lambda s: (s - dealer - 1) % n)
         share, odd = divmod(self.pot, len(order))
         first = self.values[order[0]]
         hand = first.name if first is not None else ""
@@ -346,7 +347,7 @@ class RicochetState(State):
             self.status[seat] = WON
             label = "takes the pot" if len(order) == 1 else "splits the pot"
             self._chips(seat, chips, "pot", f"{label} with {hand}" if hand else label)
-        self.sheet.append((self.dealer, self.pot, tuple(order), hand))
+        self.sheet.append((dealer, self.pot, tuple(order), hand))
         self.pot = 0
         self.deals += 1
         self._phase = "deal"
