@@ -207,6 +207,15 @@ class SkullState(State):
             return f"{names[self.bidder]} names who starts the next round"
         return ""
 
+    def waiting_for(self) -> int | None:
+        """The seat the table waits for: to lay or bid, to turn cards, to pick the lost card, to
+        name the next first player; None while the opening cards are laid (anyone may)."""
+        if self._phase in ("place", "bid"):
+            return self.turn
+        if self._phase in ("reveal", "choose"):
+            return self.bidder
+        return self.chooser if self._phase == "lose" else None
+
     def _own_left(self) -> bool:
         c = self.bidder
         return c is not None and len(self.flipped[c]) < len(self.mats[c])
@@ -383,7 +392,7 @@ class SkullState(State):
 
     def _view(self, common: Common, seat: int | None) -> TableView:
         n = self.game.num_players
-        common["turn"] = self.turn
+        common["turn"] = None if self.is_over else self.waiting_for()
         common["result"] = "win" if self.winner is not None else None
         own_mat: tuple[str | None, ...] | None = None
         lost: tuple[str | None, ...] | None = None
