@@ -6,7 +6,8 @@ decide it, most significant first. A longer list of ranks with the same start is
 beats no kicker (ace-eight beats a lone ace). Suits (clubs < diamonds < hearts < spades) break a
 tie between hands of the same ranks until the end of a deal, card by card in the same order.
 
-Jokers may play as *bugs*: a bug is an ace, or any card that completes a straight or a flush.
+Jokers may play as *bugs*: a bug is an ace, or any card not held that completes a straight or a
+flush (in a flush, the best card of the suit not held).
 
 >>> evaluate(parse_cards("2D 2S 9H 7C")).name
 'pair of 2s, 9 7 kickers'
@@ -178,8 +179,12 @@ def _with_bugs(cards: Sequence[Card], five_aces: bool) -> HandValue:
     for picks in product(stand_ins, repeat=len(bugs)):
         slots = base + [(r, s, _BUG_ORDER[b.suit]) for (r, s), b in zip(picks, bugs, strict=True)]
         value = _value(slots, ordered)
+        # a straight or flush needs real cards (a flush takes the best card of its suit not held);
+        # as an ace, a bug may double an ace held
+        real = len({(r, s) for r, s, _ in slots}) == len(slots)
         all_aces = all(r == 14 for r, _ in picks)
-        if value.rank in _STRAIGHTS or (all_aces and (value.rank != FIVE_OF_A_KIND or five_aces)):
+        if (value.rank in _STRAIGHTS and real) or (
+                all_aces and value.rank not in _STRAIGHTS and (value.rank != FIVE_OF_A_KIND or five_aces)):
             if best is None or value > best:
                 best = value
     if best is not None:

@@ -13,6 +13,7 @@ from games.briscola import BriscolaView
 from games.cribbage.autoplay import autoplay
 from games.eleusis import EleusisView
 from games.errors import ViewError
+from games.faceplay import autoplay as face_autoplay
 from games.pileplay import autoplay as pile_autoplay
 from games.ratscrew import RatscrewView
 from games.records import steps
@@ -47,6 +48,8 @@ def states():
     yield from trick_states()
     for name in ("beggar", "ratscrew", "eleusis"):
         yield from [s for _, _, s in steps(pile_autoplay(name, seed=5, known_hands=True, max_actions=400))]
+    for name in ("ricochet", "skull"):
+        yield from [s for _, _, s in steps(face_autoplay(name, seed=5, known_hands=True, deals=2))]
 
 
 @pytest.fixture(scope="module")
