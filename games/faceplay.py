@@ -152,11 +152,11 @@ def _skull(driver: _Driver, rng: random.Random, known: bool) -> list[list[str]]:
             card = mats[mat][len(mats[mat]) - 1 - len(state.flipped[mat])]
             driver.do({"act": "flip", "player": challenger, "mat": mat, "card": str(card)})
         elif phase == "lose":
-            challenger, chooser = state.bidder, state.chooser
-            assert challenger is not None and chooser is not None
+            challenger = state.bidder
+            assert challenger is not None
             card = rng.choice(owned[challenger])
             owned[challenger].remove(card)
-            driver.do({"act": "lose", "player": chooser, **({"card": str(card)} if known else {})})
+            driver.do({"act": "lose", "player": challenger, **({"card": str(card)} if known else {})})
         elif phase == "choose":
             challenger = state.bidder
             assert challenger is not None

@@ -86,9 +86,9 @@ class Flip(Action):
 
 @dataclass(frozen=True)
 class Lose(Action):
-    """The challenger loses a card for good, picked by ``player``: at random by the owner of the
-    skull turned up, or by the challenger who turned their own. ``card`` only if the challenger
-    enters it."""
+    """The challenger (``player``) loses a card for good, picked at random by the owner of the
+    skull turned up, or by the challenger who turned their own. ``card`` only from the
+    challenger's own phone: nobody else sees it."""
 
     act: ClassVar[str] = "lose"
     player: int
@@ -181,7 +181,7 @@ class SkullState(State):
         if isinstance(action, Flip) and phase == "reveal" or isinstance(action, First) and phase == "choose":
             return [self.bidder] if self.bidder is not None else []
         if isinstance(action, Lose) and phase == "lose":
-            return [self.chooser] if self.chooser is not None else []
+            return [self.bidder] if self.bidder is not None else []
         return None
 
     def prompt(self) -> str:
@@ -201,15 +201,17 @@ class SkullState(State):
             where = "their own mat" if self._own_left() else "the top card of another mat"
             return f"{names[self.bidder]} turns {self.bid - self.roses} more: {where}"
         if self._phase == "lose" and self.chooser is not None and self.bidder is not None:
-            how = "at random" if self.chooser != self.bidder else "one of their own choice"
-            return f"{names[self.chooser]} discards a card of {names[self.bidder]}'s, {how}"
+            if self.chooser == self.bidder:
+                return f"{names[self.bidder]} met their own skull: they choose a card to lose"
+            return f"{names[self.chooser]} picks one of {names[self.bidder]}'s cards at random: it is lost"
         if self._phase == "choose" and self.bidder is not None:
             return f"{names[self.bidder]} names who starts the next round"
         return ""
 
     def waiting_for(self) -> int | None:
-        """The seat the table waits for: to lay or bid, to turn cards, to pick the lost card, to
-        name the next first player; None while the opening cards are laid (anyone may)."""
+        """The seat the table waits for: to lay or bid, to turn cards, to pick the challenger's
+        lost card (the skull's owner), to name the next first player; None while the opening
+        cards are laid (anyone may)."""
         if self._phase in ("place", "bid"):
             return self.turn
         if self._phase in ("reveal", "choose"):

@@ -143,11 +143,15 @@ def test_a_skull_costs_a_card_chosen_by_its_owner_and_the_challenger_starts_agai
     with pytest.raises(IllegalActionError):
         state.apply_json(action("lose 0"))
     state = state.apply_json(action("flip 0 2 JD"))
-    assert state.phase == "lose" and state.chooser == 2 and state.skull_owner == 2
-    with pytest.raises(IllegalActionError, match="not Ann's turn"):
-        state.apply_json(action("lose 0"))
-    state = state.apply_json(action("lose 2"))
+    assert state.phase == "lose" and state.chooser == 2 and state.skull_owner == 2 and state.waiting_for() == 2
+    assert state.prompt() == "Cy picks one of Ann's cards at random: it is lost"
+    with pytest.raises(IllegalActionError, match="not Cy's turn to lose"):
+        state.apply_json(action("lose 2"))  # the lost card is always the challenger's
+    with pytest.raises(IllegalActionError, match="JD is Cy's card"):
+        state.apply_json(action("lose 0 JD"))
+    state = state.apply_json(action("lose 0 4C"))
     assert state.held == [3, 4, 4] and state.first == 0 and state.mats == [[], [], []]
+    assert state.view_for(0).lost == ("4C",) and state.view_for(2).lost == ()  # type: ignore[attr-defined]
 
 
 def test_own_skull_elimination_lets_the_challenger_name_who_starts() -> None:
@@ -174,15 +178,15 @@ def test_an_eliminated_challenger_gives_the_start_to_the_skulls_owner_and_the_la
     state = fresh()
     for _ in range(4):  # Ann turns her rose, then Bob's skull, four times
         state = run(state, ["place 0", "place 1 KD", "place 2", "challenge 0 2", "pass 1", "pass 2",
-                            "flip 0 0 9S", "flip 0 1", "lose 1"])
+                            "flip 0 0 9S", "flip 0 1", "lose 0"])
     assert state.held[0] == 0 and state.first == 1 and state.phase == "open" and state.active() == [1, 2]
     state = run(state, ["place 1", "place 2", "place 1 KD", "challenge 2 2", "pass 1", "flip 2 2 9H",
-                        "flip 2 1", "lose 1"])
+                        "flip 2 1", "lose 2"])
     assert state.first == 2 and state.held == [0, 4, 3]
     for _ in range(3):  # a bid of every card on the mats ends the bidding at once
         state = run(state, ["place 1", "place 2", "challenge 2 2"])
         assert state.phase == "reveal"
-        state = run(state, ["flip 2 2 9H", "flip 2 1 KD", "lose 1"])
+        state = run(state, ["flip 2 2 9H", "flip 2 1 KD", "lose 2"])
     assert state.is_over and state.winner == 1 and state.held == [0, 4, 0]
 
 
