@@ -3,7 +3,7 @@ random-playout tests, the golden records and, later, the simulated table).
 
 Every action goes through ``State.apply``. Ricochet Poker is played face up, so its records hold
 every card. In Skull the player keeps each seat's four real cards beside the engine; with
-``known_hands=True`` every card laid face down is entered by its owner (``place`` with ``card``),
+``known_hands=True`` every card laid face down is entered by its owner (``lay`` with ``card``),
 otherwise only cards turned up are, and ``record["secret"]`` keeps each seat's real cards.
 
 >>> record = autoplay("ricochet", seed=1)
@@ -113,11 +113,11 @@ def _skull(driver: _Driver, rng: random.Random, known: bool) -> list[list[str]]:
     secret = [[str(c) for c in cards] for cards in owned]
     mats: list[list[Card]] = [[] for _ in range(n)]
 
-    def place(seat: int) -> None:
+    def lay(seat: int) -> None:
         free = [c for c in owned[seat] if c not in mats[seat]]
         card = rng.choice(free)
         mats[seat].append(card)
-        driver.do({"act": "place", "player": seat, **({"card": str(card)} if known else {})})
+        driver.do({"act": "lay", "player": seat, **({"card": str(card)} if known else {})})
 
     while not driver.state.is_over:
         state = driver.state
@@ -126,12 +126,12 @@ def _skull(driver: _Driver, rng: random.Random, known: bool) -> list[list[str]]:
         if phase == "open":
             mats = [[] for _ in range(n)]
             for opener in rng.sample(state.active(), len(state.active())):
-                place(opener)
-        elif phase == "place":
+                lay(opener)
+        elif phase == "lay":
             assert state.turn is not None
             seat = state.turn
             if state.in_hand(seat) and rng.random() < 0.6:
-                place(seat)
+                lay(seat)
             else:
                 count = rng.randint(1, min(state.on_mats, 1 + len(mats[seat]) + 1))
                 driver.do({"act": "challenge", "player": seat, "count": count})

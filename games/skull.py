@@ -7,13 +7,13 @@ mat first, then the top cards of other mats. A skull ends the bet and costs the 
 for good; turning as many roses as bid wins the bet, and a second won bet wins the game.
 
 The engine counts the cards on each mat. What a face-down card is stays unknown unless its owner
-enters it on their own phone (``place`` with ``card``); no other seat's view ever shows it. A card
+enters it on their own phone (``lay`` with ``card``); no other seat's view ever shows it. A card
 turned up is seen by everyone and entered then.
 
 >>> from games import new_game
 >>> s = new_game("skull", ["Ann", "Bob", "Cy"]).new_initial_state()
 >>> for seat in (0, 1, 2):
-...     s = s.apply_json({"act": "place", "player": seat})
+...     s = s.apply_json({"act": "lay", "player": seat})
 >>> s = s.apply_json({"act": "challenge", "player": 0, "count": 2})
 >>> s.prompt()
 'Bob: raise the bid of 2 or pass'
@@ -39,10 +39,10 @@ def is_skull(card: Card) -> bool:
 
 
 @dataclass(frozen=True)
-class Place(Action):
-    """A card face down on the player's own mat; ``card`` only from the player's own phone."""
+class Lay(Action):
+    """A card laid face down on the player's own mat; ``card`` only from the player's own phone."""
 
-    act: ClassVar[str] = "place"
+    act: ClassVar[str] = "lay"
     player: int
     card: Card | None = None
 
@@ -117,7 +117,7 @@ class Skull(Game):
         pegged=False,
         summary="Cards face down, bid on roses; a skull costs a card, two won bets win.",
     )
-    actions = (Place, Challenge, Bid, Pass, Flip, Lose, First)
+    actions = (Lay, Challenge, Bid, Pass, Flip, Lose, First)
 
     def parse_card(self, text: str) -> Card:
         card = Card.parse(text)
@@ -173,9 +173,9 @@ class SkullState(State):
 
     def to_move(self, action: Action) -> Sequence[int] | None:
         phase = self._phase
-        if isinstance(action, Place) and phase == "open":
+        if isinstance(action, Lay) and phase == "open":
             return [s for s in self.active() if not self.mats[s]]
-        if (isinstance(action, Place | Challenge) and phase == "place") or (
+        if (isinstance(action, Lay | Challenge) and phase == "lay") or (
                 isinstance(action, Bid | Pass) and phase == "bid"):
             return [self.turn] if self.turn is not None else []
         if isinstance(action, Flip) and phase == "reveal" or isinstance(action, First) and phase == "choose":
@@ -191,7 +191,7 @@ class SkullState(State):
         if self._phase == "open":
             waiting = [names[s] for s in self.active() if not self.mats[s]]
             return "each player lays a card face down: " + ", ".join(waiting)
-        if self._phase == "place" and self.turn is not None:
+        if self._phase == "lay" and self.turn is not None:
             if self.in_hand(self.turn) == 0:
                 return f"{names[self.turn]} has no card left in hand: challenge"
             return f"{names[self.turn]}: lay a card or challenge"
@@ -212,7 +212,7 @@ class SkullState(State):
         """The seat the table waits for: to lay or bid, to turn cards, to pick the challenger's
         lost card (the skull's owner), to name the next first player; None while the opening
         cards are laid (anyone may)."""
-        if self._phase in ("place", "bid"):
+        if self._phase in ("lay", "bid"):
             return self.turn
         if self._phase in ("reveal", "choose"):
             return self.bidder
@@ -229,10 +229,10 @@ class SkullState(State):
             raise IllegalActionError(f"cannot {action.act} now: {self.prompt()}")
 
     def _apply(self, action: Action) -> None:
-        if isinstance(action, Place):
-            self._place(action)
+        if isinstance(action, Lay):
+            self._lay(action)
         elif isinstance(action, Challenge):
-            self._need(action, "place")
+            self._need(action, "lay")
             self._raise(action.player, action.count)
         elif isinstance(action, Bid):
             self._need(action, "bid")
@@ -268,8 +268,8 @@ class SkullState(State):
             raise IllegalActionError(f"{names[seat]} has three roses (numbered cards) only")
         self.known[seat] = cards
 
-    def _place(self, action: Place) -> None:
-        self._need(action, "open", "place")
+    def _lay(self, action: Lay) -> None:
+        self._need(action, "open", "lay")
         seat, card = action.player, action.card
         name = self.game.players[seat]
         if self.in_hand(seat) == 0:
@@ -283,7 +283,7 @@ class SkullState(State):
         self.mats[seat].append(card)
         if self._phase == "open":
             if all(self.mats[s] for s in self.active()):
-                self._phase = "place"
+                self._phase = "lay"
                 self.turn = self.first
             return
         self.turn = self._after(seat)
@@ -305,7 +305,7 @@ class SkullState(State):
                                      if low <= total else f"no bid can go above {self.bid}")
         self.bid = count
         self.bidder = seat
-        if self._phase == "place":
+        if self._phase == "lay":
             self._phase = "bid"
         self._next_bidder(seat)
 
@@ -453,5 +453,5 @@ class SkullView(LayoutView):
     lost: tuple[str | None, ...] | None = None  # this seat's lost cards, where entered
 
 
-__all__ = ["Bid", "Challenge", "First", "Flip", "Lose", "Pass", "Place", "Skull", "SkullState", "SkullView",
+__all__ = ["Bid", "Challenge", "First", "Flip", "Lose", "Pass", "Lay", "Skull", "SkullState", "SkullView",
            "is_skull"]

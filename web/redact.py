@@ -15,7 +15,7 @@ from games.jsontypes import JSONObject
 #: The fields of a player's action that name cards only that player may see.
 PRIVATE: dict[str, tuple[str, ...]] = {
     "discard": ("cards",), "hand": ("cards",), "draw": ("cards", "drawn"), "monte": ("cards",),
-    "rule": ("rule",), "place": ("card",), "lose": ("card",),
+    "rule": ("rule",), "lay": ("card",), "lose": ("card",),
 }
 
 

@@ -29,7 +29,7 @@ def example_rows() -> list[list[str]]:
 
 
 def action(text: str) -> dict[str, object]:
-    """A row's action: "place P [CARD]", "challenge P N", "bid P N", "pass P", "flip P MAT CARD",
+    """A row's action: "lay P [CARD]", "challenge P N", "bid P N", "pass P", "flip P MAT CARD",
     "lose P [CARD]", "first P SEAT"."""
     word, player, *rest = text.split()
     data: dict[str, object] = {"act": word, "player": int(player)}
@@ -77,7 +77,7 @@ def test_the_golden_record_replays_the_worked_rounds(capsys: pytest.CaptureFixtu
 
 
 def test_the_challenger_turns_their_own_mat_first_and_top_cards_only() -> None:
-    state = run(fresh(), ["place 0", "place 1", "place 2", "place 0", "place 1 2H", "challenge 2 4"])
+    state = run(fresh(), ["lay 0", "lay 1", "lay 2", "lay 0", "lay 1 2H", "challenge 2 4"])
     state = run(state, ["pass 0", "pass 1"])
     with pytest.raises(IllegalActionError, match="not Ann's turn"):
         state.apply_json(action("flip 0 0 5C"))
@@ -98,7 +98,7 @@ def test_the_challenger_turns_their_own_mat_first_and_top_cards_only() -> None:
 
 
 def test_bids_rise_and_a_bid_of_every_card_ends_the_bidding() -> None:
-    state = run(fresh(4), ["place 0", "place 1", "place 2", "place 3"])
+    state = run(fresh(4), ["lay 0", "lay 1", "lay 2", "lay 3"])
     with pytest.raises(IllegalActionError, match="a bid is 1 to 4 cards"):
         state.apply_json(action("challenge 0 5"))
     state = state.apply_json(action("challenge 0 2"))
@@ -111,24 +111,24 @@ def test_bids_rise_and_a_bid_of_every_card_ends_the_bidding() -> None:
 
 
 def test_a_player_with_no_card_in_hand_must_challenge() -> None:
-    state = run(fresh(), ["place 0", "place 1", "place 2"] + ["place 0", "place 1", "place 2"] * 3)
+    state = run(fresh(), ["lay 0", "lay 1", "lay 2"] + ["lay 0", "lay 1", "lay 2"] * 3)
     assert state.in_hand(0) == 0 and "Ann has no card left in hand: challenge" == state.prompt()
     with pytest.raises(IllegalActionError, match="no card left in hand"):
-        state.apply_json(action("place 0"))
+        state.apply_json(action("lay 0"))
 
 
 def test_a_players_cards_are_checked_as_they_become_known() -> None:
-    state = run(fresh(), ["place 0 KS", "place 1", "place 2"])
+    state = run(fresh(), ["lay 0 KS", "lay 1", "lay 2"])
     with pytest.raises(IllegalActionError, match="one skull"):
-        state.apply_json(action("place 0 QH"))
-    state = run(state, ["place 0 2C", "place 1", "place 2"])
+        state.apply_json(action("lay 0 QH"))
+    state = run(state, ["lay 0 2C", "lay 1", "lay 2"])
     with pytest.raises(IllegalActionError, match="already on Ann's mat"):
-        state.apply_json(action("place 0 2C"))
-    state = state.apply_json(action("place 0 3C"))
+        state.apply_json(action("lay 0 2C"))
+    state = state.apply_json(action("lay 0 3C"))
     with pytest.raises(IllegalActionError, match="3C is Ann's card"):
-        state.apply_json(action("place 1 3C"))
+        state.apply_json(action("lay 1 3C"))
     # a burn out: Cy bids every card, turns her own three roses, then Bob's cards
-    state = run(fresh(), ["place 0", "place 1", "place 2"] + ["place 0", "place 1", "place 2", "place 0", "place 1", "place 2", "place 0", "place 1"])
+    state = run(fresh(), ["lay 0", "lay 1", "lay 2"] + ["lay 0", "lay 1", "lay 2", "lay 0", "lay 1", "lay 2", "lay 0", "lay 1"])
     state = run(state, ["challenge 2 11", "flip 2 2 5S", "flip 2 2 6S", "flip 2 2 7S", "flip 2 1 6C", "flip 2 1 7C"])
     with pytest.raises(IllegalActionError, match="6S is Cy's card"):
         state.apply_json(action("flip 2 1 6S"))
@@ -138,7 +138,7 @@ def test_a_players_cards_are_checked_as_they_become_known() -> None:
 
 
 def test_a_skull_costs_a_card_chosen_by_its_owner_and_the_challenger_starts_again() -> None:
-    state = run(fresh(), ["place 0", "place 1", "place 2", "challenge 0 2", "pass 1", "pass 2",
+    state = run(fresh(), ["lay 0", "lay 1", "lay 2", "challenge 0 2", "pass 1", "pass 2",
                           "flip 0 0 4C"])
     with pytest.raises(IllegalActionError):
         state.apply_json(action("lose 0"))
@@ -158,7 +158,7 @@ def test_own_skull_elimination_lets_the_challenger_name_who_starts() -> None:
     state = fresh()
     # Ann turns her own skull four times: each time she picks the card she loses
     for lost in range(4):
-        state = run(state, ["place 0 KC", "place 1", "place 2", "challenge 0 1", "pass 1", "pass 2", "flip 0 0"])
+        state = run(state, ["lay 0 KC", "lay 1", "lay 2", "challenge 0 1", "pass 1", "pass 2", "flip 0 0"])
         assert state.phase == "lose" and state.chooser == 0
         state = state.apply_json(action("lose 0 2C" if lost == 0 else "lose 0"))
         if lost < 3:
@@ -177,14 +177,14 @@ def test_own_skull_elimination_lets_the_challenger_name_who_starts() -> None:
 def test_an_eliminated_challenger_gives_the_start_to_the_skulls_owner_and_the_last_player_wins() -> None:
     state = fresh()
     for _ in range(4):  # Ann turns her rose, then Bob's skull, four times
-        state = run(state, ["place 0", "place 1 KD", "place 2", "challenge 0 2", "pass 1", "pass 2",
+        state = run(state, ["lay 0", "lay 1 KD", "lay 2", "challenge 0 2", "pass 1", "pass 2",
                             "flip 0 0 9S", "flip 0 1", "lose 0"])
     assert state.held[0] == 0 and state.first == 1 and state.phase == "open" and state.active() == [1, 2]
-    state = run(state, ["place 1", "place 2", "place 1 KD", "challenge 2 2", "pass 1", "flip 2 2 9H",
+    state = run(state, ["lay 1", "lay 2", "lay 1 KD", "challenge 2 2", "pass 1", "flip 2 2 9H",
                         "flip 2 1", "lose 2"])
     assert state.first == 2 and state.held == [0, 4, 3]
     for _ in range(3):  # a bid of every card on the mats ends the bidding at once
-        state = run(state, ["place 1", "place 2", "challenge 2 2"])
+        state = run(state, ["lay 1", "lay 2", "challenge 2 2"])
         assert state.phase == "reveal"
         state = run(state, ["flip 2 2 9H", "flip 2 1 KD", "lose 2"])
     assert state.is_over and state.winner == 1 and state.held == [0, 4, 0]
@@ -193,11 +193,11 @@ def test_an_eliminated_challenger_gives_the_start_to_the_skulls_owner_and_the_la
 def test_two_won_bets_win_the_game() -> None:
     state = fresh()
     for card in ("AH", "2H"):
-        state = run(state, [f"place 0 {card}", "place 1", "place 2", "challenge 0 1", "pass 1", "pass 2", "flip 0 0"])
+        state = run(state, [f"lay 0 {card}", "lay 1", "lay 2", "challenge 0 1", "pass 1", "pass 2", "flip 0 0"])
     assert state.is_over and state.winner == 0 and state.scores == [2, 0, 0]
     assert state.view_for(None).result == "win"
     with pytest.raises(IllegalActionError, match="the game is over"):
-        state.apply_json(action("place 1"))
+        state.apply_json(action("lay 1"))
 
 
 # ------------------------------------------------------------------ random playouts

@@ -148,8 +148,8 @@ def test_seats_belong_to_one_phone() -> None:
     ({"act": "rule", "player": 2, "rule": "one-step"}, 2, {"act": "rule", "player": 2, "rule": "one-step"}),
     ({"act": "show", "player": 1, "cards": ["AS", "2S", "3S", "4S"]}, 0,
      {"act": "show", "player": 1, "cards": ["AS", "2S", "3S", "4S"]}),
-    ({"act": "place", "player": 1, "card": "KS"}, 0, {"act": "place", "player": 1, "hidden": True}),
-    ({"act": "place", "player": 1, "card": "KS"}, 1, {"act": "place", "player": 1, "card": "KS"}),
+    ({"act": "lay", "player": 1, "card": "KS"}, 0, {"act": "lay", "player": 1, "hidden": True}),
+    ({"act": "lay", "player": 1, "card": "KS"}, 1, {"act": "lay", "player": 1, "card": "KS"}),
     ({"act": "lose", "player": 0, "card": "4C"}, 2, {"act": "lose", "player": 0, "hidden": True}),
     ({"act": "flip", "player": 0, "mat": 1, "card": "KS"}, 2, {"act": "flip", "player": 0, "mat": 1, "card": "KS"}),
 ])
