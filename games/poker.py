@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import total_ordering
 from itertools import combinations, product
 
-from games.cards import FRENCH_52, Card, parse_cards
+from games.cards import Card, parse_cards
 from games.errors import CardCountError, CardError
 
 #: The categories from lowest to highest; an ace-high straight flush is also named a royal flush.
@@ -168,6 +168,27 @@ def _slot(card: Card) -> _Slot:
     return (14 if card.rank == 1 else card.rank, card.suit, SUIT_ORDER[card.suit])
 
 
+def _stand_ins(natural: Sequence[Card], size: int, bugs: int) -> list[tuple[int, str]]:
+    """What a bug may usefully stand for: an ace (of no suit: as an ace alone it makes no flush),
+    and in a five-card hand a rank that fits a straight with the other cards (off suit), or in
+    the suit they all share a card for a straight flush or one of the best missing for a flush."""
+    out = [(14, "")]
+    if size != 5:
+        return out
+    ranks = {14 if c.rank == 1 else c.rank for c in natural}
+    wheel = {14, 2, 3, 4, 5}
+    near = [r for r in range(2, 15) if r not in ranks and (
+        all(abs(r - x) <= 4 for x in ranks) or (r in wheel and ranks <= wheel))]
+    suits = {c.suit for c in natural}
+    off = next(s for s in SUIT_ORDER if s not in suits or len(suits) > 1)
+    out += [(r, off) for r in near]
+    if len(suits) == 1:
+        suit = next(iter(suits))
+        missing = [r for r in range(14, 1, -1) if r not in ranks]
+        out += [(r, suit) for r in sorted(set(near) | set(missing[:bugs]), reverse=True)]
+    return out
+
+
 def _with_bugs(cards: Sequence[Card], five_aces: bool) -> HandValue:
     """The best value of at most five cards with one or more bugs among them."""
     natural = [c for c in cards if not c.is_joker]
@@ -175,8 +196,7 @@ def _with_bugs(cards: Sequence[Card], five_aces: bool) -> HandValue:
     ordered = natural + bugs
     base = [_slot(c) for c in natural]
     best: HandValue | None = None
-    stand_ins = [(14 if c.rank == 1 else c.rank, c.suit) for c in FRENCH_52]
-    for picks in product(stand_ins, repeat=len(bugs)):
+    for picks in product(_stand_ins(natural, len(cards), len(bugs)), repeat=len(bugs)):
         slots = base + [(r, s, _BUG_ORDER[b.suit]) for (r, s), b in zip(picks, bugs, strict=True)]
         value = _value(slots, ordered)
         # a straight or flush needs real cards (a flush takes the best card of its suit not held);

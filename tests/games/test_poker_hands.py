@@ -13,7 +13,7 @@ properties (a card added never lowers a hand; a bug is an ace or completes a str
 from __future__ import annotations
 
 import random
-from itertools import accumulate
+from itertools import accumulate, product
 
 import pytest
 from hypothesis import given, settings
@@ -130,6 +130,36 @@ def test_a_bug_is_an_ace_or_completes_a_straight_or_flush(hand: list[Card], bug:
     assert with_bug <= best_real  # never more than a fully wild card would be
     if len(hand) < 4:
         assert with_bug == max(aces, default=with_bug)  # no straight or flush yet: just an ace
+
+
+def test_bugs_against_the_reference() -> None:
+    """A five-card hand with bugs is worth the best real hand its bugs could make, where every bug
+    is an ace or the hand is a straight or flush (phevaluator finds the best): every bug becomes
+    each card not held. Hands with three aces or more are left out (a bug would double an ace)."""
+    rng = random.Random(11)
+    deck = list(FRENCH_52)
+    checked = 0
+    while checked < 150:
+        bugs = [Card(0, "R"), Card(0, "B")][:rng.choice([1, 1, 2])]
+        natural = rng.sample(deck, 5 - len(bugs))
+        if rng.random() < 0.5:  # often all of one suit, or close in rank, where bugs matter most
+            suit = rng.choice("SHDC")
+            natural = rng.sample([c for c in deck if c.suit == suit], 5 - len(bugs))
+        if sum(c.rank == 1 for c in natural) > 2:
+            continue
+        checked += 1
+        best: tuple[int, list[Card]] | None = None
+        free = [c for c in deck if c not in natural]
+        for picks in product(free, repeat=len(bugs)):
+            if len(set(picks)) < len(picks):
+                continue
+            hand = [*natural, *picks]
+            rank = reference_rank(hand)
+            if all(c.rank == 1 for c in picks) or reference_category(rank) in ("straight", "flush", "straight flush"):
+                if best is None or rank < best[0]:
+                    best = (rank, hand)
+        assert best is not None
+        assert evaluate([*natural, *bugs]).key == evaluate(best[1]).key, (natural, best[1])
 
 
 def test_five_aces_is_an_option() -> None:
