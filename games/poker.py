@@ -27,6 +27,7 @@ from itertools import combinations, product
 
 from games.cards import Card, parse_cards
 from games.errors import CardCountError, CardError
+from games.jsontypes import JSONObject
 
 #: The categories from lowest to highest; an ace-high straight flush is also named a royal flush.
 CATEGORIES = ("high card", "pair", "two pair", "three of a kind", "straight", "flush", "full house",
@@ -35,7 +36,7 @@ HIGH_CARD, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_F
 #: Suits in the order that breaks ties; a bug has no suit and ranks below clubs (black below red).
 SUIT_ORDER = {"C": 0, "D": 1, "H": 2, "S": 3}
 _BUG_ORDER = {"B": -2, "R": -1}
-_STRAIGHTS = {STRAIGHT, FLUSH, STRAIGHT_FLUSH}
+_COMPLETED = {STRAIGHT, FLUSH, STRAIGHT_FLUSH}
 _WORDS = {14: "A", 13: "K", 12: "Q", 11: "J"}
 
 #: (rank with ace 14, suit letter, suit order for ties)
@@ -113,7 +114,7 @@ class HandValue:
             return "royal flush" if r[0] == 14 else f"straight flush, {word[0]} high"
         return f"five {word[0]}s"
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self) -> JSONObject:
         return {"category": "royal flush" if self.rank == STRAIGHT_FLUSH and self.ranks[0] == 14 else self.category,
                 "rank": self.rank, "name": self.name, "ranks": list(self.ranks),
                 "cards": [str(c) for c in self.cards]}
@@ -203,8 +204,8 @@ def _with_bugs(cards: Sequence[Card], five_aces: bool) -> HandValue:
         # as an ace, a bug may double an ace held
         real = len({(r, s) for r, s, _ in slots}) == len(slots)
         all_aces = all(r == 14 for r, _ in picks)
-        if (value.rank in _STRAIGHTS and real) or (
-                all_aces and value.rank not in _STRAIGHTS and (value.rank != FIVE_OF_A_KIND or five_aces)):
+        if (value.rank in _COMPLETED and real) or (
+                all_aces and value.rank not in _COMPLETED and (value.rank != FIVE_OF_A_KIND or five_aces)):
             if best is None or value > best:
                 best = value
     if best is not None:
