@@ -76,12 +76,14 @@ S = TypeVar("S", bound="State")
 @dataclass(frozen=True)
 class ScoreRequest:
     """What `pegpi score GAME ...` was given: the words after the game's name (cards of a hand,
-    stacks of a deal) and the options of the command."""
+    stacks of a deal) and the options of the command (``lowest``: each word is a hand, and the
+    question is which of them is lowest, for Ricochet Poker)."""
 
     words: tuple[str, ...]
     starter: str | None = None
     crib: bool = False
     as_json: bool = False
+    lowest: bool = False
 
 
 class Game(ABC):

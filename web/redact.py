@@ -4,9 +4,10 @@ Views come from the engine, which already hides what a seat may not see. The his
 exported record are made of *actions*, and some can hold hidden cards: a deal with known
 ``hands``, and the cards one player keeps face down, entered on that player's phone (the cards
 laid away to the crib, a hand entered in a trick game, Bourré's discards and draws, the cards
-laid away with Briscola's monte, the card a Gin Rummy player draws from the stock) and New
-Eleusis' ``rule`` (God's). A phone sees those only for its own seat; the cards a deal puts face
-down in the middle (Fight the Landlord's three) it does not see at all.
+laid away with Briscola's monte, the card a Gin Rummy player draws from the stock, a Skull card
+laid face down or lost) and New Eleusis' ``rule`` (God's). A phone sees those only for its own
+seat; the cards a deal puts face down in the middle (Fight the Landlord's three) it does not see
+at all.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from games.jsontypes import JSONObject
 #: The fields of a player's action that name cards only that player may see.
 PRIVATE: dict[str, tuple[str, ...]] = {
     "discard": ("cards",), "hand": ("cards",), "draw": ("cards", "drawn", "card"), "monte": ("cards",),
-    "rule": ("rule",),
+    "rule": ("rule",), "lay": ("card",), "lose": ("card",),
 }
 
 

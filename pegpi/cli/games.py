@@ -35,6 +35,8 @@ def register(commands: Any, benches: Any) -> None:
                         "in the notation ('-' an ordinary card, J Q K A the pay cards, top card first)")
     p.add_argument("--starter", help="the starter (turn-up) card")
     p.add_argument("--crib", action="store_true", help="count as the crib")
+    p.add_argument("--lowest", action="store_true",
+                   help="each word is a hand (2D,2S,9H): say which is lowest (ricochet)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_score)
 
@@ -70,7 +72,7 @@ def _players(counts: tuple[int, ...]) -> str:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    request = ScoreRequest(tuple(args.cards), args.starter, args.crib, args.json)
+    request = ScoreRequest(tuple(args.cards), args.starter, args.crib, args.json, args.lowest)
     print(get_game(args.game).score_command(request))
     return 0
 

@@ -13,6 +13,7 @@ from games.briscola import BriscolaView
 from games.cribbage.autoplay import autoplay
 from games.eleusis import EleusisView
 from games.errors import ViewError
+from games.faceplay import autoplay as face_autoplay
 from games.layoutplay import autoplay as layout_autoplay
 from games.pileplay import autoplay as pile_autoplay
 from games.ratscrew import RatscrewView
@@ -51,6 +52,8 @@ def states():
     for name, players in (("gin", 2), ("gin", 4), ("landlord", 3)):
         yield from [s for _, _, s in steps(layout_autoplay(name, [f"P{i}" for i in range(players)], seed=5,
                                                            known_hands=True, deals=1))]
+    for name in ("ricochet", "skull"):
+        yield from [s for _, _, s in steps(face_autoplay(name, seed=5, known_hands=True, deals=2))]
 
 
 @pytest.fixture(scope="module")

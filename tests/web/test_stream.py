@@ -151,6 +151,10 @@ def test_seats_belong_to_one_phone() -> None:
     ({"act": "draw", "player": 1, "card": "KD"}, 0, {"act": "draw", "player": 1, "hidden": True}),
     ({"act": "draw", "player": 1, "card": "KD"}, 1, {"act": "draw", "player": 1, "card": "KD"}),
     ({"act": "deal", "first": 0, "cards": ["AS", "2S", "RJ"]}, 0, {"act": "deal", "first": 0, "hidden": True}),
+    ({"act": "lay", "player": 1, "card": "KS"}, 0, {"act": "lay", "player": 1, "hidden": True}),
+    ({"act": "lay", "player": 1, "card": "KS"}, 1, {"act": "lay", "player": 1, "card": "KS"}),
+    ({"act": "lose", "player": 0, "card": "4C"}, 2, {"act": "lose", "player": 0, "hidden": True}),
+    ({"act": "flip", "player": 0, "mat": 1, "card": "KS"}, 2, {"act": "flip", "player": 0, "mat": 1, "card": "KS"}),
 ])
 def test_redaction(action: dict[str, Any], seat: int | None, shown: dict[str, Any]) -> None:
     assert redact_action(action, seat) == shown
