@@ -21,7 +21,7 @@ import os
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import Literal, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -29,8 +29,8 @@ from games.decktet import DECKTET
 from vision.api import BACK, UNKNOWN, CardClassifier, Prediction
 from vision.enroll import (
     DEFAULT_AUGMENT,
-    EnrolledDeck,
     Embedder,
+    EnrolledDeck,
     augment_views,
     data_dir,
     list_decks,
@@ -66,6 +66,13 @@ _LOOKS_KEPT = 96
 class EnrolReader(CardClassifier, Embedder, Protocol):
     """What the wizard needs of the card model: reading crops (to propose names) and embedding
     them (the enrolled descriptors). :class:`vision.classify.OnnxCardClassifier` is one."""
+
+
+@runtime_checkable
+class DeckReader(EnrolReader, Protocol):
+    """A card model that can also use an enrolled deck from now on (the table's reader)."""
+
+    def add_deck(self, deck: EnrolledDeck) -> None: ...
 
 
 def canonical_name(name: str, names: Sequence[str] | None) -> str:
@@ -123,10 +130,8 @@ class _Recorder:
         return readings
 
     def crop_of(self, reading: Prediction) -> np.ndarray | None:
-        for p, crop in reversed(self.looks):
-            if p is reading:
-                return crop
-        return None
+        found = [crop for p, crop in self.looks if p is reading]
+        return found[-1] if found else None
 
 
 @dataclass
