@@ -11,12 +11,10 @@ from typing import Any
 import pytest
 
 from device.enrolment import EnrolmentMode
-from vision.bench.enrol_table import decktet_art
+from vision.bench.enrol_table import one_batch
 from vision.classify import OnnxCardClassifier, load_default_classifier
 from vision.enrol_session import CARD_SETS
 from vision.enroll import EnrolledDeck
-from vision.mat import layout_for
-from vision.simtable import Idle, Place, SimTable
 from vision.sources import Frame
 from web import create_app
 
@@ -29,9 +27,7 @@ BATCH = [*DECKTET[:4], "the Sea", *DECKTET[5:12]]
 
 @functools.lru_cache(maxsize=1)
 def batch_frames() -> tuple[Frame, ...]:
-    sim = SimTable(layout_for("layout", 1), [Idle(0.8), *[Place(c, "grid", i, hand=False) for i, c in enumerate(BATCH)],
-                                            Idle(2.0)], fps=10.0, card_art=decktet_art(), seed=4)
-    return tuple(sim.frames())
+    return tuple(one_batch(BATCH, seed=4).frames())
 
 
 @functools.lru_cache(maxsize=1)

@@ -55,6 +55,13 @@ def enrolment_script(batches: Sequence[Sequence[str]], *, hands: bool = True) ->
     return script
 
 
+def one_batch(cards: Sequence[str], *, seed: int = 0, art: Callable[[str], np.ndarray] | None = None) -> SimTable:
+    """The enrolment mat, empty a moment, then ``cards`` laid at once on outlines 1, 2, ... and
+    left there (a batch as the players lay it, for the wizard's tests)."""
+    script: list[Step] = [Idle(0.8), *[Place(c, "grid", i, hand=False) for i, c in enumerate(cards)], Idle(2.0)]
+    return SimTable(layout_for("layout", 1), script, fps=FPS, card_art=art or decktet_art(), seed=seed)
+
+
 @dataclass
 class BatchTiming:
     """One batch through the wizard: frames fed while it was on the mat, their mean compute time,
