@@ -178,11 +178,12 @@ def read_rate(tables: Sequence[tuple[SimTable, list[str]]], readers: dict[str, C
 
 
 def run_bench(reader_factory: Callable[[], CardClassifier], wizard: EnrolmentWizard, *, deals: int,
-              seed: int = 0, hands: bool = True, say: Callable[[str], None] = lambda _: None) -> JSONObject:
+              seed: int = 0, hands: bool = True, say: Callable[[str], None] | None = None) -> JSONObject:
     """Enrol the Decktet-like deck through ``wizard`` and read ``deals`` tables of it with a fresh
     reader from ``reader_factory`` before and after the deck is added (``add_deck``)."""
     if deals < 1:
         raise BenchError(f"deal at least one table, not {deals}")
+    say = say or (lambda _: None)
     art = decktet_art()
     say(f"enrolling {wizard.total} cards, {wizard.batch_size} at a time ...")
     began = time.perf_counter()
