@@ -3,8 +3,8 @@ frames go to the enrolment wizard (:mod:`vision.enrol_session`) instead of the g
 waits unchanged; finishing saves the deck and hands it to the table's card reader, which uses
 it from then on (and the game's pipeline learns its empty mat again: the mat was changed).
 
-The web app reaches it through :class:`EnrolmentService` only; what comes out is typed
-(:class:`EnrolmentStatus`). Every refusal is a :class:`~games.errors.PegpiError` a player can read.
+The web app reaches it through :class:`device.service.EnrolmentService` only; what comes out is
+typed (:class:`device.service.EnrolmentStatus`). Every refusal is a :class:`~games.errors.PegpiError` a player can read.
 """
 
 from __future__ import annotations
@@ -13,14 +13,12 @@ import logging
 import os
 import threading
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Protocol
 
 import numpy as np
 
+from device.service import EnrolmentStatus, OutlineStatus
 from games.errors import PegpiError
-from games.jsontypes import JSONObject
-from vision.enrol_session import CARD_SETS, EnrolmentWizard, EnrolReader, Order, OutlineRead
+from vision.enrol_session import CARD_SETS, EnrolmentWizard, EnrolReader, Order
 from vision.enroll import EnrolledDeck
 from vision.preview import encode_jpeg
 from vision.sources import Frame
@@ -32,63 +30,8 @@ class EnrolmentError(PegpiError):
     """A request the enrolment mode refuses (none running, one already running, a bad answer)."""
 
 
-@dataclass(frozen=True)
-class EnrolmentStatus:
-    """What the phone shows: whether a deck is being enrolled, its name and card set, what the
-    camera sees (``table``), the outlines of the batch, the names to lay next, and progress."""
-
-    active: bool
-    deck: str | None = None
-    cards: str | None = None
-    order: str | None = None
-    table: str = "waiting"
-    covered: bool = False
-    outlines: tuple[OutlineRead, ...] = ()
-    expected: tuple[str, ...] = ()
-    enrolled: tuple[str, ...] = ()
-    total: int | None = None
-    batches: int = 0
-    names: tuple[str, ...] = ()  # the card set's names (empty for a deck of one's own)
-    last: str | None = None  # the deck finished last, by name
-
-    def to_json(self) -> JSONObject:
-        return {
-            "active": self.active, "deck": self.deck, "cards": self.cards, "order": self.order,
-            "table": self.table, "covered": self.covered,
-            "outlines": [{"outline": o.outline, "state": o.state, "read": o.read,
-                          "confidence": round(o.confidence, 3), "proposal": o.proposal, "name": o.name,
-                          "look": o.look} for o in self.outlines],
-            "expected": list(self.expected), "enrolled": len(self.enrolled), "enrolled_names": list(self.enrolled),
-            "total": self.total, "batches": self.batches, "names": list(self.names), "last": self.last,
-            "card_sets": list(CARD_SETS),
-        }
-
-
-class EnrolmentService(Protocol):
-    """Enrolment from the phone. Thread-safe; refusals raise :class:`~games.errors.PegpiError`."""
-
-    def status(self) -> EnrolmentStatus:
-        """Where the enrolment stands (``active`` false when none is running)."""
-
-    def start(self, deck: str, *, cards: str = "standard", order: str = "given") -> EnrolmentStatus:
-        """Begin teaching deck ``deck`` (a new name) of card set ``cards``; the camera's frames go
-        to it from now on."""
-
-    def crop_jpeg(self, outline: int) -> bytes | None:
-        """The crop of the card on ``outline`` (1-based) as JPEG, or None when none lies there."""
-
-    def confirm(self, names: Mapping[int, str]) -> EnrolmentStatus:
-        """Enrol the cards of the batch under ``names`` (outline -> card name)."""
-
-    def finish(self) -> EnrolmentStatus:
-        """Save the deck, hand it to the card reader and give the camera back to the game."""
-
-    def cancel(self) -> EnrolmentStatus:
-        """Forget the deck being enrolled and give the camera back to the game."""
-
-
 class EnrolmentMode:
-    """The one :class:`EnrolmentService` of a device. ``reader``: the table's card model (None:
+    """The one :class:`~device.service.EnrolmentService` of a device. ``reader``: the table's card model (None:
     there is none, and enrolment is refused); ``on_deck``: told the finished deck (the companion
     adds it to the model the game reads with)."""
 
@@ -124,10 +67,12 @@ class EnrolmentMode:
     def _status(self) -> EnrolmentStatus:
         w = self._wizard
         if w is None:
-            return EnrolmentStatus(False, last=self._last)
-        return EnrolmentStatus(True, w.name, w.cards, w.order, w.status, w.covered, tuple(w.outlines()),
+            return EnrolmentStatus(False, last=self._last, card_sets=tuple(CARD_SETS))
+        outlines = tuple(OutlineStatus(o.outline, o.state, o.read, o.confidence, o.proposal, o.name, o.look)
+                         for o in w.outlines())
+        return EnrolmentStatus(True, w.name, w.cards, w.order, w.status, w.covered, outlines,
                                tuple(w.expected()), w.enrolled, w.total, w.batches, tuple(w.names or ()),
-                               self._last)
+                               self._last, tuple(CARD_SETS))
 
     def status(self) -> EnrolmentStatus:
         with self._lock:

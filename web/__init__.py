@@ -13,8 +13,7 @@ from typing import Any
 from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from device.enrolment import EnrolmentService
-from device.service import TableService
+from device.service import EnrolmentService, TableService
 from games.errors import IllegalActionError, PegpiError
 from web import api, camera, enrol, fix, pages, pairing, qr, setup, stream
 from web.context import Pegpi, shared, table

@@ -7,8 +7,7 @@ from dataclasses import dataclass
 
 from flask import current_app
 
-from device.enrolment import EnrolmentService
-from device.service import TableService
+from device.service import EnrolmentService, TableService
 from web.hub import Hub
 from web.limits import StreamSlots
 from web.phones import Seats, WrongCodes

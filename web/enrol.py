@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, render_template
 
-from device.enrolment import EnrolmentService, EnrolmentStatus
+from device.service import EnrolmentService, EnrolmentStatus
 from web.context import shared
 from web.phones import WebError, changes_game, csrf_token, is_paired, json_body
 
