@@ -339,12 +339,13 @@ def cmd_bench_enrolment(args: argparse.Namespace) -> int:
     print(f"enrolled {res['cards']} cards of a Decktet-like deck in {len(res['batches'])} batches "
           f"({res['players_s']:.0f} s of the players' time at the simulated table)")
     for i, b in enumerate(res["batches"], 1):
-        print(f"  batch {i}: {b['cards']} cards, {b['frames']} frames at {b['feed_ms']:.0f} ms a frame, "
-              f"confirmed (embedded) in {b['confirm_s']:.2f} s")
+        print(f"  batch {i}: {b['cards']} cards, {b['frames']} frames at {b['feed_ms']:.0f} ms a frame "
+              f"({b['feed_cpu_ms']:.0f} ms of CPU), confirmed (embedded) in {b['confirm_s']:.2f} s "
+              f"({b['confirm_cpu_s']:.2f} s of CPU)")
     for when in ("before", "after"):
         r = res[when]
         print(f"  read from the table {when} enrolment: {r['right']}/{r['cards']} ({r['rate']:.2%}); "
-              f"wrong {r['wrong']}, missed {r['missed']}")
+              f"wrong {r['wrong']}, never placed {r['missed']}")
     return 0
 
 

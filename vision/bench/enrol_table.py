@@ -64,13 +64,16 @@ def one_batch(cards: Sequence[str], *, seed: int = 0, art: Callable[[str], np.nd
 
 @dataclass
 class BatchTiming:
-    """One batch through the wizard: frames fed while it was on the mat, their mean compute time,
-    and the seconds the confirmation (embedding its views) took."""
+    """One batch through the wizard: frames fed while it was on the mat, their mean time (wall
+    clock and this process's CPU: a busy machine stretches the first only), and the seconds the
+    confirmation (embedding its views) took."""
 
     cards: int
     frames: int
     feed_ms: float
+    feed_cpu_ms: float
     confirm_s: float
+    confirm_cpu_s: float
     table_s: float  # the players' time at the simulated table, laying it and sweeping it off
 
 
@@ -93,14 +96,14 @@ def enrol_at_table(wizard: EnrolmentWizard, art: Callable[[str], np.ndarray], *,
     sim = SimTable(wizard.layout, enrolment_script(batches, hands=hands), fps=FPS, card_art=art, seed=seed)
     frames = sim.frames()
     run = EnrolRun(deck=EnrolledDeck("", [], np.zeros((0,)), np.zeros((0,)), ""))
-    clock = time.perf_counter
+    clock, cpu = time.perf_counter, time.process_time
     for batch in batches:
-        began_t, fed, spent = None, 0, 0.0
+        began_t, fed, spent, spent_cpu = None, 0, 0.0, 0.0
         for frame in frames:
             began_t = frame.t if began_t is None else began_t
-            start = clock()
+            start, start_cpu = clock(), cpu()
             wizard.feed(frame.image, frame.t)
-            spent += clock() - start
+            spent, spent_cpu = spent + clock() - start, spent_cpu + cpu() - start_cpu
             fed += 1
             reads = wizard.outlines()
             if sum(o.state == "card" for o in reads) == len(batch):
@@ -108,20 +111,21 @@ def enrol_at_table(wizard: EnrolmentWizard, art: Callable[[str], np.ndarray], *,
         else:
             raise BenchError(f"the batch {batch[0]}..{batch[-1]} was never read in full")
         wants = wizard.expected()
-        start = clock()
+        start, start_cpu = clock(), cpu()
         wizard.confirm({o.outline: o.proposal or "" for o in reads if o.state == "card"})
-        confirm_s = clock() - start
+        confirm_s, confirm_cpu = clock() - start, cpu() - start_cpu
         run.renamed += sum(o.proposal != w for o, w in zip(reads, wants, strict=False))
         end_t = frame.t
         for frame in frames:  # the rest of the batch's script: the players sweep it off
-            start = clock()
+            start, start_cpu = clock(), cpu()
             wizard.feed(frame.image, frame.t)
-            spent += clock() - start
+            spent, spent_cpu = spent + clock() - start, spent_cpu + cpu() - start_cpu
             fed += 1
             end_t = frame.t
             if all(o.state == "empty" for o in wizard.outlines()):
                 break
-        run.batches.append(BatchTiming(len(batch), fed, 1e3 * spent / max(1, fed), confirm_s, end_t - began_t))
+        run.batches.append(BatchTiming(len(batch), fed, 1e3 * spent / max(1, fed), 1e3 * spent_cpu / max(1, fed),
+                                       confirm_s, confirm_cpu, end_t - began_t))
     run.deck = wizard.finish(save=save)
     return run
 
