@@ -116,12 +116,18 @@ class TableLoop:
         self.preview = preview
         #: told every frame's table events before the session is (the simulated table's referee)
         self.observer = observer
+        #: takes the frames instead of the game while it returns True (the enrolment mode); the
+        #: game's pipeline learns the empty mat again once it gives them back
+        self.divert: Callable[[Frame], bool] | None = None
+        self._diverted = False
 
     def process(self, frame: Frame, *, input: str | None = None) -> None:
         """One frame: its table events go to the session (what they lead to is stored with the tag
         ``input``); an unusable frame is counted and dropped."""
         pipeline = self.pipeline
         assert pipeline is not None, "a loop without a pipeline plays events, not frames"
+        if self._divert(frame):
+            return
         try:
             result = pipeline.process(frame.image, frame.t)
         except FrameError as exc:
@@ -144,6 +150,24 @@ class TableLoop:
             on_table = pipeline.tracker.on_table()
             if not on_table and self.session.state.phase == "deal":
                 self.session.table_events([], on_table=on_table, input=input)
+
+    def _divert(self, frame: Frame) -> bool:
+        taken = False
+        if self.divert is not None:
+            try:
+                taken = self.divert(frame)
+            except FrameError as exc:
+                self.stats.dropped += 1
+                log.debug("frame dropped: %s", exc)
+                return True
+        if taken:
+            if self.preview is not None:
+                self.preview.show(frame)
+            self.stats.frame_done()
+        elif self._diverted and self.pipeline is not None:
+            self.pipeline.relearn()  # the mat was changed for enrolment: learn it anew
+        self._diverted = taken
+        return taken
 
     def run_camera(self, source: FrameSource) -> None:
         """Read ``source`` until it ends or the loop stops; a failing camera is reported and reopened."""

@@ -10,7 +10,7 @@ in-memory store, see :mod:`device.replay`).
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Generator, Mapping
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
@@ -153,3 +153,74 @@ class ReplayedTable(TableService, Protocol):
 
     def close(self) -> None:
         """End every subscription and close the store."""
+
+
+@dataclass(frozen=True)
+class OutlineStatus:
+    """One outline of an enrolment batch (1-based): ``empty``, ``settling`` (not read yet),
+    ``card`` (read, to be named) or ``enrolled``; the model's reading, the proposed name, the
+    name it was enrolled under, and ``look``, which changes whenever its crop does."""
+
+    outline: int
+    state: str
+    read: str | None = None
+    confidence: float = 0.0
+    proposal: str | None = None
+    name: str | None = None
+    look: int = 0
+
+
+@dataclass(frozen=True)
+class EnrolmentStatus:
+    """What the phone shows: whether a deck is being enrolled, its name and card set, what the
+    camera sees (``table``), the outlines of the batch, the names to lay next, and progress."""
+
+    active: bool
+    deck: str | None = None
+    cards: str | None = None
+    order: str | None = None
+    table: str = "waiting"
+    covered: bool = False
+    outlines: tuple[OutlineStatus, ...] = ()
+    expected: tuple[str, ...] = ()
+    enrolled: tuple[str, ...] = ()
+    total: int | None = None
+    batches: int = 0
+    names: tuple[str, ...] = ()  # the card set's names (empty for a deck of one's own)
+    last: str | None = None  # the deck finished last, by name
+    card_sets: tuple[str, ...] = ()  # the card sets a deck may be enrolled as
+
+    def to_json(self) -> JSONObject:
+        return {
+            "active": self.active, "deck": self.deck, "cards": self.cards, "order": self.order,
+            "table": self.table, "covered": self.covered,
+            "outlines": [{"outline": o.outline, "state": o.state, "read": o.read,
+                          "confidence": round(o.confidence, 3), "proposal": o.proposal, "name": o.name,
+                          "look": o.look} for o in self.outlines],
+            "expected": list(self.expected), "enrolled": len(self.enrolled), "enrolled_names": list(self.enrolled),
+            "total": self.total, "batches": self.batches, "names": list(self.names), "last": self.last,
+            "card_sets": list(self.card_sets),
+        }
+
+
+class EnrolmentService(Protocol):
+    """Enrolment from the phone. Thread-safe; refusals raise :class:`~games.errors.PegpiError`."""
+
+    def status(self) -> EnrolmentStatus:
+        """Where the enrolment stands (``active`` false when none is running)."""
+
+    def start(self, deck: str, *, cards: str = "standard", order: str = "given") -> EnrolmentStatus:
+        """Begin teaching deck ``deck`` (a new name) of card set ``cards``; the camera's frames go
+        to it from now on."""
+
+    def crop_jpeg(self, outline: int) -> bytes | None:
+        """The crop of the card on ``outline`` (1-based) as JPEG, or None when none lies there."""
+
+    def confirm(self, names: Mapping[int, str]) -> EnrolmentStatus:
+        """Enrol the cards of the batch under ``names`` (outline -> card name)."""
+
+    def finish(self) -> EnrolmentStatus:
+        """Save the deck, hand it to the card reader and give the camera back to the game."""
+
+    def cancel(self) -> EnrolmentStatus:
+        """Forget the deck being enrolled and give the camera back to the game."""

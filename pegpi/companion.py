@@ -34,6 +34,7 @@ from device.buttons import ButtonPanel
 from device.config import store_path
 from device.demo import DemoPlayers, SimCamera, demo_record, load_script
 from device.display import BoardDisplay
+from device.enrolment import EnrolmentMode
 from device.errors import CompanionError
 from device.leds import TableLights
 from device.outputs import BoardFeed
@@ -44,9 +45,12 @@ from device.speech import CountVoice, SpeechConfig
 from device.store import Store
 from device.strip import PegStrip
 from games.decktet import DECKTET
+from games.errors import PegpiError
 from games.jsontypes import JSONObject
 from vision.album import CropAlbum
 from vision.api import CardClassifier
+from vision.enrol_session import DeckReader
+from vision.enroll import list_decks, load_decks
 from vision.mat import layout_for
 from vision.pipeline import TablePipeline
 from vision.preview import JpegPreview
@@ -106,6 +110,17 @@ def load_classifier(*, simulated: bool, deck: str = "french52") -> tuple[CardCla
     return clf, f"template stand-in taught the simulated deck (no model: {why})"
 
 
+def _add_enrolled_decks(reader: DeckReader) -> None:
+    """Every deck enrolled on this device (``pegpi enroll``, or from a phone), read from now on;
+    one that cannot be loaded is left out, with a warning."""
+    for name in list_decks():
+        try:
+            reader.add_deck(load_decks([name])[0])
+            log.info("enrolled deck: %s", name)
+        except (PegpiError, OSError, ValueError, KeyError) as exc:
+            log.warning("enrolled deck %s left out: %s", name, exc)
+
+
 @dataclass
 class Options:
     """What to run: the command line on top of the config."""
@@ -148,6 +163,8 @@ class Companion:
         self.expected: JSONObject | None = None  # the demo's record, to compare at the end
         self.steps: list[JSONObject] = []  # the placement script the demo and the script runs play
         self.pipeline: TablePipeline | None = None
+        #: teaching the card model a deck from a phone (it gets the model once the pipeline has it)
+        self.enrolment = EnrolmentMode(None, paper=str((config.get("table") or {}).get("paper", "A3")))
         self.classifier_name = "none"
         self.preview = JpegPreview()
 
@@ -168,6 +185,10 @@ class Companion:
             if self.pipeline.album is not None:  # a card named on the phone moves its kept crop
                 session.on_resolved = self.pipeline.album.relabel
         loop = TableLoop(session, self.pipeline, stats=self.stats, stop=self.stop_event, preview=self.preview)
+        if self.pipeline is not None and isinstance(self.pipeline.classifier, DeckReader):
+            reader = self.pipeline.classifier
+            self.enrolment.reader, self.enrolment.on_deck = reader, reader.add_deck
+            loop.divert = self.enrolment.take_frame
         self._spawn("pegpi-table", lambda: self._table_loop(loop, source))
         feed = BoardFeed(session, self.outputs, guard=self._guard)
         self._spawn("pegpi-outputs", feed.run)
@@ -272,7 +293,8 @@ class Companion:
             return
         host, port = self.options.web
         threads = int(self.config.get("web", {}).get("threads", 136))
-        app = self.web_app = create_app({"SECRET_KEY": self._web_secret(session)}, service=session)
+        app = self.web_app = create_app({"SECRET_KEY": self._web_secret(session)}, service=session,
+                                        enrolment=self.enrolment)
         try:
             self.server = make_server(app, host=host, port=port, threads=threads)
         except OSError as exc:
@@ -304,6 +326,8 @@ class Companion:
         game = self.session.game
         layout = layout_for(game.spec.table, game.num_players, str(self.config["table"].get("paper", "A3")))
         classifier, name = load_classifier(simulated=demo, deck=game.spec.deck)
+        if isinstance(classifier, DeckReader):
+            _add_enrolled_decks(classifier)
         log.info("classifier: %s", name)
         self.classifier_name = name
         album = None

@@ -319,8 +319,17 @@ class OnnxCardClassifier:
         return session.run(None, {"corner": to_tensor(pre[:, :h, :w])})[0]
 
     def embed(self, crops: Sequence[Image]) -> Floats:
-        """Unit-norm enrolment descriptors (N, :attr:`embedding_dim`) for nearest-neighbour look-up."""
-        return self.run(crops)[1]
+        """Unit-norm enrolment descriptors (N, :attr:`embedding_dim`) for nearest-neighbour look-up:
+        the embeddings :meth:`run` gives, without the shifted and suit readings, which change only
+        the probabilities (enrolment embeds 25 views a card)."""
+        if len(crops) == 0:
+            return np.zeros((0, self.embedding_dim), np.float32)
+        pre = preprocess_batch(crops)
+        emb = self.session.run(None, {"image": to_tensor(pre)})[1]
+        if self.both_ways:
+            both = emb + self.session.run(None, {"image": to_tensor(half_turned(pre))})[1]
+            emb = both / np.maximum(np.linalg.norm(both, axis=1, keepdims=True), 1e-6)
+        return emb
 
     def predict(self, probs: Floats, emb: Floats) -> list[Prediction]:
         """Predictions from the outputs of :meth:`run` (enrolled decks first).

@@ -104,6 +104,7 @@ class Tracker:
                     if t - st.missing_since >= cfg.removal_s - 1e-9:
                         events.append(TableEvent(zone, st.card, "removed", t, st.confidence, slot))
                         st.card, st.signature, st.missing_since = None, None, None
+                        st.verify = False  # no card left to read again: the next one is new
                 continue
             st.missing_since = None
             if (st.signature is not None and not st.verify

@@ -13,9 +13,9 @@ from typing import Any
 from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from device.service import TableService
+from device.service import EnrolmentService, TableService
 from games.errors import IllegalActionError, PegpiError
-from web import api, camera, fix, pages, pairing, qr, setup, stream
+from web import api, camera, enrol, fix, pages, pairing, qr, setup, stream
 from web.context import Pegpi, shared, table
 from web.hub import Hub
 from web.limits import STREAMS_MAX, STREAMS_PER_ADDRESS, StreamSlots
@@ -43,7 +43,8 @@ CSP = ("default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script
        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
 
 
-def create_app(test_config: dict[str, Any] | None = None, *, service: TableService) -> Flask:
+def create_app(test_config: dict[str, Any] | None = None, *, service: TableService,
+               enrolment: EnrolmentService | None = None) -> Flask:
     app = Flask(__name__)
     app.config.from_mapping(DEFAULTS, SECRET_KEY=secrets.token_hex(32))
     if test_config is not None:
@@ -55,9 +56,10 @@ def create_app(test_config: dict[str, Any] | None = None, *, service: TableServi
         wrong_codes=WrongCodes(app.config["PAIR_TRIES"], app.config["PAIR_TRIES_ALL"],
                                app.config["PAIR_WINDOW"]),
         streams=StreamSlots(int(app.config["STREAMS_MAX"]), int(app.config["STREAMS_PER_ADDRESS"])),
+        enrolment=enrolment,
     )
 
-    for module in (pages, api, stream, pairing, fix, setup, camera, qr):
+    for module in (pages, api, stream, pairing, fix, setup, camera, qr, enrol):
         app.register_blueprint(module.bp)
     _errors(app)
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from flask import current_app
 
-from device.service import TableService
+from device.service import EnrolmentService, TableService
 from web.hub import Hub
 from web.limits import StreamSlots
 from web.phones import Seats, WrongCodes
@@ -22,6 +22,7 @@ class Pegpi:
     seats: Seats
     wrong_codes: WrongCodes
     streams: StreamSlots  # the open event streams, capped in all and per address
+    enrolment: EnrolmentService | None = None  # teaching the card model a deck (None: not here)
 
 
 def shared() -> Pegpi:

@@ -58,6 +58,14 @@ def register(commands: Any, benches: Any) -> None:
     b.add_argument("--json", action="store_true")
     b.set_defaults(func=cmd_bench_photos)
 
+    b = benches.add_parser("enrolment", help="a deck the model cannot read (Decktet-like) taught at the simulated "
+                                             "table through the phone's enrolment wizard, then read from table frames")
+    b.add_argument("--deals", type=int, default=63, help="tables of 16 cards read before and after (63: 1008 cards)")
+    b.add_argument("--hands", action="store_true", help="lay each card by hand (slower to render)")
+    b.add_argument("--seed", type=int, default=0)
+    b.add_argument("--json", action="store_true")
+    b.set_defaults(func=cmd_bench_enrolment)
+
     b = benches.add_parser("recognition", help="card model: held-out accuracy, latency, size, enrolment")
     b.add_argument("--json", action="store_true")
     b.add_argument("--model", type=Path, default=None, help="another ONNX card model (default: the shipped one)")
@@ -308,6 +316,36 @@ def cmd_bench_photos(args: argparse.Namespace) -> int:
         print(f"  wrong: {m['photo']}: {m['truth']} read as {m['read']} ({m['confidence']:.2f})")
     for sk in res["skipped"]:
         print(f"  skipped: {sk['photo']}: {sk['reason']}")
+    return 0
+
+
+def cmd_bench_enrolment(args: argparse.Namespace) -> int:
+    import tempfile
+
+    from vision.bench.enrol_table import run_bench
+    from vision.classify import load_default_classifier
+    from vision.enrol_session import EnrolmentWizard
+
+    if args.deals < 1:
+        raise PegpiError(f"--deals: deal at least one table, not {args.deals}")
+    with tempfile.TemporaryDirectory() as folder:  # the bench's deck is not kept
+        wizard = EnrolmentWizard(load_default_classifier(None), "decktet", cards="decktet", folder=folder)
+        res = run_bench(lambda: load_default_classifier(None), wizard, deals=args.deals, seed=args.seed,
+                        hands=args.hands, say=None if args.json else (lambda m: print(m, file=sys.stderr, flush=True)))
+    res.pop("stored", None)
+    if args.json:
+        print(json.dumps(res, indent=2))
+        return 0
+    print(f"enrolled {res['cards']} cards of a Decktet-like deck in {len(res['batches'])} batches "
+          f"({res['players_s']:.0f} s of the players' time at the simulated table)")
+    for i, b in enumerate(res["batches"], 1):
+        print(f"  batch {i}: {b['cards']} cards, {b['frames']} frames at {b['feed_ms']:.0f} ms a frame "
+              f"({b['feed_cpu_ms']:.0f} ms of CPU), confirmed (embedded) in {b['confirm_s']:.2f} s "
+              f"({b['confirm_cpu_s']:.2f} s of CPU)")
+    for when in ("before", "after"):
+        r = res[when]
+        print(f"  read from the table {when} enrolment: {r['right']}/{r['cards']} ({r['rate']:.2%}); "
+              f"wrong {r['wrong']}, never placed {r['missed']}")
     return 0
 
 
