@@ -37,9 +37,9 @@ import cv2
 import numpy as np
 
 from vision.api import CARD_MM, UNKNOWN, CardClassifier, Prediction
-from vision.model_input import INPUT_H, INPUT_W
 from vision.doubt import COLOURLESS, colour_strength, doubted, held, suited
 from vision.locate import FRAME_SHARE, card_shaped, downscaled, frame_quad, nested_losers, outermost
+from vision.model_input import INPUT_H, INPUT_W
 
 ASPECT = CARD_MM[1] / CARD_MM[0]  # 1.397
 CROP_W, CROP_H = 126, 176  # 2 px/mm, what the table pipeline gives the classifier
@@ -598,8 +598,8 @@ def _read_warped(classifier: CardClassifier, image: Pyramid, quads: list[np.ndar
                  chunk: int = 256) -> list[Prediction]:
     """The corner index readings of ``quads``, cut and read a chunk at a time (a photo may give
     thousands of hypotheses: their patches are not all held at once)."""
-    read = cast(Callable[[np.ndarray], list[Prediction]], getattr(classifier, "read_corner_patches"))
-    size = cast(tuple[int, int], getattr(classifier, "index_shape"))
+    read = cast(Callable[[np.ndarray], list[Prediction]], getattr(classifier, "read_corner_patches", None))
+    size = cast(tuple[int, int], getattr(classifier, "index_shape", (0, 0)))
     out: list[Prediction] = []
     for i in range(0, len(quads), chunk):
         out += read(image.corners(quads[i:i + chunk], size))
@@ -719,10 +719,10 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
         again = _read_warped(classifier, source, [m for ms in moved for m in ms])
         per = len(moved[0])
         for j, ((_c, _q, label), ms) in enumerate(zip(unsure, moved, strict=True)):
-            sure = [(r.confidence, m) for r, m in zip(again[j * per:(j + 1) * per], ms, strict=True)
-                    if r.label == label and r.confidence >= INDEX_SURE]
-            if sure:
-                conf, m = max(sure, key=lambda cm: cm[0])
+            taken = [(r.confidence, m) for r, m in zip(again[j * per:(j + 1) * per], ms, strict=True)
+                     if r.label == label and r.confidence >= INDEX_SURE]
+            if taken:
+                conf, m = max(taken, key=lambda cm: cm[0])
                 found.append((Detection(label, conf, m), False))
     # the cards of one photo are one size: a hypothesis far from the size of the whole cards (or,
     # with none, of the surest readings) is some other shape's corner, and a back far from it
