@@ -804,12 +804,17 @@ def card_outlines(img: np.ndarray, min_share: float = 0.01, *, grabcut: bool | N
         masks = _masks(small, grey)
         for m in masks:
             _large_quads(m, min_area, quads)
-        # things on the table touching the card join its outline: open them off
+        # things on the table touching the card join its outline: open them off, on masks of
+        # half the size (a wide opening costs with its kernel's area)
+        half = [cv2.resize(m, (max(1, sw // 2), max(1, sh // 2)), interpolation=cv2.INTER_NEAREST) for m in masks]
+        back = np.array([sw / max(1, sw // 2), sh / max(1, sh // 2)], np.float32)
         for share in (0.04, 0.08):
-            k = max(3, int(share * min(sh, sw)) | 1)
+            k = max(3, int(share * min(sh, sw) / 2) | 1)
             kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-            for m in masks:
-                _large_quads(cv2.morphologyEx(m, cv2.MORPH_OPEN, kernel), min_area, quads)
+            for m in half:
+                opened: list[np.ndarray] = []
+                _large_quads(cv2.morphologyEx(m, cv2.MORPH_OPEN, kernel), min_area / 4, opened)
+                quads += [q * back for q in opened if all(np.abs(q * back - k_).max() > 4 for k_ in quads)]
     if (grabcut or (grabcut is None and not quads)) and min(sh, sw) >= 40:
         # no clean outline (clutter, shadow, a table as light as the card): let GrabCut split
         # the card from what surrounds it, starting from "the card is in the middle"
