@@ -448,9 +448,6 @@ def _candidates(img: np.ndarray) -> tuple[list[np.ndarray], int, list[float]]:
             break
         rect = cv2.minAreaRect(c)
         sizes = sorted(set(common + ([round(float(min(rect[1])), 1)] if min(rect[1]) > 20 else [])))
-        if heights:
-            # the cards of one photo are one size: with whole cards seen, other sizes are not tried
-            sizes = [v for v in sizes if abs(v / card_h[0] - 1) <= 0.25] or card_h
         quads += _corner_hypotheses(c, sizes)
         quads += _corner_hypotheses(c, sizes, detail=0.003)
         quads += _edge_hypotheses(c, common[len(common) // 2] if common else None)
