@@ -877,10 +877,13 @@ def _read_doubting(classifier: CardClassifier, crops: list[np.ndarray],
 def _index_over_blank(p: Prediction, index: Prediction | None) -> Prediction:
     """A whole card read as a back, a joker or no card whose corner index surely shows a card is
     that card, not surely (the whole-card reading of a court's picture can take it for a back)."""
-    if index is None or p.label not in (UNKNOWN, "back", "RJ", "BJ") or not _shows_index(index) \
-            or index.confidence < INDEX_SURE:
+    if index is None or p.label not in (UNKNOWN, "back", "RJ", "BJ"):
         return p
-    return held(index)
+    if _shows_index(index) and index.confidence >= INDEX_SURE:
+        return held(index)
+    # a back's corner is a back's too: an outline read as a back whose corner is not is a
+    # picture printed on a card (a court's frame) as often as a back
+    return held(p) if p.label == "back" and index.label != "back" else p
 
 
 def _shows_index(index: Prediction | None) -> bool:
