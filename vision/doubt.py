@@ -22,9 +22,10 @@ from vision.api import BACK, UNKNOWN, Prediction
 
 #: the highest confidence a doubtful reading keeps
 DOUBT = 0.8
-#: a photo whose strongest colours (99th percentile of max - min channel, salt-and-pepper noise
-#: filtered out) stay under this shows no colour: chosen on the development photos, where the
-#: grayscale ones give 0-5 and colour ones 10 or more
+#: a photo whose strongest colours (99th percentile of max - min channel once the light's cast is
+#: taken out, salt-and-pepper noise filtered out) stay under this shows no colour: on the
+#: development photos the grayscale ones give 0-4, photos of a black card on a grey or dark table
+#: 4-10 (such a photo cannot show that the camera would have seen red) and the others 13 or more
 COLOURLESS = 8.0
 #: an index reading at least this sure of another card is a disagreement worth doubting
 INDEX_SAYS = 0.5
@@ -32,15 +33,21 @@ INDEX_SAYS = 0.5
 
 def colour_strength(image: np.ndarray) -> float:
     """How much colour the photo shows: the 99th percentile over its pixels of the spread
-    between their channels (0 for a grayscale image), measured on a small median-filtered copy."""
+    between their channels (0 for a grayscale image), measured on a small median-filtered copy
+    once the light's cast is taken out (each channel scaled so that the photo's brighter half,
+    the paper and the table, comes out grey): a grey photo under warm or tinted light shows none."""
     if image.ndim != 3 or image.shape[2] != 3:
         return 0.0
     h, w = image.shape[:2]
     s = min(1.0, 320 / max(h, w))
     small = cv2.resize(image, (max(1, int(w * s)), max(1, int(h * s))), interpolation=cv2.INTER_AREA) \
         if s < 1 else image
-    small = cv2.medianBlur(small, 3).astype(np.int16)
-    return float(np.percentile(small.max(axis=2) - small.min(axis=2), 99))
+    small = cv2.medianBlur(small, 3).astype(np.float32)
+    light = small.sum(axis=2)
+    bright = small[light >= np.median(light)]
+    cast = bright.mean(axis=0) + 1.0
+    balanced = small * (cast.mean() / cast)
+    return float(np.percentile(balanced.max(axis=2) - balanced.min(axis=2), 99))
 
 
 def suited(label: str) -> bool:

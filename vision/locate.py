@@ -292,3 +292,94 @@ def crop_card(frame: np.ndarray, to_frame: np.ndarray, quad_mm: np.ndarray, px_p
         out = np.empty((h, w, 3), np.uint8)
     cv2.warpPerspective(frame, m, (w, h), dst=out, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     return out
+
+
+# -- cards in photos (pegpi classify and recognize) --------------------------------------------
+
+#: a photo is brought down to this long side before a card is looked for and cut from it: a card
+#: that fills a twelfth of it is still over two crops high, and a 12-megapixel photo costs no more
+#: than a small one after its one shrinking
+PHOTO_LONG_SIDE = 1280
+#: an outline covering this share of the photo or more is the card filling it, or the table; it
+#: neither swallows the outlines inside it nor sets the size of the cards
+FRAME_SHARE = 0.8
+
+
+def downscaled(image: np.ndarray, long_side: int = PHOTO_LONG_SIDE) -> tuple[np.ndarray, float]:
+    """``image`` shrunk by area averaging so that its long side is at most ``long_side``, and the
+    factor applied (1.0 when it was small enough already)."""
+    h, w = image.shape[:2]
+    s = long_side / max(h, w)
+    if s >= 1.0:
+        return image, 1.0
+    size = (max(1, round(w * s)), max(1, round(h * s)))
+    return cv2.resize(image, size, interpolation=cv2.INTER_AREA), s
+
+
+def frame_quad(h: int, w: int) -> np.ndarray:
+    """The photo's own frame as a card outline (corner 0 -> 1 a short side): a card that fills the
+    photo, as a phone crops it or the table pipeline warps it."""
+    quad = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    return np.roll(quad, -1, axis=0) if w > h else quad
+
+
+def inside(inner: np.ndarray, outer: np.ndarray, share: float = 0.8) -> bool:
+    """Whether outline ``inner`` lies within ``outer`` (nine tenths of it or more) and is smaller
+    than it by more than ``1 / share``: the printed frame of a court's picture, a box in its art."""
+    a, b = float(cv2.contourArea(inner)), float(cv2.contourArea(outer))
+    return b * share > a and cv2.intersectConvexConvex(inner.astype(np.float32), outer.astype(np.float32))[0] >= 0.9 * a
+
+
+def outermost(quads: list[np.ndarray], frame_area: float | None = None, share: float = 0.8) -> list[np.ndarray]:
+    """``quads`` less each one lying inside a card outline larger by more than ``1 / share``: a
+    card never lies inside another one (a card with its shadow is hardly larger, and kept apart).
+    An outline covering :data:`FRAME_SHARE` of a photo of ``frame_area`` may be the table rather
+    than a card, so it removes nothing: which of it and the outlines inside it is the card is for
+    their corner indices to say (:func:`nested_losers`)."""
+    big = [q for q in quads if frame_area is None or cv2.contourArea(q) < FRAME_SHARE * frame_area]
+    return [q for q in quads if not any(inside(q, b, share) for b in big if b is not q)]
+
+
+def nested_losers(quads: Sequence[np.ndarray], index_shows: Sequence[bool]) -> set[int]:
+    """Of outlines read already, those to drop because they nest with another: an outline inside
+    one whose corner shows a card index is part of that card's print (a court's frame, a pip);
+    an outline round one whose index shows, itself showing none, is the table round the card."""
+    out: set[int] = set()
+    for i, q in enumerate(quads):
+        for j, big in enumerate(quads):
+            if i == j or not inside(q, big):
+                continue
+            if index_shows[j]:
+                out.add(i)
+            elif index_shows[i]:
+                out.add(j)
+    return out
+
+
+#: a card seen in a photo: its sides' ratio (long over short, each the mean of two opposite
+#: sides) lies in this range; over 88/63 for a card seen at a slant or in a photo stretched by
+#: the phone's export, down to a card seen nearly edge on along its long side
+PHOTO_ASPECT = (1.15, 2.5)
+#: and each corner's angle within this many degrees of a right angle (a slanted view)
+CORNER_SLACK = 30.0
+
+
+def card_shaped(quad: np.ndarray) -> bool:
+    """Whether a convex quadrilateral (corners in order round it) can be a card's outline in a
+    photo: its aspect within :data:`PHOTO_ASPECT`, every corner within :data:`CORNER_SLACK` of
+    a right angle, and opposite sides not too unlike (a perspective, not a trapezoid of junk)."""
+    q = np.asarray(quad, np.float64).reshape(4, 2)
+    sides = np.linalg.norm(np.roll(q, -1, axis=0) - q, axis=1)
+    if sides.min() < 4:
+        return False
+    a, b = sides[0] + sides[2], sides[1] + sides[3]
+    if not PHOTO_ASPECT[0] <= max(a, b) / min(a, b) <= PHOTO_ASPECT[1]:
+        return False
+    if min(sides[0], sides[2]) < 0.6 * max(sides[0], sides[2]) or min(sides[1], sides[3]) < 0.6 * max(sides[1], sides[3]):
+        return False
+    for i in range(4):
+        u, v = q[i - 1] - q[i], q[(i + 1) % 4] - q[i]
+        cos = float(np.dot(u, v) / (np.linalg.norm(u) * np.linalg.norm(v)))
+        if abs(cos) > np.sin(np.radians(CORNER_SLACK)):
+            return False
+    return True

@@ -206,13 +206,14 @@ def _kind(label: str) -> str:
 
 
 def measure(items: Sequence[tuple[Path, str]], classifier: CardClassifier, *, crops: bool = False,
-            progress: Callable[[int, int], None] | None = None) -> PhotoReport:
+            whole_photo: bool = False, progress: Callable[[int, int], None] | None = None) -> PhotoReport:
     """Read every photo and compare with its label. ``crops``: the photos are upright crops of one
     card each, as the table pipeline cuts them (read by the classifier alone); otherwise they are
-    photos with background round a card at any angle (read as ``pegpi classify`` reads them)."""
-    from vision.recognize import read_card
+    photos with background round a card at any angle (read as ``pegpi classify`` reads them, or with
+    ``whole_photo`` as ``pegpi recognize`` does: its surest card, "no card" if it finds none)."""
+    from vision.recognize import read_card, recognize
 
-    report = PhotoReport("crops" if crops else "photos")
+    report = PhotoReport("crops" if crops else "recognize" if whole_photo else "photos")
     groups = capture_groups(path for path, _truth in items)
     for i, (path, truth) in enumerate(items):
         try:
@@ -224,6 +225,9 @@ def measure(items: Sequence[tuple[Path, str]], classifier: CardClassifier, *, cr
         if crops:
             p = classifier.classify([image])[0]
             card, confidence = p.label, p.confidence
+        elif whole_photo:
+            found = recognize(image, classifier)
+            card, confidence = (found[0].card, found[0].confidence) if found else (UNKNOWN, 0.0)
         else:
             d = read_card(image, classifier)
             card, confidence = d.card, d.confidence

@@ -38,6 +38,8 @@ import numpy as np
 
 from vision.api import CARD_MM, UNKNOWN, CardClassifier, Prediction
 from vision.doubt import COLOURLESS, colour_strength, doubted, held, suited
+from vision.locate import FRAME_SHARE, card_shaped, downscaled, frame_quad, nested_losers, outermost
+from vision.model_input import INPUT_H, INPUT_W
 
 ASPECT = CARD_MM[1] / CARD_MM[0]  # 1.397
 CROP_W, CROP_H = 126, 176  # 2 px/mm, what the table pipeline gives the classifier
@@ -113,9 +115,17 @@ def _upright(quad: np.ndarray) -> np.ndarray:
 
 
 def _single_cards(contour: np.ndarray, min_area: float) -> np.ndarray | None:
+    """The quad of an outline that is one card: four straight sides round it (a card at a slant,
+    :func:`vision.locate.card_shaped`), or else its minimal rectangle filled and card-shaped."""
     area = cv2.contourArea(contour)
     if area < min_area:
         return None
+    hull = cv2.convexHull(contour)
+    approx = cv2.approxPolyDP(hull, 0.03 * cv2.arcLength(hull, True), True)
+    if len(approx) == 4:
+        q = approx.reshape(4, 2).astype(np.float32)
+        if area >= 0.9 * cv2.contourArea(q) and card_shaped(q):
+            return _upright(q)
     rect = cv2.minAreaRect(contour)
     (w, h) = rect[1]
     if min(w, h) < 8:
@@ -407,8 +417,10 @@ def _candidates(img: np.ndarray) -> tuple[list[np.ndarray], int, list[float]]:
                 card_like.append(c)  # or a short row of overlapping cards
             elif area <= 0.6 * h * w:
                 others.append(c)
-    singles = _outermost(singles)
-    heights = [float(np.linalg.norm(q[3] - q[0])) for q in singles]
+    singles = outermost(singles, h * w)
+    # an outline filling most of the photo may be the table: the cards' size comes from the others
+    sized = [q for q in singles if cv2.contourArea(q) < FRAME_SHARE * h * w] or singles
+    heights = [float(np.linalg.norm(q[3] - q[0])) for q in sized]
     quads = list(singles)
     # card sizes for the hypotheses: the single cards' heights, and the commonest lengths of the
     # outlines' straight edges read as a card's height or width
@@ -445,20 +457,6 @@ def _candidates(img: np.ndarray) -> tuple[list[np.ndarray], int, list[float]]:
         quads += _strip_hypotheses(c, grey, inner_edge=True)
     keep = _distinct(quads)
     return [quads[i] for i in keep], sum(i < len(singles) for i in keep), card_h
-
-
-def _outermost(quads: list[np.ndarray], inner: float = 0.8) -> list[np.ndarray]:
-    """``quads`` less each one lying inside a card outline larger by more than ``1 / inner``:
-    the printed frame of a court's picture, or a box in its art, is card-shaped too, but a card
-    never lies inside another one (a card with its shadow is hardly larger, and kept apart)."""
-    areas = [float(cv2.contourArea(q)) for q in quads]
-    kept = []
-    for q, a in zip(quads, areas, strict=True):
-        inside = any(b * inner > a and cv2.intersectConvexConvex(q, big)[0] >= 0.9 * a
-                     for big, b in zip(quads, areas, strict=True))
-        if not inside:
-            kept.append(q)
-    return kept
 
 
 def _distinct(quads: Sequence[np.ndarray], near: float = 4.0) -> list[int]:
@@ -522,6 +520,31 @@ class Pyramid:
         h, w = self.levels[level].shape[:2]
         return warp(self.levels[level], quad * np.array([w / w0, h / h0], np.float32))
 
+    def corners(self, quads: Sequence[np.ndarray], size: tuple[int, int]) -> np.ndarray:
+        """The index corners of ``quads`` as the index network reads them, ``(N, 2, h, w, 3)``
+        (``size`` = (h, w)): the top-left of each upright crop at the model's input size, and the
+        top-left of the crop turned round (the card's bottom-right), cut straight from the level
+        :meth:`warp` would use; the whole crop is never made."""
+        ph, pw = size
+        out = np.empty((len(quads), 2, ph, pw, 3), np.uint8)
+        dst = np.array([[0, 0], [INPUT_W, 0], [INPUT_W, INPUT_H], [0, INPUT_H]], np.float32)
+        h0, w0 = self.levels[0].shape[:2]
+        for i, quad in enumerate(quads):
+            span = max(float(np.linalg.norm(quad[3] - quad[0])), float(np.linalg.norm(quad[2] - quad[1])))
+            level = 0
+            while span / 2 ** (level + 1) >= CROP_H and level + 1 < len(self.levels):
+                level += 1
+            if span / 2 ** (level + 1) >= CROP_H:
+                self.warp(quad)  # makes the level it needs
+                level = len(self.levels) - 1
+            img = self.levels[level]
+            h, w = img.shape[:2]
+            q = (quad * np.array([w / w0, h / h0], np.float32)).astype(np.float32)
+            for way in (0, 1):
+                m = cv2.getPerspectiveTransform(np.roll(q, -2 * way, axis=0), dst)
+                cv2.warpPerspective(img, m, (pw, ph), dst=out[i, way], flags=cv2.INTER_LINEAR)
+        return out
+
 
 #: a hypothesis the whole-card reading is unsure of is taken from its corner index alone at this
 #: confidence (chosen on composed photos of validation designs, see models/MODEL_CARD.md)
@@ -562,18 +585,21 @@ def _index_reader(classifier: CardClassifier) -> Callable[[list[np.ndarray]], li
     """The classifier's reading of a crop's corner index alone, if it has one that applies: it
     knows French cards only, so not while decks are enrolled."""
     read = getattr(classifier, "read_indices", None)
-    if read is None or len(getattr(classifier, "decks", ())) or not getattr(classifier, "reads_index", True):
+    if read is None or getattr(classifier, "read_corner_patches", None) is None \
+            or len(getattr(classifier, "decks", ())) or not getattr(classifier, "reads_index", True):
         return None
     return cast(Callable[[list[np.ndarray]], list[Prediction]], read)
 
 
-def _read_warped(read: Callable[[list[np.ndarray]], list[Prediction]], image: Pyramid,
-                 quads: list[np.ndarray], chunk: int = 256) -> list[Prediction]:
-    """``read`` of the upright crops of ``quads``, warped and read a chunk at a time (a photo
-    may give thousands of hypotheses: their crops are not all held at once)."""
+def _read_warped(classifier: CardClassifier, image: Pyramid, quads: list[np.ndarray],
+                 chunk: int = 256) -> list[Prediction]:
+    """The corner index readings of ``quads``, cut and read a chunk at a time (a photo may give
+    thousands of hypotheses: their patches are not all held at once)."""
+    read = cast(Callable[[np.ndarray], list[Prediction]], getattr(classifier, "read_corner_patches", None))
+    size = cast(tuple[int, int], getattr(classifier, "index_shape", (0, 0)))
     out: list[Prediction] = []
     for i in range(0, len(quads), chunk):
-        out += read([image.warp(q) for q in quads[i:i + chunk]])
+        out += read(image.corners(quads[i:i + chunk], size))
     return out
 
 
@@ -599,13 +625,12 @@ def _read_hypotheses(classifier: CardClassifier, image: Pyramid, quads: list[np.
     out: list[tuple[Prediction, Prediction | None] | None] = []
     for i in range(0, len(quads), CHUNK):
         part = quads[i:i + CHUNK]
-        crops = [image.warp(q) for q in part]
         if read_indices is None:
-            out += _read_quads(classifier, crops)
+            out += _read_quads(classifier, [image.warp(q) for q in part])
             continue
-        index = read_indices(crops)
+        index = _read_warped(classifier, image, part)
         keep = [j for j in range(len(part)) if i + j < n_whole or index[j].label not in (UNKNOWN, "back")]
-        whole = iter(classifier.classify([crops[j] for j in keep]) if keep else [])
+        whole = iter(classifier.classify([image.warp(part[j]) for j in keep]) if keep else [])
         chosen = set(keep)
         out += [(next(whole), index[j]) if j in chosen else None for j in range(len(part))]
     return out
@@ -614,20 +639,40 @@ def _read_hypotheses(classifier: CardClassifier, image: Pyramid, quads: list[np.
 def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: float = 0.5,
               include_backs: bool = True) -> list[Detection]:
     """Every card found in ``image`` (BGR uint8) with its reading and corners."""
+    # cards are cut from a copy at most twice the locator's size: a 12-megapixel photo is shrunk
+    # once instead of by every crop
+    source_img, to_source = downscaled(image, 2 * _WORK)
+    found = _recognize(source_img, classifier, min_confidence, include_backs)
+    if to_source == 1.0:
+        return found
+    return [Detection(d.card, d.confidence, d.corners / to_source) for d in found]
+
+
+def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: float,
+               include_backs: bool) -> list[Detection]:
     h, w = image.shape[:2]
-    scale = min(1.0, _WORK / max(h, w))
-    small = cv2.resize(image, (int(w * scale), int(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else image
+    small, scale = downscaled(image, _WORK)
     quads, n_single, card_h = _candidates(small)
+    # the photo's own frame is a whole card outline too (a card that fills the photo), taken
+    # only when its corner index shows the card it reads
+    quads, n_single = [frame_quad(*small.shape[:2])] + quads, n_single + 1
     full = [q / scale for q in quads]
     source = Pyramid(image)
     colourless = colour_strength(small) < COLOURLESS
     readings = _read_hypotheses(classifier, source, full, n_single)
-    n_single = sum(r is not None for r in readings[:n_single])
     read = [(q, r) for q, r in zip(full, readings, strict=True) if r is not None]
+    # of two whole outlines one inside the other, the one whose corner shows an index stands
+    losers = nested_losers([q for q, _r in read[:n_single]], [_shows_index(r[1]) for _q, r in read[:n_single]])
+    card_aspect = 1.25 <= max(h, w) / min(h, w) <= 1.6
     found: list[tuple[Detection, bool]] = []
     unsure: list[tuple[float, np.ndarray, str]] = []  # hypotheses whose index leans to a card
     for i, (q, (p, index)) in enumerate(read):
         whole = i < n_single
+        if i in losers:
+            continue
+        if i == 0 and not ((index is not None and index.label == p.label)
+                           or (p.label == "back" and card_aspect)):
+            continue
         if p.label == UNKNOWN or p.confidence < (min_confidence if whole else max(min_confidence, 0.75)):
             # a card mostly hidden under others: its corner index alone may still read it
             if whole or index is None or index.label in (UNKNOWN, "back"):
@@ -656,7 +701,7 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
         segs = _segments(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
         edge = [q / scale for hgt in ([float(np.median(sure))] if sure else card_h)
                 for q in _segment_hypotheses(segs, hgt)]
-        for q, r in zip(edge, _read_warped(read_indices, source, edge), strict=True):
+        for q, r in zip(edge, _read_warped(classifier, source, edge), strict=True):
             if r.label in (UNKNOWN, "back") or r.confidence < NUDGE_FROM:
                 continue
             if r.confidence >= EDGE_SURE:
@@ -668,13 +713,13 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
         # the surest that reads the same card surely
         unsure = sorted(unsure, key=lambda u: -u[0])[:MAX_UNSURE]
         moved = [_nudged(q) for _c, q, _l in unsure]
-        again = _read_warped(read_indices, source, [m for ms in moved for m in ms])
+        again = _read_warped(classifier, source, [m for ms in moved for m in ms])
         per = len(moved[0])
         for j, ((_c, _q, label), ms) in enumerate(zip(unsure, moved, strict=True)):
-            sure = [(r.confidence, m) for r, m in zip(again[j * per:(j + 1) * per], ms, strict=True)
-                    if r.label == label and r.confidence >= INDEX_SURE]
-            if sure:
-                conf, m = max(sure, key=lambda cm: cm[0])
+            taken = [(r.confidence, m) for r, m in zip(again[j * per:(j + 1) * per], ms, strict=True)
+                     if r.label == label and r.confidence >= INDEX_SURE]
+            if taken:
+                conf, m = max(taken, key=lambda cm: cm[0])
                 found.append((Detection(label, conf, m), False))
     # the cards of one photo are one size: a hypothesis far from the size of the whole cards (or,
     # with none, of the surest readings) is some other shape's corner, and a back far from it
@@ -730,7 +775,7 @@ def _large_quads(mask: np.ndarray, min_area: float, out: list[np.ndarray]) -> No
     """Card-shaped outlines of at least ``min_area`` in ``mask``, added to ``out``."""
     h, w = mask.shape[:2]
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    for c in sorted(contours, key=cv2.contourArea, reverse=True)[:3]:
+    for c in sorted(contours, key=cv2.contourArea, reverse=True)[:6]:
         if not min_area <= cv2.contourArea(c) <= 0.97 * h * w:
             continue
         q = _single_cards(c, min_area)
@@ -738,7 +783,7 @@ def _large_quads(mask: np.ndarray, min_area: float, out: list[np.ndarray]) -> No
             out.append(q)
 
 
-def card_outlines(img: np.ndarray, min_share: float = 0.12, *, grabcut: bool | None = None) -> list[np.ndarray]:
+def card_outlines(img: np.ndarray, min_share: float = 0.01, *, grabcut: bool | None = None) -> list[np.ndarray]:
     """Outlines (upright-ordered quads, ``img`` pixels) of a card that fills at least
     ``min_share`` of an image meant to show one card: a loose crop or a photo of one card on
     any background. GrabCut separates the card from its surroundings when nothing else finds an
@@ -756,12 +801,17 @@ def card_outlines(img: np.ndarray, min_share: float = 0.12, *, grabcut: bool | N
         masks = _masks(small, grey)
         for m in masks:
             _large_quads(m, min_area, quads)
-        # things on the table touching the card join its outline: open them off
+        # things on the table touching the card join its outline: open them off, on masks of
+        # half the size (a wide opening costs with its kernel's area)
+        half = [cv2.resize(m, (max(1, sw // 2), max(1, sh // 2)), interpolation=cv2.INTER_NEAREST) for m in masks]
+        back = np.array([sw / max(1, sw // 2), sh / max(1, sh // 2)], np.float32)
         for share in (0.04, 0.08):
-            k = max(3, int(share * min(sh, sw)) | 1)
+            k = max(3, int(share * min(sh, sw) / 2) | 1)
             kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-            for m in masks:
-                _large_quads(cv2.morphologyEx(m, cv2.MORPH_OPEN, kernel), min_area, quads)
+            for m in half:
+                opened: list[np.ndarray] = []
+                _large_quads(cv2.morphologyEx(m, cv2.MORPH_OPEN, kernel), min_area / 4, opened)
+                quads += [q * back for q in opened if all(np.abs(q * back - k_).max() > 4 for k_ in quads)]
     if (grabcut or (grabcut is None and not quads)) and min(sh, sw) >= 40:
         # no clean outline (clutter, shadow, a table as light as the card): let GrabCut split
         # the card from what surrounds it, starting from "the card is in the middle"
@@ -777,7 +827,7 @@ def card_outlines(img: np.ndarray, min_share: float = 0.12, *, grabcut: bool | N
             _large_quads(cv2.resize(fg, (sw, sh), interpolation=cv2.INTER_NEAREST), min_area, quads)
         except cv2.error:
             pass  # a flat image: GrabCut has nothing to model
-    quads = _outermost(quads)
+    quads = outermost(quads, sh * sw)
     if len(quads) > 1:
         # the outline that runs along the image's edges best first (an outline that swallowed
         # something touching the card leaves the card's edge somewhere), then the larger
@@ -811,58 +861,84 @@ def card_crop(image: np.ndarray) -> np.ndarray:
     return warp(image, quads[0]) if quads else upright
 
 
-def _surest(quads: Sequence[np.ndarray], preds: Sequence[Prediction]) -> Detection | None:
-    """The surest reading of a card (or back) at 0.5 or more among ``quads``, if any."""
-    best: Detection | None = None
-    for q, p in zip(quads, preds, strict=True):
-        if p.label != UNKNOWN and p.confidence >= 0.5 and (best is None or p.confidence > best.confidence):
-            best = Detection(p.label, p.confidence, q)
-    return best
-
-
-def _read_doubting(classifier: CardClassifier, crops: list[np.ndarray], colourless: bool) -> list[Prediction]:
+def _read_doubting(classifier: CardClassifier, crops: list[np.ndarray],
+                   colourless: bool) -> list[tuple[Prediction, bool]]:
     """The crops' readings, each held below sure (:func:`vision.doubt.doubted`) when its corner
-    index reads another card or when the photo is ``colourless`` and it is a suited card."""
+    index reads another card or when the photo is ``colourless`` and it is a suited card, and
+    whether its corner shows a card index (always False without an index network)."""
     if not crops:
         return []
     if _index_reader(classifier) is None:
-        return [doubted(p, colourless=colourless) for p in classifier.classify(crops)]
-    return [doubted(p, index, colourless=colourless) for p, index in _read_quads(classifier, crops)]
+        return [(doubted(p, colourless=colourless), False) for p in classifier.classify(crops)]
+    return [(doubted(_index_over_blank(p, index), index, colourless=colourless), _shows_index(index))
+            for p, index in _read_quads(classifier, crops)]
+
+
+def _index_over_blank(p: Prediction, index: Prediction | None) -> Prediction:
+    """A whole card read as a back, a joker or no card whose corner index surely shows a card is
+    that card, not surely (the whole-card reading of a court's picture can take it for a back)."""
+    if index is None or p.label not in (UNKNOWN, "back", "RJ", "BJ"):
+        return p
+    if _shows_index(index) and index.confidence >= INDEX_SURE:
+        return held(index)
+    # a back's corner is a back's too: an outline read as a back whose corner is not is a
+    # picture printed on a card (a court's frame) as often as a back
+    return held(p) if p.label == "back" and index.label != "back" else p
+
+
+def _shows_index(index: Prediction | None) -> bool:
+    return index is not None and index.label not in (UNKNOWN, "back") and index.confidence >= 0.5
 
 
 def read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
     """The card in an image of one card: an upright card crop as the table pipeline makes, or a
     loose crop or photo with background around a card at any angle.
 
-    The image is read as it is (long side vertical) and through every card outline
-    :func:`card_outlines` finds; the surest outline read as a card (or back) at 0.5 or more
-    wins. Failing that, GrabCut's outline and the cards :func:`recognize` finds are read too,
-    and the surest of them wins unless the image as it is reads a card at least as surely.
-    ``corners`` are the image's own corners when the image was read as it is."""
+    A large photo is first shrunk (:func:`vision.locate.downscaled`). The image is read as it is
+    (long side vertical: a card that fills it) and through every card outline
+    :func:`card_outlines` finds. Of two outlines one inside the other, the one whose corner shows
+    a card index stands (:func:`vision.locate.nested_losers`: a court's printed frame is not the
+    card, nor the table round a card); the surest reading left at 0.5 or more wins, an outline
+    whose index shows the card counting a little surer. Failing that, GrabCut's outline and the
+    cards :func:`recognize` finds are read too. ``corners`` are in ``image``'s pixels (its own
+    corners when the image was read as it is)."""
     h, w = image.shape[:2]
     if image.ndim != 3 or image.shape[2] != 3 or min(h, w) < 8:
         raise ValueError(f"read_card wants a BGR image of at least 8x8 pixels, got shape {image.shape}")
-    whole = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
-    if w > h:  # long side vertical; at worst the card lies sideways, read both ways up
-        whole = np.roll(whole, -1, axis=0)
+    small, scale = downscaled(image)
+    d = _read_card(small, classifier)
+    if scale == 1.0:
+        return d
+    return Detection(d.card, d.confidence, d.corners / scale)
+
+
+def _read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
+    h, w = image.shape[:2]
+    whole = frame_quad(h, w)
     colourless = colour_strength(image) < COLOURLESS
-    quads = card_outlines(image)
-    preds = _read_doubting(classifier, [warp(image, whole)] + [warp(image, q) for q in quads], colourless)
-    best = _surest(quads, preds[1:])
+    quads = [whole] + card_outlines(image)
+    reads = _read_doubting(classifier, [warp(image, q) for q in quads], colourless)
+    losers = nested_losers(quads, [shows for _p, shows in reads])
+    best: Detection | None = None
+    best_key = 0.0
+    for i, (q, (p, shows)) in enumerate(zip(quads, reads, strict=True)):
+        key = p.confidence + (0.05 if shows else 0.0)
+        if i not in losers and p.label != UNKNOWN and p.confidence >= 0.5 and key > best_key:
+            best, best_key = Detection(p.label, p.confidence, q), key
     if best is None:
         # no outline read as a card: the outlines may have taken in a shadow or a pattern of the
         # table; look harder, with GrabCut (unless it made the outlines) and with the hypotheses
         # of recognize()
-        more = [] if not quads else [q for q in card_outlines(image, grabcut=True)
-                                     if all(np.abs(q - k).max() > 4 for k in quads)]
-        best = _surest(more, _read_doubting(classifier, [warp(image, q) for q in more], colourless) if more else [])
-        found = recognize(image, classifier) if preds[0].label == UNKNOWN or preds[0].confidence < 0.9 else []
+        more = [q for q in card_outlines(image, grabcut=True) if all(np.abs(q - k).max() > 4 for k in quads)]
+        for q, (p, _shows) in zip(more, _read_doubting(classifier, [warp(image, q) for q in more], colourless),
+                                  strict=True):
+            if p.label != UNKNOWN and p.confidence >= 0.5 and (best is None or p.confidence > best.confidence):
+                best = Detection(p.label, p.confidence, q)
+        found = recognize(image, classifier)
         if found and (best is None or found[0].confidence > best.confidence):
             best = found[0]
-        if best is not None and preds[0].label != UNKNOWN and preds[0].confidence >= best.confidence:
-            best = None  # the image as it is reads surer
     if best is not None:
         return best
-    # the image as it is: "no card" there is never sure, as the card may be there unfound
-    p = held(preds[0]) if preds[0].label == UNKNOWN else preds[0]
+    # "no card" is never sure in a photo meant to show one, as the card may be there unfound
+    p = held(reads[0][0]) if reads[0][0].label == UNKNOWN else reads[0][0]
     return Detection(p.label, p.confidence, whole)

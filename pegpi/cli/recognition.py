@@ -51,6 +51,10 @@ def register(commands: Any, benches: Any) -> None:
     b.add_argument("--crops", action="store_true",
                    help="the photos are upright crops of one card (as the table cuts them), not photos with "
                         "background round a card at any angle")
+    b.add_argument("--recognize", action="store_true",
+                   help="read each photo as `pegpi recognize` does (its surest card), not as `pegpi classify`")
+    b.add_argument("--every", type=int, default=1, metavar="N",
+                   help="read every Nth photo only, in name order (a quicker sample)")
     b.add_argument("--model", type=Path, default=None, help="another ONNX card model (default: the shipped one)")
     b.add_argument("--decks", default="none",
                    help="enrolled decks to use, comma-separated, or 'all' (default: none; their cards' names "
@@ -288,17 +292,20 @@ def cmd_bench_photos(args: argparse.Namespace) -> int:
         raise PegpiError(str(exc)) from None
     if not items:
         raise PegpiError(f"no photos ({', '.join(IMAGE_EXT)}) in {', '.join(map(str, args.paths))}")
+    if args.every < 1:
+        raise PegpiError(f"--every wants a whole number of 1 or more (got {args.every})")
+    items = items[::args.every]
 
     def progress(done: int, total: int) -> None:
         if done % 25 == 0 or done == total:
             print(f"  read {done} of {total}", file=sys.stderr, flush=True)
 
-    res = measure(items, clf, crops=args.crops, progress=None if args.json else progress).as_dict()
+    res = measure(items, clf, crops=args.crops, whole_photo=args.recognize, progress=None if args.json else progress).as_dict()
     res["model"] = str(clf.model_path)
     if args.json:
         print(json.dumps(res, indent=2))
         return 0
-    what = "upright crops" if args.crops else "photos"
+    what = "upright crops" if args.crops else "photos read as recognize does" if args.recognize else "photos"
     print(f"{res['photos']} {what} of real cards read by {clf.model_path.name}"
           + (f" ({len(res['skipped'])} skipped)" if res["skipped"] else ""))
     if res["photos"]:

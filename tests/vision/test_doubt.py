@@ -60,6 +60,20 @@ def test_colour_strength_tells_grey_photos_from_colour_ones() -> None:
     noisy[salt] = rng.choice([0, 255], size=(int(salt.sum()), 1)).astype(np.uint8)
     assert colour_strength(colour) > 3 * COLOURLESS
     assert colour_strength(grey) < COLOURLESS and colour_strength(noisy) < COLOURLESS
+    # a grey photo under warm light (or a camera's tint) is no more colourful for it
+    warm = np.clip(grey.astype(np.float32) * np.array([0.75, 0.92, 1.12], np.float32), 0, 255).astype(np.uint8)
+    assert colour_strength(warm) < COLOURLESS
+    assert colour_strength(np.clip(colour.astype(np.float32) * np.array([0.75, 0.92, 1.12], np.float32), 0, 255)
+                           .astype(np.uint8)) > 2 * COLOURLESS
+
+
+def test_a_red_card_in_a_tinted_grey_photo_is_never_read_surely_with_another_suit() -> None:
+    clf = load_default_classifier()
+    for seed in (5, 6):
+        grey = cv2.cvtColor(cv2.cvtColor(_red_card_photo(seed), cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+        warm = np.clip(grey.astype(np.float32) * np.array([0.8, 0.95, 1.1], np.float32), 0, 255).astype(np.uint8)
+        d = read_card(warm, clf)
+        assert d.card == "8H" or d.confidence <= DOUBT, (d.card, d.confidence)
 
 
 def test_a_red_card_in_a_grey_photo_is_never_read_surely() -> None:

@@ -103,6 +103,17 @@ def test_upright_crops_are_read_as_the_table_reads_them(tmp_path, capsys):
     assert res["mode"] == "crops" and res["photos"] == 3 and res["right"] == 3
 
 
+def test_a_sample_of_every_nth_photo_read_as_recognize_reads(tmp_path, capsys):
+    for i, label in enumerate(("JH", "AD", "4C", "9S")):
+        cv2.imwrite(str(tmp_path / f"{label}.png"), photo(label, 21 + i))
+    assert main(["bench", "photos", str(tmp_path), "--every", "2", "--recognize", "--json"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert res["mode"] == "recognize" and res["photos"] == 2  # 4C and JH, the first and third by name
+    assert {m["truth"] for m in res["mistakes"]} <= {"4C", "JH"}
+    assert main(["bench", "photos", str(tmp_path), "--every", "0"]) == 2
+    assert "--every" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["nowhere"], "no photo or folder at nowhere"),
     (["--model", "nosuch.onnx", "."], "no card model at nosuch.onnx"),

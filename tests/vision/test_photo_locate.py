@@ -3,13 +3,15 @@ court's printed frame is a strong card-shaped rectangle inside the card."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
 from vision.api import CARD_MM
 from vision.classify import load_default_classifier
 from vision.doubt import DOUBT
-from vision.recognize import _outermost, card_outlines, read_card, recognize
+from vision.locate import card_shaped, downscaled, nested_losers, outermost
+from vision.recognize import _single_cards, card_outlines, read_card, recognize
 from vision.render import HELDOUT_DESIGN_SEEDS, render_card
 from vision.render.photo import _paste_card, background, camera
 
@@ -52,8 +54,66 @@ def test_a_court_s_inner_frame_gives_way_to_the_card_round_it() -> None:
     frame = np.array([[30, 35], [116, 35], [116, 160], [30, 160]], np.float32)  # the picture's frame
     shadowed = card + np.array([[0, 0], [4, 0], [4, 5], [0, 5]], np.float32)  # the card with its shadow
     apart = card + 200
-    assert [q.tolist() for q in _outermost([frame, card, apart])] == [card.tolist(), apart.tolist()]
-    assert len(_outermost([card, shadowed])) == 2
+    assert [q.tolist() for q in outermost([frame, card, apart])] == [card.tolist(), apart.tolist()]
+    assert len(outermost([card, shadowed])) == 2
+
+
+def test_an_outline_filling_the_photo_leaves_the_choice_to_the_corner_indices() -> None:
+    table = np.array([[2, 2], [478, 2], [478, 638], [2, 638]], np.float32)  # the table, card-shaped
+    card = np.array([[150, 200], [270, 200], [270, 370], [150, 370]], np.float32)
+    # the table's outline does not swallow the card lying on it ...
+    assert len(outermost([table, card], frame_area=480 * 640)) == 2
+    # ... and once read, the one whose corner shows an index stands
+    assert nested_losers([table, card], [False, True]) == {0}
+    assert nested_losers([card, card * 0.5 + 100], [True, False]) == {1}  # a court's frame inside the card
+    assert nested_losers([table, card], [False, False]) == set()
+
+
+def test_a_card_seen_at_a_slant_or_stretched_by_the_phone_is_card_shaped() -> None:
+    upright = np.array([[0, 0], [63, 0], [63, 88], [0, 88]], np.float32)
+    sheared = np.array([[128, 35], [212, 88], [160, 320], [75, 265]], np.float32)  # a stretched phone photo
+    assert card_shaped(upright) and card_shaped(sheared)
+    square = np.array([[0, 0], [80, 0], [80, 80], [0, 80]], np.float32)
+    strip = np.array([[0, 0], [30, 0], [30, 200], [0, 200]], np.float32)
+    kite = np.array([[0, 0], [60, 10], [70, 90], [-30, 60]], np.float32)
+    assert not any(card_shaped(q) for q in (square, strip, kite))
+    blob = np.zeros((400, 300), np.uint8)
+    cv2.fillConvexPoly(blob, sheared.astype(np.int32), 255)
+    contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    found = _single_cards(contours[0], 100)
+    assert found is not None and cv2.contourArea(found) > 0.9 * cv2.contourArea(sheared)
+
+
+@pytest.mark.parametrize(("card", "seed", "light"), [("9H", 1, True), ("KC", 2, False)])
+def test_a_card_cut_out_to_the_photo_s_frame_is_read(card: str, seed: int, light: bool) -> None:
+    """A photo that is the card, edge to edge (a phone's crop, a table photo warped upright)."""
+    img, quad = _filling(card, seed, 0.97, light)
+    x0, y0 = np.floor(quad.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(quad.max(axis=0)).astype(int)
+    tight = np.ascontiguousarray(img[y0:y1, x0:x1])
+    clf = load_default_classifier()
+    assert read_card(tight, clf).card == card
+    found = recognize(tight, clf)
+    assert found and found[0].card == card, [(d.card, d.confidence) for d in found]
+
+
+def test_a_large_photo_is_read_from_one_shrunk_copy_and_answered_in_its_own_pixels() -> None:
+    img, quad = _filling("8D", 3, 0.3, True)
+    big = cv2.resize(img, None, fx=4.0, fy=4.0, interpolation=cv2.INTER_CUBIC)
+    small, s = downscaled(big)
+    assert max(small.shape[:2]) == 1280 and abs(s - 1280 / max(big.shape[:2])) < 1e-6
+    d = read_card(big, load_default_classifier())
+    assert d.card == "8D"
+    err = min(np.abs(d.corners - np.roll(quad * 4.0, k, axis=0)).max() for k in (0, 2))
+    assert err < 0.05 * big.shape[0], err
+
+
+def test_a_card_on_a_busy_table_is_found_by_its_outline() -> None:
+    img, quad = _filling("5S", 4, 0.1, False)
+    outlines = card_outlines(img)
+    assert outlines
+    err = min(min(np.abs(o - np.roll(quad, k, axis=0)).max() for k in (0, 2)) for o in outlines)
+    assert err < 0.05 * img.shape[0], err
 
 
 def test_the_single_card_locator_skips_the_inner_frame_of_a_court() -> None:
