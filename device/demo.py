@@ -83,7 +83,7 @@ def sim_steps(steps: list[JSON]) -> tuple[list[Step], list[tuple[int, JSON]]]:
             out.append(Remove(step["zone"], int(step.get("slot", 0))))
         elif op == "place":
             key = (step["zone"], int(step.get("slot", 0)))
-            if key in mat:
+            if key in mat and not step.get("cover"):  # a card covering another (a pile) leaves it
                 out.append(Remove(*key))
             mat.add(key)
             out.append(Place(step["card"], key[0], key[1]))
