@@ -317,7 +317,7 @@ class EleusisState(State):
         one-card play of the scientist to play; a string of cards is entered on the phone."""
         face = self.game.parse_card(card)
         if zone.kind not in ("line", "side"):
-            raise IllegalActionError(f"the {face} lies in {zone.name}: lay cards in the main line")
+            raise IllegalActionError("cards are laid in the main line")
         phase = self.phase
         if phase == "starter" and zone.kind == "line":
             return [Starter(face)]

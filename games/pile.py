@@ -294,9 +294,9 @@ class PayPileState(State):
         return [str(c) for _, c in self.table.pile]
 
     def card_means(self, zone: Zone, card: str) -> list[Action] | None:
-        face = self.game.parse_card(card)
+        face = self.game.parse_card(card)  # a card this deck has not raises CardError
         if zone.kind != "pile":
-            raise IllegalActionError(f"the {face} lies in {self.zone_label(zone)}: turn cards onto the pile")
+            raise IllegalActionError("cards are turned face up onto the pile")
         t = self.table
         if t is None:
             raise IllegalActionError("deal the stacks first")

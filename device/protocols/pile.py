@@ -141,8 +141,7 @@ class PileProtocol(TableProtocol):
         slot = event.slot or 0
         if event.kind == "removed":
             if self.ask is not None and (self.ask.where, self.ask.slot or 0) == (zone, slot):
-                self.ask = None  # the card asked about was taken back
-                return
+                self.ask = None  # the card asked about was taken back (with the pile it lay on)
             action = pile_table(self.session.state).lifted(zone)
             if action is not None:
                 try:
@@ -164,7 +163,6 @@ class PileProtocol(TableProtocol):
         try:
             if self._known(zone, card):
                 return
-            self.offered = []
             actions = table.card_means(zone, card)
             if not actions:
                 return
@@ -180,6 +178,7 @@ class PileProtocol(TableProtocol):
 
     def _play(self, zone: Zone, card: str, actions: Sequence[Action], source: str, input: str | None) -> None:
         self.session.apply(actions, source=source, input=input)
+        self.offered = []  # a new play: what was laid before is settled
         self._sync()
         if not self._known(zone, card):
             self.offered.append((zone, card))
