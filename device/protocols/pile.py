@@ -334,19 +334,20 @@ def pile_script(result: Replay) -> list[JSONObject]:
     for action in result.actions:
         data = action.to_json()
         table = pile_table(state)
-        cards = data.get("cards") if isinstance(data.get("cards"), list) else [data.get("card")]
+        many = data.get("cards")
+        card = many[0] if isinstance(many, list) and len(many) == 1 else data.get("card")
         laid = False
-        if len(cards) == 1 and isinstance(cards[0], str):
+        if isinstance(card, str):
             try:
-                laid = table.card_means(centre, cards[0]) == [action]
+                laid = table.card_means(centre, card) == [action]
             except PegpiError:
                 laid = False
         if laid and line is not None:
             if not table.zone_cards(LINE):
                 line.clear()  # a new round's starter: the last round's cards are swept away
-            line.offered(str(cards[0]))
+            line.offered(str(card))
         elif laid:
-            mat.place(PILE, 0, str(cards[0]))
+            mat.place(PILE, 0, str(card))
         elif table.lifted(PILE) == action and mat.slots(PILE):
             mat.remove(PILE, 0)
         else:
