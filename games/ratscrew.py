@@ -270,7 +270,9 @@ class RatscrewState(PayPileState):
     def _view(self, common: Common, seat: int | None) -> TableView:
         common["result"] = "everyone lost" if self.burned else "win" if self.winner is not None else None
         parts = pile_parts(common, self.table, self.dealer)
-        return RatscrewView(**common, **parts, slappable=self.slappable(), ruling=self.ruling,
+        slap = self.slappable()
+        return RatscrewView(**common, **parts, slappable=slap, alert=None if slap is None else f"slap: {slap}",
+                            ruling=self.ruling,
                             false_slaps=tuple(self.false_slaps), banned=tuple(sorted(self.banned)))
 
 
