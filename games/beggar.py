@@ -201,20 +201,6 @@ class Beggar(Game):
 class BeggarState(PayPileState):
     game: Beggar
 
-    def prompt(self) -> str:
-        names = self.game.players
-        t = self.table
-        if self.is_over:
-            return self.result_text()
-        if t is None:
-            return "Deal the pack into stacks"
-        if t.taker is not None:
-            return f"{names[t.taker]} takes the pile"
-        assert t.turn is not None
-        if t.owed:
-            return f"{names[t.turn]} pays: {t.owed} more card{'s' if t.owed > 1 else ''}"
-        return f"{names[t.turn]} to play"
-
     def _apply(self, action: Action) -> None:
         if isinstance(action, Deal):
             self._deal(action)

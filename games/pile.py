@@ -248,6 +248,29 @@ class PayPileState(State):
             return [] if t.taker is None else [t.taker]
         return None
 
+    def prompt(self) -> str:
+        names = self.game.players
+        t = self.table
+        if self.is_over:
+            return self.result_text()
+        if t is None:
+            return "Deal the pack into stacks"
+        lead = self.alert_words()
+        if t.taker is not None:
+            return f"{lead}{names[t.taker]} takes the pile"
+        assert t.turn is not None
+        if t.owed:
+            return f"{lead}{self.owing_words(names[t.turn], t.owed)}"
+        return f"{lead}{names[t.turn]} to play"
+
+    def alert_words(self) -> str:
+        """Said before the prompt when the players must act at once ("Slappable: pair! ")."""
+        return ""
+
+    def owing_words(self, name: str, owed: int) -> str:
+        """The prompt while ``name`` pays ``owed`` more cards for a pay card."""
+        return f"{name} pays: {owed} more card{'s' if owed > 1 else ''}"
+
     def _deal(self, action: Deal) -> None:
         if self.table is not None:
             raise IllegalActionError("the stacks are already dealt")

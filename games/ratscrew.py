@@ -177,21 +177,12 @@ class RatscrewState(PayPileState):
             return None
         return pattern([c for _, c in self.table.pile], self.game.options)
 
-    def prompt(self) -> str:
-        names = self.game.players
-        t = self.table
-        if self.is_over:
-            return self.result_text()
-        if t is None:
-            return "Deal the pack into stacks"
+    def alert_words(self) -> str:
         slap = self.slappable()
-        lead = f"Slappable: {slap}! " if slap else ""
-        if t.taker is not None:
-            return f"{lead}{names[t.taker]} takes the pile"
-        assert t.turn is not None
-        if t.owed:
-            return f"{lead}{names[t.turn]}: {t.owed} chance{'s' if t.owed > 1 else ''} to play a face card or ace"
-        return f"{lead}{names[t.turn]} to play"
+        return f"Slappable: {slap}! " if slap else ""
+
+    def owing_words(self, name: str, owed: int) -> str:
+        return f"{name}: {owed} chance{'s' if owed > 1 else ''} to play a face card or ace"
 
     def _apply(self, action: Action) -> None:
         if isinstance(action, Deal):
