@@ -474,3 +474,21 @@ def test_god_builds_the_rule_on_gods_phone_only(eleusis: tuple[str, Any], page: 
         assert "royal" not in other.content() and "black" not in other.locator("main").inner_text()
     finally:
         other.context.close()
+
+
+def test_a_string_of_cards_is_entered_on_the_phone(make_table: Any, page: Any) -> None:
+    record = {"game": "eleusis", "players": ["Ann", "Bob", "Cy", "Di"],
+              "actions": [{"act": "deal", "dealer": 0}, {"act": "rule", "player": 0, "rule": "alternate-colours"},
+                          {"act": "starter", "card": "5H"}]}
+    for url, session in _served(make_table, record):
+        page.goto(url + "#fix")
+        wait_actions(page, 3)
+        pair(page, seat=2)
+        page.select_option("#entry-act", "play")
+        assert "1 to 4" in page.locator("#entry-cards-label").inner_text()
+        for rank, suit in (("8", "spades"), ("4", "diamonds")):
+            page.click(f"#picker button.rank[data-rank='{rank}']")
+            page.click(f"#picker button[aria-label='{suit}']")
+        page.click("#entry-send")
+        wait_actions(page, 4)
+        assert session.entries[-1].action == {"act": "play", "player": 2, "cards": ["8S", "4D"]}

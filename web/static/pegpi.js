@@ -20,6 +20,15 @@ const ACTS = {
   muggins: { label: "Muggins", player: true },
   other: { label: "Other (as in a game record)", raw: true },
 };
+// actions a game words otherwise: New Eleusis plays one card or a string of up to four, and shows
+// the whole hand for "no play"
+const GAME_ACTS = {
+  eleusis: {
+    play: { label: "Play 1 to 4 cards", player: true, cards: 4, upto: true },
+    noplay: { label: "No play (show the hand)", player: true, cards: "held" },
+  },
+};
+function actsFor(view) { return { ...ACTS, ...((view && GAME_ACTS[view.game]) || {}) }; }
 // the word a game's bid is counted in (the engine's record vocabulary)
 const BID_FIELD = { ohhell: "tricks" };
 const PHASE_ACT = { cut: "cut", deal: "deal", discard: "discard", starter: "starter", play: "play", show: "show" };
@@ -698,6 +707,8 @@ function playersCount() { return state.view ? state.view.players.length : 2; }
 function cardsWanted(spec, view, player) {
   if (!spec.cards) return 0;
   if (spec.cards === 1) return 1;
+  if (typeof spec.cards === "number") return spec.cards;
+  if (spec.cards === "held") return view && view.stacks ? view.stacks[player] || 0 : 0;
   const n = playersCount();
   if (spec.cards === "crib") return n === 2 ? 2 : 1;
   if (spec.cards === "cribsize") return view && view.crib_count ? view.crib_count : 4;
@@ -720,7 +731,8 @@ function syncEntry(force) {
     if (entry.act === "show" && entry.cards.length === 0 && view.turn !== null) {
       entry.cards = [...((view.rows || [])[view.turn] || [])];
     }
-    if (view.turn !== null && view.turn !== undefined && ACTS[entry.act] && ACTS[entry.act].player) entry.player = view.turn;
+    const acts = actsFor(view);
+    if (view.turn !== null && view.turn !== undefined && acts[entry.act] && acts[entry.act].player) entry.player = view.turn;
     if (entry.player === null || entry.player >= playersCount()) entry.player = 0;
   }
   renderEntry();
@@ -729,10 +741,13 @@ function syncEntry(force) {
 function renderEntry() {
   const view = state.view;
   const entry = state.entry;
-  const spec = ACTS[entry.act] || { label: entry.act };
+  const acts = actsFor(view);
+  const spec = acts[entry.act] || { label: entry.act };
   const actSel = $("entry-act");
-  if (actSel.options.length !== Object.keys(ACTS).length) {
-    actSel.replaceChildren(...Object.entries(ACTS).map(([k, v]) => { const o = el("option", null, v.label); o.value = k; return o; }));
+  const names = Object.entries(acts).map(([k, v]) => `${k}:${v.label}`).join("|");
+  if (actSel.dataset.acts !== names) {
+    actSel.dataset.acts = names;
+    actSel.replaceChildren(...Object.entries(acts).map(([k, v]) => { const o = el("option", null, v.label); o.value = k; return o; }));
   }
   actSel.value = entry.act;
   actSel.disabled = entry.mode === "correct";
@@ -763,7 +778,7 @@ function renderEntry() {
   // cards
   const want = cardsWanted(spec, view, entry.player);
   $("entry-cards-field").hidden = !want;
-  $("entry-cards-label").textContent = want === 1 ? "Card" :
+  $("entry-cards-label").textContent = want === 1 ? "Card" : spec.upto ? `Cards (1 to ${want}, in order)` :
     `Cards (${want})` + (spec.optional ? " — leave empty if nobody saw them" : "");
   const picked = $("entry-cards");
   picked.replaceChildren(...entry.cards.map((c) => {
@@ -812,7 +827,7 @@ function pickCard(card, want) {
 
 function entryAction() {
   const entry = state.entry;
-  const spec = ACTS[entry.act] || {};
+  const spec = actsFor(state.view)[entry.act] || {};
   const action = { act: entry.act };
   if (spec.player) action.player = entry.player;
   if (spec.dealer) action.dealer = entry.player;
@@ -826,6 +841,9 @@ function entryAction() {
   if (spec.cards === 1) {
     if (!entry.cards.length) throw new Error("Tap the card first: its rank, then its suit.");
     action.card = entry.cards[0];
+  } else if (spec.upto) {
+    if (!entry.cards.length) throw new Error("Tap the cards first, in the order they are played.");
+    action.cards = entry.cards;
   } else if (spec.cards) {
     const want = cardsWanted(spec, state.view, entry.player);
     if (entry.cards.length && entry.cards.length !== want) throw new Error(`Tap all ${want} cards, or none.`);
@@ -859,7 +877,7 @@ function startCorrection(entry) {
   const e = state.entry;
   e.mode = "correct";
   e.index = entry.index;
-  e.act = a.act in ACTS ? a.act : "other";
+  e.act = a.act in actsFor(state.view) ? a.act : "other";
   $("entry-raw").value = JSON.stringify(a);
   e.player = a.player ?? a.dealer ?? 0;
   e.cards = a.card ? [a.card] : [...(a.cards || [])];
