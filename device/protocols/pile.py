@@ -324,7 +324,8 @@ def pile_script(result: Replay) -> list[JSONObject]:
     """The steps that play a record on a pile or line mat: a card turned onto the pile (or into the
     main line) where the game reads it so, the pile lifted where that is its taking, every other
     action said (a button or the phone); then the mat follows the game (a pile a slap gave away is
-    lifted, a wrong card moves under the line, cards entered on the phone are laid)."""
+    lifted, a card judged wrong is laid under the line, or moved there after a prophet's call,
+    cards entered on the phone are laid)."""
     game = result.game
     state = game.new_initial_state()
     pile_table(state)  # refuses a game not played on a pile table
@@ -342,17 +343,20 @@ def pile_script(result: Replay) -> list[JSONObject]:
                 laid = table.card_means(centre, card) == [action]
             except PegpiError:
                 laid = False
+        after = state.apply(action)
         if laid and line is not None:
             if not table.zone_cards(LINE):
                 line.clear()  # a new round's starter: the last round's cards are swept away
-            line.offered(str(card))
+            if len(pile_table(after).zone_cards(SIDE)) == len(table.zone_cards(SIDE)):
+                line.offered(str(card))  # right, or waiting for the prophet's call: laid in the line
+            # else God has said "wrong" as it was shown: laid straight under the line (by follow)
         elif laid:
             mat.place(PILE, 0, str(card))
         elif table.lifted(PILE) == action and mat.slots(PILE):
             mat.remove(PILE, 0)
         else:
             mat.steps.append({"op": "say", "action": data})
-        state = state.apply(action)
+        state = after
         table = pile_table(state)
         if line is not None:
             line.follow(table)
