@@ -8,6 +8,8 @@
 - Menu, short press: the pairing screen (and back to the board).
 - Menu, long press: the next game in the configured cycle (cribbage for 2, for 3, five-card...)
   and a new game starts with it.
+- Slap (optional, one per seat, ``slaps = [pin, ...]`` in seat order): that seat slaps the pile
+  (Egyptian Ratscrew); the first slap the session records is the one judged.
 
 Buttons are wired from the pin to ground and use the Pi's internal pull-ups. Without GPIO (not a
 Pi, no gpiozero) the buttons are a logged warning and the phone does their work.
@@ -15,6 +17,7 @@ Pi, no gpiozero) the buttons are a logged warning and the phone does their work.
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 import time
@@ -83,11 +86,15 @@ class ButtonConfig:
     bounce_time: float | None = 0.03
     hold_time: float = 1.5  # seconds of Menu that make a long press
     games: Sequence[str] = ("cribbage/2", "cribbage5/2", "cribbage3/3", "cribbage4/4", "bhargage/2")
+    slaps: Sequence[int] = ()  # one slap button per seat, in seat order (none: slaps from the phones)
 
     def __post_init__(self) -> None:
         for key in ("ok", "undo", "go", "menu"):
             object.__setattr__(self, key, pin_number(getattr(self, key), key, "buttons"))
-        pins = [p for p in (self.ok, self.undo, self.go, self.menu) if p is not None]
+        if isinstance(self.slaps, str | int) or not isinstance(self.slaps, Sequence):
+            raise HardwareConfigError("[buttons] slaps must be a list of BCM pin numbers, one per seat")
+        object.__setattr__(self, "slaps", tuple(pin_number(p, "slaps", "buttons") for p in self.slaps))
+        pins = [p for p in (self.ok, self.undo, self.go, self.menu, *self.slaps) if p is not None]
         if len(set(pins)) != len(pins):
             raise HardwareConfigError(f"[buttons] two buttons on one pin: {pins}")
         if isinstance(self.games, str) or not self.games:
@@ -166,8 +173,9 @@ class ButtonPanel:
             log.warning("buttons: gpiozero is not installed (%s); use the phone instead", exc)
             return
         cfg = self.config
-        for name in ("ok", "undo", "go", "menu"):
-            pin = getattr(cfg, name)
+        wired = [(name, getattr(cfg, name)) for name in ("ok", "undo", "go", "menu")]
+        wired += [(f"slap{seat}", pin) for seat, pin in enumerate(cfg.slaps)]
+        for name, pin in wired:
             if pin is None:
                 continue
             try:
@@ -186,6 +194,9 @@ class ButtonPanel:
             self.buttons["undo"].when_pressed = self.undo
         if "go" in self.buttons:
             self.buttons["go"].when_pressed = self.go
+        for seat in range(len(cfg.slaps)):
+            if f"slap{seat}" in self.buttons:
+                self.buttons[f"slap{seat}"].when_pressed = functools.partial(self.slap, seat)
         if "menu" in self.buttons:
             menu = self.buttons["menu"]
             menu.when_pressed = self._menu_down
@@ -256,6 +267,11 @@ class ButtonPanel:
                 log.info("buttons: Go pressed but it is nobody's turn")
                 return
             self._call("go", lambda: self.service.submit({"act": "go", "player": turn}, source="button"))
+
+    def slap(self, seat: int) -> None:
+        """Seat ``seat``'s slap button: a slap like a tap on that seat's phone."""
+        with self._lock:
+            self._call("slap", lambda: self.service.submit({"act": "slap", "player": seat}, source="button"))
 
     def menu_short(self) -> None:
         with self._lock:

@@ -104,7 +104,7 @@ def sim_plan(steps: list[JSON], *, start: int = 0) -> SimPlan:
             owners.append(i)
         elif op == "place":
             key = (step["zone"], int(step.get("slot", 0)))
-            if key in mat:
+            if key in mat and not step.get("cover"):  # a card covering another (a pile) leaves it
                 out.append(Remove(*key))
                 owners.append(i)
             mat.add(key)

@@ -1,6 +1,6 @@
 """The LEDs beside the board: whose turn, how far the leader is to the game hole, a flash when
-anyone scores, and a red light while there is a problem (an illegal play, an unreadable card,
-the mat lost from view).
+anyone scores (and on and on while a pile may be slapped), and a red light while there is a
+problem (an illegal play, an unreadable card, the mat lost from view).
 
 All through gpiozero; tests use its ``MockFactory``. Pins that cannot be had (not a Pi, no GPIO
 chip, a pin in use) are a logged warning and those lights stay dark: the scoring goes on.
@@ -88,6 +88,7 @@ class TableLights:
         self.seat_leds: list[Any] = []
         self.bar: Any | None = None
         self.score: Any | None = None
+        self._alerting = False
         self.problem: Any | None = None
         self._open()
 
@@ -137,6 +138,13 @@ class TableLights:
             self.bar.value = value
         if self.problem is not None:
             self.problem.value = board.problem
+        if self.score is not None and bool(board.alert) != self._alerting:
+            self._alerting = bool(board.alert)  # a pile to slap: the score light flashes until it is gone
+            if self._alerting:
+                cfg = self.config
+                self.score.blink(on_time=cfg.flash_on, off_time=cfg.flash_off, n=None, background=True)
+            else:
+                self.score.off()
 
     def announce(self, view: TableView) -> None:
         """A scoring moment: flash the score light (in the background), then show the view."""

@@ -16,11 +16,11 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from games.cards import FRENCH_52, Card
-from games.engine import Action, Game, ScoreRequest, Spec, State, register
+from games.cards import Card
+from games.engine import Action, Game, ScoreRequest, Spec, register
 from games.errors import CardError, IllegalActionError, OptionError
 from games.jsontypes import JSONObject
-from games.pile import Deal, PayPile, Play, Take, deal_sizes, pay_value, pile_parts
+from games.pile import Deal, PayPile, PayPileState, Play, Take, pile_parts
 from games.view import Common, PileView, TableView
 
 NOTATION_PAY = {"-": 0, "J": 1, "Q": 2, "K": 3, "A": 4}
@@ -198,45 +198,8 @@ class Beggar(Game):
         return BeggarState(self)
 
 
-class BeggarState(State):
+class BeggarState(PayPileState):
     game: Beggar
-
-    def __init__(self, game: Beggar) -> None:
-        super().__init__(game)
-        self.table: PayPile[Card] | None = None
-        self.dealer: int | None = None
-
-    @property
-    def phase(self) -> str:
-        if self.is_over:
-            return "over"
-        if self.table is None:
-            return "deal"
-        return "take" if self.table.taker is not None else "play"
-
-    def to_move(self, action: Action) -> Sequence[int] | None:
-        t = self.table
-        if t is None:
-            return None
-        if isinstance(action, Play):
-            return [] if t.turn is None else [t.turn]
-        if isinstance(action, Take):
-            return [] if t.taker is None else [t.taker]
-        return None
-
-    def prompt(self) -> str:
-        names = self.game.players
-        t = self.table
-        if self.is_over:
-            return self.result_text()
-        if t is None:
-            return "Deal the pack into stacks"
-        if t.taker is not None:
-            return f"{names[t.taker]} takes the pile"
-        assert t.turn is not None
-        if t.owed:
-            return f"{names[t.turn]} pays: {t.owed} more card{'s' if t.owed > 1 else ''}"
-        return f"{names[t.turn]} to play"
 
     def _apply(self, action: Action) -> None:
         if isinstance(action, Deal):
@@ -251,28 +214,6 @@ class BeggarState(State):
             t.take(action.player)
         if t.winner is not None:
             self.winner = t.winner
-
-    def _deal(self, action: Deal) -> None:
-        if self.table is not None:
-            raise IllegalActionError("the stacks are already dealt")
-        n = self.game.num_players
-        dealer = n - 1 if action.dealer is None else action.dealer
-        if not 0 <= dealer < n:
-            raise IllegalActionError(f"there is no player {dealer} to deal")
-        first = (dealer + 1) % n
-        stacks: list[tuple[Card, ...]] | None = None
-        if action.hands is not None:
-            if len(action.hands) != n or any(h is None for h in action.hands):
-                raise IllegalActionError(f"give all {n} stacks, or none")
-            stacks = [h for h in action.hands if h is not None]
-            every = [c for h in stacks for c in h]
-            if len(set(every)) != len(every) or len(every) != len(FRENCH_52):
-                raise IllegalActionError("the stacks must hold the 52 cards of the pack, each once")
-            sizes = [len(h) for h in stacks]
-        else:
-            sizes = deal_sizes(len(FRENCH_52), n, first)
-        self.dealer = dealer
-        self.table = PayPile(sizes, first, pay_value, stacks)
 
     def _view(self, common: Common, seat: int | None) -> TableView:
         common["result"] = "win" if self.winner is not None else None

@@ -18,6 +18,7 @@ from games.cards import Card
 from games.eleusis_rules import LIBRARY, Rule, judge, judge_sequence, read_rule
 from games.engine import Action, Game, Item, Option, Spec, State, register
 from games.errors import CardError, IllegalActionError, OptionError
+from games.table import Zone
 from games.view import Common, PileView, TableView
 
 PENALTY_CARD = 2  # per card of a wrong play
@@ -102,7 +103,7 @@ class Eleusis(Game):
         title="New Eleusis",
         players=(4, 5, 6, 7, 8),
         deck="french52x2",
-        table="pile",
+        table="line",
         target=None,
         aliases=("new eleusis", "new-eleusis"),
         pegged=False,
@@ -292,6 +293,43 @@ class EleusisState(State):
             return f"{names[self.prophet]} (prophet): right or wrong?"
         assert self.turn is not None
         return f"{names[self.turn]} to play" + (" (sudden death)" if self.sudden_death else "")
+
+    # -- the line table's questions (games.table.PileTable) ------------------------------------
+
+    def whose_turn(self) -> int | None:
+        return self.turn if self.phase == "play" else None
+
+    def zone_owner(self, zone: Zone) -> int | None:
+        return None
+
+    def zone_label(self, zone: Zone) -> str:
+        return {"line": "the main line", "side": "the sidelines"}.get(zone.kind, zone.name)
+
+    def zone_cards(self, zone: Zone) -> list[str]:
+        if zone.kind == "line":
+            return [str(c) for c in self.line]
+        if zone.kind == "side":  # in the order played: each sideline is filled before the next starts
+            return [str(c) for under in self.under for c in under]
+        return []
+
+    def card_means(self, zone: Zone, card: str) -> list[Action] | None:
+        """A card laid in the main line (or straight into a sideline) is the starter, or a
+        one-card play of the scientist to play; a string of cards is entered on the phone."""
+        face = self.game.parse_card(card)
+        if zone.kind not in ("line", "side"):
+            raise IllegalActionError("cards are laid in the main line")
+        phase = self.phase
+        if phase == "starter" and zone.kind == "line":
+            return [Starter(face)]
+        if phase == "play" and self.turn is not None:
+            return [PlayCards(self.turn, (face,))]
+        raise IllegalActionError(f"no card is played now: {self.prompt()}")
+
+    def lies_face_down(self, zone: Zone) -> bool:
+        return False
+
+    def lifted(self, zone: Zone) -> Action | None:
+        return None  # the line moved along, or cleared for the next round: the game keeps it all
 
     # -- actions ----------------------------------------------------------------------------
 

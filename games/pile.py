@@ -15,9 +15,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Generic, TypedDict, TypeVar
 
-from games.cards import Card
-from games.engine import Action
+from games.cards import FRENCH_52, Card
+from games.engine import Action, Game, State
 from games.errors import IllegalActionError
+from games.table import Zone
 from games.view import Common
 
 T = TypeVar("T")
@@ -207,6 +208,139 @@ class PayPile(Generic[T]):
             self.turn = None
 
 
+# --------------------------------------------------------------------------------- the state
+
+
+class PayPileState(State):
+    """A game of turning cards from face-down stacks onto a pay-card pile (Beggar My Neighbour,
+    Egyptian Ratscrew): the deal, whose turn, and the pile table's questions
+    (:class:`games.table.PileTable`): a face card laid on the pile is the play of the seat to
+    play, lifting a won pile is its taking, the stacks lie face down in the seats' zones."""
+
+    #: the winner must hold every card, the pile included (Ratscrew), not just be last in
+    all_cards: ClassVar[bool] = False
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        self.table: PayPile[Card] | None = None
+        self.dealer: int | None = None
+
+    @property
+    def pack(self) -> tuple[Card, ...]:
+        """The cards dealt into the stacks."""
+        return FRENCH_52
+
+    @property
+    def phase(self) -> str:
+        if self.is_over:
+            return "over"
+        if self.table is None:
+            return "deal"
+        return "take" if self.table.taker is not None else "play"
+
+    def to_move(self, action: Action) -> Sequence[int] | None:
+        t = self.table
+        if t is None:
+            return None
+        if isinstance(action, Play):
+            return [] if t.turn is None else [t.turn]
+        if isinstance(action, Take):
+            return [] if t.taker is None else [t.taker]
+        return None
+
+    def prompt(self) -> str:
+        names = self.game.players
+        t = self.table
+        if self.is_over:
+            return self.result_text()
+        if t is None:
+            return "Deal the pack into stacks"
+        lead = self.alert_words()
+        if t.taker is not None:
+            return f"{lead}{names[t.taker]} takes the pile"
+        assert t.turn is not None
+        if t.owed:
+            return f"{lead}{self.owing_words(names[t.turn], t.owed)}"
+        return f"{lead}{names[t.turn]} to play"
+
+    def alert_words(self) -> str:
+        """Said before the prompt when the players must act at once ("Slappable: pair! ")."""
+        return ""
+
+    def owing_words(self, name: str, owed: int) -> str:
+        """The prompt while ``name`` pays ``owed`` more cards for a pay card."""
+        return f"{name} pays: {owed} more card{'s' if owed > 1 else ''}"
+
+    def _deal(self, action: Deal) -> None:
+        if self.table is not None:
+            raise IllegalActionError("the stacks are already dealt")
+        n = self.game.num_players
+        dealer = n - 1 if action.dealer is None else action.dealer
+        if not 0 <= dealer < n:
+            raise IllegalActionError(f"there is no player {dealer} to deal")
+        first = (dealer + 1) % n
+        pack = self.pack
+        stacks: list[tuple[Card, ...]] | None = None
+        if action.hands is not None:
+            if len(action.hands) != n or any(h is None for h in action.hands):
+                raise IllegalActionError(f"give all {n} stacks, or none")
+            stacks = [h for h in action.hands if h is not None]
+            every = [c for h in stacks for c in h]
+            if len(set(every)) != len(every) or set(every) != set(pack):
+                raise IllegalActionError(f"the stacks must hold the {len(pack)} cards of the pack, each once")
+            sizes = [len(h) for h in stacks]
+        else:
+            sizes = deal_sizes(len(pack), n, first)
+        self.dealer = dealer
+        self.table = PayPile(sizes, first, pay_value, stacks, all_cards=self.all_cards)
+        if self.all_cards:
+            for seat in range(n):
+                if sizes[seat] == 0:
+                    self.table.out[seat] = True
+
+    # -- the pile table's questions (games.table.PileTable) ------------------------------------
+
+    def whose_turn(self) -> int | None:
+        return None if self.table is None or self.is_over else self.table.turn
+
+    def zone_owner(self, zone: Zone) -> int | None:
+        return zone.seat if zone.kind == "seat" else None
+
+    def zone_label(self, zone: Zone) -> str:
+        if zone.kind == "seat" and zone.seat is not None and zone.seat < self.game.num_players:
+            return f"{self.game.players[zone.seat]}'s stack"
+        return "the pile" if zone.kind == "pile" else zone.name
+
+    def zone_cards(self, zone: Zone) -> list[str]:
+        if zone.kind != "pile" or self.table is None:
+            return []
+        return [str(c) for _, c in self.table.pile]
+
+    def card_means(self, zone: Zone, card: str) -> list[Action] | None:
+        face = self.game.parse_card(card)  # a card this deck has not raises CardError
+        if zone.kind != "pile":
+            raise IllegalActionError("cards are turned face up onto the pile")
+        t = self.table
+        if t is None:
+            raise IllegalActionError("deal the stacks first")
+        if self.is_over:
+            raise IllegalActionError(f"the game is over: {self.result_text()}")
+        if t.taker is not None:
+            raise IllegalActionError(f"{self.game.players[t.taker]} takes the pile first")
+        if t.turn is None:
+            raise IllegalActionError("nobody is to play now")
+        return [Play(t.turn, face)]
+
+    def lies_face_down(self, zone: Zone) -> bool:
+        return zone.kind == "seat"
+
+    def lifted(self, zone: Zone) -> Action | None:
+        t = self.table
+        if zone.kind != "pile" or t is None or t.taker is None or self.is_over:
+            return None
+        return Take(t.taker)
+
+
 # --------------------------------------------------------------------------------- views
 
 
@@ -247,5 +381,5 @@ def pile_parts(common: Common, table: PayPile[Card] | None, dealer: int | None) 
     )
 
 
-__all__ = ["PAY_RANKS", "Deal", "PayPile", "PileParts", "Play", "Slap", "Take", "deal_sizes", "pay_value",
+__all__ = ["PAY_RANKS", "Deal", "PayPile", "PayPileState", "PileParts", "Play", "Slap", "Take", "deal_sizes", "pay_value",
            "pile_parts"]

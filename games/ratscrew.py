@@ -16,9 +16,9 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from games.cards import FRENCH_52, FRENCH_54, Card
-from games.engine import Action, Game, Option, Spec, State, register
+from games.engine import Action, Game, Option, Spec, register
 from games.errors import CardError, IllegalActionError, OptionError
-from games.pile import Deal, PayPile, Play, Slap, Take, deal_sizes, pay_value, pile_parts
+from games.pile import Deal, PayPileState, Play, Slap, Take, pile_parts
 from games.view import Common, PileView, TableView
 
 #: The slappable patterns, most important first, each with the option that turns it on.
@@ -147,14 +147,13 @@ class Ratscrew(Game):
         return RatscrewState(self)
 
 
-class RatscrewState(State):
+class RatscrewState(PayPileState):
     game: Ratscrew
+    all_cards = True
 
     def __init__(self, game: Ratscrew) -> None:
         super().__init__(game)
         n = game.num_players
-        self.table: PayPile[Card] | None = None
-        self.dealer: int | None = None
         self.false_slaps = [0] * n  # wrong slaps in a row
         self.banned: set[int] = set()
         self.burned = False
@@ -170,43 +169,20 @@ class RatscrewState(State):
         return super().result_text()
 
     @property
-    def phase(self) -> str:
-        if self.is_over:
-            return "over"
-        if self.table is None:
-            return "deal"
-        return "take" if self.table.taker is not None else "play"
+    def pack(self) -> tuple[Card, ...]:
+        return self.game.deck
 
     def slappable(self) -> str | None:
         if self.table is None or self.is_over:
             return None
         return pattern([c for _, c in self.table.pile], self.game.options)
 
-    def to_move(self, action: Action) -> Sequence[int] | None:
-        t = self.table
-        if t is None:
-            return None
-        if isinstance(action, Play):
-            return [] if t.turn is None else [t.turn]
-        if isinstance(action, Take):
-            return [] if t.taker is None else [t.taker]
-        return None
-
-    def prompt(self) -> str:
-        names = self.game.players
-        t = self.table
-        if self.is_over:
-            return self.result_text()
-        if t is None:
-            return "Deal the pack into stacks"
+    def alert_words(self) -> str:
         slap = self.slappable()
-        lead = f"Slappable: {slap}! " if slap else ""
-        if t.taker is not None:
-            return f"{lead}{names[t.taker]} takes the pile"
-        assert t.turn is not None
-        if t.owed:
-            return f"{lead}{names[t.turn]}: {t.owed} chance{'s' if t.owed > 1 else ''} to play a face card or ace"
-        return f"{lead}{names[t.turn]} to play"
+        return f"Slappable: {slap}! " if slap else ""
+
+    def owing_words(self, name: str, owed: int) -> str:
+        return f"{name}: {owed} chance{'s' if owed > 1 else ''} to play a face card or ace"
 
     def _apply(self, action: Action) -> None:
         if isinstance(action, Deal):
@@ -226,32 +202,6 @@ class RatscrewState(State):
             self._slap(action.player)
         if t.winner is not None and not self.burned:
             self.winner = t.winner
-
-    def _deal(self, action: Deal) -> None:
-        if self.table is not None:
-            raise IllegalActionError("the stacks are already dealt")
-        n = self.game.num_players
-        dealer = n - 1 if action.dealer is None else action.dealer
-        if not 0 <= dealer < n:
-            raise IllegalActionError(f"there is no player {dealer} to deal")
-        first = (dealer + 1) % n
-        deck = self.game.deck
-        stacks: list[tuple[Card, ...]] | None = None
-        if action.hands is not None:
-            if len(action.hands) != n or any(h is None for h in action.hands):
-                raise IllegalActionError(f"give all {n} stacks, or none")
-            stacks = [h for h in action.hands if h is not None]
-            every = [c for h in stacks for c in h]
-            if len(set(every)) != len(every) or set(every) != set(deck):
-                raise IllegalActionError(f"the stacks must hold the {len(deck)} cards of the pack, each once")
-            sizes = [len(h) for h in stacks]
-        else:
-            sizes = deal_sizes(len(deck), n, first)
-        self.dealer = dealer
-        self.table = PayPile(sizes, first, pay_value, stacks, all_cards=True)
-        for seat in range(n):
-            if sizes[seat] == 0:
-                self.table.out[seat] = True
 
     def _slap(self, seat: int) -> None:
         t = self.table
@@ -311,7 +261,9 @@ class RatscrewState(State):
     def _view(self, common: Common, seat: int | None) -> TableView:
         common["result"] = "everyone lost" if self.burned else "win" if self.winner is not None else None
         parts = pile_parts(common, self.table, self.dealer)
-        return RatscrewView(**common, **parts, slappable=self.slappable(), ruling=self.ruling,
+        slap = self.slappable()
+        return RatscrewView(**common, **parts, slappable=slap, alert=None if slap is None else f"slap: {slap}",
+                            ruling=self.ruling,
                             false_slaps=tuple(self.false_slaps), banned=tuple(sorted(self.banned)))
 
 

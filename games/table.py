@@ -27,12 +27,13 @@ if TYPE_CHECKING:
     from games.engine import Action
 
 #: What a zone of the mat is for: a seat's own row (or spot), the crib, the starter, a trick's
-#: trump, a central pile, a grid of outlines read together.
-ZoneKind = Literal["seat", "crib", "starter", "trump", "pile", "grid"]
+#: trump, a central pile, a grid of outlines read together, a main line of cards and the
+#: sidelines laid under it.
+ZoneKind = Literal["seat", "crib", "starter", "trump", "pile", "grid", "line", "side"]
 ZONE_KINDS: tuple[str, ...] = get_args(ZoneKind)
 #: the zones a mat names by their kind alone (every kind but a seat's row)
 _BY_NAME: dict[str, ZoneKind] = {"crib": "crib", "starter": "starter", "trump": "trump", "pile": "pile",
-                                 "grid": "grid"}
+                                 "grid": "grid", "line": "line", "side": "side"}
 
 
 class ZoneError(PegpiError, ValueError):
@@ -151,3 +152,22 @@ class LayoutTable(TableState, Protocol):
     def laid_by(self, action: Action) -> list[tuple[Zone, int, str]]:
         """Where the cards of ``action`` lie on the mat once it is made, as (zone, slot, card);
         [] for an action the camera cannot see (entered on the phone)."""
+
+
+@runtime_checkable
+class PileTable(TableState, Protocol):
+    """The pile tables (``spec.table`` ``"pile"``, and ``"line"`` for a main line with sidelines
+    under it): cards are turned face up from face-down stacks or hands onto a central place. Who
+    turned a card is the game's order of play, never the camera's; what the camera cannot see
+    (a slap, "no play", God's rule, a string of cards) comes from the buttons or the phone.
+
+    ``zone_cards`` gives the cards the game holds face up in a zone, in the order they came (the
+    pile, the main line, the sideline cards); ``card_means`` the play a face card laid there is
+    (raising ``IllegalActionError`` in a player's words when nobody may lay one there now)."""
+
+    def lies_face_down(self, zone: Zone) -> bool:
+        """A card face down in ``zone`` is expected and means nothing (a seat's stack)."""
+
+    def lifted(self, zone: Zone) -> Action | None:
+        """What lifting the cards off ``zone`` means now: the pile taken by the seat that won it;
+        None when it means nothing (a pile a slap already gave away, a line moved along)."""

@@ -340,6 +340,7 @@ class PileView(TableView):
     takes: int | None = None  # the seat that must take the pile now
     tricks: int = 0  # piles taken so far
     cards_played: int = 0
+    alert: str | None = None  # something to act on at once, announced by the board and lights ("slap: pair")
 
     @property
     def top(self) -> str | None:

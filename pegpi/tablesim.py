@@ -65,6 +65,9 @@ class SimReport:
     frames_rendered: int = 0
     seconds: float = 0.0
     first_difference: str | None = None
+    #: the session recorded exactly the record's actions (told apart from ``same``: a table may
+    #: rightly record an inferred pass elsewhere in the order)
+    actions_same: bool | None = None
 
     @property
     def same(self) -> bool:
@@ -80,7 +83,8 @@ class SimReport:
                 "scores_played": list(self.scores_played), "winner": self.winner,
                 "winner_played": self.winner_played, "scoring_same": self.scoring_same,
                 "asked": self.asked, "problems": list(self.problems), "frames_rendered": self.frames_rendered,
-                "seconds": round(self.seconds, 2), "first_difference": self.first_difference}
+                "seconds": round(self.seconds, 2), "first_difference": self.first_difference,
+                "actions_same": self.actions_same}
 
 
 class _Players(DemoPlayers):
@@ -158,6 +162,7 @@ def table_sim(game: str, *, seats: int | None = None, seed: int = 0, whole_game:
             if session.error:
                 problems.append(session.error)
             recorded = len(session.entries)
+            actions_same = [e.action for e in session.entries] == [a.to_json() for a in want.actions]
         finally:
             session.close()
     read: list[EventKey] = [(e.zone, e.slot or 0, e.card, str(e.kind)) for e in reader.events]
@@ -173,7 +178,7 @@ def table_sim(game: str, *, seats: int | None = None, seed: int = 0, whole_game:
         scores=tuple(got_state.scores), scores_played=tuple(want.state.scores),
         winner=got_state.winner, winner_played=want.state.winner, scoring_same=scoring_same,
         asked=players.asked, problems=tuple(problems), frames_rendered=rendered,
-        seconds=time.monotonic() - started, first_difference=difference)
+        seconds=time.monotonic() - started, first_difference=difference, actions_same=actions_same)
 
 
 def _scoring_difference(got: list[str], want: list[str]) -> str:

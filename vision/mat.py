@@ -24,7 +24,7 @@ from vision.errors import LayoutError
 
 #: Paper sizes, landscape (width, height) in mm.
 PAPERS = {"A3": (420.0, 297.0), "A4": (297.0, 210.0)}
-TABLES = ("pegging", "tricks", "pile", "layout")
+TABLES = ("pegging", "tricks", "pile", "layout", "line")
 #: ArUco dictionary of the markers (an OpenCV ``cv2.aruco.DICT_*`` name) and their ids,
 #: clockwise from the top-left corner.
 MARKER_DICT = "DICT_4X4_50"
@@ -134,10 +134,10 @@ def layout_for(table: str, seats: int, paper: str = "A3") -> MatLayout:
     or when the zones do not fit on the paper at true card size."""
     if paper not in PAPERS:
         raise LayoutError(f"unknown paper {paper!r}; choose one of {', '.join(PAPERS)}")
-    builders = {"pegging": _pegging, "tricks": _around, "pile": _around, "layout": _grid}
+    builders = {"pegging": _pegging, "tricks": _around, "pile": _around, "layout": _grid, "line": _line_mat}
     if table not in builders:
         raise LayoutError(f"unknown table protocol {table!r}; choose one of {', '.join(TABLES)}")
-    limits = {"pegging": (2, 4), "tricks": (2, 8), "pile": (2, 8), "layout": (1, 8)}
+    limits = {"pegging": (2, 4), "tricks": (2, 8), "pile": (2, 8), "layout": (1, 8), "line": (2, 8)}
     low, high = limits[table]
     if not isinstance(seats, int) or not low <= seats <= high:
         raise LayoutError(f"a {table} mat has {low} to {high} seats, not {seats!r}")
@@ -299,6 +299,32 @@ def _grid(table: str, seats: int, size: tuple[float, float], reserve: float) -> 
     ]
     title = (reserve, _EDGE, w - reserve, max(_EDGE + 8.0, y0 - 1.0))
     return [_zone("grid", "grid", slots)], title
+
+
+#: sideline outlines under each card of a line mat's main row
+SIDE_DEPTH = 2
+
+
+def _line_mat(table: str, seats: int, size: tuple[float, float], reserve: float) -> _Plan:
+    """A main line of outlines across the top, between the markers, and under each of them a
+    column of sideline outlines (New Eleusis). The mat shows the line's latest cards: when the row
+    is full the players move it along. Sideline slot ``c * SIDE_DEPTH + r`` is row ``r`` under
+    main-line slot ``c``. The layout is the same for any number of seats (cards come from hands)."""
+    w, h = size
+    cw, ch = CARD_MM
+    main = _line(reserve, w - reserve, _EDGE, _EDGE + ch, (cw, ch), MAX_ROW)
+    side: list[Slot] = []
+    for column in main:
+        for depth in range(SIDE_DEPTH):
+            y = _EDGE + ch / 2 + (depth + 1) * (ch + GAP_MM)
+            side.append(Slot(len(side), (column.center[0], y), (cw, ch)))
+    if side[-1].rect[3] > h - _EDGE:
+        raise LayoutError(f"a line mat needs {_EDGE * 2 + 3 * ch + 2 * GAP_MM:.0f} mm of height for the "
+                          f"line and its sidelines; this paper has {h:.0f} mm: use A3")
+    zones = [_zone("line", "line", main), _zone("side", "side", side)]
+    bottom = side[-1].rect[3]
+    title = (reserve + 1.0, bottom + 2.0, w - reserve - 1.0, h - _EDGE)
+    return zones, title
 
 
 def _check(layout: MatLayout) -> None:

@@ -31,6 +31,8 @@ def panel_size(board: Board, width: int) -> Panel:
         return Panel(want=LINE_GAP * (2 + len(_show_says(board, width))), least=LINE_GAP)
     if board.phase == "over":
         return Panel(want=16 if board.result in (None, "win") else 27, least=LINE_GAP)
+    if board.stacks and board.phase != "deal":
+        return Panel(want=LINE_GAP * 2, least=LINE_GAP)
     return Panel(want=LINE_GAP, least=LINE_GAP)
 
 
@@ -43,6 +45,8 @@ def draw_panel(image: Image.Image, ink: Ink, box: Box, board: Board) -> None:
         _draw_show(image, ink, box, board)
     elif board.phase == "over":
         _draw_over(image, ink, box, board)
+    elif board.stacks and board.phase != "deal":
+        _draw_pile(image, ink, box, board)
     else:
         _draw_line(image, ink, box, phase_line(board), target=True, board=board)
 
@@ -107,6 +111,34 @@ def _draw_play(image: Image.Image, ink: Ink, box: Box, board: Board) -> None:
         goal = f"to {board.target}"
         if end + 4 + text.width(goal) <= right:
             text.draw_right(image, right, y_small, goal, ink.dim)
+
+
+def stack_line(board: Board, pixels: int) -> str:
+    """Everyone's stack (or hand) as it stands, the seat to play marked: "Ann 24 >Bob 28", the
+    names cut short ("A24 >B28") until the line fits ``pixels``."""
+    for chars in (12, 3, 1):
+        words = " ".join(f"{'>' if seat == board.turn else ''}{board.seat_name(seat)[:chars]}"
+                         f"{' ' if chars > 1 else ''}{size}" for seat, size in enumerate(board.stacks))
+        if text.width(words) <= pixels:
+            break
+    return words
+
+
+def _draw_pile(image: Image.Image, ink: Ink, box: Box, board: Board) -> None:
+    """The pile games: what to do now (a slap first), then everyone's stack and the top card."""
+    lines = (box.height + 1) // LINE_GAP
+    y = box.y0
+    if lines >= 2:
+        words = board.alert.upper() if board.alert else board.prompt
+        text.draw(image, box.x0, y, text.fit(words, box.width), ink.fg)
+        y += LINE_GAP
+    right = box.x1
+    if board.pile:
+        top = text.card_label(board.pile[-1], box.width // 3)
+        right = box.x1 - text.card_width(top) - 4
+        text.draw_card(image, right + 5, y, top, ink.fg)
+    words = stack_line(board, right - box.x0) if lines >= 2 or not board.alert else board.alert.upper()
+    text.draw(image, box.x0, y, text.fit(words, right - box.x0), ink.fg)
 
 
 def _show_title(board: Board) -> str:

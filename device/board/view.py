@@ -39,6 +39,8 @@ class Board:
     message: str | None
     prompt: str
     table: ScoreTable | None
+    stacks: tuple[int, ...] = ()  # cards left in each seat's stack or hand (the pile games)
+    alert: str | None = None  # to act on at once: a pile to slap
 
     @property
     def problem(self) -> bool:
@@ -93,4 +95,6 @@ def board_of(view: TableView) -> Board:
         message=view.message or None,
         prompt=view.prompt,
         table=view.table,
+        stacks=view.stacks if isinstance(view, PileView) else (),
+        alert=view.alert if isinstance(view, PileView) else None,
     )

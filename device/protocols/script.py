@@ -2,7 +2,9 @@
 
 A placement script is a list of steps, what players do at the table, in order:
 
-    {"op": "place", "zone": "seat1", "slot": 0, "card": "7H"}     (optional "confidence": 0..1)
+    {"op": "place", "zone": "seat1", "slot": 0, "card": "7H"}     (optional "confidence": 0..1;
+                                                                    "cover": true lays it on the
+                                                                    card there, as on a pile)
     {"op": "remove", "zone": "seat1", "slot": 0}
     {"op": "say", "action": {"act": "deal", "dealer": 0}}           (a button or the phone)
     {"op": "ok"}                                                    (the OK button)
@@ -153,7 +155,8 @@ def mat_at(steps: list[JSONObject], upto: int) -> dict[Key, tuple[str, float]]:
 
 class ScriptTable:
     """Table events straight from a placement script, as a tracker would report them: placing a
-    card on an occupied outline first reports the old card removed. ``dt``: seconds per step."""
+    card on an occupied outline first reports the old card removed, unless it covers it (a pile).
+    ``dt``: seconds per step."""
 
     def __init__(self, steps: list[JSONObject], dt: float = 0.5) -> None:
         from vision.events import TableEvent
@@ -179,7 +182,7 @@ class ScriptTable:
             if op in ("place", "remove"):
                 key = (str(step["zone"]), int(step.get("slot", 0)))
                 old = mat.pop(key, None)
-                if old is not None:
+                if old is not None and not (op == "place" and step.get("cover")):
                     events.append(self._event(key[0], old[0], "removed", t, old[1], key[1]))
                 if op == "place":
                     conf = float(step.get("confidence", 1.0))

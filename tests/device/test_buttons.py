@@ -123,6 +123,16 @@ def test_go_says_go_for_whoever_is_to_play(panel: ButtonPanel, table: RecordingT
     assert table.calls == [("submit", {"act": "go", "player": 1}, "button")]
 
 
+def test_a_seats_slap_button_slaps_for_that_seat(factory: MockFactory, table: RecordingTable) -> None:
+    with ButtonPanel(table, {**FAST, "slaps": [24, 25, 26]}) as buttons:
+        press(buttons, "slap2")
+        press(buttons, "slap0")
+    assert table.calls == [("submit", {"act": "slap", "player": 2}, "button"),
+                           ("submit", {"act": "slap", "player": 0}, "button")]
+    with pytest.raises(HardwareConfigError, match="two buttons on one pin"):
+        ButtonConfig(slaps=[5])  # the OK button's pin
+
+
 def test_go_when_it_is_nobody_s_turn_does_nothing(panel: ButtonPanel, table: RecordingTable) -> None:
     table.current = samples.mid_game()
     press(panel, "go")

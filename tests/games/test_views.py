@@ -104,7 +104,7 @@ def test_each_game_gives_its_familys_view(every_state):
 
 
 def test_the_pile_games_give_their_own_views(every_state):
-    views = {s.game.spec.name: s.view_for(None) for s in every_state if s.game.spec.table == "pile"}
+    views = {s.game.spec.name: s.view_for(None) for s in every_state if s.view_for(None).family == "pile"}
     assert (type(views["beggar"]), type(views["ratscrew"]), type(views["eleusis"])) == (
         PileView, RatscrewView, EleusisView)
     assert (views["beggar"].style, views["ratscrew"].style, views["eleusis"].style) == (

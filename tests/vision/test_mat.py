@@ -16,6 +16,7 @@ from vision.simtable import CameraPose, Idle, SimTable
 
 CASES = [("pegging", n, "A3") for n in (2, 3, 4)] + [("tricks", n, "A3") for n in range(2, 9)]
 CASES += [("pile", n, "A3") for n in (2, 4, 6, 8)] + [("layout", 1, "A3"), ("layout", 2, "A4")]
+CASES += [("line", n, "A3") for n in (4, 8)]
 
 
 def boxes(layout: MatLayout):
@@ -35,7 +36,7 @@ def test_every_outline_is_on_the_paper_off_the_markers_and_apart(table, seats, p
             assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), (a, b)
     tx0, ty0, tx1, ty1 = layout.title_box
     assert all(not (tx0 < r[2] and r[0] < tx1 and ty0 < r[3] and r[1] < ty1) for _, r in boxes(layout)), "title"
-    if table != "layout":  # a layout is read as a whole; it has no seat zones
+    if table not in ("layout", "line"):  # read as a whole, or cards from the hands: no seat zones
         assert [z.name for z in layout.zones if z.seat is not None] == [f"seat{i}" for i in range(seats)]
 
 
@@ -47,6 +48,11 @@ def test_zones_per_protocol():
     assert pile.zone("pile").stack and not pile.zone("seat0").stack
     grid = layout_for("layout", 1).zone("grid")
     assert len(grid.slots) == 16  # Cribbage Patience's 4 x 4
+    line = layout_for("line", 5)
+    assert line.zone_names == ("line", "side") and len(line.zone("line").slots) == 5
+    under = line.zone("side").slots[2 * 2: 2 * 2 + 2]  # the sideline under the line's third outline
+    assert [s.center[0] for s in under] == [line.zone("line").slots[2].center[0]] * 2
+    assert under[0].center[1] < under[1].center[1]  # laid downwards, away from the line
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -55,6 +61,7 @@ def test_zones_per_protocol():
     (("pegging", 2, "letter"), "unknown paper 'letter'"),
     (("pegging", 2, "A4"), "use A3"),
     (("tricks", 3, "A4"), "overlap"),
+    (("line", 4, "A4"), "use A3"),
 ])
 def test_bad_layouts_say_what_is_wrong(args, message):
     with pytest.raises(LayoutError, match=re.escape(message)):

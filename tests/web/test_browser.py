@@ -410,3 +410,85 @@ def test_the_board_s_labels_read_on_a_phone(table: tuple[str, Any], page: Any) -
     assert {text for text, _ in heights} >= {"41", "81", "121", "S", "SS"}
     assert min(height for _, height in heights) >= 11, heights
     shot(page, "board-labels")
+
+
+# -- the pile games: stacks, slaps, God's rule -------------------------------------------------------
+
+
+def _served(make_table: Any, record: dict[str, Any]) -> Iterator[tuple[str, Any]]:
+    service = make_table(record, pairing_code=CODE, played=len(record["actions"]))
+    with Background(create_app({"SSE_KEEPALIVE": 1.0}, service=service), threads=8) as running:
+        yield running.url, service
+
+
+@pytest.fixture
+def ratscrew(make_table: Any) -> Iterator[tuple[str, Any]]:
+    record = {"game": "ratscrew", "players": ["Ann", "Bob", "Cy"],
+              "actions": [{"act": "deal", "dealer": 2}, {"act": "play", "player": 0, "card": "9S"},
+                          {"act": "play", "player": 1, "card": "9D"}]}
+    yield from _served(make_table, record)
+
+
+@pytest.fixture
+def eleusis(make_table: Any) -> Iterator[tuple[str, Any]]:
+    record = {"game": "eleusis", "players": ["Ann", "Bob", "Cy", "Di"], "actions": [{"act": "deal", "dealer": 0}]}
+    yield from _served(make_table, record)
+
+
+def test_the_stacks_show_and_a_slap_is_tapped(ratscrew: tuple[str, Any], page: Any) -> None:
+    url, session = ratscrew
+    page.goto(url)
+    wait_actions(page, 3)
+    assert page.locator("#pile-box .stack b").all_inner_texts() == ["17", "16", "17"]
+    assert "pair" in page.locator("#pile-box .slappable").inner_text()
+    pair(page, seat=2)
+    page.click("#pile-box button.slap")
+    wait_actions(page, 4)
+    assert session.entries[-1].action == {"act": "slap", "player": 2}
+    assert page.locator("#pile-box .stack b").all_inner_texts() == ["17", "16", "19"]
+    assert "Cy slapped pair" in page.locator("#pile-box .ruling").inner_text()
+
+
+def test_god_builds_the_rule_on_gods_phone_only(eleusis: tuple[str, Any], page: Any, browser: Any) -> None:
+    url, session = eleusis
+    page.goto(url)
+    wait_actions(page, 1)
+    assert page.locator("#rule-box").is_hidden()  # a watcher: no rule, no library
+    pair(page, seat=0)
+    page.wait_for_selector("#rule-box:not([hidden])")
+    page.locator("#rule-box .rule-row select").nth(1).select_option("is")  # a card is ...
+    page.locator("#rule-box .rule-row select").nth(3).select_option("black")  # ... the card played is black
+    page.click("#rule-box button:has-text('+ condition')")
+    page.locator("#rule-box > select").nth(1).select_option("or")
+    page.locator("#rule-box .rule-row").nth(1).locator("select").nth(3).select_option("royal")
+    page.click("#rule-box button:has-text('Use the rule built')")
+    wait_actions(page, 2)
+    rule = session.state.rule
+    assert rule is not None and rule.to_json() == {"or": [{"is": "black", "card": 0}, {"is": "royal", "card": 0}]}
+    assert page.locator("#rule-box").is_hidden()
+    other = browser.new_context(viewport={"width": 360, "height": 640}).new_page()
+    try:
+        other.goto(url)
+        other.wait_for_selector("body[data-actions='2']", state="attached")
+        pair(other, seat=1)
+        assert "royal" not in other.content() and "black" not in other.locator("main").inner_text()
+    finally:
+        other.context.close()
+
+
+def test_a_string_of_cards_is_entered_on_the_phone(make_table: Any, page: Any) -> None:
+    record = {"game": "eleusis", "players": ["Ann", "Bob", "Cy", "Di"],
+              "actions": [{"act": "deal", "dealer": 0}, {"act": "rule", "player": 0, "rule": "alternate-colours"},
+                          {"act": "starter", "card": "5H"}]}
+    for url, session in _served(make_table, record):
+        page.goto(url + "#fix")
+        wait_actions(page, 3)
+        pair(page, seat=2)
+        page.select_option("#entry-act", "play")
+        assert "1 to 4" in page.locator("#entry-cards-label").inner_text()
+        for rank, suit in (("8", "spades"), ("4", "diamonds")):
+            page.click(f"#picker button.rank[data-rank='{rank}']")
+            page.click(f"#picker button[aria-label='{suit}']")
+        page.click("#entry-send")
+        wait_actions(page, 4)
+        assert session.entries[-1].action == {"act": "play", "player": 2, "cards": ["8S", "4D"]}

@@ -20,6 +20,15 @@ const ACTS = {
   muggins: { label: "Muggins", player: true },
   other: { label: "Other (as in a game record)", raw: true },
 };
+// actions a game words otherwise: New Eleusis plays one card or a string of up to four, and shows
+// the whole hand for "no play"
+const GAME_ACTS = {
+  eleusis: {
+    play: { label: "Play 1 to 4 cards", player: true, cards: 4, upto: true },
+    noplay: { label: "No play (show the hand)", player: true, cards: "held" },
+  },
+};
+function actsFor(view) { return { ...ACTS, ...((view && GAME_ACTS[view.game]) || {}) }; }
 // the word a game's bid is counted in (the engine's record vocabulary)
 const BID_FIELD = { ohhell: "tricks" };
 const PHASE_ACT = { cut: "cut", deal: "deal", discard: "discard", starter: "starter", play: "play", show: "show" };
@@ -169,6 +178,8 @@ function render(view) {
   renderLast(view);
   renderRows(view);
   renderSquare(view);
+  renderPileBox(view);
+  renderRuleBox(view);
   renderHand(view);
   renderFixButtons(view);
   renderAsk(view);
@@ -432,6 +443,187 @@ function renderSquare(view) {
   });
 }
 
+// ------------------------------------------------------------------ pile games
+
+// The stacks (cards left per seat), what can be slapped, and the buttons for what the camera
+// cannot see: a slap (Ratscrew), "no play", a prophet and their call (New Eleusis).
+function renderPileBox(view) {
+  const box = $("pile-box");
+  box.hidden = !Array.isArray(view.stacks) || !view.stacks.length;
+  if (box.hidden) return;
+  const eleusis = view.style === "pile.eleusis";
+  const parts = [el("div", "label", eleusis ? "Cards in hand" : "Stacks")];
+  const sizes = el("div", "stacks");
+  view.stacks.forEach((size, seat) => {
+    const out = (view.out || []).includes(seat);
+    const cell = el("span", "stack" + (seat === view.turn ? " turn" : "") + (out ? " out" : ""));
+    cell.dataset.seat = seat;
+    const tag = seat === view.god ? " (God)" : seat === view.prophet ? " (prophet)" : "";
+    cell.append(el("span", "who", view.players[seat] + tag), el("b", null, eleusis && seat === view.god ? "–" : String(size)));
+    sizes.appendChild(cell);
+  });
+  parts.push(sizes);
+  if (view.owed) parts.push(el("p", "muted", `${seatName(view, view.owing)} owes ${view.owed} for ${seatName(view, view.payee)}'s card`));
+  if (view.style === "pile.ratscrew") parts.push(...slapParts(view));
+  if (eleusis) parts.push(...eleusisParts(view));
+  box.replaceChildren(...parts);
+}
+
+function actionButton(label, action, cls) {
+  const b = el("button", cls || null, label);
+  b.type = "button";
+  b.addEventListener("click", () => change("/api/action", { action }));
+  return b;
+}
+
+function slapParts(view) {
+  const out = [];
+  if (view.slappable) out.push(el("div", "slappable", `Slap! ${view.slappable}`));
+  if (view.ruling) out.push(el("p", "ruling", view.ruling.say));
+  if (view.phase === "over" || !view.pile.length) return out;
+  const mine = state.me.paired && state.me.seat !== null;
+  const seats = mine ? [state.me.seat] : view.players.map((_, seat) => seat);
+  const row = el("div", "slaps");
+  seats.forEach((seat) => row.appendChild(actionButton(mine ? "Slap" : `${view.players[seat]} slaps`,
+    { act: "slap", player: seat }, "slap")));
+  out.push(row);
+  return out;
+}
+
+function eleusisParts(view) {
+  const out = [];
+  if (view.line && view.line.length) {
+    const line = el("div", "line");
+    view.line.forEach((place) => {
+      const col = el("div", "line-col");
+      col.appendChild(cardEl(place.card));
+      place.under.forEach((c) => col.appendChild(cardEl(c, "wrong")));
+      line.appendChild(col);
+    });
+    out.push(line);
+  }
+  const marks = [];
+  if (view.white_markers && view.white_markers.length) marks.push(`${view.white_markers.length} white`);
+  if (view.black_markers && view.black_markers.length) marks.push(`${view.black_markers.length} black`);
+  if (marks.length) out.push(el("p", "muted", `Markers: ${marks.join(", ")}${view.sudden_death ? " · sudden death" : ""}`));
+  if (view.ruling) out.push(el("p", "ruling", view.ruling.say));
+  if (view.revealed && view.phase !== "play") out.push(el("p", "revealed", `The rule was: ${view.revealed.words}`));
+  const row = el("div", "slaps");
+  // only the player who has just played may declare themself prophet
+  if (view.phase === "play" && view.ruling && view.ruling.player !== undefined && view.ruling.player !== null
+      && view.prophet === null) {
+    row.appendChild(actionButton(`${seatName(view, view.ruling.player)} is prophet`, { act: "prophet", player: view.ruling.player }));
+  }
+  if (view.phase === "call" && view.prophet !== null) {
+    row.appendChild(actionButton("Prophet: right", { act: "call", player: view.prophet, right: true }));
+    row.appendChild(actionButton("Prophet: wrong", { act: "call", player: view.prophet, right: false }));
+  }
+  if (row.children.length) out.push(row);
+  return out;
+}
+
+// God's rule builder: conditions on the card played and the one or two before it, combined with
+// and / or / if-then, each one may be negated; or a rule from the library. Only God's view has
+// a library (while the rule is chosen), so nobody else ever sees this box.
+const RULE_PROPS = ["red", "black", "odd", "even", "royal", "spade", "heart", "diamond", "club"];
+const RULE_CARDS = ["the card played", "the last card", "the card before"];
+const RULE_VALUE_OPS = ["=", "!=", "<", ">", "<=", ">="];
+const RULE_COMPARE_OPS = { value: ["=", "!=", "<", ">", "<=", ">=", "+1", "-1"], suit: ["=", "!="], colour: ["=", "!="], parity: ["=", "!="] };
+const OP_WORDS = { "=": "equal to", "!=": "not equal to", "<": "lower than", ">": "higher than", "<=": "at most",
+  ">=": "at least", "+1": "one more than", "-1": "one less than" };
+const ruleDraft = { join: "and", rows: [{ kind: "compare", not: false, attr: "colour", op: "!=", a: 0, b: 1, is: "red", card: 0, than: 7 }] };
+
+function select(options, value, onChange) {
+  const s = el("select");
+  options.forEach(([v, label]) => { const o = el("option", null, label); o.value = String(v); s.appendChild(o); });
+  s.value = String(value);
+  s.addEventListener("change", () => onChange(s.value));
+  return s;
+}
+
+function ruleRowJson(row) {
+  let part;
+  if (row.kind === "is") part = { is: row.is, card: Number(row.card) };
+  else if (row.kind === "value") part = { value: row.op, than: Number(row.than), card: Number(row.card) };
+  else part = { compare: row.attr, op: row.op, a: Number(row.a), b: Number(row.b) };
+  return row.not ? { not: part } : part;
+}
+
+function ruleJson() {
+  const parts = ruleDraft.rows.map(ruleRowJson);
+  if (parts.length === 1) return parts[0];
+  if (ruleDraft.join === "if") {
+    const then = parts.length === 2 ? parts[1] : { and: parts.slice(1) };
+    return { if: parts[0], then };
+  }
+  return { [ruleDraft.join]: parts };
+}
+
+function ruleRowEditor(view, row, index) {
+  const box = el("div", "rule-row");
+  const redo = () => renderRuleBox(state.view);
+  const cards = RULE_CARDS.map((label, i) => [i, label]);
+  box.appendChild(select([[false, "it is so that"], [true, "not so that"]], row.not, (v) => { row.not = v === "true"; redo(); }));
+  box.appendChild(select([["is", "a card is"], ["value", "a card's value"], ["compare", "two cards compare"]], row.kind, (v) => {
+    row.kind = v;
+    row.op = v === "value" ? "=" : v === "compare" ? "!=" : row.op;
+    redo();
+  }));
+  if (row.kind === "is") {
+    box.append(select(cards, row.card, (v) => { row.card = Number(v); redo(); }),
+      select(RULE_PROPS.map((p) => [p, p]), row.is, (v) => { row.is = v; redo(); }));
+  } else if (row.kind === "value") {
+    const than = el("input");
+    than.type = "number"; than.min = "1"; than.max = "13"; than.value = String(row.than);
+    than.addEventListener("change", () => { row.than = Math.min(13, Math.max(1, Number(than.value) || 1)); redo(); });
+    box.append(select(cards, row.card, (v) => { row.card = Number(v); redo(); }),
+      select(RULE_VALUE_OPS.map((o) => [o, OP_WORDS[o]]), row.op, (v) => { row.op = v; redo(); }), than);
+  } else {
+    const ops = RULE_COMPARE_OPS[row.attr];
+    if (!ops.includes(row.op)) row.op = ops[1];
+    box.append(select(cards, row.a, (v) => { row.a = Number(v); redo(); }),
+      select(Object.keys(RULE_COMPARE_OPS).map((a) => [a, a]), row.attr, (v) => { row.attr = v; redo(); }),
+      select(ops.map((o) => [o, o === "=" ? "same as" : o === "!=" ? "not the same as" : OP_WORDS[o]]), row.op, (v) => { row.op = v; redo(); }),
+      select(cards, row.b, (v) => { row.b = Number(v); redo(); }));
+  }
+  if (ruleDraft.rows.length > 1) {
+    const drop = el("button", "drop", "✕");
+    drop.type = "button";
+    drop.setAttribute("aria-label", `remove condition ${index + 1}`);
+    drop.addEventListener("click", () => { ruleDraft.rows.splice(index, 1); redo(); });
+    box.appendChild(drop);
+  }
+  return box;
+}
+
+function renderRuleBox(view) {
+  const box = $("rule-box");
+  const library = view.library || [];
+  box.hidden = !library.length || view.phase !== "rule";
+  if (box.hidden) return;
+  const god = view.god;
+  const parts = [el("div", "label", "Your secret rule (only your phone shows it)")];
+  const pick = select(library.map((r) => [r.name, `${"★".repeat(r.level || 1)} ${r.words}`]), library[0].name, () => {});
+  const use = el("button", null, "Use this rule");
+  use.type = "button";
+  use.addEventListener("click", () => change("/api/action", { action: { act: "rule", player: god, rule: pick.value } }));
+  parts.push(el("div", "label", "From the library, easy to hard"), pick, use);
+  parts.push(el("div", "label", "Or build one"));
+  parts.push(select([["and", "all of these"], ["or", "any of these"], ["if", "if the first, then the rest"]], ruleDraft.join,
+    (v) => { ruleDraft.join = v; renderRuleBox(state.view); }));
+  ruleDraft.rows.forEach((row, i) => parts.push(ruleRowEditor(view, row, i)));
+  const add = el("button", null, "+ condition");
+  add.type = "button";
+  add.addEventListener("click", () => { ruleDraft.rows.push({ ...ruleDraft.rows[ruleDraft.rows.length - 1] }); renderRuleBox(state.view); });
+  const send = el("button", "primary", "Use the rule built");
+  send.type = "button";
+  send.addEventListener("click", () => change("/api/action", { action: { act: "rule", player: god, rule: JSON.stringify(ruleJson()) } }));
+  const buttons = el("div", "slaps");
+  buttons.append(add, send);
+  parts.push(buttons, el("pre", "rule-json", JSON.stringify(ruleJson())));
+  box.replaceChildren(...parts);
+}
+
 function renderHand(view) {
   const box = $("hand");
   const hand = view.hand;
@@ -537,6 +729,8 @@ function playersCount() { return state.view ? state.view.players.length : 2; }
 function cardsWanted(spec, view, player) {
   if (!spec.cards) return 0;
   if (spec.cards === 1) return 1;
+  if (typeof spec.cards === "number") return spec.cards;
+  if (spec.cards === "held") return view && view.stacks ? view.stacks[player] || 0 : 0;
   const n = playersCount();
   if (spec.cards === "crib") return n === 2 ? 2 : 1;
   if (spec.cards === "cribsize") return view && view.crib_count ? view.crib_count : 4;
@@ -559,7 +753,8 @@ function syncEntry(force) {
     if (entry.act === "show" && entry.cards.length === 0 && view.turn !== null) {
       entry.cards = [...((view.rows || [])[view.turn] || [])];
     }
-    if (view.turn !== null && view.turn !== undefined && ACTS[entry.act] && ACTS[entry.act].player) entry.player = view.turn;
+    const acts = actsFor(view);
+    if (view.turn !== null && view.turn !== undefined && acts[entry.act] && acts[entry.act].player) entry.player = view.turn;
     if (entry.player === null || entry.player >= playersCount()) entry.player = 0;
   }
   renderEntry();
@@ -568,10 +763,13 @@ function syncEntry(force) {
 function renderEntry() {
   const view = state.view;
   const entry = state.entry;
-  const spec = ACTS[entry.act] || { label: entry.act };
+  const acts = actsFor(view);
+  const spec = acts[entry.act] || { label: entry.act };
   const actSel = $("entry-act");
-  if (actSel.options.length !== Object.keys(ACTS).length) {
-    actSel.replaceChildren(...Object.entries(ACTS).map(([k, v]) => { const o = el("option", null, v.label); o.value = k; return o; }));
+  const names = Object.entries(acts).map(([k, v]) => `${k}:${v.label}`).join("|");
+  if (actSel.dataset.acts !== names) {
+    actSel.dataset.acts = names;
+    actSel.replaceChildren(...Object.entries(acts).map(([k, v]) => { const o = el("option", null, v.label); o.value = k; return o; }));
   }
   actSel.value = entry.act;
   actSel.disabled = entry.mode === "correct";
@@ -602,7 +800,7 @@ function renderEntry() {
   // cards
   const want = cardsWanted(spec, view, entry.player);
   $("entry-cards-field").hidden = !want;
-  $("entry-cards-label").textContent = want === 1 ? "Card" :
+  $("entry-cards-label").textContent = want === 1 ? "Card" : spec.upto ? `Cards (1 to ${want}, in order)` :
     `Cards (${want})` + (spec.optional ? " — leave empty if nobody saw them" : "");
   const picked = $("entry-cards");
   picked.replaceChildren(...entry.cards.map((c) => {
@@ -651,7 +849,7 @@ function pickCard(card, want) {
 
 function entryAction() {
   const entry = state.entry;
-  const spec = ACTS[entry.act] || {};
+  const spec = actsFor(state.view)[entry.act] || {};
   const action = { act: entry.act };
   if (spec.player) action.player = entry.player;
   if (spec.dealer) action.dealer = entry.player;
@@ -665,6 +863,9 @@ function entryAction() {
   if (spec.cards === 1) {
     if (!entry.cards.length) throw new Error("Tap the card first: its rank, then its suit.");
     action.card = entry.cards[0];
+  } else if (spec.upto) {
+    if (!entry.cards.length) throw new Error("Tap the cards first, in the order they are played.");
+    action.cards = entry.cards;
   } else if (spec.cards) {
     const want = cardsWanted(spec, state.view, entry.player);
     if (entry.cards.length && entry.cards.length !== want) throw new Error(`Tap all ${want} cards, or none.`);
@@ -698,7 +899,7 @@ function startCorrection(entry) {
   const e = state.entry;
   e.mode = "correct";
   e.index = entry.index;
-  e.act = a.act in ACTS ? a.act : "other";
+  e.act = a.act in actsFor(state.view) ? a.act : "other";
   $("entry-raw").value = JSON.stringify(a);
   e.player = a.player ?? a.dealer ?? 0;
   e.cards = a.card ? [a.card] : [...(a.cards || [])];

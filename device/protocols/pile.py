@@ -1,0 +1,370 @@
+"""The pile protocols: cards turned face up onto a central place (Beggar My Neighbour, Egyptian
+Ratscrew on the ``pile`` mat; New Eleusis on the ``line`` mat, a main line with sidelines under it).
+
+What the camera sees, and what it means (the game says which action a card is, through
+:class:`games.table.PileTable`; this module never looks inside a game):
+
+- **a face card laid on the pile** (or in the main line) is the play of the seat whose turn it is:
+  the camera cannot tell whose hand laid it, the order of play can. The pile's zone is a stack:
+  each card laid on the one before is a new event. A card laid when nobody may play (the pile is
+  won and not taken yet, the game is over, a prophet's call is due) is named and refused.
+- **the pile lifted away** is its taking by the seat that won it.
+- **face-down cards** in a seat's zone are that seat's stack: they mean nothing by themselves.
+- **a card laid in a sideline** is a play too (a scientist who lays it straight under); a card the
+  game already holds (a string of cards or "no play" entered on the phone, a wrong card moved
+  from the main line to the sideline, a card uncovered on the pile) is only seen, not played again.
+
+What the camera cannot see comes from the buttons or the phone as actions like any other: the
+deal, a slap (the first slap recorded is the one judged), a string of cards, "no play", a
+prophet and their calls, God's rule (entered on God's own phone, shown to nobody else).
+
+A card read below the confidence threshold is asked about ("is that the 7H on the pile?"), a card
+that cannot be read or that the rules refuse is named and not applied; OK, a correction on the
+phone or taking the card back answers. After an undo or a correction the protocol reads the game
+again: what it holds in each zone is what the mat has shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from device.protocols import Ask, TableProtocol, TableSession, register_protocol
+from device.protocols.script import register_script
+from games.errors import IllegalActionError, PegpiError
+from games.jsontypes import JSONObject
+from games.table import PileTable, Zone
+from games.view import PileView
+from vision.mat import SIDE_DEPTH, layout_for
+
+if TYPE_CHECKING:
+    from games.engine import Action, State
+    from games.records import Replay
+    from vision.events import TableEvent
+
+#: what the camera reports for a card it sees from the back, or cannot read
+NOT_A_FACE = ("back", "unknown")
+PILE, LINE, SIDE = Zone("pile"), Zone("line"), Zone("side")
+
+
+def pile_table(state: State) -> PileTable:
+    """``state`` as the pile table's interface; refuses a game that does not declare it."""
+    if not isinstance(state, PileTable):
+        raise IllegalActionError(f"{state.game.spec.title} is not played on a pile table")
+    return state
+
+
+@register_protocol
+class PileProtocol(TableProtocol):
+    name = "pile"
+
+    @classmethod
+    def serves(cls, state: State) -> bool:
+        return isinstance(state, PileTable)
+
+    def __init__(self, session: TableSession) -> None:
+        super().__init__(session)
+        #: zone -> how many of the cards the game holds there the mat has shown (in their order)
+        self.shown: dict[Zone, int] = {}
+        #: cards laid and played that the game put elsewhere (a wrong card, a play awaiting the
+        #: prophet's call): seen when the game holds them where they lie
+        self.offered: list[tuple[Zone, str]] = []
+        self.waiting: list[tuple[TableEvent, str | None]] = []
+
+    # ------------------------------------------------------------------ hooks
+
+    def reset(self) -> None:
+        super().reset()
+        self.waiting = []
+        self._sync()
+
+    def on_events(self, events: Iterable[TableEvent], *, on_table: Mapping[tuple[str, int], str] | None = None,
+                  input: str | None = None) -> None:
+        for event in events:
+            if self.ask is not None and not self._answers(event):
+                self.waiting.append((event, input))
+                continue
+            self._event(event, input)
+
+    def confirm(self, *, source: str, input: str | None = None) -> None:
+        ask = self.ask
+        if ask is None:
+            super().confirm(source=source)
+            return
+        if ask.kind == "confirm" and ask.actions and ask.where is not None and ask.card is not None:
+            self._play(ask.where, ask.card, ask.actions, source, input)
+        self.ask = None  # "illegal" or "unreadable": OK leaves the card aside
+        self._drain()
+
+    def resolve(self, card: str, *, source: str) -> None:
+        ask = self.ask
+        if ask is None or ask.where is None:
+            super().resolve(card, source=source)
+            return
+        zone = ask.where
+        known = self._known(zone, card)
+        actions = None if known else pile_table(self.session.state).card_means(zone, card)
+        if actions:
+            self._check(actions)  # a refusal raises: the question stands
+        self.ask = None
+        if actions:
+            self._play(zone, card, actions, source, None)
+        self._drain()
+
+    def answered(self, action: JSONObject) -> None:
+        self.ask = None  # the phone gave what the table could not
+
+    def after_change(self) -> None:
+        self._sync()
+        self._drain()
+
+    # ------------------------------------------------------------------ events
+
+    def _answers(self, event: TableEvent) -> bool:
+        ask = self.ask
+        try:
+            where = event.place
+        except PegpiError:
+            return False
+        return ask is not None and event.kind == "removed" and (where, event.slot or 0) == (ask.where, ask.slot or 0)
+
+    def _drain(self) -> None:
+        while self.waiting and self.ask is None:
+            event, input = self.waiting.pop(0)
+            self._event(event, input)
+
+    def _event(self, event: TableEvent, input: str | None) -> None:
+        try:
+            zone = event.place
+        except PegpiError:
+            return  # a zone this mat does not have
+        slot = event.slot or 0
+        if event.kind == "removed":
+            if self.ask is not None and (self.ask.where, self.ask.slot or 0) == (zone, slot):
+                self.ask = None  # the card asked about was taken back (with the pile it lay on)
+            action = pile_table(self.session.state).lifted(zone)
+            if action is not None:
+                try:
+                    self.session.apply([action], source="table", input=input)
+                except PegpiError as exc:
+                    self.ask = Ask("illegal", f"{self._label(zone)} lifted: {exc}", actions=[action])
+                self._sync()
+            return
+        self._placed(zone, slot, event.card, event.confidence, input)
+
+    def _placed(self, zone: Zone, slot: int, card: str, confidence: float, input: str | None) -> None:
+        table = pile_table(self.session.state)
+        label = self._label(zone)
+        if card in NOT_A_FACE:
+            if not table.lies_face_down(zone):
+                self.ask = Ask("unreadable", f"cannot read the card in {label}: straighten it or enter "
+                               "it on the phone", zone, slot, card)
+            return
+        try:
+            if self._known(zone, card):
+                return
+            actions = table.card_means(zone, card)
+            if not actions:
+                return
+            self._check(actions)
+        except PegpiError as exc:
+            self.ask = Ask("illegal", f"the {card} in {label}: {exc}", zone, slot, card)
+            return
+        if confidence < self.session.confidence:
+            self.ask = Ask("confirm", f"is that the {card} in {label}? OK, or correct it", zone, slot, card,
+                           list(actions))
+            return
+        self._play(zone, card, actions, "table", input)
+
+    def _play(self, zone: Zone, card: str, actions: Sequence[Action], source: str, input: str | None) -> None:
+        self.session.apply(actions, source=source, input=input)
+        self.offered = []  # a new play: what was laid before is settled
+        self._sync()
+        if not self._known(zone, card):
+            self.offered.append((zone, card))
+
+    def _check(self, actions: Sequence[Action]) -> None:
+        state = self.session.state
+        for action in actions:
+            state = state.apply(action)
+
+    # ------------------------------------------------------------------ what the mat has shown
+
+    def _known(self, zone: Zone, card: str) -> bool:
+        """``card`` laid in ``zone`` is one the game already holds there and the mat has not shown
+        yet (it is now), or the top of a pile uncovered again; the game is not told twice."""
+        held = pile_table(self.session.state).zone_cards(zone)
+        shown = min(self.shown.get(zone, 0), len(held))
+        if card in held[shown:]:
+            self.shown[zone] = held.index(card, shown) + 1
+            return True
+        return zone == PILE and bool(held) and held[-1] == card and shown == len(held)
+
+    def _sync(self) -> None:
+        """The game changed: a zone it emptied (a pile taken, a new round, an undo) starts again,
+        and a card laid earlier is seen once the game holds it where it lies."""
+        table = pile_table(self.session.state)
+        for zone, count in list(self.shown.items()):
+            self.shown[zone] = min(count, len(table.zone_cards(zone)))
+        self.offered = [(zone, card) for zone, card in self.offered if not self._known(zone, card)]
+
+    def _label(self, zone: Zone) -> str:
+        return pile_table(self.session.state).zone_label(zone)
+
+
+@register_protocol
+class LineProtocol(PileProtocol):
+    """New Eleusis's main line and sidelines: the pile protocol on a mat of its own."""
+
+    name = "line"
+
+
+# ---------------------------------------------------------------------- placement scripts
+
+Key = tuple[str, int]
+
+
+class _Mat:
+    """What the script has laid on the mat, and the steps that laid it."""
+
+    def __init__(self) -> None:
+        self.cards: dict[Key, str] = {}
+        self.steps: list[JSONObject] = []
+
+    def place(self, zone: Zone, slot: int, card: str) -> None:
+        key = (zone.name, slot)
+        step: JSONObject = {"op": "place", "zone": zone.name, "slot": slot, "card": card}
+        if key in self.cards:
+            step["cover"] = True
+        self.cards[key] = card
+        self.steps.append(step)
+
+    def remove(self, zone: Zone, slot: int) -> None:
+        if self.cards.pop((zone.name, slot), None) is not None:
+            self.steps.append({"op": "remove", "zone": zone.name, "slot": slot})
+
+    def slots(self, zone: Zone) -> list[int]:
+        return sorted(slot for name, slot in self.cards if name == zone.name)
+
+
+def _stacks(state: State, mat: _Mat) -> None:
+    """Each seat's face-down stack lies in its zone while it holds cards."""
+    view = state.view_for(None)
+    if not isinstance(view, PileView):
+        return
+    for seat, size in enumerate(view.stacks):
+        zone = Zone.row(seat)
+        if size > 0 and not mat.slots(zone):
+            mat.place(zone, 0, "back")
+        elif size == 0 and mat.slots(zone):
+            mat.remove(zone, 0)
+
+
+class _Line:
+    """The main line and its sidelines as laid on a line mat: the latest cards of the line, moved
+    along (the mat cleared) when its row is full; a wrong card under the last card of the row."""
+
+    def __init__(self, mat: _Mat, seats: int) -> None:
+        layout = layout_for("line", seats)
+        self.mat = mat
+        self.width = len(layout.zone(LINE.name).slots)
+        self.shown = {LINE: 0, SIDE: 0}
+        self.offer: tuple[int, str] | None = None  # a card laid in the line, not yet placed by the game
+
+    def clear(self) -> None:
+        for zone in (LINE, SIDE):
+            for slot in self.mat.slots(zone):
+                self.mat.remove(zone, slot)
+
+    def lay(self, card: str) -> int:
+        """Lay ``card`` in the main line's next outline (moving the line along when it is full)."""
+        taken = self.mat.slots(LINE)
+        free = [s for s in range(self.width) if s not in taken and (not taken or s > max(taken))]
+        if not free:
+            self.clear()
+            free = [0]
+        self.mat.place(LINE, free[0], card)
+        return free[0]
+
+    def offered(self, card: str) -> None:
+        self.offer = (self.lay(card), card)
+
+    def follow(self, table: PileTable) -> None:
+        """Lay what the game now holds in the line and the sidelines that the mat lacks."""
+        line, side = table.zone_cards(LINE), table.zone_cards(SIDE)
+        if len(line) < self.shown[LINE] or len(side) < self.shown[SIDE]:  # a new round
+            self.clear()
+            self.shown = {LINE: 0, SIDE: 0}
+            self.offer = None
+        for card in line[self.shown[LINE]:]:
+            if self.offer is not None and self.offer[1] == card:
+                self.offer = None  # it lies where the game put it
+            else:
+                self.lay(card)
+        self.shown[LINE] = len(line)
+        for card in side[self.shown[SIDE]:]:
+            if self.offer is not None and self.offer[1] == card:
+                self.mat.remove(LINE, self.offer[0])  # wrong: moved under the line
+                self.offer = None
+            taken = self.mat.slots(LINE)
+            column = max(taken) if taken else 0
+            under = [column * SIDE_DEPTH + depth for depth in range(SIDE_DEPTH)]
+            free = [s for s in under if (SIDE.name, s) not in self.mat.cards]
+            if not free:
+                for slot in under:
+                    self.mat.remove(SIDE, slot)
+                free = under
+            self.mat.place(SIDE, free[0], card)
+        self.shown[SIDE] = len(side)
+
+
+@register_script("pile")
+@register_script("line")
+def pile_script(result: Replay) -> list[JSONObject]:
+    """The steps that play a record on a pile or line mat: a card turned onto the pile (or into the
+    main line) where the game reads it so, the pile lifted where that is its taking, every other
+    action said (a button or the phone); then the mat follows the game (a pile a slap gave away is
+    lifted, a card judged wrong is laid under the line, or moved there after a prophet's call,
+    cards entered on the phone are laid)."""
+    game = result.game
+    state = game.new_initial_state()
+    pile_table(state)  # refuses a game not played on a pile table
+    mat = _Mat()
+    line = _Line(mat, game.num_players) if game.spec.table == "line" else None
+    centre = LINE if line is not None else PILE
+    for action in result.actions:
+        data = action.to_json()
+        table = pile_table(state)
+        many = data.get("cards")
+        card = many[0] if isinstance(many, list) and len(many) == 1 else data.get("card")
+        laid = False
+        if isinstance(card, str):
+            try:
+                laid = table.card_means(centre, card) == [action]
+            except PegpiError:
+                laid = False
+        after = state.apply(action)
+        if laid and line is not None:
+            if not table.zone_cards(LINE):
+                line.clear()  # a new round's starter: the last round's cards are swept away
+            if len(pile_table(after).zone_cards(SIDE)) == len(table.zone_cards(SIDE)):
+                line.offered(str(card))  # right, or waiting for the prophet's call: laid in the line
+            # else God has said "wrong" as it was shown: laid straight under the line (by follow)
+        elif laid:
+            mat.place(PILE, 0, str(card))
+        elif table.lifted(PILE) == action and mat.slots(PILE):
+            mat.remove(PILE, 0)
+        else:
+            mat.steps.append({"op": "say", "action": data})
+        state = after
+        table = pile_table(state)
+        if line is not None:
+            line.follow(table)
+        else:
+            if mat.slots(PILE) and not table.zone_cards(PILE):
+                mat.remove(PILE, 0)  # given away (a slap): lifted by the one who got it
+            _stacks(state, mat)
+    return mat.steps
+
+
+__all__ = ["LineProtocol", "PileProtocol", "pile_script", "pile_table"]
