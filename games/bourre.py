@@ -467,12 +467,12 @@ class BourreState(TrickState):
 
     def _maybe_end(self) -> None:
         wanted = int(self.game.options["deals"])
-        if wanted and self.deals >= wanted and self._phase in ("ante", "deal") and not self._open_claims():
+        if wanted and self.deals >= wanted and self._phase in ("ante", "deal") and not self.open_claims():
             self.winner = self.scores.index(max(self.scores))
 
     def _end(self, action: End) -> None:
         self._need(action, "ante", "deal")
-        if self._open_claims():
+        if self.open_claims():
             raise IllegalActionError("decide the open revoke claims first: accept or dismiss them")
         self.winner = self.scores.index(max(self.scores))
 

@@ -284,7 +284,7 @@ class OhHellState(TrickState):
         self._maybe_end()
 
     def _maybe_end(self) -> None:
-        if self.round >= len(self.sizes) and self._phase == "deal" and not self._open_claims():
+        if self.round >= len(self.sizes) and self._phase == "deal" and not self.open_claims():
             self.winner = self.scores.index(max(self.scores))
 
     def _view(self, common: Common, seat: int | None) -> TableView:

@@ -229,7 +229,8 @@ class TrickState(State):
 
     # -- the referee --------------------------------------------------------------------------
 
-    def _open_claims(self) -> list[int]:
+    def open_claims(self) -> list[int]:
+        """The numbers of the claims the players have not decided yet."""
         return [i for i, c in enumerate(self.claims) if c.status == "open"]
 
     def _decide(self, action: Accept | Dismiss) -> RevokeClaim:
