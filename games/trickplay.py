@@ -20,10 +20,10 @@ from typing import Any
 
 from games.bourre import HAND, BourreState, legal_plays
 from games.briscola import CALL_ORDER, STRENGTH, BriscolaState, rank_text
-from games.ohhell import OhHellState
 from games.cards import FRENCH_52, ITALIAN_40, Card
 from games.engine import Action, Game, State, new_game
 from games.jsontypes import JSONObject
+from games.ohhell import OhHellState
 from games.playouts import PlayoutRequest, register_playout
 from games.records import to_record
 
