@@ -490,6 +490,10 @@ class BourreState(TrickState):
                     f"{took}*" if s == row["winner"] else str(took)
                 cells.append(mark)
             rows.append((f"{i + 1}. pot {row['pot']} {row['trump']}", *cells))
+        if self._phase in ("trump", "declare", "play"):  # the deal in progress: who plays, tricks so far
+            cells = ["out" if d == "pass" else "-" if d is None else str(self.tricks[s])
+                     for s, d in enumerate(self.declared)]
+            rows.append((f"{self.deals + 1}. pot {self.stake} {self.trump or '?'} now", *cells))
         self._sheet_view(common, seat, rows, ("Chips", *[str(self.chips(s)) for s in range(n)]))
         legal = None
         if seat is not None and 0 <= seat < n:

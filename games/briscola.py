@@ -543,6 +543,13 @@ class BriscolaState(TrickState):
             mark = "alone" if row["alone"] else f"+ {names[row['partner']]}"
             rows.append((f"{i + 1}. {names[row['bidder']]} {row['bid']} {row['called']} {mark}: "
                          f"{row['taken']}", *[str(p) for p in row["scores"]]))
+        if self._phase in ("bid", "reopen", "monte", "call"):  # the auction: each seat's last word
+            said = {s: w for s, w in self.auction}
+            rows.append((f"{self.deals + 1}. auction", *[said.get(s, "-") for s in range(n)]))
+        elif self._phase == "play" and self.bidder is not None:  # the play: card points taken so far
+            called = f" {self.called}" if self.called is not None else ""
+            rows.append((f"{self.deals + 1}. {names[self.bidder]} {self._said_bid()}{called} now",
+                         *[str(self.card_points(s)) for s in range(n)]))
         self._sheet_view(common, seat, rows, ("Total", *[str(s) for s in self.scores]))
         laid_away = None
         if seat is not None and 0 <= seat < n:

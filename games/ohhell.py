@@ -293,6 +293,10 @@ class OhHellState(TrickState):
             suit = SUIT_SYMBOLS.get(row["trump"] or "", "NT")
             cells = [f"{b}/{t}: {p}" for b, t, p in zip(row["bids"], row["tricks"], row["points"], strict=True)]
             rows.append((f"{i + 1}. {row['cards']} {suit}", *cells))
+        if self._phase in ("trump", "bid", "play"):  # the deal in progress: bids and tricks so far
+            suit = SUIT_SYMBOLS.get(self.trump or "", "?" if self._phase == "trump" else "NT")
+            rows.append((f"{self.round + 1}. {self.hand_size} {suit} now",
+                         *[f"{'-' if b is None else b}/{t}" for b, t in zip(self.bids, self.tricks, strict=True)]))
         self._sheet_view(common, seat, rows, ("Total", *[str(s) for s in self.scores]))
         legal = None
         if seat is not None and 0 <= seat < self.game.num_players:

@@ -156,3 +156,7 @@ class TricksTable(TableState, Protocol):
     def trick_taken(self) -> tuple[int, tuple[tuple[int, str], ...]] | None:
         """The trick taken last and its winner, (winner, cards), while no card of the next trick
         has been played: what lies on the mat to be cleared. None at a deal's start."""
+
+    def referee_says(self) -> str | None:
+        """The referee's oldest claim the players have not decided yet, in a sentence (the deal,
+        the trick, the rule broken, the card that proves it and the penalty); None when none is open."""

@@ -326,6 +326,10 @@ class TrickState(State):
     def trick_in_play(self) -> tuple[tuple[int, str], ...]:
         return tuple((s, str(c)) for s, c in self.trick)
 
+    def referee_says(self) -> str | None:
+        open_ = self.open_claims()
+        return self.claims[open_[0]].say(self.game.players) if open_ else None
+
     def trick_taken(self) -> tuple[int, tuple[tuple[int, str], ...]] | None:
         if self.trick or self.last_trick is None:
             return None

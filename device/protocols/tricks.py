@@ -87,6 +87,9 @@ class TricksProtocol(TableProtocol):
     @property
     def notice(self) -> str | None:
         table = tricks_table(self.session.state)
+        claim = table.referee_says()
+        if claim is not None:
+            return f"{claim}. Accept or dismiss it on the phone"
         taken = table.trick_taken()
         if taken is None or not any(z.kind == "seat" for z, _ in self.mat):
             return None

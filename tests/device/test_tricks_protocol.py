@@ -186,9 +186,11 @@ def test_a_revoke_proven_at_the_table_is_named_and_accepted(tmp_path: Path) -> N
     claim = session.view().to_json()["claims"][0]
     assert claim["player"] == 0 and claim["trick"] == 1 and claim["proof"] == "5H" and claim["status"] == "open"
     assert "Ann failed to follow suit in trick 1" in claim["say"] and "10 points" in claim["say"]
+    assert session.view().to_json()["message"].startswith(claim["say"])  # the board and the phones say it
     score = session.state.scores[0]
     session.submit({"act": "accept", "claim": 0})
     assert session.state.scores[0] == score - 10
+    assert "failed to follow suit" not in (session.view().to_json()["message"] or "")
 
 
 def test_the_script_lays_every_card_and_says_the_rest() -> None:
