@@ -25,6 +25,7 @@ from games.tricks import (
     Dismiss,
     End,
     Hand,
+    Pass,
     Pending,
     RevokeClaim,
     TrickState,
@@ -47,14 +48,6 @@ class Ante(Action):
 
     act: ClassVar[str] = "ante"
     player: int | None = None
-
-
-@dataclass(frozen=True)
-class Pass(Action):
-    """The player passes: out of this deal, cannot win the pot nor lose more chips."""
-
-    act: ClassVar[str] = "pass"
-    player: int
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from games.cards import ITALIAN_40, Card
 from games.engine import Action, Game, Item, Option, Spec, register
 from games.errors import CardError, IllegalActionError, OptionError
 from games.pegging.actions import Deal, Play
-from games.tricks import End, Hand, TrickState, last_trick_view, trick_cards, trick_winner
+from games.tricks import End, Hand, Pass, TrickState, last_trick_view, trick_cards, trick_winner
 from games.view import Common, TableView, TricksView
 
 #: Card points: 120 in the pack.
@@ -44,14 +44,6 @@ class Bid(Action):
     player: int
     rank: str | None = None
     points: int | None = None
-
-
-@dataclass(frozen=True)
-class Pass(Action):
-    """The player passes and is out of the auction."""
-
-    act: ClassVar[str] = "pass"
-    player: int
 
 
 @dataclass(frozen=True)

@@ -102,6 +102,14 @@ class Trump(Action):
 
 
 @dataclass(frozen=True)
+class Pass(Action):
+    """The player passes: out of the auction (Briscola), or out of this deal (Bourré)."""
+
+    act: ClassVar[str] = "pass"
+    player: int
+
+
+@dataclass(frozen=True)
 class Accept(Action):
     """The players agree a revoke claim (numbered from 0 in the game): its penalty is paid."""
 
@@ -338,6 +346,6 @@ class TrickState(State):
 
 
 __all__ = [
-    "ACE_HIGH", "Accept", "Dismiss", "End", "Hand", "Pending", "RevokeClaim", "Trick", "TrickState", "Trump",
+    "ACE_HIGH", "Accept", "Dismiss", "End", "Hand", "Pass", "Pending", "RevokeClaim", "Trick", "TrickState", "Trump",
     "beats", "french_card", "last_trick_view", "proofs", "trick_cards", "trick_winner",
 ]
