@@ -539,8 +539,8 @@ class BriscolaState(TrickState):
             said = {s: w for s, w in self.auction}
             rows.append((f"{self.deals + 1}. auction", *[said.get(s, "-") for s in range(n)]))
         elif self._phase == "play" and self.bidder is not None:  # the play: card points taken so far
-            called = f" {self.called}" if self.called is not None else ""
-            rows.append((f"{self.deals + 1}. {names[self.bidder]} {self._said_bid()}{called} now",
+            call = f" {self.called}" if self.called is not None else ""
+            rows.append((f"{self.deals + 1}. {names[self.bidder]} {self._said_bid()}{call} now",
                          *[str(self.card_points(s)) for s in range(n)]))
         self._sheet_view(common, seat, rows, ("Total", *[str(s) for s in self.scores]))
         laid_away = None
