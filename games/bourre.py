@@ -12,12 +12,12 @@ refused outright.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from games.cards import FRENCH_52, Card
-from games.engine import Action, Game, Item, Option, Spec, State, register
-from games.errors import CardError, IllegalActionError, OptionError, RecordError
+from games.engine import Action, Game, Item, Option, Spec, register
+from games.errors import IllegalActionError, OptionError, RecordError
 from games.pegging.actions import Deal, Play
 from games.tricks import (
     ACE_HIGH,
@@ -25,16 +25,19 @@ from games.tricks import (
     Dismiss,
     End,
     Hand,
+    Pass,
     Pending,
     RevokeClaim,
+    TrickState,
     Trump,
     beats,
+    french_card,
     last_trick_view,
     proofs,
     trick_cards,
     trick_winner,
 )
-from games.view import Common, ScoreTable, TableView, TricksView
+from games.view import Common, TableView, TricksView
 
 HAND = 5
 
@@ -45,14 +48,6 @@ class Ante(Action):
 
     act: ClassVar[str] = "ante"
     player: int | None = None
-
-
-@dataclass(frozen=True)
-class Pass(Action):
-    """The player passes: out of this deal, cannot win the pot nor lose more chips."""
-
-    act: ClassVar[str] = "pass"
-    player: int
 
 
 @dataclass(frozen=True)
@@ -147,10 +142,7 @@ class Bourre(Game):
     actions = (Ante, Deal, Trump, Pass, Draw, Hand, Play, Accept, Dismiss, End)
 
     def parse_card(self, text: str) -> Card:
-        card = Card.parse(text)
-        if card.is_joker:
-            raise CardError(f"{text!r}: Bourré is played without jokers")
-        return card
+        return french_card(self, text)
 
     def validate(self) -> None:
         for name in ("chips", "limit", "deals"):
@@ -168,40 +160,30 @@ class Bourre(Game):
         return BourreState(self)
 
 
-class BourreState(State):
+class BourreState(TrickState):
     game: Bourre
 
     def __init__(self, game: Bourre) -> None:
-        super().__init__(game)
+        super().__init__(game, "ante")
         n = game.num_players
-        self._phase = "ante"
         self.pot = 0
         self.carry = 0  # penalties agreed during a deal, paid into the next pot
         self.owed: set[int] = set(range(n))
-        self.dealer: int | None = None
         self.deals = 0  # deals settled
         self.trump_card: Card | None = None
-        self.trump: str | None = None
-        self.known: list[list[Card] | None] = [None] * n
         self.declared: list[str | None] = [None] * n
         self.draws: list[int | None] = [None] * n
         self.active: list[int] = []
-        self.turn: int | None = None
-        self.trick: list[tuple[int, Card]] = []
         self.trick_no = 0  # tricks completed this deal
-        self.tricks = [0] * n
-        self.seen: set[Card] = set()
-        self.pending: list[Pending] = []
-        self.claims: list[RevokeClaim] = []
         self.deal_pot = 0
-        self.last_trick: tuple[list[tuple[int, Card]], int] | None = None
-        self.sheet: list[dict[str, Any]] = []
 
     # -- what the table sees ----------------------------------------------------------------
 
-    @property
-    def phase(self) -> str:
-        return "over" if self.is_over else self._phase
+    def trick_order(self) -> tuple[int, ...]:
+        return tuple(self.active)
+
+    def turned_up(self) -> Card | None:
+        return self.trump_card
 
     def chips(self, seat: int) -> int:
         return int(self.game.options["chips"]) + self.scores[seat]
@@ -239,10 +221,6 @@ class BourreState(State):
 
     # -- actions ----------------------------------------------------------------------------
 
-    def _need(self, action: Action, *phases: str) -> None:
-        if self._phase not in phases:
-            raise IllegalActionError(f"cannot {action.act} now: {self.prompt()}")
-
     def _apply(self, action: Action) -> None:
         if isinstance(action, Ante):
             self._ante(action)
@@ -257,7 +235,7 @@ class BourreState(State):
         elif isinstance(action, Play):
             self._play(action)
         elif isinstance(action, Accept | Dismiss):
-            self._decide(action)
+            self._settle_claim(action)
         elif isinstance(action, End):
             self._end(action)
 
@@ -278,42 +256,26 @@ class BourreState(State):
     def _deal(self, action: Deal) -> None:
         self._need(action, "deal")
         n = self.game.num_players
-        expected = None if self.dealer is None else (self.dealer + 1) % n
-        dealer = action.dealer if action.dealer is not None else expected
-        if dealer is None:
-            raise IllegalActionError("say who deals first")
-        if not 0 <= dealer < n:
-            raise IllegalActionError(f"there is no player {dealer} to deal")
-        if expected is not None and dealer != expected:
-            raise IllegalActionError(f"it is {self.game.players[expected]}'s deal")
+        dealer = self._dealer_of(action.dealer, None if self.dealer is None else (self.dealer + 1) % n)
         hands = action.hands
         if hands is not None:
             if len(hands) != n:
                 raise IllegalActionError(f"a deal gives {n} hands, not {len(hands)}")
-            flat = [c for h in hands if h is not None for c in h]
-            if len(flat) != len(set(flat)):
-                raise IllegalActionError("a card is dealt twice")
-            for seat, hand in enumerate(hands):
-                if hand is not None and len(hand) != HAND:
-                    raise IllegalActionError(f"{self.game.players[seat]} is dealt {HAND} cards, not {len(hand)}")
-        self.dealer = dealer
-        self.known = [list(h) if h is not None else None for h in (hands or [None] * n)]
+            self._check_hands(hands, HAND)
+        self._new_deal(dealer, hands)
         self.declared = [None] * n
         self.draws = [None] * n
         self.active = []
-        self.trick = []
         self.trick_no = 0
-        self.tricks = [0] * n
-        self.seen = set()
-        self.pending = []
-        self.last_trick = None
         self.deal_pot = self.pot
-        self.trump_card = self.trump = None
+        self.trump_card = None
         self._phase = "trump"
 
     def _trump(self, action: Trump) -> None:
         self._need(action, "trump")
         assert self.dealer is not None
+        if action.card is None:
+            raise IllegalActionError("name the dealer's card turned face up: its suit is trumps")
         own = self.known[self.dealer]
         if own is not None and action.card not in own:
             raise IllegalActionError(f"the turned-up card is the dealer's last card, and {action.card} is not in "
@@ -428,12 +390,8 @@ class BourreState(State):
         if len(self.trick) < len(self.active):
             self.turn = self.active[(self.active.index(seat) + 1) % len(self.active)]
             return
-        winner = trick_winner(self.trick, self.trump, ACE_HIGH)
-        self.tricks[winner] += 1
         self.trick_no += 1
-        self.last_trick = (list(self.trick), winner)
-        self.trick = []
-        self.turn = winner
+        self._take_trick(trick_winner(self.trick, self.trump, ACE_HIGH))
         if self.trick_no == HAND:
             self._settle()
 
@@ -490,14 +448,8 @@ class BourreState(State):
         self.pending = []
         self._maybe_end()
 
-    def _decide(self, action: Accept | Dismiss) -> None:
-        if not 0 <= action.claim < len(self.claims):
-            raise IllegalActionError(f"there is no revoke claim {action.claim}")
-        claim = self.claims[action.claim]
-        if claim.status != "open":
-            raise IllegalActionError(f"revoke claim {action.claim} is already {claim.status}")
-        status = "accepted" if isinstance(action, Accept) else "dismissed"
-        self.claims[action.claim] = replace(claim, status=status)
+    def _settle_claim(self, action: Accept | Dismiss) -> None:
+        claim = self._decide(action)
         if isinstance(action, Accept) and claim.amount:
             if self._phase in ("trump", "declare", "play"):
                 self.carry += claim.amount
@@ -506,17 +458,14 @@ class BourreState(State):
             self._take(claim.player, -claim.amount, "renege", f"renege in trick {claim.trick}")
         self._maybe_end()
 
-    def _open_claims(self) -> list[int]:
-        return [i for i, c in enumerate(self.claims) if c.status == "open"]
-
     def _maybe_end(self) -> None:
         wanted = int(self.game.options["deals"])
-        if wanted and self.deals >= wanted and self._phase in ("ante", "deal") and not self._open_claims():
+        if wanted and self.deals >= wanted and self._phase in ("ante", "deal") and not self.open_claims():
             self.winner = self.scores.index(max(self.scores))
 
     def _end(self, action: End) -> None:
         self._need(action, "ante", "deal")
-        if self._open_claims():
+        if self.open_claims():
             raise IllegalActionError("decide the open revoke claims first: accept or dismiss them")
         self.winner = self.scores.index(max(self.scores))
 
@@ -525,7 +474,7 @@ class BourreState(State):
     def _view(self, common: Common, seat: int | None) -> TableView:
         names = self.game.players
         n = self.game.num_players
-        rows = []
+        rows: list[tuple[str, ...]] = []
         for i, row in enumerate(self.sheet):
             cells = []
             for s in range(n):
@@ -534,15 +483,14 @@ class BourreState(State):
                     f"{took}*" if s == row["winner"] else str(took)
                 cells.append(mark)
             rows.append((f"{i + 1}. pot {row['pot']} {row['trump']}", *cells))
-        common["table"] = ScoreTable(columns=("", *names), rows=tuple(rows),
-                                     totals=("Chips", *[str(self.chips(s)) for s in range(n)]))
-        common["dealer"] = self.dealer
-        common["turn"] = self.turn
-        common["result"] = "win" if self.winner is not None else None
+        if self._phase in ("trump", "declare", "play"):  # the deal in progress: who plays, tricks so far
+            cells = ["out" if d == "pass" else "-" if d is None else str(self.tricks[s])
+                     for s, d in enumerate(self.declared)]
+            rows.append((f"{self.deals + 1}. pot {self.stake} {self.trump or '?'} now", *cells))
+        self._sheet_view(common, seat, rows, ("Chips", *[str(self.chips(s)) for s in range(n)]))
         legal = None
         if seat is not None and 0 <= seat < n:
             hand = self.known[seat]
-            common["hand"] = tuple(str(c) for c in hand) if hand is not None else None
             if hand is not None and self._phase == "play" and self.turn == seat:
                 legal = tuple(str(c) for c in legal_plays(hand, self.trick, self.trump))
         return BourreView(

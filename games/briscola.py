@@ -12,14 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from games.cards import ITALIAN_40, Card
-from games.engine import Action, Game, Item, Option, Spec, State, register
+from games.engine import Action, Game, Item, Option, Spec, register
 from games.errors import CardError, IllegalActionError, OptionError
 from games.pegging.actions import Deal, Play
-from games.tricks import End, Hand, last_trick_view, trick_cards, trick_winner
-from games.view import Common, ScoreTable, TableView, TricksView
+from games.tricks import End, Hand, Pass, TrickState, last_trick_view, trick_cards, trick_winner
+from games.view import Common, TableView, TricksView
 
 #: Card points: 120 in the pack.
 POINTS: dict[int, int] = {1: 11, 3: 10, 13: 4, 12: 3, 11: 2, 7: 0, 6: 0, 5: 0, 4: 0, 2: 0}
@@ -44,14 +44,6 @@ class Bid(Action):
     player: int
     rank: str | None = None
     points: int | None = None
-
-
-@dataclass(frozen=True)
-class Pass(Action):
-    """The player passes and is out of the auction."""
-
-    act: ClassVar[str] = "pass"
-    player: int
 
 
 @dataclass(frozen=True)
@@ -167,43 +159,32 @@ class Briscola(Game):
         return BriscolaState(self)
 
 
-class BriscolaState(State):
+class BriscolaState(TrickState):
     game: Briscola
 
     def __init__(self, game: Briscola) -> None:
-        super().__init__(game)
+        super().__init__(game, "deal")
         n = game.num_players
-        self._phase = "deal"
-        self.dealer: int | None = None
         self.same_dealer = False
         self.deals = 0
-        self.known: list[list[Card] | None] = [None] * n
         self.monte: list[Card] | None = None
         self.discards: list[Card] | None = None
-        self.turn: int | None = None
         self.auction: list[tuple[int, str]] = []  # (seat, what was said)
         self.passed: set[int] = set()
         self.bidder: int | None = None
         self.bid_rank: int | None = None
         self.bid_points = 61
         self.called: Card | None = None
-        self.trump: str | None = None
         self.partner: int | None = None  # the holder of the called card, when the engine knows it
         self.revealed = False  # the called card has been played (or the table knows the holder)
-        self.trick: list[tuple[int, Card]] = []
         self.trick_no = 0
         self.leader: int | None = None
         self.won: list[list[Card]] = [[] for _ in range(n)]
-        self.tricks = [0] * n
         self.plays = [0] * n  # cards each seat has played this deal
-        self.seen: set[Card] = set()
-        self.last_trick: tuple[list[tuple[int, Card]], int] | None = None
         self.first_trick: list[tuple[int, Card]] = []  # Prima Mano al Buio: waits for the call
-        self.sheet: list[dict[str, Any]] = []
 
-    @property
-    def phase(self) -> str:
-        return "over" if self.is_over else self._phase
+    def trick_order(self) -> tuple[int, ...]:
+        return tuple(self.game.next_seat(0, k) for k in range(self.game.num_players))
 
     @property
     def tricks_per_deal(self) -> int:
@@ -231,10 +212,6 @@ class BriscolaState(State):
         if self.turn is not None:
             return f"{names[self.turn]} to {'bid or pass' if self._phase == 'bid' else 'play'}"
         return ""
-
-    def _need(self, action: Action, *phases: str) -> None:
-        if self._phase not in phases:
-            raise IllegalActionError(f"cannot {action.act} now: {self.prompt()}")
 
     def _apply(self, action: Action) -> None:
         if isinstance(action, Deal):
@@ -264,13 +241,7 @@ class BriscolaState(State):
             expected = None
         else:
             expected = self.dealer if self.same_dealer else game.next_seat(self.dealer)
-        dealer = action.dealer if action.dealer is not None else expected
-        if dealer is None:
-            raise IllegalActionError("say who deals first")
-        if not 0 <= dealer < n:
-            raise IllegalActionError(f"there is no player {dealer} to deal")
-        if expected is not None and dealer != expected:
-            raise IllegalActionError(f"it is {game.players[expected]}'s deal")
+        dealer = self._dealer_of(action.dealer, expected)
         hands: list[list[Card] | None] = [None] * n
         monte: list[Card] | None = None
         if action.hands is not None:
@@ -281,32 +252,21 @@ class BriscolaState(State):
             if len(given) != n:
                 extra = " (and the monte)" if game.variant == "monte" else ""
                 raise IllegalActionError(f"a deal gives {n} hands{extra}, not {len(action.hands)}")
-            flat = [c for h in [*given, monte] if h is not None for c in h]
-            if len(flat) != len(set(flat)):
-                raise IllegalActionError("a card is dealt twice")
-            for seat, hand in enumerate(given):
-                if hand is not None and len(hand) != game.hand_size:
-                    raise IllegalActionError(
-                        f"{game.players[seat]} is dealt {game.hand_size} cards, not {len(hand)}")
-                hands[seat] = list(hand) if hand is not None else None
+            self._check_hands([*given, monte], game.hand_size)
+            hands = [list(hand) if hand is not None else None for hand in given]
             if monte is not None and len(monte) != 5:
                 raise IllegalActionError(f"the monte is 5 cards, not {len(monte)}")
-        self.dealer = dealer
+        self._new_deal(dealer, hands)
         self.same_dealer = False
-        self.known = hands
         self.monte = monte
         self.discards = None
         self._start_auction(game.next_seat(dealer))
-        self.bidder = self.called = self.trump = self.partner = None
+        self.bidder = self.called = self.partner = None
         self.revealed = False
-        self.trick = []
         self.trick_no = 0
         self.leader = None
         self.won = [[] for _ in range(n)]
-        self.tricks = [0] * n
         self.plays = [0] * n
-        self.seen = set()
-        self.last_trick = None
 
     def _start_auction(self, first: int) -> None:
         self._phase = "bid"
@@ -521,11 +481,9 @@ class BriscolaState(State):
     def _finish_trick(self) -> None:
         winner = trick_winner(self.trick, self.trump, STRENGTH)
         self.won[winner].extend(c for _, c in self.trick)
-        self.tricks[winner] += 1
         self.trick_no += 1
-        self.last_trick = (list(self.trick), winner)
-        self.trick = []
-        self.turn = self.leader = winner
+        self._take_trick(winner)
+        self.leader = winner
         if self.trick_no == self.tricks_per_deal:
             self._score()
 
@@ -569,29 +527,24 @@ class BriscolaState(State):
 
     # -- the view -------------------------------------------------------------------------------
 
-    def _order(self) -> tuple[int, ...]:
-        """Every seat in the order of the deal, from the one after the dealer."""
-        if self.dealer is None:
-            return ()
-        return tuple(self.game.next_seat(self.dealer, k) for k in range(1, self.game.num_players + 1))
-
     def _view(self, common: Common, seat: int | None) -> TableView:
         names = self.game.players
         n = self.game.num_players
-        rows = []
+        rows: list[tuple[str, ...]] = []
         for i, row in enumerate(self.sheet):
             mark = "alone" if row["alone"] else f"+ {names[row['partner']]}"
             rows.append((f"{i + 1}. {names[row['bidder']]} {row['bid']} {row['called']} {mark}: "
                          f"{row['taken']}", *[str(p) for p in row["scores"]]))
-        common["table"] = ScoreTable(columns=("", *names), rows=tuple(rows),
-                                     totals=("Total", *[str(s) for s in self.scores]))
-        common["dealer"] = self.dealer
-        common["turn"] = self.turn
-        common["result"] = "win" if self.winner is not None else None
+        if self._phase in ("bid", "reopen", "monte", "call"):  # the auction: each seat's last word
+            said = {s: w for s, w in self.auction}
+            rows.append((f"{self.deals + 1}. auction", *[said.get(s, "-") for s in range(n)]))
+        elif self._phase == "play" and self.bidder is not None:  # the play: card points taken so far
+            call = f" {self.called}" if self.called is not None else ""
+            rows.append((f"{self.deals + 1}. {names[self.bidder]} {self._said_bid()}{call} now",
+                         *[str(self.card_points(s)) for s in range(n)]))
+        self._sheet_view(common, seat, rows, ("Total", *[str(s) for s in self.scores]))
         laid_away = None
         if seat is not None and 0 <= seat < n:
-            hand = self.known[seat]
-            common["hand"] = tuple(str(c) for c in hand) if hand is not None else None
             if seat == self.bidder and self.discards is not None:
                 laid_away = tuple(str(c) for c in self.discards)
         # the partner is the table's to know once the called card is played; before, only its holder's

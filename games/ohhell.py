@@ -11,23 +11,34 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from games.cards import SUIT_SYMBOLS, Card
+from games.cards import FRENCH_52, SUIT_SYMBOLS, Card
 from games.cribbage.actions import Deal, Play
-from games.engine import Action, Game, Item, Option, Spec, State, register
-from games.errors import CardError, IllegalActionError
-from games.tricks import last_trick_view
-from games.view import Common, ScoreTable, TableView, TrickCard, TricksView
+from games.engine import Action, Game, Item, Option, Spec, register
+from games.errors import IllegalActionError, OptionError
+from games.tricks import (
+    ACE_HIGH,
+    Accept,
+    Dismiss,
+    Hand,
+    Pending,
+    RevokeClaim,
+    TrickState,
+    Trump,
+    french_card,
+    last_trick_view,
+    proofs,
+    trick_cards,
+    trick_winner,
+)
+from games.view import Common, TableView, TricksView
 
 #: Ace is high in trick play.
-TRICK_RANK = {r: (14 if r == 1 else r) for r in range(1, 14)}
-
-
-@dataclass(frozen=True)
-class Trump(Action):
-    """The card turned after the deal; its suit is trumps. Omit ``card`` for a no-trump deal."""
-
-    act: ClassVar[str] = "trump"
-    card: Card | None = None
+TRICK_RANK = ACE_HIGH
+#: The orders of deal sizes (cards each, from ``most``): down and up again (the seed's), up and
+#: down, down only, up only.
+SEQUENCES = ("down-up", "up-down", "down", "up")
+#: What a revoke costs when the players accept the referee's claim (the seed names no penalty).
+REVOKE_POINTS = 10
 
 
 @dataclass(frozen=True)
@@ -37,10 +48,16 @@ class Bid(Action):
     tricks: int
 
 
-def deal_sizes(players: int, most: int) -> list[int]:
-    """Cards per player for each deal: most, most-1, ..., 1, 2, ..., most."""
+def deal_sizes(players: int, most: int, sequence: str = "down-up") -> list[int]:
+    """Cards per player for each deal: most, most-1, ..., 1, 2, ..., most (``down-up``, the
+    seed's); 1 ... most ... 1 (``up-down``); most ... 1 (``down``); 1 ... most (``up``).
+
+    >>> deal_sizes(4, 3), deal_sizes(4, 3, "up-down"), deal_sizes(4, 3, "up")
+    ([3, 2, 1, 2, 3], [1, 2, 3, 2, 1], [1, 2, 3])
+    """
     down = list(range(most, 0, -1))
-    return down + list(range(2, most + 1))
+    up = list(range(1, most + 1))
+    return {"down-up": down + up[1:], "up-down": up + down[1:], "down": down, "up": up}[sequence]
 
 
 @register
@@ -59,16 +76,15 @@ class OhHell(Game):
                    choices=("tricks", "blob")),
             Option("most", 0, "cards in the first deal (0: 10 for 3-5 players, 8 for 6, 7 for 7)",
                    low=0, high=17),
+            Option("sequence", "down-up", "deal sizes: down-up (most to 1 and back), up-down (1 to most "
+                   "and back), down (most to 1), up (1 to most)", choices=SEQUENCES),
         ),
         summary="Bid the exact number of tricks; the dealer's bid may not make the bids add up.",
     )
-    actions = (Deal, Trump, Bid, Play)
+    actions = (Deal, Trump, Bid, Hand, Play, Accept, Dismiss)
 
     def parse_card(self, text: str) -> Card:
-        card = Card.parse(text)
-        if card.is_joker:
-            raise CardError(f"{text!r}: Oh Hell is played without jokers")
-        return card
+        return french_card(self, text)
 
     @property
     def most(self) -> int:
@@ -81,44 +97,30 @@ class OhHell(Game):
 
     def validate(self) -> None:
         if self.options["most"] < 0 or self.options["most"] * self.num_players > 52:
-            from games.errors import OptionError
-
             raise OptionError(f"option 'most' must be 1 to {52 // self.num_players} for {self.num_players} players")
 
     def new_initial_state(self) -> OhHellState:
         return OhHellState(self)
 
 
-class OhHellState(State):
+class OhHellState(TrickState):
     game: OhHell
 
     def __init__(self, game: OhHell) -> None:
-        super().__init__(game)
+        super().__init__(game, "deal")
         n = game.num_players
-        self.sizes = deal_sizes(n, game.most)
+        self.sizes = deal_sizes(n, game.most, str(game.options["sequence"]))
         self.round = 0  # deals completed
-        self.dealer: int | None = None
-        self._phase = "deal"
-        self.trump: str | None = None
         self.trump_card: Card | None = None
         self.bids: list[int | None] = [None] * n
-        self.tricks = [0] * n
-        self.trick: list[tuple[int, Card]] = []
-        self.last_trick: tuple[list[tuple[int, Card]], int] | None = None
-        self.turn: int | None = None
-        self.known: list[list[Card] | None] = [None] * n
         self.held = [0] * n
-        self.void: list[set[str]] = [set() for _ in range(n)]
-        self.seen: set[Card] = set()
-        self.sheet: list[dict[str, Any]] = []
-
-    @property
-    def phase(self) -> str:
-        return "over" if self.is_over else self._phase
 
     @property
     def hand_size(self) -> int:
         return self.sizes[min(self.round, len(self.sizes) - 1)]
+
+    def turned_up(self) -> Card | None:
+        return self.trump_card
 
     def to_move(self, action: Action) -> Sequence[int] | None:
         if isinstance(action, Bid | Play):
@@ -130,6 +132,8 @@ class OhHellState(State):
         if self.is_over:
             return self.result_text()
         if self._phase == "deal":
+            if self.round >= len(self.sizes):
+                return "decide the open revoke claims: accept or dismiss them"
             return f"deal {self.hand_size} card{'s' * (self.hand_size != 1)} each"
         if self._phase == "trump":
             return "turn up the trump card"
@@ -138,10 +142,6 @@ class OhHellState(State):
             return f"{names[self.turn]} to {verb}"
         return ""
 
-    def _need(self, action: Action, phase: str) -> None:
-        if self._phase != phase:
-            raise IllegalActionError(f"cannot {action.act} now: {self.prompt()}")
-
     def _apply(self, action: Action) -> None:
         if isinstance(action, Deal):
             self._deal(action)
@@ -149,37 +149,30 @@ class OhHellState(State):
             self._trump(action)
         elif isinstance(action, Bid):
             self._bid(action)
+        elif isinstance(action, Hand):
+            self._hand(action)
         elif isinstance(action, Play):
             self._play(action)
+        elif isinstance(action, Accept | Dismiss):
+            claim = self._decide(action)
+            if isinstance(action, Accept):
+                self.peg(claim.player, -claim.amount, "revoke",
+                         [Item("revoke", (), -claim.amount, f"revoke in trick {claim.trick}")])
+            self._maybe_end()
 
     def _deal(self, action: Deal) -> None:
         self._need(action, "deal")
+        if self.round >= len(self.sizes):
+            raise IllegalActionError(f"every deal has been played: {self.prompt()}")
         n = self.game.num_players
-        expected = None if self.dealer is None else (self.dealer + 1) % n
-        dealer = action.dealer if action.dealer is not None else expected
-        if dealer is None:
-            raise IllegalActionError("say who deals first (the highest card drawn deals)")
-        if expected is not None and dealer != expected:
-            raise IllegalActionError(f"it is {self.game.players[expected]}'s deal")
+        dealer = self._dealer_of(action.dealer, None if self.dealer is None else (self.dealer + 1) % n)
         size = self.hand_size
-        hands = action.hands
-        if hands is not None:
-            flat = [c for h in hands if h is not None for c in h]
-            if len(flat) != len(set(flat)):
-                raise IllegalActionError("a card is dealt twice")
-            for seat, hand in enumerate(hands):
-                if hand is not None and len(hand) != size:
-                    raise IllegalActionError(f"{self.game.players[seat]} is dealt {size} cards, not {len(hand)}")
-        self.dealer = dealer
-        self.known = [list(h) if hands is not None and h is not None else None for h in (hands or [None] * n)]
+        if action.hands is not None:
+            self._check_hands(action.hands, size)
+        self._new_deal(dealer, action.hands)
         self.held = [size] * n
         self.bids = [None] * n
-        self.tricks = [0] * n
-        self.trick = []
-        self.last_trick = None
-        self.void = [set() for _ in range(n)]
-        self.seen = set()
-        self.trump = self.trump_card = None
+        self.trump_card = None
         self._phase = "trump" if size * n < 52 else "bid"
         if self._phase == "bid":
             self.turn = (dealer + 1) % n
@@ -215,25 +208,36 @@ class OhHellState(State):
         else:
             self.turn = (action.player + 1) % self.game.num_players
 
+    def _hand(self, action: Hand) -> None:
+        self._need(action, "trump", "bid", "play")
+        seat, cards = action.player, action.cards
+        name = self.game.players[seat]
+        if len(cards) != self.held[seat] or len(set(cards)) != len(cards):
+            raise IllegalActionError(f"{name} holds {self.held[seat]} different cards, not {len(cards)}")
+        for card in cards:
+            if card in self.seen:
+                raise IllegalActionError(f"{card} has already been seen this deal")
+            if any(h is not None and card in h for s, h in enumerate(self.known) if s != seat):
+                raise IllegalActionError(f"{card} is in another player's hand")
+        self.known[seat] = list(cards)
+
     def _play(self, action: Play) -> None:
         self._need(action, "play")
         seat, card = action.player, action.card
         name = self.game.players[seat]
         hand = self.known[seat]
         led = self.trick[0][1].suit if self.trick else None
+        if card in self.seen:
+            raise IllegalActionError(f"{card} has already been played this deal")
         if hand is not None:
             if card not in hand:
                 raise IllegalActionError(f"{name} does not hold {card}")
             if led is not None and card.suit != led and any(c.suit == led for c in hand):
                 raise IllegalActionError(f"{name} must follow suit ({SUIT_SYMBOLS[led]})")
             hand.remove(card)
-        else:
-            if card in self.seen:
-                raise IllegalActionError(f"{card} has already been played this deal")
-            if led is not None and card.suit == led and led in self.void[seat]:
-                raise IllegalActionError(f"{name} showed no {SUIT_SYMBOLS[led]} earlier: a revoke?")
-        if led is not None and card.suit != led:
-            self.void[seat].add(led)
+        elif any(h is not None and card in h for h in self.known):
+            raise IllegalActionError(f"{card} is in another player's hand")
+        self._referee(seat, card, led, watch=hand is None)
         self.seen.add(card)
         self.held[seat] -= 1
         self.trick.append((seat, card))
@@ -241,23 +245,23 @@ class OhHellState(State):
         if len(self.trick) < n:
             self.turn = (seat + 1) % n
             return
-        winner = self._trick_winner()
-        self.tricks[winner] += 1
-        self.last_trick = (self.trick, winner)
-        self.trick = []
-        self.turn = winner
+        self._take_trick(trick_winner(self.trick, self.trump, ACE_HIGH))
         if not any(self.held):
             self._score_deal()
 
-    def _trick_winner(self) -> int:
-        led = self.trick[0][1].suit
-
-        def strength(entry: tuple[int, Card]) -> tuple[int, int]:
-            card = entry[1]
-            suit_rank = 2 if card.suit == self.trump else 1 if card.suit == led else 0
-            return suit_rank, TRICK_RANK[card.rank]
-
-        return max(self.trick, key=strength)[0]
+    def _referee(self, seat: int, card: Card, led: str | None, *, watch: bool) -> None:
+        """File a claim for every earlier play of ``seat`` that ``card`` proves a revoke, then
+        (``watch``: the hand is unknown) watch this play when it did not follow suit: any card of
+        the suit led that the player shows later in the deal was held then."""
+        for watched in proofs(self.pending, seat, card):
+            self.pending.remove(watched)
+            self.claims.append(RevokeClaim(
+                deal=self.round + 1, trick=watched.trick, player=seat, card=watched.card,
+                rule="failed to follow suit", proof=card,
+                penalty=f"lose {REVOKE_POINTS} points", amount=REVOKE_POINTS))
+        if watch and led is not None and card.suit != led:
+            unseen = frozenset(c for c in FRENCH_52 if c.suit == led and c not in self.seen)
+            self.pending.append(Pending(sum(self.tricks) + 1, seat, card, led, unseen))
 
     def _score_deal(self) -> None:
         blob = self.game.options["scoring"] == "blob"
@@ -274,36 +278,29 @@ class OhHellState(State):
             self.peg(seat, points, "deal", [i for i in items if i.points])
         self.sheet.append(row)
         self.round += 1
-        if self.round >= len(self.sizes):
-            best = max(self.scores)
-            self.winner = self.scores.index(best)
+        self.pending = []
         self._phase = "deal"
         self.turn = None
+        self._maybe_end()
 
-    def _order(self) -> tuple[int, ...]:
-        """Every seat in the order of the deal, from the one after the dealer."""
-        if self.dealer is None:
-            return ()
-        n = self.game.num_players
-        return tuple((self.dealer + k) % n for k in range(1, n + 1))
+    def _maybe_end(self) -> None:
+        if self.round >= len(self.sizes) and self._phase == "deal" and not self.open_claims():
+            self.winner = self.scores.index(max(self.scores))
 
     def _view(self, common: Common, seat: int | None) -> TableView:
-        names = self.game.players
         rows = []
         for i, row in enumerate(self.sheet):
             suit = SUIT_SYMBOLS.get(row["trump"] or "", "NT")
             cells = [f"{b}/{t}: {p}" for b, t, p in zip(row["bids"], row["tricks"], row["points"], strict=True)]
             rows.append((f"{i + 1}. {row['cards']} {suit}", *cells))
-        common["table"] = ScoreTable(columns=("", *names), rows=tuple(rows),
-                                     totals=("Total", *[str(s) for s in self.scores]))
-        common["dealer"] = self.dealer
-        common["turn"] = self.turn
-        common["result"] = "win" if self.winner is not None else None
-        n = self.game.num_players
+        if self._phase in ("trump", "bid", "play"):  # the deal in progress: bids and tricks so far
+            suit = SUIT_SYMBOLS.get(self.trump or "", "?" if self._phase == "trump" else "NT")
+            rows.append((f"{self.round + 1}. {self.hand_size} {suit} now",
+                         *[f"{'-' if b is None else b}/{t}" for b, t in zip(self.bids, self.tricks, strict=True)]))
+        self._sheet_view(common, seat, rows, ("Total", *[str(s) for s in self.scores]))
         legal = None
-        if seat is not None and 0 <= seat < n:
+        if seat is not None and 0 <= seat < self.game.num_players:
             hand = self.known[seat]
-            common["hand"] = tuple(str(c) for c in hand) if hand is not None else None
             if hand is not None and self._phase == "play" and self.turn == seat:
                 led = self.trick[0][1].suit if self.trick else None
                 legal = tuple(str(c) for c in hand if led is None or c.suit == led
@@ -314,13 +311,14 @@ class OhHellState(State):
             trump_suit=self.trump,
             bids=tuple(self.bids),
             tricks=tuple(self.tricks),
-            trick=tuple(TrickCard(s, str(c)) for s, c in self.trick),
+            trick=trick_cards(self.trick),
             cards_this_deal=self.hand_size,
             trick_number=sum(self.tricks) + 1 if self._phase == "play" else None,
             last_trick=last_trick_view(self.last_trick),
             active=self._order() if self._phase in ("bid", "play") else (),
             legal=legal,
+            claims=tuple(c.as_view(self.game.players) for c in self.claims),
         )
 
 
-__all__ = ["Bid", "OhHell", "OhHellState", "Trump", "deal_sizes"]
+__all__ = ["SEQUENCES", "Bid", "OhHell", "OhHellState", "Trump", "deal_sizes"]

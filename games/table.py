@@ -171,3 +171,30 @@ class PileTable(TableState, Protocol):
     def lifted(self, zone: Zone) -> Action | None:
         """What lifting the cards off ``zone`` means now: the pile taken by the seat that won it;
         None when it means nothing (a pile a slap already gave away, a line moved along)."""
+
+
+TRUMP = Zone("trump")
+
+
+@runtime_checkable
+class TricksTable(TableState, Protocol):
+    """The trick table (``spec.table == "tricks"``): a zone per seat round a centre outline for
+    the card turned up for trumps. Each seat plays one card into its zone; the trick is complete
+    when every seat playing this deal has played, and lies until it is cleared. ``zone_cards`` of
+    a seat's zone gives the card it played to the trick in progress, or, before the next trick's
+    first card, to the trick just taken (which still lies there)."""
+
+    def to_play(self) -> tuple[int, ...]:
+        """The seats still to play to the trick in progress, the next one first; () when no card
+        is awaited (outside the play, or a complete trick waiting for something said aloud)."""
+
+    def trick_in_play(self) -> tuple[tuple[int, str], ...]:
+        """The cards played to the trick in progress so far, (seat, card) in the order played."""
+
+    def trick_taken(self) -> tuple[int, tuple[tuple[int, str], ...]] | None:
+        """The trick taken last and its winner, (winner, cards), while no card of the next trick
+        has been played: what lies on the mat to be cleared. None at a deal's start."""
+
+    def referee_says(self) -> str | None:
+        """The referee's oldest claim the players have not decided yet, in a sentence (the deal,
+        the trick, the rule broken, the card that proves it and the penalty); None when none is open."""

@@ -1,10 +1,11 @@
-"""Whole games of Bourré and Briscola Chiamata played by a random player, as game records.
+"""Whole games of Oh Hell, Bourré and Briscola Chiamata played by a random player, as game records.
 
 Used by the random-playout tests (invariants at every step), the golden records and the
 simulated table. Every action goes through ``State.apply``, so a record made here is legal
 because the engine says so. With ``known_hands=False`` the record holds what the companion sees
 (cards only when played) and ``record["secret"]`` keeps each deal's real hands for tests; with
-``renege`` above 0 a Bourré player breaks the strict rules that often, to exercise the referee.
+``renege`` above 0 a player breaks the rules of the play that often (Oh Hell: follow suit;
+Bourré: the strict rules), to exercise the referee.
 
 >>> record = autoplay("bourre", seed=1, deals=2)
 >>> record["game"], record["actions"][0]["act"]
@@ -22,6 +23,7 @@ from games.briscola import CALL_ORDER, STRENGTH, BriscolaState, rank_text
 from games.cards import FRENCH_52, ITALIAN_40, Card
 from games.engine import Action, Game, State, new_game
 from games.jsontypes import JSONObject
+from games.ohhell import OhHellState
 from games.playouts import PlayoutRequest, register_playout
 from games.records import to_record
 
@@ -52,11 +54,16 @@ def _texts(cards: list[Card]) -> list[str]:
 def autoplay(name: str = "bourre", players: list[str] | None = None, seed: int = 0, *,
              known_hands: bool = False, deals: int = 3, options: dict[str, Any] | None = None,
              renege: float = 0.0, each: Step | None = None) -> JSONObject:
-    """Play ``deals`` deals of ``name`` ("bourre" or "briscola") with random choices and return
-    the record; ``each`` is called with every state reached."""
+    """Play ``deals`` deals of ``name`` ("ohhell", "bourre" or "briscola") with random choices and
+    return the record; ``each`` is called with every state reached."""
     rng = random.Random(seed)
     opts = {"deals": deals, **(options or {})}
-    if name == "bourre":
+    if name == "ohhell":
+        opts.pop("deals")
+        game = new_game(name, players or ["Ann", "Bob", "Cy", "Di"], opts)
+        driver = _Driver(game, each)
+        secret = _ohhell(driver, rng, known_hands, renege, deals)
+    elif name == "bourre":
         game = new_game(name, players or ["Ann", "Bob", "Cy", "Di", "Ed"], opts)
         driver = _Driver(game, each)
         secret = _bourre(driver, rng, known_hands, renege)
@@ -72,12 +79,63 @@ def autoplay(name: str = "bourre", players: list[str] | None = None, seed: int =
     return record
 
 
-@register_playout("bourre", "briscola")
+@register_playout("ohhell", "bourre", "briscola")
 def _playout(request: PlayoutRequest) -> JSONObject:
-    """``deals`` deals (the game's length option); to the end: the game's own length."""
+    """``deals`` deals (Bourré, Briscola: the game's length option); to the end: the game's own
+    length (Oh Hell: every deal of its sequence)."""
     options = dict(request.options or {})
+    if request.game == "ohhell":
+        return autoplay("ohhell", list(request.players), request.seed, known_hands=request.known_hands,
+                        deals=request.deals or 0, options=options)
     return autoplay(request.game, list(request.players), request.seed, known_hands=request.known_hands,
                     deals=request.deals or int(options.pop("deals", 3)), options=options)
+
+
+# ---------------------------------------------------------------------------------- Oh Hell
+
+
+def _ohhell(driver: _Driver, rng: random.Random, known: bool, renege: float, deals: int) -> list[JSONObject]:
+    """Deals of Oh Hell (``deals`` of them; 0: the whole sequence) with random bids and plays."""
+    n = driver.game.num_players
+    secret: list[JSONObject] = []
+    while not driver.state.is_over and (not deals or len(secret) < deals):
+        state = driver.state
+        assert isinstance(state, OhHellState)
+        pack = list(FRENCH_52)
+        rng.shuffle(pack)
+        size = state.hand_size
+        hands = [pack[i * size:(i + 1) * size] for i in range(n)]
+        deal: JSONObject = {"act": "deal"}
+        if state.dealer is None:
+            deal["dealer"] = rng.randrange(n)
+        if known:
+            deal["hands"] = [_texts(h) for h in hands]
+        driver.do(deal)
+        if driver.state.phase == "trump":
+            driver.do({"act": "trump", "card": str(pack[n * size])})
+        secret.append({"hands": [_texts(h) for h in hands]})
+        while driver.state.phase == "bid":
+            state = driver.state
+            assert isinstance(state, OhHellState) and state.turn is not None
+            hook = size - sum(b or 0 for b in state.bids)  # the dealer may not make the bids add up
+            bids = [b for b in range(size + 1) if state.turn != state.dealer or b != hook]
+            driver.do({"act": "bid", "player": state.turn, "tricks": rng.choice(bids)})
+        while driver.state.phase == "play":
+            state = driver.state
+            assert isinstance(state, OhHellState) and state.turn is not None
+            hand = hands[state.turn]
+            led = state.trick[0][1].suit if state.trick else None
+            legal = [c for c in hand if c.suit == led] or hand
+            if not known and rng.random() < renege:
+                legal = hand
+            card = rng.choice(legal)
+            hand.remove(card)
+            driver.do({"act": "play", "player": state.turn, "card": str(card)})
+        state = driver.state
+        assert isinstance(state, OhHellState)
+        for index in state.open_claims():
+            driver.do({"act": rng.choice(["accept", "dismiss"]), "claim": index})
+    return secret
 
 
 # ---------------------------------------------------------------------------------- Bourré

@@ -2,14 +2,18 @@
 a score table instead of a peg board (seed 002, "Oh Hell")."""
 
 import json
-import random
+from pathlib import Path
 
 import pytest
 
 from games import IllegalActionError, new_game
-from games.cards import FRENCH_52
 from games.ohhell import TRICK_RANK, deal_sizes
+from games.records import replay
+from games.trickplay import autoplay
 from games.view import TricksView
+from pegpi.cli import main
+
+GOLDEN = Path(__file__).parent / "golden"
 
 
 def act(game, state, **data):
@@ -69,45 +73,71 @@ def test_follow_suit_and_revokes():
         act(game, s, act="play", player=0, card="3S")
 
 
-def random_game(seed, players=4):
-    rng = random.Random(seed)
-    game = new_game("ohhell", players, {"most": 3})
-    s = game.new_initial_state()
-    first = True
-    while not s.is_over:
-        deck = list(FRENCH_52)
-        rng.shuffle(deck)
-        size = s.hand_size
-        hands = [deck[i * size:(i + 1) * size] for i in range(players)]
-        data = {"act": "deal", "hands": [[str(c) for c in h] for h in hands]}
-        if first:
-            data["dealer"] = 0
-            first = False
-        s = act(game, s, **data)
-        s = act(game, s, act="trump", card=str(deck[players * size]))
-        while s.phase == "bid":
-            try:
-                s = act(game, s, act="bid", player=s.turn, tricks=rng.randint(0, size))
-            except IllegalActionError:
-                continue
-        while s.phase == "play":
-            hand = s.known[s.turn]
-            led = s.trick[0][1].suit if s.trick else None
-            legal = [c for c in hand if c.suit == led] or hand
-            s = act(game, s, act="play", player=s.turn, card=str(rng.choice(legal)))
-        yield s
-
-
 @pytest.mark.parametrize("seed", range(5))
 def test_random_games_invariants(seed):
-    states = list(random_game(seed))
+    states = []
+    autoplay("ohhell", ["Ann", "Bob", "Cy", "Di"], seed=seed, known_hands=True, deals=0, options={"most": 3},
+             each=states.append)
     last = states[-1]
     assert last.is_over and len(last.sheet) == len(deal_sizes(4, 3))
     for row in last.sheet:
         assert sum(row["tricks"]) == row["cards"]  # every trick is won by someone
         assert sum(row["bids"]) != row["cards"]  # the hook
     assert last.winner == last.scores.index(max(last.scores))
-    assert TRICK_RANK[1] == 14
+    assert TRICK_RANK[1] == 14 and last.claims == []  # known hands: a revoke is refused, never claimed
+
+
+@pytest.mark.parametrize(("sequence", "sizes"), [("down-up", [3, 2, 1, 2, 3]), ("up-down", [1, 2, 3, 2, 1]),
+                                                 ("down", [3, 2, 1]), ("up", [1, 2, 3])])
+def test_the_deal_sizes_of_the_seed_and_its_variants(sequence, sizes):
+    state = new_game("ohhell", 4, {"most": 3, "sequence": sequence}).new_initial_state()
+    assert state.sizes == sizes and state.hand_size == sizes[0]
+    record = autoplay("ohhell", ["A", "B", "C", "D"], seed=1, deals=0, options={"most": 3, "sequence": sequence})
+    assert [row["cards"] for row in replay(record).state.sheet] == sizes
+
+
+def test_blob_scoring_gives_ten_plus_the_bid_only_when_exact():
+    game, s = one_card_deal({"scoring": "blob"})
+    for seat, bid in [(1, 1), (2, 1), (0, 1)]:
+        s = act(game, s, act="bid", player=seat, tricks=bid)
+    for seat, card in [(1, "AS"), (2, "KH"), (0, "2H")]:
+        s = act(game, s, act="play", player=seat, card=card)
+    assert s.scores == [0, 11, 0]
+
+
+def test_a_revoke_is_claimed_when_a_later_card_proves_it():
+    game = new_game("ohhell", ["Ann", "Bob", "Cy"], {"most": 2})
+    s = game.new_initial_state()
+    for data in ({"act": "deal", "dealer": 0}, {"act": "trump", "card": "9D"},
+                 {"act": "bid", "player": 1, "tricks": 1}, {"act": "bid", "player": 2, "tricks": 0},
+                 {"act": "bid", "player": 0, "tricks": 0},
+                 {"act": "play", "player": 1, "card": "AH"}, {"act": "play", "player": 2, "card": "KC"},
+                 {"act": "play", "player": 0, "card": "2S"}):
+        s = s.apply_json(data)
+    assert s.claims == []  # Ann showed no heart: nothing is proven yet
+    for data in ({"act": "play", "player": 1, "card": "3C"}, {"act": "play", "player": 2, "card": "QC"}):
+        s = s.apply_json(data)
+    s = s.apply_json({"act": "play", "player": 0, "card": "5H"})
+    (claim,) = s.claims
+    assert (claim.deal, claim.trick, claim.player, str(claim.card), str(claim.proof)) == (1, 1, 0, "2S", "5H")
+    assert claim.rule == "failed to follow suit" and claim.amount == 10
+    before = s.scores[0]
+    accepted = s.apply_json({"act": "accept", "claim": 0})
+    assert accepted.scores[0] == before - 10 and accepted.claims[0].status == "accepted"
+    dismissed = s.apply_json({"act": "dismiss", "claim": 0})
+    assert dismissed.scores == s.scores
+    with pytest.raises(IllegalActionError, match="already dismissed"):
+        dismissed.apply_json({"act": "accept", "claim": 0})
+
+
+def test_pegpi_replay_runs_the_golden_record(capsys):
+    record = json.loads((GOLDEN / "ohhell_whole_game.json").read_text())
+    code = main(["replay", str(GOLDEN / "ohhell_whole_game.json"), "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["scores"] == record["expect"]["scores"]
+    state = replay(record).state
+    assert state.winner == record["expect"]["winner"]
+    assert sorted(c.status for c in state.claims) == ["accepted", "dismissed"]
 
 
 def test_views_hide_other_hands():

@@ -10,7 +10,7 @@ already forbids ``c``; holding more cards never makes a forbidden play legal.
 import pytest
 
 from games.cards import Card
-from games.records import steps
+from games.records import replay, steps
 from games.trickplay import autoplay
 
 
@@ -89,4 +89,55 @@ def test_the_property_sees_reneges_at_all():
     for seed in range(20):
         record = autoplay("bourre", seed=seed, deals=3, renege=0.35)
         caught += sum(1 for a in record["actions"] if a["act"] in ("accept", "dismiss"))
+    assert caught > 10
+
+
+# ------------------------------------------------------------------------------ Oh Hell
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_oh_hell_revokes_are_claimed_exactly_when_a_later_card_proves_them(seed):
+    """A play that did not follow the suit led is proven a revoke by a later card of that suit
+    from the same player in the same deal; every card of a hand is played, so by the end of a
+    deal every revoke is caught, and nothing else ever is."""
+    players = [f"P{i}" for i in range(3 + seed % 5)]
+    record = autoplay("ohhell", players, seed=seed, deals=3, options={"most": 4}, renege=0.3)
+    secret = iter(record.pop("secret"))
+    deal = 0
+    plays = []
+    hands = []
+    for before, action, after in steps(record):
+        if action.act == "deal":
+            deal += 1
+            hands = [[Card.parse(c) for c in h] for h in next(secret)["hands"]]
+        if action.act != "play":
+            continue
+        seat, card = action.player, action.card
+        led = before.trick[0][1].suit if before.trick else None
+        broken = led is not None and card.suit != led and any(c.suit == led for c in hands[seat])
+        plays.append({"deal": deal, "number": sum(before.tricks) + 1, "player": seat, "card": card,
+                      "led": led, "later": [], "broken": broken})
+        hands[seat].remove(card)
+        for earlier in plays[:-1]:
+            if earlier["deal"] == deal and earlier["player"] == seat:
+                earlier["later"].append(card)
+        expected = {(p["deal"], p["number"], p["player"], str(p["card"])) for p in plays
+                    if p["led"] is not None and p["card"].suit != p["led"]
+                    and any(x.suit == p["led"] for x in p["later"])}
+        filed = {(c.deal, c.trick, c.player, str(c.card)) for c in after.claims}
+        assert filed == expected
+        for claim in after.claims:
+            assert claim.rule == "failed to follow suit" and claim.proof.suit == claim_led(plays, claim)
+    broken = {(p["deal"], p["number"], p["player"]) for p in plays if p["broken"]}
+    assert {(c.deal, c.trick, c.player) for c in after.claims} == broken
+
+
+def claim_led(plays, claim):
+    return next(p["led"] for p in plays if (p["deal"], p["number"], p["player"]) ==
+                (claim.deal, claim.trick, claim.player))
+
+
+def test_the_oh_hell_property_sees_revokes_at_all():
+    caught = sum(len(replay(autoplay("ohhell", seed=seed, deals=3, options={"most": 4}, renege=0.3)).state.claims)
+                 for seed in range(10))
     assert caught > 10

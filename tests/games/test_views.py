@@ -20,7 +20,6 @@ from games.ratscrew import RatscrewView
 from games.records import steps
 from games.trickplay import autoplay as trick_autoplay
 from games.view import LayoutView, PeggingView, PileView, Question, TricksView, view_from_json
-from tests.games.test_ohhell import random_game
 
 RECORDS = [("cribbage", None), ("cribbage4", None), ("noddy", None), ("costly", None), ("revised", None),
            ("auction", None), ("patience", None)]
@@ -43,7 +42,10 @@ def states():
     for name in ("bhargage", "suitcases"):
         for state in [s for _, _, s in steps(decktet_autoplay(name, seed=5, max_deals=2))]:
             yield state
-    yield from random_game(1, players=3)
+    deals: list = []  # Oh Hell with known hands: the state after each of its five deals
+    trick_autoplay("ohhell", ["Ann", "Bob", "Cy"], seed=1, known_hands=True, deals=0, options={"most": 3},
+                   each=lambda s: deals.append(s) if s.phase in ("deal", "over") else None)
+    yield from deals
     for name in MORE:  # after the others: the tests below pick states by index
         yield from (s for _, _, s in steps(autoplay(name, seed=5, max_deals=1)))
     yield from trick_states()

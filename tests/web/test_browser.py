@@ -492,3 +492,27 @@ def test_a_string_of_cards_is_entered_on_the_phone(make_table: Any, page: Any) -
         page.click("#entry-send")
         wait_actions(page, 4)
         assert session.entries[-1].action == {"act": "play", "player": 2, "cards": ["8S", "4D"]}
+
+def test_oh_hell_bids_on_the_phone_with_the_dealer_s_hook(table: tuple[str, Any], page: Any) -> None:
+    url, session = table
+    session.new_game("ohhell", ["Cy", "Di", "Ed"], {"most": 1})
+    page.goto(url)
+    page.wait_for_selector("body[data-actions='0']", state="attached")
+    pair(page, seat=0)
+    page.goto(url)
+    page.click("#tricks button:has-text('Ed')")  # who deals first
+    wait_actions(page, 1)
+    session.submit({"act": "trump", "card": "5S"})  # the camera reads the trump card
+    wait_actions(page, 2)
+    page.click("#tricks .trick-buttons button:has-text('1')")  # Cy bids 1
+    wait_actions(page, 3)
+    page.click("#tricks .trick-buttons button:has-text('0')")  # Di bids 0
+    wait_actions(page, 4)
+    hook = page.locator("#tricks .trick-buttons button:has-text('0')")
+    assert hook.is_disabled()  # Ed deals: 1 + 0 + 0 would add up to the one trick
+    page.click("#tricks .trick-buttons button:has-text('1')")
+    wait_actions(page, 5)
+    assert session.view().to_json()["bids"] == [1, 0, 1]
+    assert "trumps" in page.locator("#tricks").inner_text().lower()
+    shot(page, "ohhell-bids")
+    assert fits_the_phone(page)

@@ -156,6 +156,7 @@ function render(view) {
   $("pegboard").toggleAttribute("hidden", !pegged);  // an SVG element has no .hidden
   if (pegged) drawPegboard($("pegboard"), view);
   renderTable(view);
+  if (typeof renderTricks === "function") renderTricks(view);  // the trick games (tricks.js)
   $("prompt").textContent = (view.ask ? view.prompt : view.message || view.prompt) || "";
   $("fix-prompt").textContent = view.prompt || "";
   const counting = view.count !== null && view.count !== undefined;
@@ -646,6 +647,8 @@ async function loadHistory() {
 }
 
 function describe(view, action) {
+  const family = typeof describeTrick === "function" ? describeTrick(view, action) : null;  // tricks.js
+  if (family) return family;
   const who = seatName(view, action.player);
   switch (action.act) {
     case "play": return [`${who} plays`, [action.card]];
