@@ -91,7 +91,11 @@ def pegging_script(result: Replay, *, row_slots: int = 8, crib_slots: int = 4) -
         return sum(1 for z, _ in mat if z == zone)
 
     seats = [Zone.row(s) for s in range(game.num_players)]
-    acts = [a.act for a in result.actions]
+    records = [a.to_json() for a in result.actions]
+    # what a card cannot show (an ace declared as 11) is said on the phone, then the card is laid
+    said = [r["act"] == "play" and any(v not in (None, False) for k, v in r.items()
+                                       if k not in ("act", "player", "card")) for r in records]
+    acts = ["said play" if s else r["act"] for r, s in zip(records, said, strict=True)]
     for index, action in enumerate(result.actions):
         data = action.to_json()
         act = data["act"]
@@ -116,9 +120,13 @@ def pegging_script(result: Replay, *, row_slots: int = 8, crib_slots: int = 4) -
         elif act == "play":
             zone = Zone.row(data["player"]).name
             taken = row(zone)
+            if said[index]:
+                steps.append({"op": "say", "action": data})
             if taken >= row_slots:
                 raise RecordError(f"{zone} has only {row_slots} card outlines")
             place(zone, taken, data["card"])
+        elif act in ("show", "crib") and table.show_waits_for() is None:
+            steps.append({"op": "say", "action": data})  # counts given on the phone (announced, claimed)
         elif act == "show":
             zone = Zone.row(data["player"]).name
             have = {c for (z, _), c in mat.items() if z == zone}
