@@ -52,6 +52,14 @@ def register_script(table: str) -> Callable[[ScriptBuilder], ScriptBuilder]:
     return add
 
 
+def has_script(table: str) -> bool:
+    """Whether records of games played on ``table`` can be written as placement scripts."""
+    from device.protocols import registered_protocols
+
+    registered_protocols()
+    return table in _BUILDERS
+
+
 def record_to_script(record: Mapping[str, Any]) -> list[JSONObject]:
     """The steps that play ``record`` on its game's mat, as players would lay the cards."""
     from device.protocols import registered_protocols
