@@ -136,9 +136,17 @@ function sideOfSeat(view, seat) {
 
 // ------------------------------------------------------------------ the board
 
+function renderMatLink(view) {
+  const mat = `/api/mat/${encodeURIComponent(view.game)}/${view.players.length}`;
+  if ($("this-mat").getAttribute("href") === `${mat}.pdf`) return;
+  $("this-mat").href = `${mat}.pdf`;
+  $("this-mat-img").src = `${mat}.png`;
+}
+
 function render(view) {
   if (!view || typeof view !== "object") return;
   state.view = view;
+  renderMatLink(view);
   document.body.dataset.actions = view.actions;
   document.body.dataset.phase = view.phase;
   $("title").textContent = view.title || "pegpi";
@@ -857,6 +865,9 @@ function renderSetup() {
     label.appendChild(input);
     names.appendChild(label);
   }
+  const mat = `/api/mat/${encodeURIComponent(game.name)}/${state.setupCount}`;
+  $("setup-mat-png").href = `${mat}.png`;
+  $("setup-mat-pdf").href = `${mat}.pdf`;
   const options = $("setup-options");
   options.replaceChildren();
   for (const opt of game.options) {
@@ -898,7 +909,9 @@ async function startGame(event) {
   }
   if (!window.confirm("Start a new game? This one ends.")) return;
   const done = await change("/api/new", { game, players, options });
-  if (done) { toast("New game started.", true); await loadMe(); reconnect(); showTab("board"); }
+  if (!done) return;
+  toast("New game started. Its mat is under Setup, This game.", true);
+  await loadMe(); reconnect(); showTab("board");
 }
 
 // ------------------------------------------------------------------ camera
