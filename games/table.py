@@ -128,6 +128,11 @@ class PeggingTable(TableState, Protocol):
         when that is the whole crib (with any card dealt to it from the pack); None otherwise
         (the discards are then recorded as the starter is turned)."""
 
+    def claim_open(self) -> bool:
+        """A player may claim something now that the table cannot show (Revised's pegging back,
+        his nob as the jack is played), right after the last action and before anything else:
+        what the mat implies next (a count) waits for the claim or for OK."""
+
     def deal_due(self) -> Action | None:
         """The deal to record once the mat is cleared, when one is due; None otherwise."""
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from games.cribbage.game import CribbageView
+from games.cribbage.revised import RevisedView
 from games.view import LastScore, PeggingView, PileView, ScoreTable, ShowCount, Side, SkunkLine, TableView
 
 HOLES = 121  # the board drawn for a game that has no target of its own
@@ -39,6 +41,10 @@ class Board:
     message: str | None
     prompt: str
     table: ScoreTable | None
+    #: cards faced since the shuffle, when one shuffle serves several deals (Revised Cribbage)
+    seen: tuple[str, ...] = ()
+    #: (this deal's place in the shuffle, deals a shuffle), when a shuffle serves several deals
+    shuffle: tuple[int, int] | None = None
 
     @property
     def problem(self) -> bool:
@@ -93,4 +99,6 @@ def board_of(view: TableView) -> Board:
         message=view.message or None,
         prompt=view.prompt,
         table=view.table,
+        seen=view.seen_since_shuffle if isinstance(view, CribbageView) else (),
+        shuffle=(view.deal_in_shuffle, view.deals_per_shuffle) if isinstance(view, RevisedView) else None,
     )

@@ -206,7 +206,8 @@ class PeggingProtocol(TableProtocol):
         try:
             self._placed(zone, key[1], event.card, event.confidence, input)
         except PegpiError as exc:
-            self.ask = Ask("illegal", f"{self._label(zone)}: {exc}", zone, key[1], event.card)
+            why = str(exc) if event.card in str(exc) else f"{event.card}: {exc}"  # the card is named
+            self.ask = Ask("illegal", f"{self._label(zone)}: {why}", zone, key[1], event.card)
 
     def _placed(self, zone: Zone, slot: int, card: str, confidence: float, input: str | None) -> None:
         table = pegging_table(self.session.state)
@@ -289,6 +290,10 @@ class PeggingProtocol(TableProtocol):
                     if zone is not None and action is None:
                         what = table.zone_label(zone)
                         action = table.show_from(zone, self._faces(zone))
+                        if action is not None and table.claim_open() and [action.to_json()] != self.ignored:
+                            self.ask = Ask("confirm", f"a claim may be made now on the phone (pegging back, his nob); OK to count {what}",
+                                           actions=[action])
+                            return
                 if action is None:
                     action = self._laid_early()
                 if action is None:

@@ -141,10 +141,14 @@ def pegging_script(result: Replay, *, row_slots: int = 8, crib_slots: int = 4) -
             for card in data.get("cards") or []:
                 if card not in have:
                     place(zone, row(zone), card)
+            if table.claim_open():
+                steps.append({"op": "ok"})  # nobody claims (pegging back): OK, count on
         elif act == "crib":
             for i, card in enumerate(data.get("cards") or []):
                 if i < crib_slots:
                     place(CRIB.name, i, card)
+            if table.claim_open():
+                steps.append({"op": "ok"})
         elif act in PASSES:
             later = next((a for a in acts[index + 1:] if a not in PASSES), None)
             if later != "play":  # no play follows to show it: the player says it (the Go button)

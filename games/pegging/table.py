@@ -200,6 +200,9 @@ class PeggingState(State, Generic[C]):
     def to_lay_away(self, seat: int) -> int:
         return self.to_discard[seat] if 0 <= seat < len(self.to_discard) else 0
 
+    def claim_open(self) -> bool:
+        return False
+
     def discard_seen(self, face_down: int) -> Action | None:
         if self.phase != "discard" or self.dealer is None or face_down < self.game.crib_size(self.dealer):
             return None

@@ -176,6 +176,7 @@ function render(view) {
   renderShow(view);
   renderLast(view);
   renderRows(view);
+  renderSeen(view);
   renderHand(view);
   renderFixButtons(view);
   renderAsk(view);
@@ -401,6 +402,20 @@ function renderShow(view) {
 function pretty(card) {
   const p = splitCard(String(card));
   return p ? p.rank + SUITS[p.suit] : String(card);
+}
+
+// Revised Cribbage: one shuffle serves several deals; the cards already faced are out until the next
+function renderSeen(view) {
+  const box = $("seen");
+  const seen = view.seen_since_shuffle || [];
+  const per = view.deals_per_shuffle || 1;
+  box.hidden = per < 2 && !seen.length;
+  if (box.hidden) return;
+  const deal = view.deal_in_shuffle ? `deal ${view.deal_in_shuffle} of ${per}` : `${per} deals a shuffle`;
+  box.replaceChildren(el("div", "label", `Gone since the shuffle (${deal}): ${seen.length} cards`));
+  const cards = el("div", "cards small");
+  fillCards(cards, seen);
+  box.appendChild(cards);
 }
 
 function renderRows(view) {
