@@ -229,6 +229,8 @@ class PeggingProtocol(TableProtocol):
             return
         if actions:
             self.session.apply(actions, source="table", input=input)
+            if card not in pegging_table(self.session.state).zone_cards(zone):
+                self.early.add((zone, slot))  # what came before it is recorded; the card itself waits
 
     def _meaning(self, zone: Zone, card: str) -> list[Action] | None:
         """The actions a face card landing in ``zone`` means now, checked by the engine (an

@@ -30,3 +30,27 @@ def test_a_seat_count_the_game_does_not_allow_is_one_clear_error(capsys: pytest.
     assert main(["table-sim", "--game", "cribbage", "--seats", "5"]) != 0
     err = capsys.readouterr().err
     assert "Cribbage is played by 2 players, not 5" in err and "Traceback" not in err
+
+
+VARIANTS = [("cribbage", 2), ("cribbage3", 3), ("cribbage3-solo", 3), ("cribbage4", 4), ("cribbage5", 2),
+            ("cribbage7", 2), ("auction", 2), ("costly", 2), ("noddy", 2), ("losing", 2), ("losing", 3),
+            ("losing", 4), ("revised", 2), ("revised", 3), ("revised", 4)]
+
+
+@pytest.mark.parametrize(("game", "seats"), VARIANTS)
+def test_a_deal_of_every_cribbage_variant_is_scored_from_the_table(game: str, seats: int) -> None:
+    report = table_sim(game, seats=seats, seed=2, frames=False)
+    assert report.same, report.to_json()
+    assert report.scores == report.scores_played and report.problems == ()
+
+
+def test_an_auction_deal_read_from_frames_is_the_deal_played() -> None:
+    report = table_sim("auction", seed=1, fps=15)
+    assert report.same, report.to_json()
+    assert report.events_read == report.events_played > 20
+
+
+def test_a_four_seat_deal_is_read_from_the_a2_mat() -> None:
+    report = table_sim("cribbage4", seats=4, seed=1, fps=15)
+    assert report.same, report.to_json()
+    assert report.events_read == report.events_played > 20
