@@ -229,7 +229,7 @@ class PeggingProtocol(TableProtocol):
             return
         if actions:
             self.session.apply(actions, source="table", input=input)
-            if card not in pegging_table(self.session.state).zone_cards(zone):
+            if all(a.to_json().get("card") != card for a in actions):
                 self.early.add((zone, slot))  # what came before it is recorded; the card itself waits
 
     def _meaning(self, zone: Zone, card: str) -> list[Action] | None:
