@@ -25,13 +25,13 @@ import numpy as np
 
 from device.errors import CompanionError
 from device.protocols import Ask
-from device.protocols.script import mat_at, play_script, record_to_script
+from device.protocols.script import has_script, mat_at, play_script, record_to_script
 from device.runtime import Stopped, TableLoop
 from device.session import Session
 from games import get_game
-from games.cribbage.autoplay import autoplay
 from games.errors import PegpiError
 from games.jsontypes import JSONObject
+from games.playouts import playable, playout
 from vision.events import TableEvent
 from vision.mat import MatLayout, layout_for
 from vision.simtable import CameraPose, Clear, Idle, Place, Remove, SimTable, Step
@@ -42,11 +42,34 @@ log = logging.getLogger("pegpi")
 
 
 def demo_record(game: str = "cribbage", seed: int = 1, players: list[str] | None = None) -> JSON:
-    """A whole legal game of the cribbage family, hands unseen as at a real table, to be played on
-    the simulated table."""
-    name = get_game(game).spec.name
-    record: JSON = autoplay(name, players=players or ["Ann", "Bob"], seed=seed, known_hands=False)
+    """A whole legal game of any game with a random player (:func:`games.playouts.playout`),
+    hands unseen as at a real table, to be played on the simulated table. ``players`` name the
+    seats when the game is played by that many; otherwise it is played at its fewest seats."""
+    spec = get_game(game).spec
+    names = list(players or [])
+    seats = len(names) if len(names) in spec.players else min(spec.players)
+    record: JSON = playout(spec.name, seats=seats, seed=seed, deals=None)
+    if len(names) == seats:
+        record["players"] = names
     return record
+
+
+def demo_games() -> list[str]:
+    """The games the demo plays: those with a random player, a table protocol and a script
+    writer for their table, in name order (``pegpi demo --all`` cycles through them)."""
+    from device.protocols import registered_protocols
+
+    tables = registered_protocols()
+    return [name for name in playable() if get_game(name).spec.table in tables
+            and has_script(get_game(name).spec.table)]
+
+
+def next_demo_game(game: str) -> str:
+    """The game after ``game`` in the demo's cycle (the first after the last)."""
+    games = demo_games()
+    name = get_game(game).spec.name
+    later = [g for g in games if g > name]
+    return (later or games)[0]
 
 
 def load_script(path: str | Path) -> tuple[JSON | None, list[JSON]]:

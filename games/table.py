@@ -124,6 +124,16 @@ class PeggingTable(TableState, Protocol):
     def to_lay_away(self, seat: int) -> int:
         """How many cards ``seat`` still lays away to the crib this deal (0 outside the discards)."""
 
+    def discard_seen(self, face_down: int) -> Action | None:
+        """The next discard still to record once ``face_down`` cards lie face down in the crib,
+        when that is the whole crib (with any card dealt to it from the pack); None otherwise
+        (the discards are then recorded as the starter is turned)."""
+
+    def claim_open(self) -> bool:
+        """A player may claim something now that the table cannot show (Revised's pegging back,
+        his nob as the jack is played), right after the last action and before anything else:
+        what the mat implies next (a count) waits for the claim or for OK."""
+
     def deal_due(self) -> Action | None:
         """The deal to record once the mat is cleared, when one is due; None otherwise."""
 

@@ -32,7 +32,7 @@ from typing import Any
 from device.board.outputs import Output
 from device.buttons import ButtonPanel
 from device.config import store_path
-from device.demo import DemoPlayers, SimCamera, demo_record, load_script
+from device.demo import DemoPlayers, SimCamera, demo_record, load_script, next_demo_game
 from device.display import BoardDisplay
 from device.enrolment import EnrolmentMode
 from device.errors import CompanionError
@@ -45,13 +45,14 @@ from device.speech import CountVoice, SpeechConfig
 from device.store import Store
 from device.strip import PegStrip
 from games.decktet import DECKTET
+from games.engine import Game
 from games.errors import PegpiError
 from games.jsontypes import JSONObject
 from vision.album import CropAlbum
 from vision.api import CardClassifier
 from vision.enrol_session import DeckReader
 from vision.enroll import list_decks, load_decks
-from vision.mat import layout_for
+from vision.mat import layout_for, mat_paper
 from vision.pipeline import TablePipeline
 from vision.preview import JpegPreview
 from vision.render import CARD_IDS
@@ -134,6 +135,8 @@ class Options:
     frames: bool = True
     quit_at_end: bool = False
     keep_crops: str | None = None  # a folder: keep the crop of every card read, filed under its card
+    game: str | None = None  # the demo's game (default: the config's [demo] game, or cribbage)
+    cycle: bool = False  # the demo plays every game in turn (device.demo.demo_games), one after another
     source_factory: Callable[[str], FrameSource] | None = None  # tests: a frame source for a source spec
 
 
@@ -161,6 +164,7 @@ class Companion:
         self.buttons: ButtonPanel | None = None
         self.error: BaseException | None = None
         self.expected: JSONObject | None = None  # the demo's record, to compare at the end
+        self.first_game = ""  # the demo's first game (``--all`` plays the cycle from it)
         self.steps: list[JSONObject] = []  # the placement script the demo and the script runs play
         self.pipeline: TablePipeline | None = None
         #: teaching the card model a deck from a phone (it gets the model once the pipeline has it)
@@ -201,7 +205,9 @@ class Companion:
         table = cfg["table"]
         game, players, options = table["game"], list(table["players"]), dict(table.get("options") or {})
         if self.demo:
-            self.expected = demo_record(cfg.get("demo", {}).get("game", "cribbage"), self.options.seed, players)
+            name = self.options.game or cfg.get("demo", {}).get("game", "cribbage")
+            self.expected = demo_record(name, self.options.seed, players)
+            self.first_game = str(self.expected["game"])
             self.steps = record_to_script(self.expected)
         elif self.scripted:
             self.expected, self.steps = load_script(self.target)
@@ -324,7 +330,7 @@ class Companion:
     def _pipeline(self, *, demo: bool) -> TablePipeline:
         assert self.session is not None
         game = self.session.game
-        layout = layout_for(game.spec.table, game.num_players, str(self.config["table"].get("paper", "A3")))
+        layout = layout_for(game.spec.table, game.num_players, self._paper(game))
         classifier, name = load_classifier(simulated=demo, deck=game.spec.deck)
         if isinstance(classifier, DeckReader):
             _add_enrolled_decks(classifier)
@@ -342,20 +348,39 @@ class Companion:
     # ------------------------------------------------------------------ the table loop
 
     def _table_loop(self, loop: TableLoop, source: FrameSource | None) -> None:
-        players = DemoPlayers(loop, speed=self.options.speed)
-        if self.scripted:
-            players.play_events(self.steps)
-        elif self.demo and self.options.frames:
-            players.play_frames(self._sim_camera(loop.session))
-        elif self.demo:
-            players.play_events(self.steps, pace=True)
-        else:
-            assert source is not None
-            loop.run_camera(source)
+        while True:
+            players = DemoPlayers(loop, speed=self.options.speed)
+            if self.scripted:
+                players.play_events(self.steps)
+            elif self.demo and self.options.frames:
+                players.play_frames(self._sim_camera(loop.session))
+            elif self.demo:
+                players.play_events(self.steps, pace=True)
+            else:
+                assert source is not None
+                loop.run_camera(source)
+            if not (self.demo and self.options.cycle) or self.stop_event.is_set():
+                break
+            if self.options.quit_at_end and next_demo_game(loop.session.game.spec.name) == self.first_game:
+                break  # every game played once
+            loop = self._next_demo_game(loop)
         self.stats.status = "game over" if loop.session.state.is_over else "source ended"
         self.finished.set()
         if self.options.quit_at_end:
             self.stop_event.set()
+
+    def _next_demo_game(self, loop: TableLoop) -> TableLoop:
+        """``--all``: the next game of the demo's cycle, on its own mat (a new pipeline)."""
+        session = loop.session
+        players = list(self.config["table"]["players"])
+        self.expected = demo_record(next_demo_game(session.game.spec.name), self.options.seed, players)
+        self.steps = record_to_script(self.expected)
+        session.new_game(self.expected["game"], list(self.expected["players"]), self.expected.get("options") or {})
+        session.store.set_meta("demo", self._demo_key(session.game_id))
+        log.info("demo: next game, %s", session.game.spec.title)
+        if self.pipeline is not None:
+            self.pipeline = self._pipeline(demo=True)
+        return TableLoop(session, self.pipeline, stats=self.stats, stop=self.stop_event, preview=self.preview)
 
     def _camera_settings(self) -> SourceSettings:
         cam = self.config.get("camera", {})
@@ -367,12 +392,16 @@ class Companion:
             return self.options.source_factory(self.source_name)
         return open_source(self.source_name, self._camera_settings())
 
+    def _paper(self, game: Game) -> str:
+        """The configured paper, or the smallest larger one the game's mat needs."""
+        return mat_paper(game.spec.table, game.num_players, str(self.config["table"].get("paper", "A3")))
+
     def _sim_camera(self, session: Session) -> SimCamera:
         """The demo's camera: the placement script rendered by the simulated table, in another
         process (as a real camera is another device), from the step the stored game got to."""
         game = session.game
         return SimCamera({"steps": self.steps, "table": game.spec.table, "seats": game.num_players,
-                          "paper": str(self.config["table"].get("paper", "A3")), "title": game.spec.title,
+                          "paper": self._paper(game), "title": game.spec.title,
                           "fps": self._camera_settings().fps, "seed": self.options.seed,
                           "start": resume_point(session)})
 

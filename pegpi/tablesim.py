@@ -28,7 +28,7 @@ from games.jsontypes import JSONObject
 from games.playouts import playout
 from games.records import replay
 from vision.events import TableEvent
-from vision.mat import layout_for
+from vision.mat import layout_for, mat_paper
 from vision.pipeline import TablePipeline
 
 #: a table event as compared: (zone, slot, card, placed/removed)
@@ -119,7 +119,7 @@ def _first_difference(got: list[EventKey], want: list[EventKey]) -> str | None:
 
 
 def table_sim(game: str, *, seats: int | None = None, seed: int = 0, whole_game: bool = False,
-              frames: bool = True, fps: float = 30.0, paper: str = "A3") -> SimReport:
+              frames: bool = True, fps: float = 30.0, paper: str | None = None) -> SimReport:
     """Play one deal (or, ``whole_game``, the whole game) of ``game`` on the simulated table and
     compare what the companion recorded with what was played. ``frames=False`` skips the camera:
     the script's table events go straight to the session (the protocol alone is tested)."""
@@ -131,6 +131,7 @@ def table_sim(game: str, *, seats: int | None = None, seed: int = 0, whole_game:
     count = len(record["players"])
     steps = record_to_script(record)
     want = replay(record)
+    paper = mat_paper(spec.table, count, paper or "A3")
     reader = _Reader()
     truth: list[EventKey] = []
     classifier_name = "none (table events straight from the script)"

@@ -22,8 +22,9 @@ import numpy as np
 from vision.api import CARD_MM
 from vision.errors import LayoutError
 
-#: Paper sizes, landscape (width, height) in mm.
-PAPERS = {"A3": (420.0, 297.0), "A4": (297.0, 210.0)}
+#: Paper sizes, landscape (width, height) in mm, smallest first. A2 (a print shop's) is for the
+#: 3- and 4-seat pegging mats: four outlines a seat, a crib of four and the starter.
+PAPERS = {"A4": (297.0, 210.0), "A3": (420.0, 297.0), "A2": (594.0, 420.0)}
 TABLES = ("pegging", "tricks", "pile", "layout", "line")
 #: ArUco dictionary of the markers (an OpenCV ``cv2.aruco.DICT_*`` name) and their ids,
 #: clockwise from the top-left corner.
@@ -32,6 +33,8 @@ MARKER_IDS = (0, 1, 2, 3)
 #: Gap between neighbouring card outlines, and the most outlines a row may have.
 GAP_MM = 4.0
 MAX_ROW = 8
+#: outlines a seat's row needs on a 3- or 4-seat pegging mat (the four cards each keeps)
+SEAT_ROW = 4
 _EDGE = 6.0  # most printers cannot print the outer 5 mm
 _QUIET = 3.0  # white around a marker
 #: The markers' inset from the paper's edges: 8 mm, where every home printer prints (a clipped
@@ -127,11 +130,14 @@ class MatLayout:
         return {m.id: np.array(m.corners, np.float32) for m in self.markers}
 
 
-def layout_for(table: str, seats: int, paper: str = "A3") -> MatLayout:
-    """The mat for a table protocol, a number of seats and a paper size.
+def layout_for(table: str, seats: int, paper: str | None = None) -> MatLayout:
+    """The mat for a table protocol, a number of seats and a paper size (None: A3, or the
+    smallest paper the mat fits on, :func:`mat_paper`).
 
     Raises :class:`LayoutError` naming the problem when the protocol, seats or paper are unknown,
     or when the zones do not fit on the paper at true card size."""
+    if paper is None:
+        paper = mat_paper(table, seats)
     if paper not in PAPERS:
         raise LayoutError(f"unknown paper {paper!r}; choose one of {', '.join(PAPERS)}")
     builders = {"pegging": _pegging, "tricks": _around, "pile": _around, "layout": _grid, "line": _line_mat}
@@ -142,7 +148,7 @@ def layout_for(table: str, seats: int, paper: str = "A3") -> MatLayout:
     if not isinstance(seats, int) or not low <= seats <= high:
         raise LayoutError(f"a {table} mat has {low} to {high} seats, not {seats!r}")
     size = PAPERS[paper]
-    marker_mm = 20.0 if paper == "A3" else 16.0  # A3: four 88 mm outlines fit between the markers
+    marker_mm = {"A4": 16.0, "A3": 20.0}.get(paper, 24.0)  # A3: four 88 mm outlines fit between them
     markers = _markers(size, marker_mm)
     reserve = MARKER_INSET + marker_mm + _QUIET
     zones, title = builders[table](table, seats, size, reserve)
@@ -152,6 +158,24 @@ def layout_for(table: str, seats: int, paper: str = "A3") -> MatLayout:
     layout = MatLayout(table, seats, paper, size, markers, tuple(zones), title)
     _check(layout)
     return layout
+
+
+def mat_paper(table: str, seats: int, paper: str = "A3") -> str:
+    """The paper a mat is printed on: ``paper`` when the mat fits on it, else the smallest larger
+    paper it fits on (a 4-seat pegging mat goes on A2)."""
+    if paper not in PAPERS:
+        raise LayoutError(f"unknown paper {paper!r}; choose one of {', '.join(PAPERS)}")
+    names = list(PAPERS)
+    first: LayoutError | None = None
+    for name in names[names.index(paper):]:
+        try:
+            layout_for(table, seats, name)
+        except LayoutError as exc:
+            first = first or exc
+            continue
+        return name
+    assert first is not None
+    raise first
 
 
 def _free_box(zones: list[Zone], boxes: list[tuple[float, float, float, float]]) -> tuple[float, float, float, float]:
@@ -224,7 +248,8 @@ def _pegging(table: str, seats: int, size: tuple[float, float], reserve: float) 
                  _zone("starter", "starter", starter), _zone("crib", "crib", crib)]
         title = (_EDGE + cw + 2 * GAP_MM, mid_y0, w - _EDGE - crib_w - 2 * GAP_MM, mid_y1)
         return zones, title
-    # 3-4 seats: rows along the bottom and top, columns (cards lying sideways) at the sides.
+    # 3-4 seats: rows along the bottom and top, columns (cards lying sideways) at the sides;
+    # every seat plays its four cards into its own row, and the crib holds four.
     col = ch + GAP_MM
     rows = {
         "bottom": (_EDGE + col, w - _EDGE - col, h - _EDGE - ch, h - _EDGE, portrait),
@@ -236,12 +261,16 @@ def _pegging(table: str, seats: int, size: tuple[float, float], reserve: float) 
     zones = []
     for seat, side in enumerate(order):
         x0, x1, y0, y1, shape = rows[side]
-        zones.append(_zone(f"seat{seat}", "seat", _line(x0, x1, y0, y1, shape, MAX_ROW), seat))
+        slots = _line(x0, x1, y0, y1, shape, MAX_ROW)
+        if len(slots) < SEAT_ROW:
+            raise LayoutError(f"a {seats}-seat pegging mat needs {SEAT_ROW} outlines a seat; this paper has "
+                              f"room for {len(slots)}: use A2")
+        zones.append(_zone(f"seat{seat}", "seat", slots, seat))
     mx0, mx1 = _EDGE + col, w - _EDGE - col
     my0, my1 = _EDGE + ch + GAP_MM, h - _EDGE - ch - GAP_MM
     middle = _line(mx0, mx1, my0, my1, portrait, 5)
-    if len(middle) < 2:
-        raise LayoutError("no room for the starter and crib outlines on this paper: use A3")
+    if len(middle) < 5:
+        raise LayoutError("no room for the starter and a crib of four outlines on this paper: use A2")
     zones.append(_zone("starter", "starter", middle[:1]))
     crib = [Slot(i, s.center, s.size) for i, s in enumerate(middle[1:])]
     zones.append(_zone("crib", "crib", crib))

@@ -57,7 +57,15 @@ def _counting(board: Board) -> bool:
 
 
 def phase_line(board: Board) -> str:
-    """One line in the players' words for the phases without a panel of their own."""
+    """One line in the players' words for the phases without a panel of their own (and, when
+    a shuffle serves several deals, how many cards it has faced: they are out)."""
+    line = _phase_words(board)
+    if board.shuffle is not None and board.phase in ("deal", "discard", "starter"):
+        line += f", {len(board.seen)} out"
+    return line
+
+
+def _phase_words(board: Board) -> str:
     dealer = board.seat_name(board.dealer)
     if board.phase == "cut":
         return "Cut for deal"

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from games.cribbage.game import CribbageView
+from games.cribbage.revised import RevisedView
 from games.view import LastScore, PeggingView, PileView, ScoreTable, ShowCount, Side, SkunkLine, TableView
 
 HOLES = 121  # the board drawn for a game that has no target of its own
@@ -41,6 +43,10 @@ class Board:
     table: ScoreTable | None
     stacks: tuple[int, ...] = ()  # cards left in each seat's stack or hand (the pile games)
     alert: str | None = None  # to act on at once: a pile to slap
+    #: cards faced since the shuffle, when one shuffle serves several deals (Revised Cribbage)
+    seen: tuple[str, ...] = ()
+    #: (this deal's place in the shuffle, deals a shuffle), when a shuffle serves several deals
+    shuffle: tuple[int, int] | None = None
 
     @property
     def problem(self) -> bool:
@@ -97,4 +103,6 @@ def board_of(view: TableView) -> Board:
         table=view.table,
         stacks=view.stacks if isinstance(view, PileView) else (),
         alert=view.alert if isinstance(view, PileView) else None,
+        seen=view.seen_since_shuffle if isinstance(view, CribbageView) else (),
+        shuffle=(view.deal_in_shuffle, view.deals_per_shuffle) if isinstance(view, RevisedView) else None,
     )

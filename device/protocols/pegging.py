@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING
 from device.protocols import Ask, Recorded, TableProtocol, TableSession, register_protocol
 from games.errors import IllegalActionError, PegpiError
 from games.jsontypes import JSONObject
-from games.table import PeggingTable, Zone
+from games.table import CRIB, PeggingTable, Zone
 
 if TYPE_CHECKING:
     from games.engine import Action, State
@@ -94,6 +94,9 @@ class PeggingProtocol(TableProtocol):
         self.undone: list[JSONObject] = []
         self.undone_left = 0
         self.moved = False  # the mat changed since that undo
+        #: face cards laid before their time (a starter turned before the bids): read again as the
+        #: game moves on
+        self.early: set[Key] = set()
         self._entries: Sequence[Recorded] = session.entries  # as last seen: tells an undo apart
 
     # ------------------------------------------------------------------ hooks
@@ -205,6 +208,7 @@ class PeggingProtocol(TableProtocol):
             self.set_aside.remove(key)  # that card was taken back (or another laid there): it is new
         if event.kind == "removed":
             self.mat.pop(key, None)
+            self.early.discard(key)
             self.cleared = not self.mat
             if self.ask is not None and (self.ask.where, self.ask.slot) == key:
                 self.ask = None  # the card was taken back
@@ -214,7 +218,8 @@ class PeggingProtocol(TableProtocol):
         try:
             self._placed(zone, key[1], event.card, event.confidence, input)
         except PegpiError as exc:
-            self.ask = Ask("illegal", f"{self._label(zone)}: {exc}", zone, key[1], event.card)
+            why = str(exc) if event.card in str(exc) else f"{event.card}: {exc}"  # the card is named
+            self.ask = Ask("illegal", f"{self._label(zone)}: {why}", zone, key[1], event.card)
 
     def _placed(self, zone: Zone, slot: int, card: str, confidence: float, input: str | None) -> None:
         table = pegging_table(self.session.state)
@@ -227,6 +232,8 @@ class PeggingProtocol(TableProtocol):
         actions = self._meaning(zone, card)
         if actions is None:
             return
+        if not actions:
+            self.early.add((zone, slot))
         if confidence < self.session.confidence:
             self.mat[(zone, slot)].sure = False
             self.ask = Ask("confirm", f"is that the {card} in {self._label(zone)}? OK, or correct it",
@@ -234,6 +241,8 @@ class PeggingProtocol(TableProtocol):
             return
         if actions:
             self.session.apply(actions, source="table", input=input)
+            if all(a.to_json().get("card") != card for a in actions):
+                self.early.add((zone, slot))  # what came before it is recorded; the card itself waits
 
     def _meaning(self, zone: Zone, card: str) -> list[Action] | None:
         """The actions a face card landing in ``zone`` means now, checked by the engine (an
@@ -290,10 +299,17 @@ class PeggingProtocol(TableProtocol):
                     if self.cleared and not self.mat:
                         action = deal
                 else:
+                    action = table.discard_seen(self._face_down(CRIB))
                     zone = table.show_waits_for()
-                    if zone is not None:
+                    if zone is not None and action is None:
                         what = table.zone_label(zone)
                         action = table.show_from(zone, self._faces(zone))
+                        if action is not None and table.claim_open() and [action.to_json()] != self.ignored:
+                            self.ask = Ask("confirm", f"a claim may be made now on the phone (pegging back, his nob); OK to count {what}",
+                                           actions=[action])
+                            return
+                if action is None:
+                    action = self._laid_early()
                 if action is None:
                     action = self._again(deal)
                 if action is None:
@@ -311,6 +327,25 @@ class PeggingProtocol(TableProtocol):
                 return
             if deal is not None:
                 self.cleared = False
+
+    def _laid_early(self) -> Action | None:
+        """The first action a card laid before its time means now, once the game has moved on to
+        it (the bids said, the starter turned before them is turned now)."""
+        state = self.session.state
+        table = pegging_table(state)
+        for key in sorted(self.early):
+            seen = self.mat.get(key)
+            means = table.card_means(key[0], seen.card) if seen is not None and seen.sure else None
+            if means is None:
+                self.early.discard(key)  # taken back, or the game holds it by now
+                continue
+            if not means:
+                continue
+            try:
+                return self._check(state, means)[0]
+            except PegpiError:
+                continue  # refused still: the card waits
+        return None
 
     def _again(self, deal: Action | None) -> Action | None:
         """The action an undo took back, once the mat has changed since and the game still waits
@@ -385,6 +420,10 @@ class PeggingProtocol(TableProtocol):
         """The cards read face up in ``zone`` (confidently or confirmed), in slot order."""
         return [self.mat[(zone, slot)].card for slot in self._slots(zone)
                 if self.mat[(zone, slot)].card not in NOT_A_FACE and self.mat[(zone, slot)].sure]
+
+    def _face_down(self, zone: Zone) -> int:
+        """How many cards lie face down (or unreadable) in ``zone``."""
+        return sum(1 for slot in self._slots(zone) if self.mat[(zone, slot)].card in NOT_A_FACE)
 
     def _slots(self, zone: Zone) -> list[int]:
         return sorted(slot for z, slot in self.mat if z == zone)

@@ -54,6 +54,14 @@ def register_script(table: str) -> Callable[[ScriptBuilder], ScriptBuilder]:
     return add
 
 
+def has_script(table: str) -> bool:
+    """Whether records of games played on ``table`` can be written as placement scripts."""
+    from device.protocols import registered_protocols
+
+    registered_protocols()
+    return table in _BUILDERS
+
+
 def record_to_script(record: Mapping[str, Any]) -> list[JSONObject]:
     """The steps that play ``record`` on its game's mat, as players would lay the cards."""
     from device.protocols import registered_protocols
@@ -93,7 +101,11 @@ def pegging_script(result: Replay, *, row_slots: int = 8, crib_slots: int = 4) -
         return sum(1 for z, _ in mat if z == zone)
 
     seats = [Zone.row(s) for s in range(game.num_players)]
-    acts = [a.act for a in result.actions]
+    records = [a.to_json() for a in result.actions]
+    # what a card cannot show (an ace declared as 11) is said on the phone, then the card is laid
+    said = [r["act"] == "play" and any(v not in (None, False) for k, v in r.items()
+                                       if k not in ("act", "player", "card")) for r in records]
+    acts = ["said play" if s else r["act"] for r, s in zip(records, said, strict=True)]
     for index, action in enumerate(result.actions):
         data = action.to_json()
         act = data["act"]
@@ -118,19 +130,27 @@ def pegging_script(result: Replay, *, row_slots: int = 8, crib_slots: int = 4) -
         elif act == "play":
             zone = Zone.row(data["player"]).name
             taken = row(zone)
+            if said[index]:
+                steps.append({"op": "say", "action": data})
             if taken >= row_slots:
                 raise RecordError(f"{zone} has only {row_slots} card outlines")
             place(zone, taken, data["card"])
+        elif act in ("show", "crib") and table.show_waits_for() is None:
+            steps.append({"op": "say", "action": data})  # counts given on the phone (announced, claimed)
         elif act == "show":
             zone = Zone.row(data["player"]).name
             have = {c for (z, _), c in mat.items() if z == zone}
             for card in data.get("cards") or []:
                 if card not in have:
                     place(zone, row(zone), card)
+            if table.claim_open():
+                steps.append({"op": "ok"})  # nobody claims (pegging back): OK, count on
         elif act == "crib":
             for i, card in enumerate(data.get("cards") or []):
                 if i < crib_slots:
                     place(CRIB.name, i, card)
+            if table.claim_open():
+                steps.append({"op": "ok"})
         elif act in PASSES:
             later = next((a for a in acts[index + 1:] if a not in PASSES), None)
             if later != "play":  # no play follows to show it: the player says it (the Go button)

@@ -202,6 +202,9 @@ class CribbageState(PeggingState[Card]):
             return
         super()._after_discards()
 
+    def _starter_waits(self) -> bool:
+        return self.game.auction and self._phase in ("discard", "bid")
+
     def _check_fresh(self, card: Card) -> None:
         if card in self.shuffle_seen:
             raise IllegalActionError(

@@ -163,6 +163,19 @@ class RevisedState(CribbageState):
         self.peg(None, -points, "back", [Item("back", (), -points, "pegged back instead")], side=side)
         self.peg(None, -points, "pegged back", [Item("pegged back", (), -points, "pegged back")], side=other)
 
+    def claim_open(self) -> bool:
+        """Pegging back, or his nob, may be claimed right now by someone."""
+        if self.is_over:
+            return False
+        for act in ("back", "nob"):
+            for seat in self.to_move(self.game.action_from_json({"act": act, "player": 0})) or []:
+                try:
+                    self.apply(self.game.action_from_json({"act": act, "player": seat}))
+                except IllegalActionError:
+                    continue
+                return True
+        return False
+
     def game_points(self) -> int | None:
         return None if self.winner is None else game_points(self.scores, self.winner)
 

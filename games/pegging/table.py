@@ -70,6 +70,11 @@ class PeggingState(State, Generic[C]):
     def _nobody_can_play(self) -> None:
         """Every player still in has passed: end the count (or the sequence)."""
 
+    def _starter_waits(self) -> bool:
+        """The starter waits for something said between the discards and its turning (Auction's
+        bids): a starter laid early is held until then."""
+        return False
+
     def _check_fresh(self, card: C) -> None:
         """Refuse a card already faced in an earlier deal from the same shuffle (Revised)."""
 
@@ -170,11 +175,12 @@ class PeggingState(State, Generic[C]):
                 return None
             return [self._table_action(act="cut", player=seat, card=card)]
         if zone.kind == "starter":
-            if card in self.zone_cards(zone) or phase not in ("discard", "starter"):
+            waits = self._starter_waits()
+            if card in self.zone_cards(zone) or (phase not in ("discard", "starter") and not waits):
                 return None
             # the crib lies face down: the discards are recorded as the starter is turned up
             laid = [self._table_action(act="discard", player=s) for s, n in enumerate(self.to_discard) if n > 0]
-            return [*laid, self._table_action(act="starter", card=card)]
+            return laid if waits else [*laid, self._table_action(act="starter", card=card)]
         if seat is not None and card in self.zone_cards(zone):
             return None  # seen again: the game already holds it
         if phase == "play" and seat is not None:
@@ -193,6 +199,15 @@ class PeggingState(State, Generic[C]):
 
     def to_lay_away(self, seat: int) -> int:
         return self.to_discard[seat] if 0 <= seat < len(self.to_discard) else 0
+
+    def claim_open(self) -> bool:
+        return False
+
+    def discard_seen(self, face_down: int) -> Action | None:
+        if self.phase != "discard" or self.dealer is None or face_down < self.game.crib_size(self.dealer):
+            return None
+        seat = next((s for s, n in enumerate(self.to_discard) if n > 0), None)
+        return None if seat is None else self._table_action(act="discard", player=seat)
 
     def deal_due(self) -> Action | None:
         return self._table_action(act="deal", dealer=self.dealer) if self.phase == "deal" else None

@@ -67,8 +67,13 @@ def register(commands: Any, benches: Any) -> None:
     _common(p)
     p.set_defaults(func=cmd_run, forced_source=None)
 
-    p = commands.add_parser("demo", help="a whole simulated cribbage game scored from frames, on the web page")
+    p = commands.add_parser("demo", help="a whole simulated game (cribbage by default) scored from frames, "
+                                         "on the web page")
     _common(p)
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--game", help="which game the demo plays (default: the config's [demo] game, cribbage); "
+                                      "any game `pegpi table-sim` plays")
+    which.add_argument("--all", action="store_true", help="play every game in turn, one whole game after another")
     p.set_defaults(func=cmd_run, source=None, forced_source="demo")
 
     p = commands.add_parser("export", help="print a stored game as a game record (or list the stored games)")
@@ -101,6 +106,19 @@ def _setup_logging(level: str, verbose: bool) -> None:
     warnings.filterwarnings("ignore", message="Falling back from")
 
 
+def _demo_game(name: str | None) -> str | None:
+    """The demo's game by any of its names; one the demo cannot play is a one-line error."""
+    if name is None:
+        return None
+    from device.demo import demo_games
+    from games import get_game
+
+    spec = get_game(name).spec  # an unknown name: the catalogue's own error
+    if spec.name not in demo_games():
+        raise CommandError(f"the demo cannot play {spec.title} yet: it plays {', '.join(demo_games())}")
+    return spec.name
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     from pegpi.companion import Companion, Options
 
@@ -118,7 +136,8 @@ def cmd_run(args: argparse.Namespace) -> int:
                       speed=float(args.speed if args.speed is not None else demo.get("speed", 1.0)),
                       seed=int(args.seed if args.seed is not None else demo.get("seed", 1)),
                       frames=not args.events and bool(demo.get("frames", True)), quit_at_end=args.quit_at_end,
-                      keep_crops=args.keep_crops or config["camera"].get("keep_crops") or None)
+                      keep_crops=args.keep_crops or config["camera"].get("keep_crops") or None,
+                      game=_demo_game(getattr(args, "game", None)), cycle=bool(getattr(args, "all", False)))
     companion = Companion(config, options)
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, lambda *_: companion.stop())

@@ -25,7 +25,8 @@ def register(commands: Any, benches: Any) -> None:
     mat = commands.add_parser("mat", help="print the play mat for a game (PDF or PNG at true scale)")
     mat.add_argument("--game", required=True, help="game name, e.g. cribbage")
     mat.add_argument("--seats", type=int, default=2, help="number of seats (default 2)")
-    mat.add_argument("--paper", choices=("A3", "A4"), default="A3")
+    mat.add_argument("--paper", choices=("A4", "A3", "A2"), default=None,
+                     help="paper size (default A3, or A2 where the mat needs it)")
     mat.add_argument("--px-per-mm", type=float, default=8.0, help="resolution (8 px/mm is about 200 dpi)")
     mat.add_argument("-o", "--output", required=True, help="FILE.pdf or FILE.png")
     mat.set_defaults(func=_mat)
@@ -48,15 +49,15 @@ def register(commands: Any, benches: Any) -> None:
     bench.set_defaults(func=_bench)
 
 
-def _layout_for_game(game: str, seats: int, paper: str) -> tuple[Spec, MatLayout]:
-    from vision.mat import layout_for
+def _layout_for_game(game: str, seats: int, paper: str | None) -> tuple[Spec, MatLayout]:
+    from vision.mat import layout_for, mat_paper
 
     spec = get_game(game).spec
     if seats not in spec.players:
         raise CommandError(f"{spec.name} is played by {', '.join(map(str, spec.players))} players, "
                            f"not {seats}")
     try:
-        return spec, layout_for(spec.table, seats, paper)
+        return spec, layout_for(spec.table, seats, paper or mat_paper(spec.table, seats))
     except VisionError as exc:
         raise CommandError(f"{spec.name}: {exc}") from exc
 

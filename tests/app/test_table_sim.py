@@ -37,3 +37,27 @@ def test_a_decktet_deal_is_read_from_frames_once_the_deck_is_enrolled() -> None:
     assert "Decktet enrolled" in report.classifier or "stand-in" in report.classifier
     assert report.same, report.to_json()
     assert report.events_read == report.events_played > 15
+
+
+VARIANTS = [("cribbage", 2), ("cribbage3", 3), ("cribbage3-solo", 3), ("cribbage4", 4), ("cribbage5", 2),
+            ("cribbage7", 2), ("auction", 2), ("costly", 2), ("noddy", 2), ("losing", 2), ("losing", 3),
+            ("losing", 4), ("revised", 2), ("revised", 3), ("revised", 4)]
+
+
+@pytest.mark.parametrize(("game", "seats"), VARIANTS)
+def test_a_deal_of_every_cribbage_variant_is_scored_from_the_table(game: str, seats: int) -> None:
+    report = table_sim(game, seats=seats, seed=2, frames=False)
+    assert report.same, report.to_json()
+    assert report.scores == report.scores_played and report.problems == ()
+
+
+def test_an_auction_deal_read_from_frames_is_the_deal_played() -> None:
+    report = table_sim("auction", seed=1, fps=15)
+    assert report.same, report.to_json()
+    assert report.events_read == report.events_played > 20
+
+
+def test_a_four_seat_deal_is_read_from_the_a2_mat() -> None:
+    report = table_sim("cribbage4", seats=4, seed=1, fps=15)
+    assert report.same, report.to_json()
+    assert report.events_read == report.events_played > 20

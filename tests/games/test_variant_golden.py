@@ -47,3 +47,27 @@ def test_every_variant_has_a_golden_record():
     assert variants <= names
     for name in variants:
         assert any(json.loads(p.read_text())["game"] == name for p in GOLDEN.glob(f"{name}*.json"))
+
+
+WHOLE_GAMES = sorted(p.stem for p in GOLDEN.glob("*_whole_game.json")
+                     if json.loads(p.read_text())["game"] not in ("bhargage", "suitcases"))
+
+
+def test_every_cribbage_variant_has_a_whole_game_at_every_seat_count():
+    from games import get_game
+
+    have = {(json.loads((GOLDEN / f"{n}.json").read_text())["game"],
+             len(json.loads((GOLDEN / f"{n}.json").read_text())["players"])) for n in WHOLE_GAMES}
+    for name in ("cribbage", "cribbage3", "cribbage3-solo", "cribbage4", "cribbage5", "cribbage7", "auction",
+                 "costly", "noddy", "losing", "revised"):
+        for seats in get_game(name).spec.players:
+            assert (name, seats) in have, (name, seats)
+
+
+@pytest.mark.parametrize("name", WHOLE_GAMES)
+def test_a_whole_game_replays_to_its_recorded_end(name):
+    record = json.loads((GOLDEN / f"{name}.json").read_text())
+    state = replay(record).state
+    assert state.is_over
+    assert state.scores == record["expect"]["scores"] and state.winner == record["expect"]["winner"]
+    assert len(state.events) == record["expect"]["events"]

@@ -14,7 +14,8 @@ from vision.mat_find import MatFinder, warp_mat
 from vision.mat_print import render_mat, save_mat
 from vision.simtable import CameraPose, Idle, SimTable
 
-CASES = [("pegging", n, "A3") for n in (2, 3, 4)] + [("tricks", n, "A3") for n in range(2, 9)]
+CASES = [("pegging", 2, "A3"), ("pegging", 3, "A2"), ("pegging", 4, "A2")]
+CASES += [("tricks", n, "A3") for n in range(2, 9)]
 CASES += [("pile", n, "A3") for n in (2, 4, 6, 8)] + [("layout", 1, "A3"), ("layout", 2, "A4")]
 CASES += [("line", n, "A3") for n in (4, 8)]
 
@@ -62,10 +63,22 @@ def test_zones_per_protocol():
     (("pegging", 2, "A4"), "use A3"),
     (("tricks", 3, "A4"), "overlap"),
     (("line", 4, "A4"), "use A3"),
+    (("pegging", 4, "A3"), "needs 4 outlines a seat"),
 ])
 def test_bad_layouts_say_what_is_wrong(args, message):
     with pytest.raises(LayoutError, match=re.escape(message)):
         layout_for(*args)
+
+
+@pytest.mark.parametrize("seats", [3, 4])
+def test_three_and_four_seats_peg_on_a2_with_room_for_every_card(seats):
+    from vision.mat import mat_paper
+
+    assert mat_paper("pegging", seats) == "A2" and mat_paper("pegging", 2) == "A3"
+    layout = layout_for("pegging", seats)  # the paper it needs, unless one is named
+    assert layout.paper == "A2"
+    assert all(len(layout.zone(f"seat{s}").slots) >= 4 for s in range(seats))  # four cards each
+    assert len(layout.zone("crib").slots) == 4 and len(layout.zone("starter").slots) == 1
 
 
 def test_unknown_zone_names_the_zones():

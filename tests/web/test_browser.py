@@ -241,6 +241,7 @@ def test_set_up_a_game_that_is_not_pegged(table: tuple[str, Any], page: Any) -> 
     page.wait_for_selector("#setup-game option[value=ohhell]", state="attached")
     page.select_option("#setup-game", "ohhell")
     page.click("#setup-count button:has-text('3')")
+    assert page.locator("#setup-mat-pdf").get_attribute("href") == "/api/mat/ohhell/3.pdf"  # the mat it needs
     for i, name in enumerate(["Cy", "Di", "Ed"]):
         page.locator("#setup-names input").nth(i).fill(name)
     page.on("dialog", lambda dialog: dialog.accept())  # "Start a new game? This one ends."
@@ -252,6 +253,7 @@ def test_set_up_a_game_that_is_not_pegged(table: tuple[str, Any], page: Any) -> 
     assert page.locator("#score-table th").all_inner_texts() == ["", "Cy", "Di", "Ed"]
     assert page.locator("#score-table tfoot td").all_inner_texts() == ["Total", "0", "0", "0"]
     assert page.locator("#pair-open").inner_text() == "Paired"  # a new table: seats are chosen again
+    assert page.locator("#this-mat").get_attribute("href") == "/api/mat/ohhell/3.pdf"
     assert fits_the_phone(page)
     shot(page, "ohhell")
 

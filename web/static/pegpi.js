@@ -145,9 +145,17 @@ function sideOfSeat(view, seat) {
 
 // ------------------------------------------------------------------ the board
 
+function renderMatLink(view) {
+  const mat = `/api/mat/${encodeURIComponent(view.game)}/${view.players.length}`;
+  if ($("this-mat").getAttribute("href") === `${mat}.pdf`) return;
+  $("this-mat").href = `${mat}.pdf`;
+  $("this-mat-img").src = `${mat}.png`;
+}
+
 function render(view) {
   if (!view || typeof view !== "object") return;
   state.view = view;
+  renderMatLink(view);
   document.body.dataset.actions = view.actions;
   document.body.dataset.phase = view.phase;
   $("title").textContent = view.title || "pegpi";
@@ -181,6 +189,7 @@ function render(view) {
   renderSquare(view);
   renderPileBox(view);
   renderRuleBox(view);
+  renderSeen(view);
   renderHand(view);
   renderFixButtons(view);
   renderAsk(view);
@@ -406,6 +415,20 @@ function renderShow(view) {
 function pretty(card) {
   const p = splitCard(String(card));
   return p ? p.rank + SUITS[p.suit] : String(card);
+}
+
+// Revised Cribbage: one shuffle serves several deals; the cards already faced are out until the next
+function renderSeen(view) {
+  const box = $("seen");
+  const seen = view.seen_since_shuffle || [];
+  const per = view.deals_per_shuffle || 1;
+  box.hidden = per < 2 && !seen.length;
+  if (box.hidden) return;
+  const deal = view.deal_in_shuffle ? `deal ${view.deal_in_shuffle} of ${per}` : `${per} deals a shuffle`;
+  box.replaceChildren(el("div", "label", `Gone since the shuffle (${deal}): ${seen.length} cards`));
+  const cards = el("div", "cards small");
+  fillCards(cards, seen);
+  box.appendChild(cards);
 }
 
 function renderRows(view) {
@@ -1083,6 +1106,9 @@ function renderSetup() {
     label.appendChild(input);
     names.appendChild(label);
   }
+  const mat = `/api/mat/${encodeURIComponent(game.name)}/${state.setupCount}`;
+  $("setup-mat-png").href = `${mat}.png`;
+  $("setup-mat-pdf").href = `${mat}.pdf`;
   const options = $("setup-options");
   options.replaceChildren();
   for (const opt of game.options) {
@@ -1124,7 +1150,9 @@ async function startGame(event) {
   }
   if (!window.confirm("Start a new game? This one ends.")) return;
   const done = await change("/api/new", { game, players, options });
-  if (done) { toast("New game started.", true); await loadMe(); reconnect(); showTab("board"); }
+  if (!done) return;
+  toast("New game started. Its mat is under Setup, This game.", true);
+  await loadMe(); reconnect(); showTab("board");
 }
 
 // ------------------------------------------------------------------ camera
