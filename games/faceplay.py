@@ -14,35 +14,15 @@ otherwise only cards turned up are, and ``record["secret"]`` keeps each seat's r
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import Any
 
 from games.cards import FRENCH_52, Card
-from games.engine import Action, Game, State, new_game
+from games.engine import new_game
 from games.jsontypes import JSONObject
-from games.playouts import PlayoutRequest, register_playout
+from games.playouts import Driver, PlayoutRequest, Step, register_playout
 from games.records import to_record
 from games.ricochet import Ricochet, RicochetState
 from games.skull import CARDS_EACH, SkullState, is_skull
-
-Step = Callable[[State], None]
-
-
-class _Driver:
-    """Applies actions in record form and keeps them."""
-
-    def __init__(self, game: Game, each: Step | None) -> None:
-        self.game = game
-        self.state: State = game.new_initial_state()
-        self.actions: list[Action] = []
-        self.each = each
-
-    def do(self, data: JSONObject) -> None:
-        action = self.game.action_from_json(data)
-        self.state = self.state.apply(action)
-        self.actions.append(action)
-        if self.each is not None:
-            self.each(self.state)
 
 
 @register_playout("ricochet", "skull")
@@ -62,12 +42,12 @@ def autoplay(name: str, players: list[str] | None = None, seed: int = 0, *, know
     names = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
     if name == "ricochet":
         game = new_game(name, players or names[:4], {"deals": deals, **(options or {})})
-        driver = _Driver(game, each)
+        driver = Driver(game, each)
         _ricochet(driver, rng)
         return to_record(game, driver.actions)
     if name == "skull":
         game = new_game(name, players or names[:4], options)
-        driver = _Driver(game, each)
+        driver = Driver(game, each)
         secret = _skull(driver, rng, known_hands)
         record = to_record(game, driver.actions)
         if not known_hands:
@@ -79,7 +59,7 @@ def autoplay(name: str, players: list[str] | None = None, seed: int = 0, *, know
 # ---------------------------------------------------------------------------------- Ricochet
 
 
-def _ricochet(driver: _Driver, rng: random.Random) -> None:
+def _ricochet(driver: Driver, rng: random.Random) -> None:
     game = driver.game
     assert isinstance(game, Ricochet)
     pack: list[Card] = []
@@ -117,7 +97,7 @@ def _skull_cards(rng: random.Random, n: int) -> list[list[Card]]:
     return [[*numbers[3 * s:3 * s + 3], faces[s]] for s in range(n)]
 
 
-def _skull(driver: _Driver, rng: random.Random, known: bool) -> list[list[str]]:
+def _skull(driver: Driver, rng: random.Random, known: bool) -> list[list[str]]:
     n = driver.game.num_players
     owned = _skull_cards(rng, n)
     secret = [[str(c) for c in cards] for cards in owned]

@@ -15,35 +15,17 @@ keeps each deal's hands for the tests.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import Any
 
 from games.cards import FRENCH_52, FRENCH_54, Card
-from games.engine import Action, Game, State, new_game
+from games.engine import new_game
 from games.gin import GinState, pairings
 from games.ginmelds import best_defence, best_melds
 from games.jsontypes import JSONObject
 from games.landlord import HAND, LandlordState
 from games.landlordcombos import all_plays, classify
-from games.playouts import PlayoutRequest, register_playout
+from games.playouts import Driver, PlayoutRequest, Step, register_playout
 from games.records import to_record
-
-Step = Callable[[State], None]
-
-
-class _Driver:
-    def __init__(self, game: Game, each: Step | None) -> None:
-        self.game = game
-        self.state: State = game.new_initial_state()
-        self.actions: list[Action] = []
-        self.each = each
-
-    def do(self, data: JSONObject) -> None:
-        action = self.game.action_from_json(data)
-        self.state = self.state.apply(action)
-        self.actions.append(action)
-        if self.each is not None:
-            self.each(self.state)
 
 
 def _texts(cards: list[Card] | tuple[Card, ...]) -> list[str]:
@@ -58,11 +40,11 @@ def autoplay(name: str, players: list[str] | None = None, seed: int = 0, *, know
     default = ["Ann", "Bob", "Cy", "Di"]
     if name == "gin":
         game = new_game(name, players or default[:2], options)
-        driver = _Driver(game, each)
+        driver = Driver(game, each)
         secret = _gin(driver, rng, known_hands, deals)
     elif name == "landlord":
         game = new_game(name, players or default[:3], options)
-        driver = _Driver(game, each)
+        driver = Driver(game, each)
         secret = _landlord(driver, rng, known_hands, deals)
     else:
         raise ValueError(f"no random player for {name!r}")
@@ -81,7 +63,7 @@ def _playout(request: PlayoutRequest) -> JSONObject:
 # ---------------------------------------------------------------------------------- Gin
 
 
-def _gin(driver: _Driver, rng: random.Random, known: bool, deals: int) -> list[JSONObject]:
+def _gin(driver: Driver, rng: random.Random, known: bool, deals: int) -> list[JSONObject]:
     game = driver.game
     n = game.num_players
     secret: list[JSONObject] = []
@@ -182,7 +164,7 @@ def _gin(driver: _Driver, rng: random.Random, known: bool, deals: int) -> list[J
 # ---------------------------------------------------------------------------------- Fight the Landlord
 
 
-def _landlord(driver: _Driver, rng: random.Random, known: bool, deals: int) -> list[JSONObject]:
+def _landlord(driver: Driver, rng: random.Random, known: bool, deals: int) -> list[JSONObject]:
     secret: list[JSONObject] = []
     hands: list[list[Card]] = []
     middle: list[Card] = []

@@ -22,30 +22,13 @@ from games.beggar import BeggarState
 from games.cards import FRENCH_52, Card
 from games.eleusis import EleusisState
 from games.eleusis_rules import LIBRARY, judge, judge_sequence
-from games.engine import Action, Game, State, new_game
+from games.engine import new_game
 from games.errors import IllegalActionError
 from games.jsontypes import JSONObject
 from games.pile import deal_sizes
-from games.playouts import PlayoutRequest, register_playout
+from games.playouts import Driver, PlayoutRequest, Step, register_playout
 from games.ratscrew import Ratscrew, RatscrewState
 from games.records import to_record
-
-Step = Callable[[State], None]
-
-
-class _Driver:
-    def __init__(self, game: Game, each: Step | None) -> None:
-        self.game = game
-        self.state: State = game.new_initial_state()
-        self.actions: list[Action] = []
-        self.each = each
-
-    def do(self, data: JSONObject) -> None:
-        action = self.game.action_from_json(data)
-        self.state = self.state.apply(action)
-        self.actions.append(action)
-        if self.each is not None:
-            self.each(self.state)
 
 
 def autoplay(name: str, players: list[str] | None = None, seed: int = 0, *, known_hands: bool = False,
@@ -58,11 +41,11 @@ def autoplay(name: str, players: list[str] | None = None, seed: int = 0, *, know
     if name in ("beggar", "ratscrew"):
         count = 2 if name == "beggar" else 3
         game = new_game(name, players or default[:count], options)
-        driver = _Driver(game, each)
+        driver = Driver(game, each)
         _pile_game(driver, rng, known_hands, max_actions, slap_rate, false_slap_rate)
     elif name == "eleusis":
         game = new_game(name, players or default, options)
-        driver = _Driver(game, each)
+        driver = Driver(game, each)
         _eleusis(driver, rng, max_actions)
     else:
         raise ValueError(f"no random player for {name!r}")
@@ -84,7 +67,7 @@ def _playout(request: PlayoutRequest) -> JSONObject:
 # ---------------------------------------------------------------------------- the pile games
 
 
-def _pile_game(driver: _Driver, rng: random.Random, known: bool, max_actions: int,
+def _pile_game(driver: Driver, rng: random.Random, known: bool, max_actions: int,
                slap_rate: float, false_slap_rate: float) -> None:
     game = driver.game
     n = game.num_players
@@ -127,7 +110,7 @@ def _pile_game(driver: _Driver, rng: random.Random, known: bool, max_actions: in
         driver.do({"act": "play", "player": seat, "card": str(card)})
 
 
-def _give(driver: _Driver, stacks: list[deque[Card]], seat: int, act: str) -> None:
+def _give(driver: Driver, stacks: list[deque[Card]], seat: int, act: str) -> None:
     """A take or a slap: whoever ends up with the pile puts it under their real stack."""
     before = driver.state
     assert isinstance(before, BeggarState | RatscrewState) and before.table is not None
@@ -145,7 +128,7 @@ def _give(driver: _Driver, stacks: list[deque[Card]], seat: int, act: str) -> No
 # ---------------------------------------------------------------------------- New Eleusis
 
 
-def _eleusis(driver: _Driver, rng: random.Random, max_actions: int) -> None:
+def _eleusis(driver: Driver, rng: random.Random, max_actions: int) -> None:
     game = driver.game
     n = game.num_players
     names = sorted(LIBRARY)
@@ -160,7 +143,7 @@ def _eleusis(driver: _Driver, rng: random.Random, max_actions: int) -> None:
             _round(driver, rng, names, n, max_actions)
 
 
-def _round(driver: _Driver, rng: random.Random, names: list[str], n: int, max_actions: int) -> None:
+def _round(driver: Driver, rng: random.Random, names: list[str], n: int, max_actions: int) -> None:
     state = driver.state
     assert isinstance(state, EleusisState) and state.dealer is not None
     god = state.dealer
@@ -228,7 +211,7 @@ def _round(driver: _Driver, rng: random.Random, names: list[str], n: int, max_ac
                 pass  # not allowed now (too few players left, or already prophet this round)
 
 
-def _settle_hand(driver: _Driver, hands: list[list[Card]], seat: int, kind: str, cards: list[Card],
+def _settle_hand(driver: Driver, hands: list[list[Card]], seat: int, kind: str, cards: list[Card],
                  draw: Callable[[int, int], None]) -> None:
     """Keep the real hand in step with the engine's ruling (penalties, a new hand, a card played)."""
     state = driver.state

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from games.engine import get_game
+from games.engine import Action, Game, State, get_game
 from games.errors import OptionError, PegpiError
 from games.jsontypes import JSONObject
 
@@ -39,6 +39,26 @@ class PlayoutRequest:
 
 
 Playout = Callable[[PlayoutRequest], JSONObject]
+#: told every state a random player reaches (the playout tests check invariants there)
+Step = Callable[[State], None]
+
+
+class Driver:
+    """A random player's hand on the game: applies actions in record form and keeps them."""
+
+    def __init__(self, game: Game, each: Step | None = None) -> None:
+        self.game = game
+        self.state: State = game.new_initial_state()
+        self.actions: list[Action] = []
+        self.each = each
+
+    def do(self, data: JSONObject) -> None:
+        action = self.game.action_from_json(data)
+        self.state = self.state.apply(action)
+        self.actions.append(action)
+        if self.each is not None:
+            self.each(self.state)
+
 _PLAYOUTS: dict[str, Playout] = {}
 
 

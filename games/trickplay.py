@@ -15,36 +15,16 @@ Bourré: the strict rules), to exercise the referee.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import Any
 
 from games.bourre import HAND, BourreState, legal_plays
 from games.briscola import CALL_ORDER, STRENGTH, BriscolaState, rank_text
 from games.cards import FRENCH_52, ITALIAN_40, Card
-from games.engine import Action, Game, State, new_game
+from games.engine import new_game
 from games.jsontypes import JSONObject
 from games.ohhell import OhHellState
-from games.playouts import PlayoutRequest, register_playout
+from games.playouts import Driver, PlayoutRequest, Step, register_playout
 from games.records import to_record
-
-Step = Callable[[State], None]
-
-
-class _Driver:
-    """Applies actions in record form and keeps them."""
-
-    def __init__(self, game: Game, each: Step | None) -> None:
-        self.game = game
-        self.state: State = game.new_initial_state()
-        self.actions: list[Action] = []
-        self.each = each
-
-    def do(self, data: JSONObject) -> None:
-        action = self.game.action_from_json(data)
-        self.state = self.state.apply(action)
-        self.actions.append(action)
-        if self.each is not None:
-            self.each(self.state)
 
 
 def _texts(cards: list[Card]) -> list[str]:
@@ -61,15 +41,15 @@ def autoplay(name: str = "bourre", players: list[str] | None = None, seed: int =
     if name == "ohhell":
         opts.pop("deals")
         game = new_game(name, players or ["Ann", "Bob", "Cy", "Di"], opts)
-        driver = _Driver(game, each)
+        driver = Driver(game, each)
         secret = _ohhell(driver, rng, known_hands, renege, deals)
     elif name == "bourre":
         game = new_game(name, players or ["Ann", "Bob", "Cy", "Di", "Ed"], opts)
-        driver = _Driver(game, each)
+        driver = Driver(game, each)
         secret = _bourre(driver, rng, known_hands, renege)
     elif name == "briscola":
         game = new_game(name, players or ["Ann", "Bob", "Cy", "Di", "Ed"], opts)
-        driver = _Driver(game, each)
+        driver = Driver(game, each)
         secret = _briscola(driver, rng, known_hands)
     else:
         raise ValueError(f"no random player for {name!r}")
@@ -94,7 +74,7 @@ def _playout(request: PlayoutRequest) -> JSONObject:
 # ---------------------------------------------------------------------------------- Oh Hell
 
 
-def _ohhell(driver: _Driver, rng: random.Random, known: bool, renege: float, deals: int) -> list[JSONObject]:
+def _ohhell(driver: Driver, rng: random.Random, known: bool, renege: float, deals: int) -> list[JSONObject]:
     """Deals of Oh Hell (``deals`` of them; 0: the whole sequence) with random bids and plays."""
     n = driver.game.num_players
     secret: list[JSONObject] = []
@@ -141,7 +121,7 @@ def _ohhell(driver: _Driver, rng: random.Random, known: bool, renege: float, dea
 # ---------------------------------------------------------------------------------- Bourré
 
 
-def _bourre(driver: _Driver, rng: random.Random, known: bool, renege: float) -> list[JSONObject]:
+def _bourre(driver: Driver, rng: random.Random, known: bool, renege: float) -> list[JSONObject]:
     game = driver.game
     n = game.num_players
     secret: list[JSONObject] = []
@@ -212,7 +192,7 @@ def _bourre(driver: _Driver, rng: random.Random, known: bool, renege: float) -> 
 # ---------------------------------------------------------------------------------- Briscola
 
 
-def _briscola(driver: _Driver, rng: random.Random, known: bool) -> list[JSONObject]:
+def _briscola(driver: Driver, rng: random.Random, known: bool) -> list[JSONObject]:
     game = driver.game
     n = game.num_players
     secret: list[JSONObject] = []

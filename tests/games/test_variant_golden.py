@@ -50,7 +50,7 @@ def test_every_variant_has_a_golden_record():
 
 
 WHOLE_GAMES = sorted(p.stem for p in GOLDEN.glob("*_whole_game.json")
-                     if json.loads(p.read_text())["game"] not in ("bhargage", "suitcases"))
+                     if json.loads(p.read_text())["game"] not in ("bhargage", "suitcases", "ohhell"))
 
 
 def test_every_cribbage_variant_has_a_whole_game_at_every_seat_count():
