@@ -988,7 +988,7 @@ function setMe(me) {
   if (me.paired) loadAddress(); else $("invite").hidden = true;
   $("setup-start").disabled = !me.paired;
   renderSeats();
-  if (state.view) { renderScores(state.view); renderHand(state.view); }
+  if (state.view) render(state.view);  // what a paired phone may do (bids, slaps, God's rule) shows now
   if (state.tab === "history") renderHistory();
 }
 

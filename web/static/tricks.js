@@ -43,7 +43,7 @@ function trickBox() {
 
 function say(action) { return change("/api/action", { action }); }
 
-function actionButton(label, action, primary) {
+function trickButton(label, action, primary) {
   const b = el("button", primary ? "primary" : null, label);
   b.type = "button";
   b.addEventListener("click", () => say(action));
@@ -75,7 +75,7 @@ function trickButtons(view) {
   if (view.game === "ohhell" && view.phase === "bid" && turn !== null) {
     const taken = (view.bids || []).reduce((sum, b) => sum + (b || 0), 0);
     for (let n = 0; n <= view.cards_this_deal; n += 1) {
-      const b = actionButton(String(n), { act: "bid", player: turn, tricks: n });
+      const b = trickButton(String(n), { act: "bid", player: turn, tricks: n });
       // the dealer's hook: the bids may not add up to the tricks of the deal
       if (turn === view.dealer && taken + n === view.cards_this_deal) { b.disabled = true; b.title = "the hook"; }
       box.appendChild(b);
@@ -84,20 +84,20 @@ function trickButtons(view) {
   }
   if (view.style === "tricks.bourre") {
     if (view.phase === "ante") {
-      box.appendChild(actionButton("Everyone antes", { act: "ante" }, true));
-      (view.owed_ante || []).forEach((s) => box.appendChild(actionButton(seatName(view, s), { act: "ante", player: s })));
+      box.appendChild(trickButton("Everyone antes", { act: "ante" }, true));
+      (view.owed_ante || []).forEach((s) => box.appendChild(trickButton(seatName(view, s), { act: "ante", player: s })));
       return ["Ante", box];
     }
     if (view.phase === "declare" && turn !== null) {
-      box.appendChild(actionButton("Pass", { act: "pass", player: turn }));
-      for (let n = 0; n <= 5; n += 1) box.appendChild(actionButton(`Play, draw ${n}`, { act: "draw", player: turn, count: n }, n === 0));
+      box.appendChild(trickButton("Pass", { act: "pass", player: turn }));
+      for (let n = 0; n <= 5; n += 1) box.appendChild(trickButton(`Play, draw ${n}`, { act: "draw", player: turn, count: n }, n === 0));
       return [`${seatName(view, turn)}: pass or play`, box];
     }
   }
   if (view.style === "tricks.briscola" && view.phase === "bid" && turn !== null) {
-    box.appendChild(actionButton("Pass", { act: "pass", player: turn }));
+    box.appendChild(trickButton("Pass", { act: "pass", player: turn }));
     if (view.options && view.options.variant === "basic") {
-      BRISCOLA_RANKS.forEach((r) => box.appendChild(actionButton(r, { act: "bid", player: turn, rank: r })));
+      BRISCOLA_RANKS.forEach((r) => box.appendChild(trickButton(r, { act: "bid", player: turn, rank: r })));
     }
     const points = el("input");
     points.type = "number"; points.min = "61"; points.max = "120";
@@ -113,11 +113,11 @@ function trickButtons(view) {
     return [`${seatName(view, turn)}: bid or pass`, box];
   }
   if (view.phase === "deal" && view.dealer === null) {
-    (view.players || []).forEach((name, s) => box.appendChild(actionButton(name, { act: "deal", dealer: s })));
+    (view.players || []).forEach((name, s) => box.appendChild(trickButton(name, { act: "deal", dealer: s })));
     return ["Who deals first?", box];
   }
   if (view.phase === "deal") {
-    box.appendChild(actionButton("Deal", { act: "deal" }, true));
+    box.appendChild(trickButton("Deal", { act: "deal" }, true));
     return ["Next deal", box];
   }
   return null;
@@ -157,8 +157,8 @@ function renderTricks(view) {
     row.appendChild(el("p", null, `${claim.say} (${claim.status})`));
     if (claim.status === "open" && state.me.paired) {
       const buttons = el("div", "buttons");
-      buttons.append(actionButton("Accept", { act: "accept", claim: index }, true),
-        actionButton("Dismiss", { act: "dismiss", claim: index }));
+      buttons.append(trickButton("Accept", { act: "accept", claim: index }, true),
+        trickButton("Dismiss", { act: "dismiss", claim: index }));
       row.appendChild(buttons);
     }
     box.appendChild(row);
