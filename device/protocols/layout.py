@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
-from device.protocols import Ask, TableProtocol, TableSession, register_protocol
-from device.protocols.pegging import NOT_A_FACE, Seen
+from device.protocols import NOT_A_FACE, Ask, TableProtocol, TableSession, register_protocol
+from device.protocols.pegging import Seen
 from device.protocols.script import register_script
 from games.errors import IllegalActionError, PegpiError
 from games.jsontypes import JSONObject

@@ -39,7 +39,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from device.protocols import Ask, Recorded, TableProtocol, TableSession, register_protocol
+from device.protocols import NOT_A_FACE, Ask, Recorded, TableProtocol, TableSession, register_protocol
 from games.errors import IllegalActionError, PegpiError
 from games.jsontypes import JSONObject
 from games.table import CRIB, PeggingTable, Zone
@@ -48,8 +48,6 @@ if TYPE_CHECKING:
     from games.engine import Action, State
     from vision.events import TableEvent
 
-#: what the camera reports for a card it sees from the back, or cannot read
-NOT_A_FACE = ("back", "unknown")
 Key = tuple[Zone, int]
 
 

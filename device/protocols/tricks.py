@@ -31,7 +31,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from device.protocols import Ask, TableProtocol, TableSession, register_protocol
+from device.protocols import NOT_A_FACE, Ask, TableProtocol, TableSession, register_protocol
 from device.protocols.script import register_script
 from games.errors import IllegalActionError, PegpiError
 from games.jsontypes import JSONObject
@@ -42,8 +42,6 @@ if TYPE_CHECKING:
     from games.records import Replay
     from vision.events import TableEvent
 
-#: what the camera reports for a card it sees from the back, or cannot read
-NOT_A_FACE = ("back", "unknown")
 Key = tuple[Zone, int]
 
 

@@ -12,6 +12,7 @@ from games.cards import FRENCH_52, Card
 from games.pileplay import autoplay
 from games.records import load_record, replay, steps
 from pegpi.cli import main
+from tests.games import rulecards
 
 ROOT = Path(__file__).parents[2]
 GOLDEN = Path(__file__).parent / "golden"
@@ -20,14 +21,7 @@ NESSLER = ["---AJ--Q---------QAKQJJ-QK", "-----A----KJ-K--------A---"]
 
 
 def table_after(heading: str) -> list[list[str]]:
-    section = CARD.split(heading, 1)[1]
-    block = []
-    for line in section.splitlines()[1:]:
-        if line.startswith("|"):
-            block.append(line)
-        elif block:
-            break
-    return [[cell.strip() for cell in line.strip("|").split("|")] for line in block[2:]]
+    return rulecards.table_after(CARD, heading)
 
 
 def test_nessler_2022_longest_terminating_deal():

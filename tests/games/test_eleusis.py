@@ -17,6 +17,7 @@ from games.pileplay import autoplay
 from games.records import load_record, replay
 from games.view import view_from_json
 from pegpi.cli import main
+from tests.games import rulecards
 
 ROOT = Path(__file__).parents[2]
 GOLDEN = Path(__file__).parent / "golden"
@@ -24,14 +25,7 @@ CARD = (ROOT / "seeds" / "eleusis.md").read_text()
 
 
 def table_after(heading: str) -> list[list[str]]:
-    section = CARD.split(heading, 1)[1]
-    block = []
-    for line in section.splitlines()[1:]:
-        if line.startswith("|"):
-            block.append(line)
-        elif block:
-            break
-    return [[cell.strip() for cell in line.strip("|").split("|")] for line in block[2:]]
+    return rulecards.table_after(CARD, heading)
 
 
 def cards(text: str) -> list[Card]:

@@ -10,6 +10,7 @@ from games.cards import Card
 from games.pileplay import autoplay
 from games.ratscrew import DEFAULTS, pattern
 from games.records import load_record, replay
+from tests.games import rulecards
 
 ROOT = Path(__file__).parents[2]
 GOLDEN = Path(__file__).parent / "golden"
@@ -17,14 +18,7 @@ CARD = (ROOT / "seeds" / "ratscrew.md").read_text()
 
 
 def table_after(heading: str) -> list[list[str]]:
-    section = CARD.split(heading, 1)[1]
-    block = []
-    for line in section.splitlines()[1:]:
-        if line.startswith("|"):
-            block.append(line)
-        elif block:
-            break
-    return [[cell.strip() for cell in line.strip("|").split("|")] for line in block[2:]]
+    return rulecards.table_after(CARD, heading)
 
 
 def cards(text: str) -> list[Card]:
