@@ -5,6 +5,9 @@ of the same kind until two pass; the first to play every card wins the deal for 
 The landlord plays alone against the two peasants. Each bomb or rocket played doubles the deal's
 stake; a landlord who wins scores the stake from each peasant, and when the landlord loses each
 peasant scores it. The combinations are read by :mod:`games.landlordcombos`.
+
+At the table (``spec.table == "combos"``) each seat lays its plays in its own zone and the middle
+cards lie in the kitty; the state answers :class:`games.table.CombosTable`'s questions.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ from games.cards import Card, split_card_text
 from games.engine import Action, Game, Item, Option, ScoreRequest, Spec, State, register
 from games.errors import CardError, IllegalActionError, OptionError
 from games.landlordcombos import Combo, classify, power, score_json, why_not
+from games.table import KITTY as MIDDLE
+from games.table import Zone
 from games.view import Common, Group, LayoutView, ScoreTable, TableView
 
 HAND, KITTY = 17, 3
@@ -90,7 +95,7 @@ class Landlord(Game):
         title="Fight the Landlord",
         players=(3,),
         deck="french54",
-        table="layout",
+        table="combos",
         target=20,
         aliases=("fight the landlord", "dou dizhu", "doudizhu"),
         pegged=False,
@@ -145,6 +150,7 @@ class LandlordState(State):
         self.passes = 0
         self.trick: list[tuple[int, tuple[Card, ...], str]] = []
         self.played: list[Card] = []
+        self.laid: list[list[Card]] = [[], [], []]  # each seat's cards played this deal, in order
         self.deals = 0
         self.reached: list[int] = []
         self.sheet: list[tuple[str, ...]] = []
@@ -170,9 +176,12 @@ class LandlordState(State):
         assert self.turn is not None
         if self._phase == "bid":
             return f"{names[self.turn]} bids or passes"
+        assert self.landlord is not None
+        stake = f"landlord {names[self.landlord]}, bid {self.bid} x{2 ** self.doublings}"
         if self.beat is None:
-            return f"{names[self.turn]} leads any combination"
-        return f"{names[self.turn]} beats the {self.beat[2]} or passes"
+            return f"{names[self.turn]} leads any combination ({stake})"
+        cards = " ".join(map(str, self.beat[1]))
+        return f"{names[self.turn]} beats the {self.beat[2]} ({cards}) or passes ({stake})"
 
     def _need(self, action: Action, phase: str) -> None:
         if self._phase != phase:
@@ -234,6 +243,7 @@ class LandlordState(State):
         self.passes = 0
         self.trick = []
         self.played = []
+        self.laid = [[], [], []]
         self._phase = "bid"
 
     def _bid(self, seat: int, points: int) -> None:
@@ -314,6 +324,7 @@ class LandlordState(State):
                 hand.remove(card)
         self.held[seat] -= len(cards)
         self.played.extend(cards)
+        self.laid[seat].extend(cards)
         self.beat = (seat, cards, combo)
         self.trick.append((seat, cards, str(combo)))
         self.passes = 0
@@ -369,6 +380,93 @@ class LandlordState(State):
     def on_target(self, side: int) -> None:
         if side not in self.reached:
             self.reached.append(side)  # the winner is named once every peasant has scored
+
+    # -- the combinations table's questions (games.table.CombosTable) ------------------------
+
+    def whose_turn(self) -> int | None:
+        return self.turn if self._phase == "play" and not self.is_over else None
+
+    def zone_owner(self, zone: Zone) -> int | None:
+        if zone == MIDDLE:
+            return self.landlord
+        return zone.seat if zone.kind == "seat" and zone.seat is not None and zone.seat < 3 else None
+
+    def zone_label(self, zone: Zone) -> str:
+        if zone == MIDDLE:
+            return "the middle cards"
+        seat = self.zone_owner(zone)
+        return f"{self.game.players[seat]}'s zone" if seat is not None else zone.name
+
+    def zone_cards(self, zone: Zone) -> list[str]:
+        if zone == MIDDLE:
+            return [str(c) for c in self.kitty]
+        seat = self.zone_owner(zone)
+        return [str(c) for c in self.laid[seat]] if seat is not None else []
+
+    def card_means(self, zone: Zone, card: str) -> list[Action] | None:
+        """A card alone means nothing here: it belongs to the group laid with it."""
+        face = self.game.parse_card(card)
+        if zone == MIDDLE:
+            return [] if self._phase in ("bid", "kitty") else None
+        seat = self.zone_owner(zone)
+        if seat is None or self._phase != "play" or face in self.played:
+            return None
+        return []
+
+    def group_means(self, zone: Zone, cards: Sequence[str]) -> list[Action] | None:
+        faces = tuple(self.game.parse_card(c) for c in cards)
+        if zone == MIDDLE:
+            return self._kitty_means(faces)
+        seat = self.zone_owner(zone)
+        if seat is None or not faces:
+            return None
+        if all(c in self.laid[seat] for c in faces):
+            return None  # the game's already: seen again
+        names = self.game.players
+        if self._phase != "play" or self.turn is None:
+            raise IllegalActionError(f"nobody plays now: {self.prompt()}")
+        actions: list[Action] = []
+        turn, beat, passes = self.turn, self.beat, self.passes
+        while turn != seat:
+            if beat is None:
+                raise IllegalActionError(f"{names[turn]} leads: {names[seat]} plays out of turn")
+            actions.append(Pass(player=turn))
+            passes += 1
+            if passes == 2:
+                turn, beat, passes = beat[0], None, 0
+            else:
+                turn = (turn + 1) % 3
+        readings = classify(faces)
+        if not readings:
+            raise IllegalActionError(f"no combination: {why_not(faces)}")
+        if beat is not None and not any(r.beats(beat[2]) for r in readings):
+            raise IllegalActionError(f"it does not beat {' '.join(map(str, beat[1]))} (the {beat[2]})")
+        return [*actions, Play(player=seat, cards=faces)]
+
+    def _kitty_means(self, faces: tuple[Card, ...]) -> list[Action] | None:
+        if self.kitty and sorted(faces) == sorted(self.kitty):
+            return None
+        if self._phase == "bid" or (self._phase == "kitty" and len(faces) < KITTY):
+            return []
+        if self._phase != "kitty":
+            return None
+        return [Kitty(cards=faces)]
+
+    def group_size(self, zone: Zone) -> int:
+        if zone == MIDDLE:
+            return KITTY
+        seat = self.zone_owner(zone)
+        return self.held[seat] if seat is not None else 0
+
+    def to_beat(self) -> tuple[int, tuple[str, ...]] | None:
+        if self.beat is None or self._phase != "play":
+            return None
+        return self.beat[0], tuple(map(str, self.beat[1]))
+
+    def cleared(self) -> list[Action]:
+        if self.beat is None or self._phase != "play" or self.turn is None:
+            return []
+        return [Pass(player=(self.turn + k) % 3) for k in range(2 - self.passes)]
 
     def _view(self, common: Common, seat: int | None) -> TableView:
         names = self.game.players

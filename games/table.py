@@ -28,12 +28,13 @@ if TYPE_CHECKING:
 
 #: What a zone of the mat is for: a seat's own row (or spot), the crib, the starter, a trick's
 #: trump, a central pile, a grid of outlines read together, a main line of cards and the
-#: sidelines laid under it.
-ZoneKind = Literal["seat", "crib", "starter", "trump", "pile", "grid", "line", "side"]
+#: sidelines laid under it, the extra cards dealt to the middle (a kitty).
+ZoneKind = Literal["seat", "crib", "starter", "trump", "pile", "grid", "line", "side", "kitty"]
 ZONE_KINDS: tuple[str, ...] = get_args(ZoneKind)
 #: the zones a mat names by their kind alone (every kind but a seat's row)
 _BY_NAME: dict[str, ZoneKind] = {"crib": "crib", "starter": "starter", "trump": "trump", "pile": "pile",
-                                 "grid": "grid", "line": "line", "side": "side"}
+                                 "grid": "grid", "line": "line", "side": "side",
+                                 "kitty": "kitty"}
 
 
 class ZoneError(PegpiError, ValueError):
@@ -208,3 +209,37 @@ class TricksTable(TableState, Protocol):
     def referee_says(self) -> str | None:
         """The referee's oldest claim the players have not decided yet, in a sentence (the deal,
         the trick, the rule broken, the card that proves it and the penalty); None when none is open."""
+
+
+KITTY = Zone("kitty")
+
+
+@runtime_checkable
+class CombosTable(TableState, Protocol):
+    """The combinations table (``spec.table == "combos"``, Fight the Landlord): each seat lays its
+    plays into its own zone, a grid of outlines in front of it, and the extra cards dealt to the
+    middle lie in the kitty's outlines. A play is the group of cards laid together, read as one:
+    the protocol gathers a seat's new cards and asks what they mean once the group is complete.
+    A pass shows only through what follows it (a later seat's play, the combination lifted).
+
+    ``zone_cards`` gives a seat's cards played this deal, in order (they lie in its zone until the
+    players lift them), and the kitty's cards once the game holds them."""
+
+    def group_means(self, zone: Zone, cards: Sequence[str]) -> list[Action] | None:
+        """What the face-up ``cards`` laid together in ``zone`` mean now, in order: in a seat's
+        zone, the passes of the seats before it that the order of play proves, then its play; in
+        the kitty, the extra cards turned up. ``[]`` when they belong there but mean nothing yet
+        (the kitty turned before the bidding is over, or not all of it); None when the game holds
+        them already. Raises ``IllegalActionError`` in a player's words when they may not be laid
+        there now (out of turn, not a combination, not beating the one to beat)."""
+
+    def group_size(self, zone: Zone) -> int:
+        """The most cards a group in ``zone`` may have now: the cards its seat holds, the kitty's
+        three; a group of that many is complete the moment it is down."""
+
+    def to_beat(self) -> tuple[int, tuple[str, ...]] | None:
+        """The combination to beat and the seat that played it; None when the player to move leads."""
+
+    def cleared(self) -> list[Action]:
+        """The passes proved when the combination to beat is lifted off the mat (nobody lifts it
+        before the others have passed): each seat still to answer it; [] when none stands."""

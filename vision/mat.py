@@ -25,7 +25,7 @@ from vision.errors import LayoutError
 #: Paper sizes, landscape (width, height) in mm, smallest first. A2 (a print shop's) is for the
 #: 3- and 4-seat pegging mats: four outlines a seat, a crib of four and the starter.
 PAPERS = {"A4": (297.0, 210.0), "A3": (420.0, 297.0), "A2": (594.0, 420.0)}
-TABLES = ("pegging", "tricks", "pile", "layout", "line")
+TABLES = ("pegging", "tricks", "pile", "layout", "line", "combos")
 #: ArUco dictionary of the markers (an OpenCV ``cv2.aruco.DICT_*`` name) and their ids,
 #: clockwise from the top-left corner.
 MARKER_DICT = "DICT_4X4_50"
@@ -140,10 +140,12 @@ def layout_for(table: str, seats: int, paper: str | None = None) -> MatLayout:
         paper = mat_paper(table, seats)
     if paper not in PAPERS:
         raise LayoutError(f"unknown paper {paper!r}; choose one of {', '.join(PAPERS)}")
-    builders = {"pegging": _pegging, "tricks": _around, "pile": _around, "layout": _grid, "line": _line_mat}
+    builders = {"pegging": _pegging, "tricks": _around, "pile": _around, "layout": _grid, "line": _line_mat,
+                "combos": _combos}
     if table not in builders:
         raise LayoutError(f"unknown table protocol {table!r}; choose one of {', '.join(TABLES)}")
-    limits = {"pegging": (2, 4), "tricks": (2, 8), "pile": (2, 8), "layout": (1, 8), "line": (2, 8)}
+    limits = {"pegging": (2, 4), "tricks": (2, 8), "pile": (2, 8), "layout": (1, 8), "line": (2, 8),
+              "combos": (3, 3)}
     low, high = limits[table]
     if not isinstance(seats, int) or not low <= seats <= high:
         raise LayoutError(f"a {table} mat has {low} to {high} seats, not {seats!r}")
@@ -353,6 +355,40 @@ def _line_mat(table: str, seats: int, size: tuple[float, float], reserve: float)
     zones = [_zone("line", "line", main), _zone("side", "side", side)]
     bottom = side[-1].rect[3]
     title = (reserve + 1.0, bottom + 2.0, w - reserve - 1.0, h - _EDGE)
+    return zones, title
+
+
+#: outlines a seat's zone on a combinations mat has at least (a play of more is entered on the phone)
+COMBO_LEAST = 6
+
+
+def _combos(table: str, seats: int, size: tuple[float, float], reserve: float) -> _Plan:
+    """Fight the Landlord's mat: each seat lays its plays in its own zone in front of it (seat 0
+    along the bottom, cards upright; seats 1 and 2 along the left and right edges, cards lying
+    sideways, two columns each), and the three middle cards lie in the kitty at the top."""
+    w, h = size
+    cw, ch = CARD_MM
+    portrait, landscape = (cw, ch), (ch, cw)
+    side_w = 2 * ch + GAP_MM
+    rows = int((h - 2 * reserve + GAP_MM) // (cw + GAP_MM))  # the outer column runs between the markers
+    cols = int((w - 2 * (_EDGE + side_w + GAP_MM) + GAP_MM) // (cw + GAP_MM))
+    kitty_y1 = _EDGE + ch
+    deep = int((h - _EDGE - kitty_y1 - 2 * GAP_MM + GAP_MM) // (ch + GAP_MM))
+    if min(2 * rows, cols * deep) < COMBO_LEAST or cols < 3:
+        raise LayoutError(f"a combinations mat needs {COMBO_LEAST} outlines a seat and the three middle "
+                          f"cards; this paper has room for {max(0, min(2 * rows, cols * deep))}: use A2")
+    y0 = (h - (rows * cw + (rows - 1) * GAP_MM)) / 2
+    zones: list[Zone] = []
+    bottom = [Slot(r * cols + c, (w / 2 + (c - (cols - 1) / 2) * (cw + GAP_MM), h - _EDGE - ch / 2 - r * (ch + GAP_MM)),
+                   portrait) for r in range(deep) for c in range(cols)]
+    zones.append(_zone("seat0", "seat", bottom, 0))
+    for seat, edge_x, inward in ((1, _EDGE + ch / 2, 1.0), (2, w - _EDGE - ch / 2, -1.0)):
+        slots = [Slot(col * rows + r, (edge_x + inward * (1 - col) * (ch + GAP_MM), y0 + cw / 2 + r * (cw + GAP_MM)),
+                      landscape) for col in range(2) for r in range(rows)]
+        zones.append(_zone(f"seat{seat}", "seat", slots, seat))
+    kitty = [Slot(i, (w / 2 + (i - 1) * (cw + GAP_MM), _EDGE + ch / 2), portrait) for i in range(3)]
+    zones.append(_zone("kitty", "kitty", kitty))
+    title = (reserve + 1.0, _EDGE, w / 2 - 1.5 * cw - 2 * GAP_MM, reserve - 1.0)
     return zones, title
 
 
