@@ -470,7 +470,7 @@ class LandlordState(State):
 
     def _view(self, common: Common, seat: int | None) -> TableView:
         names = self.game.players
-        common["table"] = ScoreTable(columns=("", "deal", *names), rows=tuple(self.sheet),
+        common["table"] = ScoreTable(columns=("", "deal", *names), rows=(*self.sheet, *self._live()),
                                      totals=("Total", "", *map(str, self.scores)))
         common["turn"] = self.turn
         common["dealer"] = None
@@ -489,6 +489,18 @@ class LandlordState(State):
             held=tuple(self.held), beat=beat, passes=self.passes, bid=self.bid,
             multiplier=2 ** self.doublings, played=tuple(map(str, self.played)),
         )
+
+
+    def _live(self) -> tuple[tuple[str, ...], ...]:
+        """The deal in play as a last row of the score table (what the board shows): the bids, or
+        the combination to beat and the stake's multiplier, the landlord (L) and the cards held."""
+        if self.is_over or self._phase == "deal":
+            return ()
+        if self._phase == "bid":
+            return (("bids", "", *("" if b is None else str(b) if b else "-" for b in self.bids)),)
+        what = "kitty" if self._phase == "kitty" else str(self.beat[2]) if self.beat is not None else "lead"
+        held = (("L" if s == self.landlord else "") + str(n) for s, n in enumerate(self.held))
+        return ((f"x{2 ** self.doublings} {what}", "", *held),)
 
 
 def _order(card: Card) -> tuple[int, str]:
