@@ -446,7 +446,7 @@ class LandlordState(State):
     def _kitty_means(self, faces: tuple[Card, ...]) -> list[Action] | None:
         if self.kitty and sorted(faces) == sorted(self.kitty):
             return None
-        if self._phase == "bid" or (self._phase == "kitty" and len(faces) < KITTY):
+        if self._phase in ("deal", "bid") or (self._phase == "kitty" and len(faces) < KITTY):
             return []
         if self._phase != "kitty":
             return None

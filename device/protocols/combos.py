@@ -112,7 +112,7 @@ class CombosProtocol(TableProtocol):
                 laid = self.mat[key]
                 if laid.card in held:
                     laid.used = True
-                elif laid.used and zone.kind == "seat" and not self._played_before(laid.card):
+                elif laid.used and (zone == KITTY or not self._played_before(laid.card)):
                     laid.used = False  # an undo took its play back: read again once the zone changes
                     self.aside.add(key)
         self.open = [z for z in self.open if self._fresh(z)]
@@ -125,7 +125,9 @@ class CombosProtocol(TableProtocol):
                 self.waiting.append((event, input))
                 continue
             self._event(event, input)
+            self._drain()  # a question just answered: what waited behind it comes first
         self._settle(input)
+        self._drain()
 
     def confirm(self, *, source: str, input: str | None = None) -> None:
         ask = self.ask
