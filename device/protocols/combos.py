@@ -429,7 +429,7 @@ def combos_script(result: Replay) -> list[JSONObject]:
             for slot, card in enumerate(data["cards"]):
                 place(zone, slot, card)
             ends[len(steps) - 1] = False
-        elif act == "pass" and state.phase == "play" and _proven(result, actions, laid, index, before):
+        elif act == "pass" and state.phase == "play" and _proven(actions, laid, index, before):
             pass  # the order of play shows it
         else:
             steps.append({"op": "say", "action": data})
@@ -456,21 +456,15 @@ def combos_script(result: Replay) -> list[JSONObject]:
     return out
 
 
-def _proven(result: Replay, actions: list[JSONObject], laid: list[bool], index: int,
+def _proven(actions: list[JSONObject], laid: list[bool], index: int,
             before: tuple[int, tuple[str, ...]] | None) -> bool:
     """Whether the mat proves the pass at ``index``: the round it ends is lifted with its
     combination to beat on the mat, or the next play is laid on the mat."""
     later = next((i for i in range(index, len(actions)) if actions[i]["act"] != "pass"), None)
-    run = actions[index:later]
-    if before is not None:
-        owner = next((i for i in range(index - 1, -1, -1) if actions[i]["act"] == "play"), None)
-        passes_before = 0
-        for i in range(index - 1, -1, -1):
-            if actions[i]["act"] != "pass":
-                break
-            passes_before += 1
-        if passes_before + len(run) >= 2 and owner is not None and laid[owner]:
-            return True  # the combination to beat is lifted once the round is over
+    owner = next((i for i in range(index - 1, -1, -1) if actions[i]["act"] != "pass"), None)
+    passes = (later if later is not None else len(actions)) - (owner if owner is not None else -1) - 1
+    if before is not None and passes >= 2 and owner is not None and laid[owner]:
+        return True  # the round is over: its combination to beat, on the mat, is lifted
     return later is not None and actions[later]["act"] == "play" and laid[later]
 
 
