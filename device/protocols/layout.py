@@ -41,10 +41,7 @@ def layout_table(state: State) -> LayoutTable:
 @register_protocol
 class LayoutProtocol(QueuedMatProtocol):
     name = "layout"
-
-    @classmethod
-    def serves(cls, state: State) -> bool:
-        return isinstance(state, LayoutTable)
+    interface = LayoutTable
 
     def _table(self) -> LayoutTable:
         return layout_table(self.session.state)

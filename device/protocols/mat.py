@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar
 
 from device.protocols import NOT_A_FACE, Ask, TableProtocol, TableSession
 from games.errors import PegpiError
@@ -42,6 +42,13 @@ S = TypeVar("S", bound=Seen)
 
 class MatProtocol(TableProtocol, Generic[S]):
     """A protocol that remembers what lies on the mat (``mat``: place -> what was read there)."""
+
+    #: the table interface of :mod:`games.table` a game's state declares to be played by it
+    interface: ClassVar[type[TableState]]
+
+    @classmethod
+    def serves(cls, state: State) -> bool:
+        return isinstance(state, cls.interface)
 
     def __init__(self, session: TableSession) -> None:
         super().__init__(session)

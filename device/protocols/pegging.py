@@ -59,10 +59,7 @@ def pegging_table(state: State) -> PeggingTable:
 @register_protocol
 class PeggingProtocol(QueuedMatProtocol):
     name = "pegging"
-
-    @classmethod
-    def serves(cls, state: State) -> bool:
-        return isinstance(state, PeggingTable)
+    interface = PeggingTable
 
     def _table(self) -> PeggingTable:
         return pegging_table(self.session.state)

@@ -55,10 +55,7 @@ def pile_table(state: State) -> PileTable:
 @register_protocol
 class PileProtocol(QueuedMatProtocol):
     name = "pile"
-
-    @classmethod
-    def serves(cls, state: State) -> bool:
-        return isinstance(state, PileTable)
+    interface = PileTable
 
     def __init__(self, session: TableSession) -> None:
         super().__init__(session)

@@ -63,10 +63,7 @@ def tricks_table(state: State) -> TricksTable:
 @register_protocol
 class TricksProtocol(MatProtocol[Lying]):
     name = "tricks"
-
-    @classmethod
-    def serves(cls, state: State) -> bool:
-        return isinstance(state, TricksTable)
+    interface = TricksTable
 
     def _table(self) -> TricksTable:
         return tricks_table(self.session.state)
