@@ -350,15 +350,8 @@ class BourreState(TrickState):
         if self.declared[seat] == "pass":
             raise IllegalActionError(f"{name} has passed: there is no hand to enter")
         held = HAND - (self.trick_no + any(s == seat for s, _ in self.trick) if self._phase == "play" else 0)
-        if len(cards) != held or len(set(cards)) != len(cards):
-            raise IllegalActionError(f"{name} holds {held} different cards, not {len(cards)}")
-        for card in cards:
-            if card in self.seen:
-                raise IllegalActionError(f"{card} has already been played this deal")
-            if any(h is not None and card in h for s, h in enumerate(self.known) if s != seat) or (
-                    card == self.trump_card and seat != self.dealer):
-                raise IllegalActionError(f"{card} is in another player's hand")
-        self.known[seat] = list(cards)
+        shown = self.trump_card if seat != self.dealer else None  # the dealer's turned-up card
+        self._enter_hand(seat, cards, held, kept=lambda card: "is in another player's hand" if card == shown else None)
 
     def _play(self, action: Play) -> None:
         self._need(action, "play")

@@ -417,19 +417,16 @@ class BriscolaState(TrickState):
     def _hand(self, action: Hand) -> None:
         self._need(action, "bid", "reopen", "monte", "call", "play")
         seat, cards, game = action.player, action.cards, self.game
-        held = game.hand_size - self.plays[seat]
-        if len(cards) != held or len(set(cards)) != len(cards):
-            raise IllegalActionError(f"{game.players[seat]} holds {held} different cards, not {len(cards)}")
         took_monte = seat == self.bidder and self._phase in ("call", "play") and game.variant == "monte"
-        for card in cards:
-            if card in self.seen:
-                raise IllegalActionError(f"{card} has already been played this deal")
-            if any(h is not None and card in h for s, h in enumerate(self.known) if s != seat) or (
-                    self.monte is not None and card in self.monte and not took_monte):
-                raise IllegalActionError(f"{card} is in another player's hand")
+
+        def kept(card: Card) -> str | None:
+            if self.monte is not None and card in self.monte and not took_monte:
+                return "is in another player's hand"
             if self.discards is not None and card in self.discards:
-                raise IllegalActionError(f"{card} was laid away with the monte")
-        self.known[seat] = list(cards)
+                return "was laid away with the monte"
+            return None
+
+        self._enter_hand(seat, cards, game.hand_size - self.plays[seat], kept=kept)
         if self.called is not None and self.called in cards:
             self.partner = seat
 

@@ -210,16 +210,7 @@ class OhHellState(TrickState):
 
     def _hand(self, action: Hand) -> None:
         self._need(action, "trump", "bid", "play")
-        seat, cards = action.player, action.cards
-        name = self.game.players[seat]
-        if len(cards) != self.held[seat] or len(set(cards)) != len(cards):
-            raise IllegalActionError(f"{name} holds {self.held[seat]} different cards, not {len(cards)}")
-        for card in cards:
-            if card in self.seen:
-                raise IllegalActionError(f"{card} has already been seen this deal")
-            if any(h is not None and card in h for s, h in enumerate(self.known) if s != seat):
-                raise IllegalActionError(f"{card} is in another player's hand")
-        self.known[seat] = list(cards)
+        self._enter_hand(action.player, action.cards, self.held[action.player], seen="seen")
 
     def _play(self, action: Play) -> None:
         self._need(action, "play")

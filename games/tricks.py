@@ -15,7 +15,7 @@ dismiss.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
@@ -227,6 +227,23 @@ class TrickState(State):
         self.tricks = [0] * n
         self.seen = set()
         self.pending = []
+
+    def _enter_hand(self, seat: int, cards: Sequence[Card], held: int, *, seen: str = "played",
+                    kept: Callable[[Card], str | None] | None = None) -> None:
+        """A hand entered on the phone (:class:`Hand`) becomes ``seat``'s known hand: ``held``
+        different cards, none seen this deal (the refusal says it was ``seen``), none in another
+        known hand; ``kept`` words why the game knows a card to lie elsewhere (None when not)."""
+        if len(cards) != held or len(set(cards)) != len(cards):
+            raise IllegalActionError(f"{self.game.players[seat]} holds {held} different cards, not {len(cards)}")
+        for card in cards:
+            if card in self.seen:
+                raise IllegalActionError(f"{card} has already been {seen} this deal")
+            if any(h is not None and card in h for s, h in enumerate(self.known) if s != seat):
+                raise IllegalActionError(f"{card} is in another player's hand")
+            why = kept(card) if kept is not None else None
+            if why is not None:
+                raise IllegalActionError(f"{card} {why}")
+        self.known[seat] = list(cards)
 
     def _take_trick(self, winner: int) -> None:
         """The trick on the table goes to ``winner``, who leads next."""

@@ -161,7 +161,7 @@ def register_protocol(cls: P) -> P:
     return cls
 
 
-_NOT_PROTOCOLS = ("device.protocols.script",)
+_NOT_PROTOCOLS = ("device.protocols.mat", "device.protocols.script")
 
 
 def _load_protocols() -> None:

@@ -36,10 +36,10 @@ rows were swept), as it was, if the game still waits for it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from device.protocols import NOT_A_FACE, Ask, Recorded, TableProtocol, TableSession, register_protocol
+from device.protocols import NOT_A_FACE, Ask, Recorded, TableSession, register_protocol
+from device.protocols.mat import Key, QueuedMatProtocol, Seen
 from games.errors import IllegalActionError, PegpiError
 from games.jsontypes import JSONObject
 from games.table import CRIB, PeggingTable, Zone
@@ -47,17 +47,6 @@ from games.table import CRIB, PeggingTable, Zone
 if TYPE_CHECKING:
     from games.engine import Action, State
     from vision.events import TableEvent
-
-Key = tuple[Zone, int]
-
-
-@dataclass
-class Seen:
-    """A card on the mat as the protocol knows it; ``sure`` once read confidently or confirmed."""
-
-    card: str
-    confidence: float
-    sure: bool
 
 
 def pegging_table(state: State) -> PeggingTable:
@@ -68,17 +57,15 @@ def pegging_table(state: State) -> PeggingTable:
 
 
 @register_protocol
-class PeggingProtocol(TableProtocol):
+class PeggingProtocol(QueuedMatProtocol):
     name = "pegging"
+    interface = PeggingTable
 
-    @classmethod
-    def serves(cls, state: State) -> bool:
-        return isinstance(state, PeggingTable)
+    def _table(self) -> PeggingTable:
+        return pegging_table(self.session.state)
 
     def __init__(self, session: TableSession) -> None:
         super().__init__(session)
-        self.mat: dict[Key, Seen] = {}
-        self.waiting: list[tuple[TableEvent, str | None]] = []
         #: cards the players let lie when the rules refused them (OK on a refusal), oldest first:
         #: taken once the game has changed so that they fit (a card laid before the one it follows)
         self.set_aside: list[Key] = []
@@ -101,7 +88,6 @@ class PeggingProtocol(TableProtocol):
 
     def reset(self) -> None:
         super().reset()
-        self.waiting = []
         undone = self._undone()
         self.ignored = [undone] if undone is not None else None  # an undo is not re-applied at once
         if undone is None:
@@ -123,11 +109,7 @@ class PeggingProtocol(TableProtocol):
     def on_events(self, events: Iterable[TableEvent], *, on_table: Mapping[tuple[str, int], str] | None = None,
                   input: str | None = None) -> None:
         self.watching = True
-        for event in events:
-            if self.ask is not None and not self._answers(event):
-                self.waiting.append((event, input))
-                continue
-            self._event(event, input)
+        super().on_events(events, on_table=on_table, input=input)
         if on_table is not None and not on_table:
             self.cleared = True
         if self.ask is None:
@@ -135,44 +117,12 @@ class PeggingProtocol(TableProtocol):
         self._track()
 
     def confirm(self, *, source: str, input: str | None = None) -> None:
-        ask = self.ask
-        if ask is None:
-            super().confirm(source=source)
-            return
-        if ask.kind == "confirm":
-            if ask.actions:
-                self.session.apply(ask.actions, source=source, input=input)
-            seen = self.mat.get((ask.where, ask.slot or 0)) if ask.where is not None else None
-            if seen is not None:
-                seen.sure = True
-        elif ask.where is None:
-            self.ignored = [a.to_json() for a in ask.actions]  # OK: leave what the table implied
-        elif ask.kind == "illegal":  # OK means "ignore that card" for now: it is taken once it fits
-            key = (ask.where, ask.slot or 0)
-            if key not in self.set_aside:
-                self.set_aside.append(key)
-        # "unreadable" about a card: OK means "ignore that card"
-        self.ask = None
-        self._drain()
+        super().confirm(source=source, input=input)
         self._track()
 
     def resolve(self, card: str, *, source: str) -> None:
-        ask = self.ask
-        if ask is None or ask.where is None:
-            super().resolve(card, source=source)
-            return
-        zone, slot = ask.where, ask.slot or 0
-        actions = self._meaning(zone, card)  # may refuse: the question stands
-        self.ask = None
-        self.mat[(zone, slot)] = Seen(card, 1.0, True)
-        if actions:
-            self.session.apply(actions, source=source)
-        self._drain()
+        super().resolve(card, source=source)
         self._track()
-
-    def answered(self, action: JSONObject) -> None:
-        if self.ask is not None:  # the phone gives what the table could not: the question is answered
-            self.ask = None
 
     def after_change(self) -> None:
         if self.watching:  # go on from what the phone said: held-back events, the show, the deal
@@ -182,67 +132,61 @@ class PeggingProtocol(TableProtocol):
 
     # ------------------------------------------------------------------ events
 
-    def _answers(self, event: TableEvent) -> bool:
-        ask = self.ask
-        return (ask is not None and event.kind == "removed"
-                and (event.place, event.slot or 0) == (ask.where, ask.slot))
+    def _let_be(self, ask: Ask) -> None:
+        if ask.where is None:
+            self.ignored = [a.to_json() for a in ask.actions]  # OK: leave what the table implied
+        elif ask.kind == "illegal":  # OK means "ignore that card" for now: it is taken once it fits
+            key = (ask.where, ask.slot or 0)
+            if key not in self.set_aside:
+                self.set_aside.append(key)
 
     def _drain(self) -> None:
-        while self.waiting and self.ask is None:
-            event, input = self.waiting.pop(0)
-            self._event(event, input)
+        super()._drain()
         if self.ask is None:
             self._settle(None)
 
-    def _event(self, event: TableEvent, input: str | None) -> None:
-        try:
-            zone = event.place
-        except PegpiError:
-            return  # a zone the pegging mat does not have: nothing of this game lies there
-        key = (zone, event.slot or 0)
+    def _touched(self, key: Key) -> None:
         self.ignored = None  # the mat changed: what it implies is new
         self.moved = True
         if key in self.set_aside:
             self.set_aside.remove(key)  # that card was taken back (or another laid there): it is new
-        if event.kind == "removed":
-            self.mat.pop(key, None)
-            self.early.discard(key)
-            self.cleared = not self.mat
-            if self.ask is not None and (self.ask.where, self.ask.slot) == key:
-                self.ask = None  # the card was taken back
-            return
-        self.mat[key] = Seen(event.card, event.confidence, event.confidence >= self.session.confidence)
+
+    def _removed(self, zone: Zone, slot: int, input: str | None) -> None:
+        self.early.discard((zone, slot))
+        self.cleared = not self.mat
+
+    def _lies_face_down(self, zone: Zone) -> bool:
+        return self._table().lies_face_down(zone)  # the crib; cards moved about before the play
+
+    def _placed(self, zone: Zone, slot: int, card: str, input: str | None) -> None:
         self.cleared = False
         try:
-            self._placed(zone, key[1], event.card, event.confidence, input)
+            self._read(zone, slot, card, input)
         except PegpiError as exc:
-            why = str(exc) if event.card in str(exc) else f"{event.card}: {exc}"  # the card is named
-            self.ask = Ask("illegal", f"{self._label(zone)}: {why}", zone, key[1], event.card)
+            why = str(exc) if card in str(exc) else f"{card}: {exc}"  # the card is named
+            self.ask = Ask("illegal", f"{self._label(zone)}: {why}", zone, slot, card)
 
-    def _placed(self, zone: Zone, slot: int, card: str, confidence: float, input: str | None) -> None:
-        table = pegging_table(self.session.state)
+    def _read(self, zone: Zone, slot: int, card: str, input: str | None) -> None:
+        """What a card laid means: unlike other tables, a card read unsure is asked about even when
+        it means nothing yet (it is laid early, and taken when the game reaches it)."""
         if card in NOT_A_FACE:
-            if table.lies_face_down(zone):
-                return  # the crib lies face down; cards moved about before the play do not count
-            self.ask = Ask("unreadable", f"cannot read the card in {self._label(zone)}: straighten it or "
-                           "enter it on the phone", zone, slot, card)
+            if not self._lies_face_down(zone):
+                self.ask = self._unreadable(zone, slot, card)
             return
-        actions = self._meaning(zone, card)
+        actions = self._meaning(zone, slot, card)
         if actions is None:
             return
         if not actions:
             self.early.add((zone, slot))
-        if confidence < self.session.confidence:
-            self.mat[(zone, slot)].sure = False
-            self.ask = Ask("confirm", f"is that the {card} in {self._label(zone)}? OK, or correct it",
-                           zone, slot, card, actions)
+        if not self.mat[(zone, slot)].sure:
+            self.ask = self._doubt(zone, slot, card, actions)
             return
         if actions:
             self.session.apply(actions, source="table", input=input)
             if all(a.to_json().get("card") != card for a in actions):
                 self.early.add((zone, slot))  # what came before it is recorded; the card itself waits
 
-    def _meaning(self, zone: Zone, card: str) -> list[Action] | None:
+    def _meaning(self, zone: Zone, slot: int, card: str) -> list[Action] | None:
         """The actions a face card landing in ``zone`` means now, checked by the engine (an
         illegal one raises), with the passes the order of plays implies before it; [] when it
         means nothing yet, None when it is already known. When those passes end the play (a
@@ -252,7 +196,7 @@ class PeggingProtocol(TableProtocol):
         if not actions:
             return actions
         try:
-            return self._check(state, actions)
+            return self._check(actions)
         except IllegalActionError as refused:
             first = refused
         passes: list[Action] = []
@@ -270,17 +214,11 @@ class PeggingProtocol(TableProtocol):
                 return passes  # the play is over: the card is laid for the show
             means = table.card_means(zone, card) or []
             try:
-                self._check(state, means)
+                self._check(means, state)
             except IllegalActionError:
                 continue
             return [*passes, *means]
         raise first
-
-    @staticmethod
-    def _check(state: State, actions: Sequence[Action]) -> list[Action]:
-        for action in actions:
-            state = state.apply(action)
-        return list(actions)
 
     # ------------------------------------------------------------------ what follows by itself
 
@@ -288,7 +226,7 @@ class PeggingProtocol(TableProtocol):
         """Apply what the table now implies: the next deal on a cleared mat, the show of hands
         already seen, the crib once it is turned up, a card set aside that fits now."""
         for _ in range(64):  # each step applies one action, or the few of a card set aside
-            table = pegging_table(self.session.state)
+            table = self._table()
             action: Action | None = None
             what = "the deal"
             try:
@@ -329,8 +267,7 @@ class PeggingProtocol(TableProtocol):
     def _laid_early(self) -> Action | None:
         """The first action a card laid before its time means now, once the game has moved on to
         it (the bids said, the starter turned before them is turned now)."""
-        state = self.session.state
-        table = pegging_table(state)
+        table = self._table()
         for key in sorted(self.early):
             seen = self.mat.get(key)
             means = table.card_means(key[0], seen.card) if seen is not None and seen.sure else None
@@ -340,7 +277,7 @@ class PeggingProtocol(TableProtocol):
             if not means:
                 continue
             try:
-                return self._check(state, means)[0]
+                return self._check(means)[0]
             except PegpiError:
                 continue  # refused still: the card waits
         return None
@@ -354,10 +291,9 @@ class PeggingProtocol(TableProtocol):
         if not self.undone or not self.moved:
             return None
         undone = self.undone[-1]
-        state = self.session.state
         if deal is not None:
             return deal if deal.to_json() == undone else None
-        table = pegging_table(state)
+        table = self._table()
         zone = table.show_waits_for()
         if zone is not None:
             if self._faces(zone) or undone.get("act") not in ("crib", "show"):
@@ -366,7 +302,7 @@ class PeggingProtocol(TableProtocol):
             return None
         try:
             action = self.session.game.action_from_json(undone)
-            self._check(state, [action])
+            self._check([action])
         except PegpiError:
             return None
         return action
@@ -395,7 +331,7 @@ class PeggingProtocol(TableProtocol):
             if seen is None or not seen.sure:
                 continue  # a doubtful read is never taken silently
             try:
-                actions = self._meaning(key[0], seen.card)
+                actions = self._meaning(*key, seen.card)
             except PegpiError:
                 continue  # still refused: it waits
             self.set_aside.remove(key)
@@ -439,7 +375,7 @@ class PeggingProtocol(TableProtocol):
         """Read the mat's memory again against the game: where the game now holds cards in a zone
         that the mat remembers otherwise (a correction, a card named on the phone), the cards
         lying there are the game's (matched one for one, or by their order in the zone)."""
-        table = pegging_table(self.session.state)
+        table = self._table()
         for zone in sorted({z for z, _ in self.mat}):
             held = table.zone_cards(zone)
             slots = self._slots(zone)
@@ -457,8 +393,3 @@ class PeggingProtocol(TableProtocol):
                 named = []
             for slot, card in named:
                 self.mat[(zone, slot)] = Seen(card, 1.0, True)
-
-    # ------------------------------------------------------------------ words
-
-    def _label(self, zone: Zone) -> str:
-        return pegging_table(self.session.state).zone_label(zone)

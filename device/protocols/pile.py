@@ -26,10 +26,11 @@ again: what it holds in each zone is what the mat has shown.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from device.protocols import NOT_A_FACE, Ask, TableProtocol, TableSession, register_protocol
+from device.protocols import Ask, TableSession, register_protocol
+from device.protocols.mat import QueuedMatProtocol
 from device.protocols.script import register_script
 from games.errors import IllegalActionError, PegpiError
 from games.jsontypes import JSONObject
@@ -40,7 +41,6 @@ from vision.mat import SIDE_DEPTH, layout_for
 if TYPE_CHECKING:
     from games.engine import Action, State
     from games.records import Replay
-    from vision.events import TableEvent
 
 PILE, LINE, SIDE = Zone("pile"), Zone("line"), Zone("side")
 
@@ -53,12 +53,9 @@ def pile_table(state: State) -> PileTable:
 
 
 @register_protocol
-class PileProtocol(TableProtocol):
+class PileProtocol(QueuedMatProtocol):
     name = "pile"
-
-    @classmethod
-    def serves(cls, state: State) -> bool:
-        return isinstance(state, PileTable)
+    interface = PileTable
 
     def __init__(self, session: TableSession) -> None:
         super().__init__(session)
@@ -67,131 +64,58 @@ class PileProtocol(TableProtocol):
         #: cards laid and played that the game put elsewhere (a wrong card, a play awaiting the
         #: prophet's call): seen when the game holds them where they lie
         self.offered: list[tuple[Zone, str]] = []
-        self.waiting: list[tuple[TableEvent, str | None]] = []
+
+    def _table(self) -> PileTable:
+        return pile_table(self.session.state)
 
     # ------------------------------------------------------------------ hooks
 
     def reset(self) -> None:
         super().reset()
-        self.waiting = []
         self._sync()
-
-    def on_events(self, events: Iterable[TableEvent], *, on_table: Mapping[tuple[str, int], str] | None = None,
-                  input: str | None = None) -> None:
-        for event in events:
-            if self.ask is not None and not self._answers(event):
-                self.waiting.append((event, input))
-                continue
-            self._event(event, input)
-
-    def confirm(self, *, source: str, input: str | None = None) -> None:
-        ask = self.ask
-        if ask is None:
-            super().confirm(source=source)
-            return
-        if ask.kind == "confirm" and ask.actions and ask.where is not None and ask.card is not None:
-            self._play(ask.where, ask.card, ask.actions, source, input)
-        self.ask = None  # "illegal" or "unreadable": OK leaves the card aside
-        self._drain()
-
-    def resolve(self, card: str, *, source: str) -> None:
-        ask = self.ask
-        if ask is None or ask.where is None:
-            super().resolve(card, source=source)
-            return
-        zone = ask.where
-        known = self._known(zone, card)
-        actions = None if known else pile_table(self.session.state).card_means(zone, card)
-        if actions:
-            self._check(actions)  # a refusal raises: the question stands
-        self.ask = None
-        if actions:
-            self._play(zone, card, actions, source, None)
-        self._drain()
-
-    def answered(self, action: JSONObject) -> None:
-        self.ask = None  # the phone gave what the table could not
 
     def after_change(self) -> None:
         self._sync()
-        self._drain()
+        super().after_change()
 
     # ------------------------------------------------------------------ events
 
-    def _answers(self, event: TableEvent) -> bool:
-        ask = self.ask
-        try:
-            where = event.place
-        except PegpiError:
-            return False
-        return ask is not None and event.kind == "removed" and (where, event.slot or 0) == (ask.where, ask.slot or 0)
+    def _removed(self, zone: Zone, slot: int, input: str | None) -> None:
+        action = self._table().lifted(zone)
+        if action is not None:
+            try:
+                self.session.apply([action], source="table", input=input)
+            except PegpiError as exc:
+                self.ask = Ask("illegal", f"{self._label(zone)} lifted: {exc}", actions=[action])
+            self._sync()
 
-    def _drain(self) -> None:
-        while self.waiting and self.ask is None:
-            event, input = self.waiting.pop(0)
-            self._event(event, input)
+    def _lies_face_down(self, zone: Zone) -> bool:
+        return self._table().lies_face_down(zone)
 
-    def _event(self, event: TableEvent, input: str | None) -> None:
-        try:
-            zone = event.place
-        except PegpiError:
-            return  # a zone this mat does not have
-        slot = event.slot or 0
-        if event.kind == "removed":
-            if self.ask is not None and (self.ask.where, self.ask.slot or 0) == (zone, slot):
-                self.ask = None  # the card asked about was taken back (with the pile it lay on)
-            action = pile_table(self.session.state).lifted(zone)
-            if action is not None:
-                try:
-                    self.session.apply([action], source="table", input=input)
-                except PegpiError as exc:
-                    self.ask = Ask("illegal", f"{self._label(zone)} lifted: {exc}", actions=[action])
-                self._sync()
-            return
-        self._placed(zone, slot, event.card, event.confidence, input)
+    def _refused(self, zone: Zone, card: str, exc: PegpiError) -> str:
+        return f"the {card} in {self._label(zone)}: {exc}"
 
-    def _placed(self, zone: Zone, slot: int, card: str, confidence: float, input: str | None) -> None:
-        table = pile_table(self.session.state)
-        label = self._label(zone)
-        if card in NOT_A_FACE:
-            if not table.lies_face_down(zone):
-                self.ask = Ask("unreadable", f"cannot read the card in {label}: straighten it or enter "
-                               "it on the phone", zone, slot, card)
-            return
-        try:
-            if self._known(zone, card):
-                return
-            actions = table.card_means(zone, card)
-            if not actions:
-                return
-            self._check(actions)
-        except PegpiError as exc:
-            self.ask = Ask("illegal", f"the {card} in {label}: {exc}", zone, slot, card)
-            return
-        if confidence < self.session.confidence:
-            self.ask = Ask("confirm", f"is that the {card} in {label}? OK, or correct it", zone, slot, card,
-                           list(actions))
-            return
-        self._play(zone, card, actions, "table", input)
+    def _meaning(self, zone: Zone, slot: int, card: str) -> list[Action] | None:
+        """The play ``card`` laid in ``zone`` is, checked by the engine; None when the game holds
+        it there already (see :meth:`_known`)."""
+        if self._known(zone, card):
+            return None
+        return self._check(self._table().card_means(zone, card) or [])
 
-    def _play(self, zone: Zone, card: str, actions: Sequence[Action], source: str, input: str | None) -> None:
+    def _play(self, zone: Zone | None, card: str | None, actions: Sequence[Action], source: str,
+              input: str | None) -> None:
         self.session.apply(actions, source=source, input=input)
         self.offered = []  # a new play: what was laid before is settled
         self._sync()
-        if not self._known(zone, card):
+        if zone is not None and card is not None and not self._known(zone, card):
             self.offered.append((zone, card))
-
-    def _check(self, actions: Sequence[Action]) -> None:
-        state = self.session.state
-        for action in actions:
-            state = state.apply(action)
 
     # ------------------------------------------------------------------ what the mat has shown
 
     def _known(self, zone: Zone, card: str) -> bool:
         """``card`` laid in ``zone`` is one the game already holds there and the mat has not shown
         yet (it is now), or the top of a pile uncovered again; the game is not told twice."""
-        held = pile_table(self.session.state).zone_cards(zone)
+        held = self._table().zone_cards(zone)
         shown = min(self.shown.get(zone, 0), len(held))
         if card in held[shown:]:
             self.shown[zone] = held.index(card, shown) + 1
@@ -201,13 +125,10 @@ class PileProtocol(TableProtocol):
     def _sync(self) -> None:
         """The game changed: a zone it emptied (a pile taken, a new round, an undo) starts again,
         and a card laid earlier is seen once the game holds it where it lies."""
-        table = pile_table(self.session.state)
+        table = self._table()
         for zone, count in list(self.shown.items()):
             self.shown[zone] = min(count, len(table.zone_cards(zone)))
         self.offered = [(zone, card) for zone, card in self.offered if not self._known(zone, card)]
-
-    def _label(self, zone: Zone) -> str:
-        return pile_table(self.session.state).zone_label(zone)
 
 
 @register_protocol

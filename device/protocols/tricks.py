@@ -27,33 +27,29 @@ takes the corrected name.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from device.protocols import NOT_A_FACE, Ask, TableProtocol, TableSession, register_protocol
+from device.protocols import NOT_A_FACE, Ask, TableSession, register_protocol
+from device.protocols.mat import Key, MatProtocol, Seen
 from device.protocols.script import register_script
 from games.errors import IllegalActionError, PegpiError
 from games.jsontypes import JSONObject
 from games.table import TRUMP, TricksTable, Zone
 
 if TYPE_CHECKING:
-    from games.engine import Action, State
+    from games.engine import State
     from games.records import Replay
     from vision.events import TableEvent
 
-Key = tuple[Zone, int]
-
 
 @dataclass
-class Lying:
-    """A card on the mat as the protocol knows it. ``sure``: read confidently or confirmed;
-    ``used_at``: the number of actions the game had once this card's action was recorded (or
-    the card was found to be the game's already); None while it means nothing yet."""
+class Lying(Seen):
+    """A card on the mat as the protocol knows it. ``used_at``: the number of actions the game had
+    once this card's action was recorded (or the card was found to be the game's already); None
+    while it means nothing yet."""
 
-    card: str
-    confidence: float
-    sure: bool
     used_at: int | None = None
 
 
@@ -65,16 +61,15 @@ def tricks_table(state: State) -> TricksTable:
 
 
 @register_protocol
-class TricksProtocol(TableProtocol):
+class TricksProtocol(MatProtocol[Lying]):
     name = "tricks"
+    interface = TricksTable
 
-    @classmethod
-    def serves(cls, state: State) -> bool:
-        return isinstance(state, TricksTable)
+    def _table(self) -> TricksTable:
+        return tricks_table(self.session.state)
 
     def __init__(self, session: TableSession) -> None:
         super().__init__(session)
-        self.mat: dict[Key, Lying] = {}
         self.watching = False  # table events come in: the mat, not only the phone, is followed
         self.ignored: set[Key] = set()  # cards the players set aside with OK, until taken away
         self.held_back: set[Key] = set()  # cards whose play an undo took back, until the mat changes
@@ -84,7 +79,7 @@ class TricksProtocol(TableProtocol):
 
     @property
     def notice(self) -> str | None:
-        table = tricks_table(self.session.state)
+        table = self._table()
         claim = table.referee_says()
         if claim is not None:
             return f"{claim}. Accept or dismiss it on the phone"
@@ -100,7 +95,7 @@ class TricksProtocol(TableProtocol):
 
     def reset(self) -> None:
         super().reset()
-        table = tricks_table(self.session.state)
+        table = self._table()
         done = len(self.session.entries)
         for key, lying in self.mat.items():
             zone = key[0]
@@ -160,14 +155,11 @@ class TricksProtocol(TableProtocol):
         if ask is None or key is None or key not in self.mat:
             super().resolve(card, source=source)
             return
-        tricks_table(self.session.state).card_means(key[0], card)  # a card the deck lacks: the question stands
+        self._table().card_means(key[0], card)  # a card the deck lacks: the question stands
         self.ask = None
         self.mat[key] = Lying(card, 1.0, True)
         self.ignored.discard(key)
         self._settle(None, source=source)
-
-    def answered(self, action: JSONObject) -> None:
-        self.ask = None  # the phone gave what the table could not; the mat is read again after it
 
     def after_change(self) -> None:
         if self.watching:
@@ -189,7 +181,7 @@ class TricksProtocol(TableProtocol):
         before = self.ask
         ask: Ask | None = None
         for _ in range(4 * len(self.session.game.players) + 8):  # each round applies one card
-            table = tricks_table(self.session.state)
+            table = self._table()
             seat = table.whose_turn()
             zones = [TRUMP] + ([Zone.row(seat)] if seat is not None else [])
             keys = [k for z in zones for k in self._fresh(z)]
@@ -211,8 +203,8 @@ class TricksProtocol(TableProtocol):
         zone, slot = key
         lying = self.mat[key]
         if lying.card in NOT_A_FACE:
-            return self._unreadable(key), False
-        table = tricks_table(self.session.state)
+            return self._unreadable(zone, slot, lying.card), False
+        table = self._table()
         try:
             actions = table.card_means(zone, lying.card)
         except PegpiError as exc:
@@ -222,8 +214,7 @@ class TricksProtocol(TableProtocol):
                 lying.used_at = len(self.session.entries)  # the game's already (seen again)
             return None, False
         if not lying.sure:
-            return Ask("confirm", f"is that the {lying.card} in {self._label(zone)}? OK, or correct it",
-                       zone, slot, lying.card, list(actions)), False
+            return self._doubt(zone, slot, lying.card, actions), False
         try:
             self.session.apply(actions, source=source, input=input)
         except PegpiError as exc:
@@ -236,7 +227,7 @@ class TricksProtocol(TableProtocol):
         """What lies out of order on the mat, named for the board and the phone: a card that
         cannot be read, a card laid out of turn, a second card from a seat that has played to
         this trick, a card of the trick in progress taken away, a card the rules refuse."""
-        table = tricks_table(self.session.state)
+        table = self._table()
         names = self.session.game.players
         played = dict(table.trick_in_play())
         for key in sorted(self.mat):
@@ -245,7 +236,7 @@ class TricksProtocol(TableProtocol):
             if lying.used_at is not None or key in self.ignored or key in self.held_back:
                 continue
             if lying.card in NOT_A_FACE:
-                return self._unreadable(key)
+                return self._unreadable(zone, slot, lying.card)
             try:
                 actions = table.card_means(zone, lying.card)
             except PegpiError as exc:
@@ -277,18 +268,6 @@ class TricksProtocol(TableProtocol):
                            "(OK goes on without it)", zone, 0, card)
         return None
 
-    def _check(self, actions: Sequence[Action]) -> None:
-        state = self.session.state
-        for action in actions:
-            state = state.apply(action)
-
-    def _unreadable(self, key: Key) -> Ask:
-        zone, slot = key
-        return Ask("unreadable", f"cannot read the card in {self._label(zone)}: straighten it or enter it "
-                   "on the phone", zone, slot, self.mat[key].card)
-
-    def _label(self, zone: Zone) -> str:
-        return tricks_table(self.session.state).zone_label(zone)
 
 
 # ---------------------------------------------------------------------------------- the script

@@ -286,3 +286,16 @@ def test_every_step_of_a_record_is_a_legal_action():
     record = autoplay("briscola", NAMES, seed=9, deals=2, options={"variant": "monte"})
     acts = [action.act for _, action, _ in steps(record)]
     assert {"deal", "bid", "monte", "call", "play"} <= set(acts)
+
+
+def test_a_hand_entered_after_the_monte_cannot_hold_a_card_laid_away():
+    record = load_record(GOLDEN / "briscola_monte_one_deal.json")
+    game = new_game("briscola", record["players"], options=record["options"])
+    s = game.new_initial_state()
+    for action in record["actions"][:6]:  # the deal and the auction: Ed bids
+        s = s.apply_json(action)
+    s = s.apply_json({"act": "monte", "player": 4, "cards": ["AC", "3C", "KC", "QC", "JC"]})
+    with pytest.raises(IllegalActionError, match="AC was laid away with the monte"):
+        s.apply_json({"act": "hand", "player": 1, "cards": ["AC", "2S", "3S", "4S", "5S", "6S", "7S"]})
+    s = s.apply_json({"act": "hand", "player": 1, "cards": ["2S", "3S", "4S", "5S", "6S", "7S", "JS"]})
+    assert s.view_for(1).hand == ("2S", "3S", "4S", "5S", "6S", "7S", "JS")

@@ -1,42 +1,9 @@
-"use strict";
 // The enrolment page: name the deck, then batch after batch confirm or rename each card the
 // camera reads on the outlines, and finish. It asks the device where things stand every second.
+import { $, el, request, toast } from "./helpers.js";
 
-const $ = (id) => document.getElementById(id);
 const POLL_MS = 1000;
 const page = { paired: false, status: null, edits: {}, busy: false, timer: null };
-
-function csrf() { return document.querySelector("meta[name=csrf-token]").content; }
-
-async function request(method, url, body) {
-  const init = { method, headers: { "X-CSRF-Token": csrf() }, credentials: "same-origin" };
-  if (body !== undefined) {
-    init.headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(body);
-  }
-  let response;
-  try {
-    response = await fetch(url, init);
-  } catch (err) {
-    throw new Error("The device cannot be reached. Check the Wi-Fi.");
-  }
-  const data = await response.json().catch(() => ({}));
-  if (!response.ok) {
-    const error = new Error(data.error || `The device said no (${response.status}).`);
-    error.status = response.status;
-    throw error;
-  }
-  return data;
-}
-
-function toast(message, ok = false) {
-  const el = $("toast");
-  el.textContent = message;
-  el.classList.toggle("ok", ok);
-  el.hidden = false;
-  clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { el.hidden = true; }, ok ? 2500 : 6000);
-}
 
 const TABLE_WORDS = {
   waiting: "Waiting for the camera…",
@@ -70,14 +37,14 @@ function show(status, paired) {
     `Lay these, in order: ${status.expected.join(", ")}` : "";
   const list = $("enrol-names");
   if (list.childElementCount !== status.names.length) {
-    list.replaceChildren(...status.names.map((n) => { const o = document.createElement("option"); o.value = n; return o; }));
+    list.replaceChildren(...status.names.map((n) => { const o = el("option"); o.value = n; return o; }));
   }
   renderOutlines(status);
 }
 
 function renderOutlines(status) {
   const box = $("enrol-outlines");
-  while (box.childElementCount < status.outlines.length) box.append(document.createElement("li"));
+  while (box.childElementCount < status.outlines.length) box.append(el("li"));
   status.outlines.forEach((o, i) => {
     const row = box.children[i];
     const key = `${o.state}:${o.look}`;
@@ -87,24 +54,20 @@ function renderOutlines(status) {
     row.className = `outline ${o.state}`;
     row.replaceChildren();
     if (o.state === "card" || o.state === "enrolled") {
-      const img = document.createElement("img");
+      const img = el("img");
       img.src = `/api/enrol/crop/${o.outline}.jpg?look=${o.look}`;
       img.alt = `the card on outline ${o.outline}`;
       row.append(img);
     } else {
-      const slot = document.createElement("div");
-      slot.className = "slot";
-      slot.textContent = String(o.outline);
-      row.append(slot);
+      row.append(el("div", "slot", String(o.outline)));
     }
-    const side = document.createElement("div");
-    const read = document.createElement("p");
-    read.className = "read";
+    const side = el("div");
+    const read = el("p", "read");
     side.append(read);
     if (o.state === "card") {
       const readWord = o.read === "unknown" ? "not read" : `read as ${o.read} (${Math.round(o.confidence * 100)} %)`;
       read.textContent = `Outline ${o.outline}: ${readWord}`;
-      const input = document.createElement("input");
+      const input = el("input");
       input.type = "text";
       input.name = `outline-${o.outline}`;
       input.setAttribute("list", "enrol-names");
@@ -154,7 +117,7 @@ async function send(url, body, done) {
   try {
     const data = await request("POST", url, body);
     show(data.enrolment, data.paired);
-    if (done) toast(done(data.enrolment), true);
+    if (done) toast(done(data.enrolment), true, 2500);
   } catch (err) {
     toast(err.message);
   } finally {

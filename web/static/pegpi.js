@@ -1,7 +1,8 @@
 // pegpi phone page. Everything is drawn from the JSON views the device sends; no libraries, no CDN.
-"use strict";
+// An ES module: the game families' page parts (tricks.js) import what they use and add themselves
+// with addFamily.
+import { $, el, request, toast } from "./helpers.js";
 
-const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
 const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
@@ -33,32 +34,18 @@ function actsFor(view) { return { ...ACTS, ...((view && GAME_ACTS[view.game]) ||
 const BID_FIELD = { ohhell: "tricks" };
 const PHASE_ACT = { cut: "cut", deal: "deal", discard: "discard", starter: "starter", play: "play", show: "show" };
 
-const state = { view: null, me: { paired: false, seat: null }, history: [], games: [], tab: "board",
+export const state = { view: null, me: { paired: false, seat: null }, history: [], games: [], tab: "board",
   entry: { mode: "enter", index: null, act: "play", player: null, cards: [], rank: null, points: 0 },
   lastSeen: -1, cameraTimer: null, shows: [] };
 
+// the page parts of game families kept in modules of their own (tricks.js): render(view) draws
+// the family's box, describe(view, action) words its actions for the history ([words, cards] or null)
+const families = [];
+export function addFamily(part) { families.push(part); }
+
 // ------------------------------------------------------------------ talking to the device
 
-function csrf() { return document.querySelector("meta[name=csrf-token]").content; }
-
-async function request(method, url, body) {
-  const init = { method, headers: { "X-CSRF-Token": csrf() }, credentials: "same-origin" };
-  if (body !== undefined) {
-    init.headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(body);
-  }
-  let response;
-  try {
-    response = await fetch(url, init);
-  } catch (err) {
-    throw new Error("The device cannot be reached. Check the Wi-Fi.");
-  }
-  const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(data.error || `The device said no (${response.status}).`);
-  return data;
-}
-
-async function change(url, body) {
+export async function change(url, body) {
   try {
     const data = await request("POST", url, body ?? {});
     if (data.view) render(data.view);
@@ -68,15 +55,6 @@ async function change(url, body) {
     toast(err.message);
     return null;
   }
-}
-
-function toast(message, ok = false) {
-  const el = $("toast");
-  el.textContent = message;
-  el.classList.toggle("ok", ok);
-  el.hidden = false;
-  clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { el.hidden = true; }, ok ? 1500 : 6000);
 }
 
 function connect() {
@@ -96,13 +74,6 @@ function reconnect() { if (state.source) state.source.close(); connect(); }
 
 // ------------------------------------------------------------------ small drawing helpers
 
-function el(tag, cls, text) {
-  const node = document.createElement(tag);
-  if (cls) node.className = cls;
-  if (text !== undefined && text !== null) node.textContent = text;
-  return node;
-}
-
 function svg(tag, attrs, parent) {
   const node = document.createElementNS(SVG, tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
@@ -116,7 +87,7 @@ function splitCard(text) {
   return { rank: m[1] === "T" ? "10" : m[1], suit: m[2] };
 }
 
-function cardEl(text, extra) {
+export function cardEl(text, extra) {
   const parts = splitCard(String(text));
   const node = el("span", "card" + (extra ? " " + extra : ""));
   if (!parts) {
@@ -131,11 +102,11 @@ function cardEl(text, extra) {
   return node;
 }
 
-function fillCards(box, cards, extra) {
+export function fillCards(box, cards, extra) {
   box.replaceChildren(...(cards || []).map((c) => cardEl(c, extra)));
 }
 
-function seatName(view, seat) {
+export function seatName(view, seat) {
   return seat !== null && seat !== undefined && view.players[seat] !== undefined ? view.players[seat] : "";
 }
 
@@ -164,7 +135,7 @@ function render(view) {
   $("pegboard").toggleAttribute("hidden", !pegged);  // an SVG element has no .hidden
   if (pegged) drawPegboard($("pegboard"), view);
   renderTable(view);
-  if (typeof renderTricks === "function") renderTricks(view);  // the trick games (tricks.js)
+  families.forEach((part) => { if (part.render) part.render(view); });  // e.g. the trick games (tricks.js)
   $("prompt").textContent = (view.ask ? view.prompt : view.message || view.prompt) || "";
   $("fix-prompt").textContent = view.prompt || "";
   const counting = view.count !== null && view.count !== undefined;
@@ -670,8 +641,10 @@ async function loadHistory() {
 }
 
 function describe(view, action) {
-  const family = typeof describeTrick === "function" ? describeTrick(view, action) : null;  // tricks.js
-  if (family) return family;
+  for (const part of families) {  // a family's own actions (tricks.js)
+    const said = part.describe ? part.describe(view, action) : null;
+    if (said) return said;
+  }
   const who = seatName(view, action.player);
   switch (action.act) {
     case "play": return [`${who} plays`, [action.card]];

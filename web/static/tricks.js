@@ -1,6 +1,7 @@
-// pegpi phone page: the trick games (Oh Hell, Bourré, Briscola Chiamata). Loaded after pegpi.js,
-// whose helpers (el, cardEl, fillCards, seatName, change, state) it uses; drawn from TricksView JSON.
-"use strict";
+// pegpi phone page: the trick games (Oh Hell, Bourré, Briscola Chiamata), drawn from TricksView
+// JSON. An ES module: it adds its box and its history words to the page through addFamily.
+import { el } from "./helpers.js";
+import { addFamily, cardEl, change, fillCards, seatName, state } from "./pegpi.js";
 
 const BRISCOLA_RANKS = ["A", "3", "K", "Q", "J", "7", "6", "5", "4", "2"];
 
@@ -168,3 +169,5 @@ function renderTricks(view) {
     if (wanted) box.appendChild(line(wanted[0], wanted[1]));
   }
 }
+
+addFamily({ render: renderTricks, describe: describeTrick });
