@@ -37,7 +37,7 @@ import cv2
 import numpy as np
 
 from vision.api import CARD_MM, UNKNOWN, CardClassifier, Prediction
-from vision.doubt import COLOURLESS, colour_strength, doubted, held, suited
+from vision.doubt import COLOURLESS, DOUBT, colour_strength, doubted, held, suited
 from vision.locate import FRAME_SHARE, card_shaped, downscaled, frame_quad, nested_losers, outermost
 from vision.model_input import INPUT_H, INPUT_W
 
@@ -659,11 +659,20 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     full = [q / scale for q in quads]
     source = Pyramid(image)
     colourless = colour_strength(small) < COLOURLESS
-    readings = _read_hypotheses(classifier, source, full, n_single)
-    read = [(q, r) for q, r in zip(full, readings, strict=True) if r is not None]
+    # the whole outlines first: what lies inside a card they read surely is that card's print
+    read = [(q, r) for q, r in zip(full[:n_single], _read_hypotheses(classifier, source, full[:n_single], n_single),
+                                   strict=True) if r is not None]
     # of two whole outlines one inside the other, the one whose corner shows an index stands
-    losers = nested_losers([q for q, _r in read[:n_single]], [_shows_index(r[1]) for _q, r in read[:n_single]])
+    losers = nested_losers([q for q, _r in read], [_shows_index(r[1]) for _q, r in read])
     card_aspect = 1.25 <= max(h, w) / min(h, w) <= 1.6
+    # the cards of one photo are one size: once whole outlines read as faces, a hypothesis far
+    # from their size would be dropped below whatever it read, so it is not read at all
+    faces = [_height(q) for i, (q, (p, index)) in enumerate(read) if i not in losers and p.label not in (UNKNOWN, "back")
+             and p.confidence >= min_confidence
+             and (i > 0 or (index is not None and index.label == p.label))]
+    ref = float(np.median(faces)) if faces else None
+    rest = [q for q in full[n_single:] if ref is None or abs(_height(q) / ref - 1) <= 0.25]
+    read += [(q, r) for q, r in zip(rest, _read_hypotheses(classifier, source, rest, 0), strict=True) if r is not None]
     found: list[tuple[Detection, bool]] = []
     unsure: list[tuple[float, np.ndarray, str]] = []  # hypotheses whose index leans to a card
     for i, (q, (p, index)) in enumerate(read):
@@ -700,7 +709,7 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
         sure = [_height(d.corners) * scale for d, _w in found if d.card != "back" and d.confidence >= 0.97]
         segs = _segments(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
         edge = [q / scale for hgt in ([float(np.median(sure))] if sure else card_h)
-                for q in _segment_hypotheses(segs, hgt)]
+                for q in _segment_hypotheses(segs, hgt) if ref is None or abs(_height(q) / scale / ref - 1) <= 0.25]
         for q, r in zip(edge, _read_warped(classifier, source, edge), strict=True):
             if r.label in (UNKNOWN, "back") or r.confidence < NUDGE_FROM:
                 continue
@@ -727,9 +736,10 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     sizes = [_height(d.corners) for d, whole in found if whole and d.card != "back"] or \
         [_height(d.corners) for d, _whole in found if d.card != "back" and d.confidence >= 0.97]
     if sizes:
-        ref = float(np.median(sizes))
+        size = float(np.median(sizes))
         found = [(d, whole) for d, whole in found if (whole and d.card != "back")
-                 or abs(_height(d.corners) / ref - 1) <= (0.35 if whole else 0.25)]
+                 or abs(_height(d.corners) / size - 1) <= (0.35 if whole else 0.25)]
+    found = _suits_checked(classifier, source, found)
     # a joker seen only in part is never sure: boxes in a court's art read as jokers
     found = [(Detection(d.card, held(Prediction(d.card, d.confidence)).confidence, d.corners)
               if not whole and d.card in ("RJ", "BJ") else d, whole) for d, whole in found]
@@ -744,6 +754,32 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
         return [Detection(d.card, held(Prediction(d.card, d.confidence)).confidence, d.corners)
                 if suited(d.card) else d for d, _whole in kept]
     return [d for d, _whole in kept]
+
+
+#: a black card read from its index alone stays sure only if the suit network gives its suit
+#: at least these odds (the index of a small or blurred spade reads as a club at 0.93-0.99)
+SUIT_AGREES = 0.8
+
+
+def _suits_checked(classifier: CardClassifier, source: Pyramid,
+                   found: list[tuple[Detection, bool]]) -> list[tuple[Detection, bool]]:
+    """``found`` with each black card read surely from its index alone (not ``whole``) held
+    below sure unless the suit network, reading the top of the same crop, gives its suit."""
+    odds_of = getattr(classifier, "clubs_odds", None)
+    check = [i for i, (d, whole) in enumerate(found)
+             if not whole and d.confidence > DOUBT and suited(d.card) and d.card[-1] in "SC"]
+    if odds_of is None or not check:
+        return found
+    clubs = cast(Callable[[list[np.ndarray]], np.ndarray | None], odds_of)([source.warp(found[i][0].corners)
+                                                                           for i in check])
+    if clubs is None:
+        return found
+    out = list(found)
+    for i, c in zip(check, clubs, strict=True):
+        d, whole = found[i]
+        if (float(c) if d.card.endswith("C") else 1.0 - float(c)) < SUIT_AGREES:
+            out[i] = (Detection(d.card, DOUBT, d.corners), whole)
+    return out
 
 
 #: two readings whose index corners lie closer than this share of a card's width claim the same
@@ -863,15 +899,16 @@ def card_crop(image: np.ndarray) -> np.ndarray:
 
 def _read_doubting(classifier: CardClassifier, crops: list[np.ndarray],
                    colourless: bool) -> list[tuple[Prediction, bool]]:
-    """The crops' readings, each held below sure (:func:`vision.doubt.doubted`) when its corner
-    index reads another card or when the photo is ``colourless`` and it is a suited card, and
-    whether its corner shows a card index (always False without an index network)."""
+    """The crops' readings, each held below sure (:func:`vision.doubt.doubted`) unless its corner
+    index reads the same card (a card read whole whose corner shows no index is as doubtful as
+    one whose index reads another card), or when the photo is ``colourless`` and it is a suited
+    card; and whether its corner shows a card index (always False without an index network)."""
     if not crops:
         return []
     if _index_reader(classifier) is None:
         return [(doubted(p, colourless=colourless), False) for p in classifier.classify(crops)]
-    return [(doubted(_index_over_blank(p, index), index, colourless=colourless), _shows_index(index))
-            for p, index in _read_quads(classifier, crops)]
+    return [(doubted(_index_over_blank(p, index), index, colourless=colourless, index_needed=True),
+             _shows_index(index)) for p, index in _read_quads(classifier, crops)]
 
 
 def _index_over_blank(p: Prediction, index: Prediction | None) -> Prediction:
@@ -917,7 +954,8 @@ def _read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
     whole = frame_quad(h, w)
     colourless = colour_strength(image) < COLOURLESS
     quads = [whole] + card_outlines(image)
-    reads = _read_doubting(classifier, [warp(image, q) for q in quads], colourless)
+    pyramid = Pyramid(image)  # the outlines' crops share one shrinking of a large photo
+    reads = _read_doubting(classifier, [pyramid.warp(q) for q in quads], colourless)
     losers = nested_losers(quads, [shows for _p, shows in reads])
     best: Detection | None = None
     best_key = 0.0
@@ -930,7 +968,7 @@ def _read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
         # table; look harder, with GrabCut (unless it made the outlines) and with the hypotheses
         # of recognize()
         more = [q for q in card_outlines(image, grabcut=True) if all(np.abs(q - k).max() > 4 for k in quads)]
-        for q, (p, _shows) in zip(more, _read_doubting(classifier, [warp(image, q) for q in more], colourless),
+        for q, (p, _shows) in zip(more, _read_doubting(classifier, [pyramid.warp(q) for q in more], colourless),
                                   strict=True):
             if p.label != UNKNOWN and p.confidence >= 0.5 and (best is None or p.confidence > best.confidence):
                 best = Detection(p.label, p.confidence, q)

@@ -25,13 +25,14 @@ REAL = Path(os.environ.get("PEGPI_REAL_PHOTOS", Path(__file__).resolve().parents
 
 def test_a_disagreeing_index_holds_the_reading_below_sure() -> None:
     assert doubted(Prediction("QC", 0.99), Prediction("QS", 0.9)) == Prediction("QC", DOUBT)
+    # however unsure the index is of its own card, two readers that disagree are never sure
+    assert doubted(Prediction("QC", 0.99), Prediction("QS", 0.3)) == Prediction("QC", DOUBT)
     assert doubted(Prediction("back", 0.97), Prediction("KH", 0.7)).confidence == DOUBT
     assert DOUBT < CONFIDENT and DOUBT < 0.85  # under the device's default asking threshold
 
 
-def test_an_agreeing_unsure_or_blank_index_leaves_the_reading() -> None:
+def test_an_agreeing_or_blank_index_leaves_the_reading() -> None:
     assert doubted(Prediction("QC", 0.99), Prediction("QC", 0.95)).confidence == 0.99
-    assert doubted(Prediction("QC", 0.99), Prediction("QS", 0.3)).confidence == 0.99
     assert doubted(Prediction("QC", 0.99), Prediction("unknown", 0.99)).confidence == 0.99
     assert doubted(Prediction("QC", 0.6), Prediction("QS", 0.99)).confidence == 0.6  # already unsure
 
