@@ -663,7 +663,7 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     read = [(q, r) for q, r in zip(full[:n_single], _read_hypotheses(classifier, source, full[:n_single], n_single),
                                    strict=True) if r is not None]
     # of two whole outlines one inside the other, the one whose corner shows an index stands
-    losers = nested_losers([q for q, _r in read], [_shows_index(r[1]) for _q, r in read])
+    losers = nested_losers([q for q, _r in read], [_index_agrees(p, index) for _q, (p, index) in read])
     card_aspect = 1.25 <= max(h, w) / min(h, w) <= 1.6
     # the cards of one photo are one size: once whole outlines read as faces, a hypothesis far
     # from their size would be dropped below whatever it read, so it is not read at all
@@ -902,25 +902,37 @@ def _read_doubting(classifier: CardClassifier, crops: list[np.ndarray],
     """The crops' readings, each held below sure (:func:`vision.doubt.doubted`) unless its corner
     index reads the same card (a card read whole whose corner shows no index is as doubtful as
     one whose index reads another card), or when the photo is ``colourless`` and it is a suited
-    card; and whether its corner shows a card index (always False without an index network)."""
+    card; and whether its corner shows the index of the card read (always False without an
+    index network)."""
     if not crops:
         return []
     if _index_reader(classifier) is None:
         return [(doubted(p, colourless=colourless), False) for p in classifier.classify(crops)]
-    return [(doubted(_index_over_blank(p, index), index, colourless=colourless, index_needed=True),
-             _shows_index(index)) for p, index in _read_quads(classifier, crops)]
+    out = []
+    for p, index in _read_quads(classifier, crops):
+        p = _index_over_blank(p, index)
+        out.append((doubted(p, index, colourless=colourless, index_needed=True), _index_agrees(p, index)))
+    return out
 
 
 def _index_over_blank(p: Prediction, index: Prediction | None) -> Prediction:
-    """A whole card read as a back, a joker or no card whose corner index surely shows a card is
-    that card, not surely (the whole-card reading of a court's picture can take it for a back)."""
-    if index is None or p.label not in (UNKNOWN, "back", "RJ", "BJ"):
+    """A whole card read as a back, a joker or no card, or read unsurely, whose corner index
+    surely shows a card is that card, not surely (the whole-card reading of a court's picture
+    can take it for a back; a blurred 2 of clubs reads as a queen at 0.49, its index as a 2)."""
+    if index is None or (p.label not in (UNKNOWN, "back", "RJ", "BJ") and p.confidence >= 0.5):
         return p
     if _shows_index(index) and index.confidence >= INDEX_SURE:
         return held(index)
     # a back's corner is a back's too: an outline read as a back whose corner is not is a
     # picture printed on a card (a court's frame) as often as a back
     return held(p) if p.label == "back" and index.label != "back" else p
+
+
+def _index_agrees(p: Prediction, index: Prediction | None) -> bool:
+    """Whether a whole outline's corner shows a card index and the whole card reads that card:
+    the photo's own frame over a table whose grain looks like an index now and then is no card
+    round the card it holds."""
+    return _shows_index(index) and index is not None and p.label == index.label
 
 
 def _shows_index(index: Prediction | None) -> bool:
@@ -949,6 +961,14 @@ def read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
     return Detection(d.card, d.confidence, d.corners / scale)
 
 
+def _on_border(quad: np.ndarray, h: int, w: int, share: float = 0.015) -> bool:
+    """Whether two or more corners of ``quad`` lie on the photo's edge (within ``share`` of its
+    size): an outline the photo cuts off."""
+    x, y = quad[:, 0], quad[:, 1]
+    near = (x <= share * w) | (x >= (1 - share) * w) | (y <= share * h) | (y >= (1 - share) * h)
+    return int(near.sum()) >= 2
+
+
 def _read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
     h, w = image.shape[:2]
     whole = frame_quad(h, w)
@@ -960,6 +980,8 @@ def _read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
     best: Detection | None = None
     best_key = 0.0
     for i, (q, (p, shows)) in enumerate(zip(quads, reads, strict=True)):
+        if i and p.label == "back" and _on_border(q, h, w):
+            p = held(p)  # a strip of the table cut off by the photo's edge reads as a back
         key = p.confidence + (0.05 if shows else 0.0)
         if i not in losers and p.label != UNKNOWN and p.confidence >= 0.5 and key > best_key:
             best, best_key = Detection(p.label, p.confidence, q), key
