@@ -58,12 +58,19 @@ def held(p: Prediction) -> Prediction:
     return p if p.confidence <= DOUBT else Prediction(p.label, DOUBT)
 
 
+#: :mod:`vision.recognize` ranks its candidates holding only indices at least this sure of
+#: another card, and holds the readings it keeps at any disagreement afterwards
+INDEX_SAYS = 0.5
+
+
 def doubted(p: Prediction, index: Prediction | None = None, *, colourless: bool = False,
-            index_needed: bool = False) -> Prediction:
+            index_needed: bool = False, index_says: float = 0.0) -> Prediction:
     """``p`` with its confidence held at :data:`DOUBT` when its corner index (``index``) reads
-    another card or a back, however unsurely, or (``index_needed``) shows no card where ``p``
-    says one is, or when ``colourless`` (the photo shows no colour) and ``p`` is a suited card."""
-    against = index is not None and index.label not in (UNKNOWN, p.label) and p.label != UNKNOWN
+    another card or a back (at ``index_says`` or more: by default however unsurely), or
+    (``index_needed``) shows no card where ``p`` says one is, or when ``colourless`` (the photo
+    shows no colour) and ``p`` is a suited card."""
+    against = (index is not None and index.label not in (UNKNOWN, p.label) and p.label != UNKNOWN
+               and index.confidence >= index_says)
     if index_needed and index is not None and index.label == UNKNOWN and p.label not in (UNKNOWN, BACK):
         against = True  # a card outline without an index: a box printed on a card, or no card
     return held(p) if against or (colourless and suited(p.label)) else p

@@ -37,7 +37,7 @@ import cv2
 import numpy as np
 
 from vision.api import CARD_MM, UNKNOWN, CardClassifier, Prediction
-from vision.doubt import COLOURLESS, DOUBT, colour_strength, doubted, held, suited
+from vision.doubt import COLOURLESS, DOUBT, INDEX_SAYS, colour_strength, doubted, held, suited
 from vision.locate import FRAME_SHARE, card_shaped, downscaled, frame_quad, nested_losers, outermost
 from vision.model_input import INPUT_H, INPUT_W
 
@@ -675,8 +675,12 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     read += [(q, r) for q, r in zip(rest, _read_hypotheses(classifier, source, rest, 0), strict=True) if r is not None]
     found: list[tuple[Detection, bool]] = []
     unsure: list[tuple[float, np.ndarray, str]] = []  # hypotheses whose index leans to a card
+    # readings to hold below sure once the candidates are ranked (holding them before would let
+    # a worse candidate over the same card win): an index disagreeing however unsurely
+    later: set[int] = set()
     for i, (q, (p, index)) in enumerate(read):
         whole = i < n_single
+        doubt_later = False
         if i in losers:
             continue
         if i == 0 and not ((index is not None and index.label == p.label)
@@ -691,9 +695,14 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
                     unsure.append((index.confidence, q, index.label))
                 continue
             # the whole card reading the same rank in another suit doubts the index's suit
-            p = doubted(index, p) if p.label[:-1] == index.label[:-1] else index
+            if p.label[:-1] == index.label[:-1]:
+                doubt_later = doubted(index, p).confidence < index.confidence
+                p = doubted(index, p, index_says=INDEX_SAYS)
+            else:
+                p = index
         elif whole:
-            p = doubted(p, index, colourless=colourless, index_needed=True)
+            doubt_later = doubted(p, index, colourless=colourless, index_needed=True).confidence < p.confidence
+            p = doubted(p, index, colourless=colourless, index_needed=True, index_says=INDEX_SAYS)
         elif not whole and index is not None and index.label != p.label:
             # a window slid over part of a card can look like another card (fewer pips of the
             # same suit); a hypothesis is taken only when its corner index says the same
@@ -702,6 +711,8 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
         if p.label == "back" and (not include_backs or not whole or p.confidence < 0.8):
             continue
         found.append((Detection(p.label, p.confidence, q), whole))
+        if doubt_later:
+            later.add(id(found[-1][0]))
     read_indices = _index_reader(classifier)
     if read_indices is not None:
         # index corners at the ends of straight edges anywhere in the photo, read by the index alone
@@ -739,7 +750,6 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
         size = float(np.median(sizes))
         found = [(d, whole) for d, whole in found if (whole and d.card != "back")
                  or abs(_height(d.corners) / size - 1) <= (0.35 if whole else 0.25)]
-    found = _suits_checked(classifier, source, found)
     # a joker seen only in part is never sure: boxes in a court's art read as jokers
     found = [(Detection(d.card, held(Prediction(d.card, d.confidence)).confidence, d.corners)
               if not whole and d.card in ("RJ", "BJ") else d, whole) for d, whole in found]
@@ -750,15 +760,21 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     for d, whole in found:
         if not any(_clash(d, whole, k, kwhole) for k, kwhole in kept):
             kept.append((d, whole))
+    # ranked and kept: now the doubts wait for are applied, and a black card read from its index
+    # alone needs the suit network's word
+    kept = [(Detection(d.card, min(d.confidence, DOUBT), d.corners) if id(d) in later else d, whole)
+            for d, whole in kept]
+    kept = _suits_checked(classifier, source, kept)
     if colourless:  # no colour in the photo: no suit is sure
         return [Detection(d.card, held(Prediction(d.card, d.confidence)).confidence, d.corners)
                 if suited(d.card) else d for d, _whole in kept]
     return [d for d, _whole in kept]
 
 
-#: a black card read from its index alone stays sure only if the suit network gives its suit
-#: at least these odds (the index of a small or blurred spade reads as a club at 0.93-0.99)
-SUIT_AGREES = 0.8
+#: a black card read from its index alone stays sure unless the suit network gives its suit
+#: less than these odds (the index of a small or blurred spade court reads as a club at
+#: 0.93-0.99; the suit network, reading the top of a card half under others, is no surer)
+SUIT_AGREES = 0.3
 
 
 def _suits_checked(classifier: CardClassifier, source: Pyramid,
@@ -969,6 +985,17 @@ def _on_border(quad: np.ndarray, h: int, w: int, share: float = 0.015) -> bool:
     return int(near.sum()) >= 2
 
 
+def _confirmed(d: Detection, classifier: CardClassifier, image: Pyramid, colourless: bool) -> Detection:
+    """``d``, a card :func:`recognize` found where no outline of a one-card photo read, held below
+    sure unless its whole crop reads the same card as its corner index (a hypothesis read from
+    its index alone can be a 5 read as a 4), and held if it is a back (a dark pip of a red card
+    in a grey photo reads as one)."""
+    p, _agrees = _read_doubting(classifier, [image.warp(d.corners)], colourless)[0]
+    if d.card == "back" or p.label != d.card or p.confidence <= DOUBT:
+        return Detection(d.card, min(d.confidence, DOUBT), d.corners)
+    return d
+
+
 def _read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
     h, w = image.shape[:2]
     whole = frame_quad(h, w)
@@ -985,18 +1012,19 @@ def _read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
         key = p.confidence + (0.05 if shows else 0.0)
         if i not in losers and p.label != UNKNOWN and p.confidence >= 0.5 and key > best_key:
             best, best_key = Detection(p.label, p.confidence, q), key
-    if best is None:
-        # no outline read as a card: the outlines may have taken in a shadow or a pattern of the
-        # table; look harder, with GrabCut (unless it made the outlines) and with the hypotheses
-        # of recognize()
+    if best is None or (best.card == "back" and best.confidence <= DOUBT):
+        # no outline read as a card (or only unsurely as a back): the outlines may have taken in
+        # a shadow or a pattern of the table; look harder, with GrabCut (unless it made the
+        # outlines) and, unless GrabCut's outline reads a card surely, with the hypotheses of
+        # recognize()
         more = [q for q in card_outlines(image, grabcut=True) if all(np.abs(q - k).max() > 4 for k in quads)]
         for q, (p, _shows) in zip(more, _read_doubting(classifier, [pyramid.warp(q) for q in more], colourless),
                                   strict=True):
             if p.label != UNKNOWN and p.confidence >= 0.5 and (best is None or p.confidence > best.confidence):
                 best = Detection(p.label, p.confidence, q)
-        found = recognize(image, classifier)
+        found = recognize(image, classifier) if best is None or best.confidence <= DOUBT else []
         if found and (best is None or found[0].confidence > best.confidence):
-            best = found[0]
+            best = _confirmed(found[0], classifier, pyramid, colourless)
     if best is not None:
         return best
     # "no card" is never sure in a photo meant to show one, as the card may be there unfound
