@@ -914,20 +914,20 @@ def card_crop(image: np.ndarray) -> np.ndarray:
 
 
 def _read_doubting(classifier: CardClassifier, crops: list[np.ndarray],
-                   colourless: bool) -> list[tuple[Prediction, bool]]:
+                   colourless: bool) -> list[tuple[Prediction, bool, Prediction | None]]:
     """The crops' readings, each held below sure (:func:`vision.doubt.doubted`) unless its corner
     index reads the same card (a card read whole whose corner shows no index is as doubtful as
     one whose index reads another card), or when the photo is ``colourless`` and it is a suited
-    card; and whether its corner shows the index of the card read (always False without an
-    index network)."""
+    card; whether its corner shows the index of the card read (always False without an index
+    network); and the index's own reading (None without an index network)."""
     if not crops:
         return []
     if _index_reader(classifier) is None:
-        return [(doubted(p, colourless=colourless), False) for p in classifier.classify(crops)]
-    out = []
+        return [(doubted(p, colourless=colourless), False, None) for p in classifier.classify(crops)]
+    out: list[tuple[Prediction, bool, Prediction | None]] = []
     for p, index in _read_quads(classifier, crops):
         p = _index_over_blank(p, index)
-        out.append((doubted(p, index, colourless=colourless, index_needed=True), _index_agrees(p, index)))
+        out.append((doubted(p, index, colourless=colourless, index_needed=True), _index_agrees(p, index), index))
     return out
 
 
@@ -977,6 +977,18 @@ def read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
     return Detection(d.card, d.confidence, d.corners / scale)
 
 
+#: in a photo of one card, a back is sure only if its corner reads as a back at least this surely
+#: and its outline covers at least :data:`BACK_SHARE` of the photo: the printed frame of a court's
+#: picture reads as a back (its corner a back at 0.75), and so does a box in the court's art
+BACK_INDEX, BACK_SHARE = 0.9, 0.05
+
+
+def _back_shown(quad: np.ndarray, index: Prediction | None, area: float) -> bool:
+    """Whether an outline read as a back in a photo of one card may be one surely."""
+    return (index is None or (index.label == "back" and index.confidence >= BACK_INDEX)) \
+        and float(cv2.contourArea(quad)) >= BACK_SHARE * area
+
+
 def _on_border(quad: np.ndarray, h: int, w: int, share: float = 0.015) -> bool:
     """Whether two or more corners of ``quad`` lie on the photo's edge (within ``share`` of its
     size): an outline the photo cuts off."""
@@ -990,7 +1002,7 @@ def _confirmed(d: Detection, classifier: CardClassifier, image: Pyramid, colourl
     sure unless its whole crop reads the same card as its corner index (a hypothesis read from
     its index alone can be a 5 read as a 4), and held if it is a back (a dark pip of a red card
     in a grey photo reads as one)."""
-    p, _agrees = _read_doubting(classifier, [image.warp(d.corners)], colourless)[0]
+    p, _agrees, _index = _read_doubting(classifier, [image.warp(d.corners)], colourless)[0]
     if d.card == "back" or p.label != d.card or p.confidence <= DOUBT:
         return Detection(d.card, min(d.confidence, DOUBT), d.corners)
     return d
@@ -1003,12 +1015,12 @@ def _read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
     quads = [whole] + card_outlines(image)
     pyramid = Pyramid(image)  # the outlines' crops share one shrinking of a large photo
     reads = _read_doubting(classifier, [pyramid.warp(q) for q in quads], colourless)
-    losers = nested_losers(quads, [shows for _p, shows in reads])
+    losers = nested_losers(quads, [shows for _p, shows, _index in reads])
     best: Detection | None = None
     best_key = 0.0
-    for i, (q, (p, shows)) in enumerate(zip(quads, reads, strict=True)):
-        if i and p.label == "back" and _on_border(q, h, w):
-            p = held(p)  # a strip of the table cut off by the photo's edge reads as a back
+    for i, (q, (p, shows, index)) in enumerate(zip(quads, reads, strict=True)):
+        if i and p.label == "back" and (_on_border(q, h, w) or not _back_shown(q, index, h * w)):
+            p = held(p)
         key = p.confidence + (0.05 if shows else 0.0)
         if i not in losers and p.label != UNKNOWN and p.confidence >= 0.5 and key > best_key:
             best, best_key = Detection(p.label, p.confidence, q), key
@@ -1018,7 +1030,7 @@ def _read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
         # outlines) and, unless GrabCut's outline reads a card surely, with the hypotheses of
         # recognize()
         more = [q for q in card_outlines(image, grabcut=True) if all(np.abs(q - k).max() > 4 for k in quads)]
-        for q, (p, _shows) in zip(more, _read_doubting(classifier, [pyramid.warp(q) for q in more], colourless),
+        for q, (p, _shows, _index) in zip(more, _read_doubting(classifier, [pyramid.warp(q) for q in more], colourless),
                                   strict=True):
             if p.label != UNKNOWN and p.confidence >= 0.5 and (best is None or p.confidence > best.confidence):
                 best = Detection(p.label, p.confidence, q)

@@ -150,3 +150,18 @@ def test_a_back_cut_off_by_the_photo_s_edge_is_never_sure() -> None:
     strip = np.array([[716, 944], [704, 1276], [0, 1276], [0, 868]], np.float32)
     lying = np.array([[150, 200], [420, 210], [410, 590], [140, 580]], np.float32)
     assert _on_border(strip, h, w) and not _on_border(lying, h, w)
+
+
+def test_a_court_s_picture_read_as_a_back_is_never_sure() -> None:
+    """The printed frame of a court's picture reads as a back, its corner a back at 0.75, and so
+    does a small box in the court's art: in a photo of one card, a back is sure only if its
+    corner surely reads a back and its outline is card-sized."""
+    from vision.api import Prediction
+    from vision.recognize import _back_shown
+
+    area = 480.0 * 640.0
+    frame = np.array([[112, 228], [317, 231], [331, 630], [105, 603]], np.float32)
+    box = np.array([[208, 208], [268, 254], [200, 364], [134, 318]], np.float32)
+    assert not _back_shown(frame, Prediction("back", 0.75), area)
+    assert not _back_shown(box, Prediction("back", 0.95), area)
+    assert _back_shown(frame, Prediction("back", 0.95), area)
