@@ -289,6 +289,20 @@ class OnnxCardClassifier:
         probs[unsure] = weigh_suits(probs[unsure], clubs.reshape(-1, len(unsure)).mean(axis=0), self._spades, self._clubs)
         return probs
 
+    def clubs_odds(self, crops: Sequence[Image]) -> Floats | None:
+        """The suit network's probability that each crop (a black card, upright) is a club rather
+        than a spade, both ways round averaged; None without a suit network."""
+        if self.suit_session is None:
+            return None
+        if len(crops) == 0:
+            return np.zeros(0, np.float32)
+        pre = preprocess_batch(crops)
+        h = self._suit_rows
+        tops = np.concatenate([pre[:, :h], half_turned(pre)[:, :h]]) if self.both_ways else pre[:, :h]
+        clubs = self.suit_session.run(None, {"top": to_tensor(tops)})[0][:, 1]
+        odds: Floats = clubs.reshape(-1, len(pre)).mean(axis=0)
+        return odds
+
     def run(self, crops: Sequence[Image], *, embeddings: bool = True) -> tuple[Floats, Floats]:
         """Calibrated probabilities over :attr:`model_labels` and unit embeddings, one row per
         crop (``embeddings=False``: see :meth:`outputs`)."""

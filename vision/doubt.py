@@ -2,8 +2,8 @@
 
 Two cases the networks cannot see for themselves:
 
-- the corner index and the whole card read different cards: one of the two is wrong, so the
-  reading is at most :data:`DOUBT` (under :data:`vision.api.CONFIDENT` and under the device's
+- the corner index and the whole card read different cards (however unsurely the index reads
+  its card): one of the two is wrong, so the reading is at most :data:`DOUBT` (under :data:`vision.api.CONFIDENT` and under the device's
   default asking threshold, 0.85, so that the table asks);
 - a photo with no colour (grayscale, a NoIR camera): red and black then look alike, and a suit
   told by colour is a guess. A suited card read from such a photo is at most :data:`DOUBT`.
@@ -27,8 +27,6 @@ DOUBT = 0.8
 #: development photos the grayscale ones give 0-4, photos of a black card on a grey or dark table
 #: 4-10 (such a photo cannot show that the camera would have seen red) and the others 13 or more
 COLOURLESS = 8.0
-#: an index reading at least this sure of another card is a disagreement worth doubting
-INDEX_SAYS = 0.5
 
 
 def colour_strength(image: np.ndarray) -> float:
@@ -60,13 +58,19 @@ def held(p: Prediction) -> Prediction:
     return p if p.confidence <= DOUBT else Prediction(p.label, DOUBT)
 
 
+#: :mod:`vision.recognize` ranks its candidates holding only indices at least this sure of
+#: another card, and holds the readings it keeps at any disagreement afterwards
+INDEX_SAYS = 0.5
+
+
 def doubted(p: Prediction, index: Prediction | None = None, *, colourless: bool = False,
-            index_needed: bool = False) -> Prediction:
+            index_needed: bool = False, index_says: float = 0.0) -> Prediction:
     """``p`` with its confidence held at :data:`DOUBT` when its corner index (``index``) reads
-    another card at :data:`INDEX_SAYS` or more, or (``index_needed``) shows no card where ``p``
-    says one is, or when ``colourless`` (the photo shows no colour) and ``p`` is a suited card."""
-    against = (index is not None and index.label not in (UNKNOWN, p.label)
-               and index.confidence >= INDEX_SAYS and p.label != UNKNOWN)
+    another card or a back (at ``index_says`` or more: by default however unsurely), or
+    (``index_needed``) shows no card where ``p`` says one is, or when ``colourless`` (the photo
+    shows no colour) and ``p`` is a suited card."""
+    against = (index is not None and index.label not in (UNKNOWN, p.label) and p.label != UNKNOWN
+               and index.confidence >= index_says)
     if index_needed and index is not None and index.label == UNKNOWN and p.label not in (UNKNOWN, BACK):
         against = True  # a card outline without an index: a box printed on a card, or no card
     return held(p) if against or (colourless and suited(p.label)) else p

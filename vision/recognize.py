@@ -37,7 +37,7 @@ import cv2
 import numpy as np
 
 from vision.api import CARD_MM, UNKNOWN, CardClassifier, Prediction
-from vision.doubt import COLOURLESS, colour_strength, doubted, held, suited
+from vision.doubt import COLOURLESS, DOUBT, INDEX_SAYS, colour_strength, doubted, held, suited
 from vision.locate import FRAME_SHARE, card_shaped, downscaled, frame_quad, nested_losers, outermost
 from vision.model_input import INPUT_H, INPUT_W
 
@@ -659,15 +659,28 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     full = [q / scale for q in quads]
     source = Pyramid(image)
     colourless = colour_strength(small) < COLOURLESS
-    readings = _read_hypotheses(classifier, source, full, n_single)
-    read = [(q, r) for q, r in zip(full, readings, strict=True) if r is not None]
+    # the whole outlines first: what lies inside a card they read surely is that card's print
+    read = [(q, r) for q, r in zip(full[:n_single], _read_hypotheses(classifier, source, full[:n_single], n_single),
+                                   strict=True) if r is not None]
     # of two whole outlines one inside the other, the one whose corner shows an index stands
-    losers = nested_losers([q for q, _r in read[:n_single]], [_shows_index(r[1]) for _q, r in read[:n_single]])
+    losers = nested_losers([q for q, _r in read], [_index_agrees(p, index) for _q, (p, index) in read])
     card_aspect = 1.25 <= max(h, w) / min(h, w) <= 1.6
+    # the cards of one photo are one size: once whole outlines read as faces, a hypothesis far
+    # from their size would be dropped below whatever it read, so it is not read at all
+    faces = [_height(q) for i, (q, (p, index)) in enumerate(read) if i not in losers and p.label not in (UNKNOWN, "back")
+             and p.confidence >= min_confidence
+             and (i > 0 or (index is not None and index.label == p.label))]
+    ref = float(np.median(faces)) if faces else None
+    rest = [q for q in full[n_single:] if ref is None or abs(_height(q) / ref - 1) <= 0.25]
+    read += [(q, r) for q, r in zip(rest, _read_hypotheses(classifier, source, rest, 0), strict=True) if r is not None]
     found: list[tuple[Detection, bool]] = []
     unsure: list[tuple[float, np.ndarray, str]] = []  # hypotheses whose index leans to a card
+    # readings to hold below sure once the candidates are ranked (holding them before would let
+    # a worse candidate over the same card win): an index disagreeing however unsurely
+    later: set[int] = set()
     for i, (q, (p, index)) in enumerate(read):
         whole = i < n_single
+        doubt_later = False
         if i in losers:
             continue
         if i == 0 and not ((index is not None and index.label == p.label)
@@ -682,9 +695,14 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
                     unsure.append((index.confidence, q, index.label))
                 continue
             # the whole card reading the same rank in another suit doubts the index's suit
-            p = doubted(index, p) if p.label[:-1] == index.label[:-1] else index
+            if p.label[:-1] == index.label[:-1]:
+                doubt_later = doubted(index, p).confidence < index.confidence
+                p = doubted(index, p, index_says=INDEX_SAYS)
+            else:
+                p = index
         elif whole:
-            p = doubted(p, index, colourless=colourless, index_needed=True)
+            doubt_later = doubted(p, index, colourless=colourless, index_needed=True).confidence < p.confidence
+            p = doubted(p, index, colourless=colourless, index_needed=True, index_says=INDEX_SAYS)
         elif not whole and index is not None and index.label != p.label:
             # a window slid over part of a card can look like another card (fewer pips of the
             # same suit); a hypothesis is taken only when its corner index says the same
@@ -693,6 +711,8 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
         if p.label == "back" and (not include_backs or not whole or p.confidence < 0.8):
             continue
         found.append((Detection(p.label, p.confidence, q), whole))
+        if doubt_later:
+            later.add(id(found[-1][0]))
     read_indices = _index_reader(classifier)
     if read_indices is not None:
         # index corners at the ends of straight edges anywhere in the photo, read by the index alone
@@ -700,7 +720,7 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
         sure = [_height(d.corners) * scale for d, _w in found if d.card != "back" and d.confidence >= 0.97]
         segs = _segments(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
         edge = [q / scale for hgt in ([float(np.median(sure))] if sure else card_h)
-                for q in _segment_hypotheses(segs, hgt)]
+                for q in _segment_hypotheses(segs, hgt) if ref is None or abs(_height(q) / scale / ref - 1) <= 0.25]
         for q, r in zip(edge, _read_warped(classifier, source, edge), strict=True):
             if r.label in (UNKNOWN, "back") or r.confidence < NUDGE_FROM:
                 continue
@@ -727,9 +747,9 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     sizes = [_height(d.corners) for d, whole in found if whole and d.card != "back"] or \
         [_height(d.corners) for d, _whole in found if d.card != "back" and d.confidence >= 0.97]
     if sizes:
-        ref = float(np.median(sizes))
+        size = float(np.median(sizes))
         found = [(d, whole) for d, whole in found if (whole and d.card != "back")
-                 or abs(_height(d.corners) / ref - 1) <= (0.35 if whole else 0.25)]
+                 or abs(_height(d.corners) / size - 1) <= (0.35 if whole else 0.25)]
     # a joker seen only in part is never sure: boxes in a court's art read as jokers
     found = [(Detection(d.card, held(Prediction(d.card, d.confidence)).confidence, d.corners)
               if not whole and d.card in ("RJ", "BJ") else d, whole) for d, whole in found]
@@ -740,10 +760,42 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     for d, whole in found:
         if not any(_clash(d, whole, k, kwhole) for k, kwhole in kept):
             kept.append((d, whole))
+    # ranked and kept: now the doubts wait for are applied, and a black card read from its index
+    # alone needs the suit network's word
+    kept = [(Detection(d.card, min(d.confidence, DOUBT), d.corners) if id(d) in later else d, whole)
+            for d, whole in kept]
+    kept = _suits_checked(classifier, source, kept)
     if colourless:  # no colour in the photo: no suit is sure
         return [Detection(d.card, held(Prediction(d.card, d.confidence)).confidence, d.corners)
                 if suited(d.card) else d for d, _whole in kept]
     return [d for d, _whole in kept]
+
+
+#: a black card read from its index alone stays sure unless the suit network gives its suit
+#: less than these odds (the index of a small or blurred spade court reads as a club at
+#: 0.93-0.99; the suit network, reading the top of a card half under others, is no surer)
+SUIT_AGREES = 0.3
+
+
+def _suits_checked(classifier: CardClassifier, source: Pyramid,
+                   found: list[tuple[Detection, bool]]) -> list[tuple[Detection, bool]]:
+    """``found`` with each black card read surely from its index alone (not ``whole``) held
+    below sure unless the suit network, reading the top of the same crop, gives its suit."""
+    odds_of = getattr(classifier, "clubs_odds", None)
+    check = [i for i, (d, whole) in enumerate(found)
+             if not whole and d.confidence > DOUBT and suited(d.card) and d.card[-1] in "SC"]
+    if odds_of is None or not check:
+        return found
+    clubs = cast(Callable[[list[np.ndarray]], np.ndarray | None], odds_of)([source.warp(found[i][0].corners)
+                                                                           for i in check])
+    if clubs is None:
+        return found
+    out = list(found)
+    for i, c in zip(check, clubs, strict=True):
+        d, whole = found[i]
+        if (float(c) if d.card.endswith("C") else 1.0 - float(c)) < SUIT_AGREES:
+            out[i] = (Detection(d.card, DOUBT, d.corners), whole)
+    return out
 
 
 #: two readings whose index corners lie closer than this share of a card's width claim the same
@@ -862,28 +914,41 @@ def card_crop(image: np.ndarray) -> np.ndarray:
 
 
 def _read_doubting(classifier: CardClassifier, crops: list[np.ndarray],
-                   colourless: bool) -> list[tuple[Prediction, bool]]:
-    """The crops' readings, each held below sure (:func:`vision.doubt.doubted`) when its corner
-    index reads another card or when the photo is ``colourless`` and it is a suited card, and
-    whether its corner shows a card index (always False without an index network)."""
+                   colourless: bool) -> list[tuple[Prediction, bool, Prediction | None]]:
+    """The crops' readings, each held below sure (:func:`vision.doubt.doubted`) unless its corner
+    index reads the same card (a card read whole whose corner shows no index is as doubtful as
+    one whose index reads another card), or when the photo is ``colourless`` and it is a suited
+    card; whether its corner shows the index of the card read (always False without an index
+    network); and the index's own reading (None without an index network)."""
     if not crops:
         return []
     if _index_reader(classifier) is None:
-        return [(doubted(p, colourless=colourless), False) for p in classifier.classify(crops)]
-    return [(doubted(_index_over_blank(p, index), index, colourless=colourless), _shows_index(index))
-            for p, index in _read_quads(classifier, crops)]
+        return [(doubted(p, colourless=colourless), False, None) for p in classifier.classify(crops)]
+    out: list[tuple[Prediction, bool, Prediction | None]] = []
+    for p, index in _read_quads(classifier, crops):
+        p = _index_over_blank(p, index)
+        out.append((doubted(p, index, colourless=colourless, index_needed=True), _index_agrees(p, index), index))
+    return out
 
 
 def _index_over_blank(p: Prediction, index: Prediction | None) -> Prediction:
-    """A whole card read as a back, a joker or no card whose corner index surely shows a card is
-    that card, not surely (the whole-card reading of a court's picture can take it for a back)."""
-    if index is None or p.label not in (UNKNOWN, "back", "RJ", "BJ"):
+    """A whole card read as a back, a joker or no card, or read unsurely, whose corner index
+    surely shows a card is that card, not surely (the whole-card reading of a court's picture
+    can take it for a back; a blurred 2 of clubs reads as a queen at 0.49, its index as a 2)."""
+    if index is None or (p.label not in (UNKNOWN, "back", "RJ", "BJ") and p.confidence >= 0.5):
         return p
     if _shows_index(index) and index.confidence >= INDEX_SURE:
         return held(index)
     # a back's corner is a back's too: an outline read as a back whose corner is not is a
     # picture printed on a card (a court's frame) as often as a back
     return held(p) if p.label == "back" and index.label != "back" else p
+
+
+def _index_agrees(p: Prediction, index: Prediction | None) -> bool:
+    """Whether a whole outline's corner shows a card index and the whole card reads that card:
+    the photo's own frame over a table whose grain looks like an index now and then is no card
+    round the card it holds."""
+    return _shows_index(index) and index is not None and p.label == index.label
 
 
 def _shows_index(index: Prediction | None) -> bool:
@@ -912,31 +977,66 @@ def read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
     return Detection(d.card, d.confidence, d.corners / scale)
 
 
+#: in a photo of one card, a back is sure only if its corner reads as a back at least this surely
+#: and its outline covers at least :data:`BACK_SHARE` of the photo: the printed frame of a court's
+#: picture reads as a back (its corner a back at 0.75), and so does a box in the court's art
+BACK_INDEX, BACK_SHARE = 0.9, 0.05
+
+
+def _back_shown(quad: np.ndarray, index: Prediction | None, area: float) -> bool:
+    """Whether an outline read as a back in a photo of one card may be one surely."""
+    return (index is None or (index.label == "back" and index.confidence >= BACK_INDEX)) \
+        and float(cv2.contourArea(quad)) >= BACK_SHARE * area
+
+
+def _on_border(quad: np.ndarray, h: int, w: int, share: float = 0.015) -> bool:
+    """Whether two or more corners of ``quad`` lie on the photo's edge (within ``share`` of its
+    size): an outline the photo cuts off."""
+    x, y = quad[:, 0], quad[:, 1]
+    near = (x <= share * w) | (x >= (1 - share) * w) | (y <= share * h) | (y >= (1 - share) * h)
+    return int(near.sum()) >= 2
+
+
+def _confirmed(d: Detection, classifier: CardClassifier, image: Pyramid, colourless: bool) -> Detection:
+    """``d``, a card :func:`recognize` found where no outline of a one-card photo read, held below
+    sure unless its whole crop reads the same card as its corner index (a hypothesis read from
+    its index alone can be a 5 read as a 4), and held if it is a back (a dark pip of a red card
+    in a grey photo reads as one)."""
+    p, _agrees, _index = _read_doubting(classifier, [image.warp(d.corners)], colourless)[0]
+    if d.card == "back" or p.label != d.card or p.confidence <= DOUBT:
+        return Detection(d.card, min(d.confidence, DOUBT), d.corners)
+    return d
+
+
 def _read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
     h, w = image.shape[:2]
     whole = frame_quad(h, w)
     colourless = colour_strength(image) < COLOURLESS
     quads = [whole] + card_outlines(image)
-    reads = _read_doubting(classifier, [warp(image, q) for q in quads], colourless)
-    losers = nested_losers(quads, [shows for _p, shows in reads])
+    pyramid = Pyramid(image)  # the outlines' crops share one shrinking of a large photo
+    reads = _read_doubting(classifier, [pyramid.warp(q) for q in quads], colourless)
+    losers = nested_losers(quads, [shows for _p, shows, _index in reads])
     best: Detection | None = None
     best_key = 0.0
-    for i, (q, (p, shows)) in enumerate(zip(quads, reads, strict=True)):
+    for i, (q, (p, shows, index)) in enumerate(zip(quads, reads, strict=True)):
+        if i and p.label == "back" and (_on_border(q, h, w) or not _back_shown(q, index, h * w)):
+            p = held(p)
         key = p.confidence + (0.05 if shows else 0.0)
         if i not in losers and p.label != UNKNOWN and p.confidence >= 0.5 and key > best_key:
             best, best_key = Detection(p.label, p.confidence, q), key
-    if best is None:
-        # no outline read as a card: the outlines may have taken in a shadow or a pattern of the
-        # table; look harder, with GrabCut (unless it made the outlines) and with the hypotheses
-        # of recognize()
+    if best is None or (best.card == "back" and best.confidence <= DOUBT):
+        # no outline read as a card (or only unsurely as a back): the outlines may have taken in
+        # a shadow or a pattern of the table; look harder, with GrabCut (unless it made the
+        # outlines) and, unless GrabCut's outline reads a card surely, with the hypotheses of
+        # recognize()
         more = [q for q in card_outlines(image, grabcut=True) if all(np.abs(q - k).max() > 4 for k in quads)]
-        for q, (p, _shows) in zip(more, _read_doubting(classifier, [warp(image, q) for q in more], colourless),
+        for q, (p, _shows, _index) in zip(more, _read_doubting(classifier, [pyramid.warp(q) for q in more], colourless),
                                   strict=True):
             if p.label != UNKNOWN and p.confidence >= 0.5 and (best is None or p.confidence > best.confidence):
                 best = Detection(p.label, p.confidence, q)
-        found = recognize(image, classifier)
+        found = recognize(image, classifier) if best is None or best.confidence <= DOUBT else []
         if found and (best is None or found[0].confidence > best.confidence):
-            best = found[0]
+            best = _confirmed(found[0], classifier, pyramid, colourless)
     if best is not None:
         return best
     # "no card" is never sure in a photo meant to show one, as the card may be there unfound

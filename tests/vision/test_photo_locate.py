@@ -122,3 +122,46 @@ def test_the_single_card_locator_skips_the_inner_frame_of_a_court() -> None:
     assert outlines, "no outline found"
     err = min(np.abs(outlines[0] - np.roll(quad, k, axis=0)).max() for k in (0, 2))
     assert err < 0.08 * img.shape[0], err
+
+
+def test_the_photo_s_frame_over_the_table_does_not_hide_the_card_inside_it() -> None:
+    """Wood grain in a photo's corner can read as an index now and then: the frame, read as no
+    card, then shows no index of the card it reads, and the card's own outline stands."""
+    from vision.api import Prediction
+    from vision.recognize import _index_agrees
+
+    table = np.array([[0, 0], [480, 0], [480, 640], [0, 640]], np.float32)
+    card = np.array([[60, 100], [350, 54], [438, 488], [146, 556]], np.float32)
+    frame_reads = _index_agrees(Prediction("unknown", 0.86), Prediction("7H", 0.62))
+    card_reads = _index_agrees(Prediction("8C", 0.99), Prediction("8C", 0.97))
+    assert (frame_reads, card_reads) == (False, True)
+    assert nested_losers([table, card], [frame_reads, card_reads]) == {0}
+    # a court filling the photo, read whole and by its index alike, still drops its inner frame
+    court = _index_agrees(Prediction("KS", 0.95), Prediction("KS", 0.9))
+    assert nested_losers([table, card], [court, False]) == {1}
+
+
+def test_a_back_cut_off_by_the_photo_s_edge_is_never_sure() -> None:
+    """A strip of patterned table along the photo's edge reads as a back: in a photo meant to
+    show one card, such an outline is never sure."""
+    from vision.recognize import _on_border
+
+    h, w = 1280, 720
+    strip = np.array([[716, 944], [704, 1276], [0, 1276], [0, 868]], np.float32)
+    lying = np.array([[150, 200], [420, 210], [410, 590], [140, 580]], np.float32)
+    assert _on_border(strip, h, w) and not _on_border(lying, h, w)
+
+
+def test_a_court_s_picture_read_as_a_back_is_never_sure() -> None:
+    """The printed frame of a court's picture reads as a back, its corner a back at 0.75, and so
+    does a small box in the court's art: in a photo of one card, a back is sure only if its
+    corner surely reads a back and its outline is card-sized."""
+    from vision.api import Prediction
+    from vision.recognize import _back_shown
+
+    area = 480.0 * 640.0
+    frame = np.array([[112, 228], [317, 231], [331, 630], [105, 603]], np.float32)
+    box = np.array([[208, 208], [268, 254], [200, 364], [134, 318]], np.float32)
+    assert not _back_shown(frame, Prediction("back", 0.75), area)
+    assert not _back_shown(box, Prediction("back", 0.95), area)
+    assert _back_shown(frame, Prediction("back", 0.95), area)
