@@ -25,7 +25,7 @@ from vision.errors import LayoutError
 #: Paper sizes, landscape (width, height) in mm, smallest first. A2 (a print shop's) is for the
 #: 3- and 4-seat pegging mats: four outlines a seat, a crib of four and the starter.
 PAPERS = {"A4": (297.0, 210.0), "A3": (420.0, 297.0), "A2": (594.0, 420.0)}
-TABLES = ("pegging", "tricks", "pile", "layout", "line")
+TABLES = ("pegging", "tricks", "pile", "layout", "line", "rummy")
 #: ArUco dictionary of the markers (an OpenCV ``cv2.aruco.DICT_*`` name) and their ids,
 #: clockwise from the top-left corner.
 MARKER_DICT = "DICT_4X4_50"
@@ -140,10 +140,12 @@ def layout_for(table: str, seats: int, paper: str | None = None) -> MatLayout:
         paper = mat_paper(table, seats)
     if paper not in PAPERS:
         raise LayoutError(f"unknown paper {paper!r}; choose one of {', '.join(PAPERS)}")
-    builders = {"pegging": _pegging, "tricks": _around, "pile": _around, "layout": _grid, "line": _line_mat}
+    builders = {"pegging": _pegging, "tricks": _around, "pile": _around, "layout": _grid, "line": _line_mat,
+                "rummy": _rummy}
     if table not in builders:
         raise LayoutError(f"unknown table protocol {table!r}; choose one of {', '.join(TABLES)}")
-    limits = {"pegging": (2, 4), "tricks": (2, 8), "pile": (2, 8), "layout": (1, 8), "line": (2, 8)}
+    limits = {"pegging": (2, 4), "tricks": (2, 8), "pile": (2, 8), "layout": (1, 8), "line": (2, 8),
+              "rummy": (2, 2)}
     low, high = limits[table]
     if not isinstance(seats, int) or not low <= seats <= high:
         raise LayoutError(f"a {table} mat has {low} to {high} seats, not {seats!r}")
@@ -353,6 +355,39 @@ def _line_mat(table: str, seats: int, size: tuple[float, float], reserve: float)
     zones = [_zone("line", "line", main), _zone("side", "side", side)]
     bottom = side[-1].rect[3]
     title = (reserve + 1.0, bottom + 2.0, w - reserve - 1.0, h - _EDGE)
+    return zones, title
+
+
+#: outlines in a seat's spread zone on a rummy mat (two rows of cards lying sideways): a whole hand
+SPREAD = (2, 5)
+
+
+def _rummy(table: str, seats: int, size: tuple[float, float], reserve: float) -> _Plan:
+    """Gin Rummy: each seat's spread zone along its edge (two rows of five sideways outlines, where
+    the hand is laid at a knock), and between them the face-down stock and the discard pile."""
+    w, h = size
+    cw, ch = CARD_MM
+    rows, per_row = SPREAD
+    band = rows * cw + (rows - 1) * GAP_MM
+    if h - 2 * _EDGE - 2 * band < ch + 2 * GAP_MM:
+        raise LayoutError(f"a rummy mat needs {2 * _EDGE + 2 * band + ch + 2 * GAP_MM:.0f} mm of height for "
+                          f"two spread zones, the stock and the pile; this paper has {h:.0f} mm: use A2")
+    zones = []
+    for seat, y0 in ((0, h - _EDGE - band), (1, _EDGE)):
+        slots: list[Slot] = []
+        for r in range(rows):
+            y = y0 + r * (cw + GAP_MM)
+            line = _line(reserve, w - reserve, y, y + cw, (ch, cw), per_row)
+            if len(line) < per_row:
+                raise LayoutError(f"a rummy spread zone needs {per_row} sideways outlines a row; this paper has "
+                                  f"room for {len(line)}: use A2")
+            slots += [Slot(len(slots) + i, s.center, s.size) for i, s in enumerate(line)]
+        zones.append(_zone(f"seat{seat}", "seat", slots, seat))
+    cy = h / 2
+    stock = Slot(0, (w / 2 - cw / 2 - 3 * GAP_MM, cy), (cw, ch))
+    pile = Slot(0, (w / 2 + cw / 2 + 3 * GAP_MM, cy), (cw, ch))
+    zones += [_zone("stock", "stock", [stock]), _zone("pile", "pile", [pile], stack=True)]
+    title = (reserve, cy - 6.0, stock.rect[0] - 2 * GAP_MM, cy + 6.0)
     return zones, title
 
 
