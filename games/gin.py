@@ -809,7 +809,8 @@ class GinState(State):
         """Who discards next, and the moves before it the camera cannot see: the refused upcard
         (both pass, the first seat then draws) and a draw from the stock."""
         if hand.step == "offer":
-            passes: list[Action] = [Pass(s) for s in (hand.turn, hand.other(hand.turn))][:2 - len(hand.passed)]
+            passes: list[Action] = [Pass(s) for s in (hand.turn, hand.other(hand.turn))]
+            passes = passes[:2 - len(hand.passed)]
             first = hand.seats[0]
             return first, [*passes, Draw(first)]
         if hand.step == "draw":

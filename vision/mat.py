@@ -145,7 +145,7 @@ def layout_for(table: str, seats: int, paper: str | None = None) -> MatLayout:
     if table not in builders:
         raise LayoutError(f"unknown table protocol {table!r}; choose one of {', '.join(TABLES)}")
     limits = {"pegging": (2, 4), "tricks": (2, 8), "pile": (2, 8), "layout": (1, 8), "line": (2, 8),
-              "rummy": (2, 2)}
+              "rummy": (2, 3)}
     low, high = limits[table]
     if not isinstance(seats, int) or not low <= seats <= high:
         raise LayoutError(f"a {table} mat has {low} to {high} seats, not {seats!r}")
@@ -363,31 +363,45 @@ SPREAD = (2, 5)
 
 
 def _rummy(table: str, seats: int, size: tuple[float, float], reserve: float) -> _Plan:
-    """Gin Rummy: each seat's spread zone along its edge (two rows of five sideways outlines, where
-    the hand is laid at a knock), and between them the face-down stock and the discard pile."""
+    """Gin Rummy: each seat's spread zone (two rows of five sideways outlines, where the hand is
+    laid at a knock), seat 0's along the bottom edge and seat 1's along the top; between them the
+    face-down stock and the discard pile, and a third seat's zone at the left of the middle band
+    (the stock and the pile then lie sideways, one above the other, at its right)."""
     w, h = size
     cw, ch = CARD_MM
     rows, per_row = SPREAD
     band = rows * cw + (rows - 1) * GAP_MM
-    if h - 2 * _EDGE - 2 * band < ch + 2 * GAP_MM:
-        raise LayoutError(f"a rummy mat needs {2 * _EDGE + 2 * band + ch + 2 * GAP_MM:.0f} mm of height for "
-                          f"two spread zones, the stock and the pile; this paper has {h:.0f} mm: use A2")
-    zones = []
-    for seat, y0 in ((0, h - _EDGE - band), (1, _EDGE)):
+    middle = (_EDGE + band + GAP_MM, h - _EDGE - band - GAP_MM)
+    if middle[1] - middle[0] < (band if seats == 3 else ch + 2 * GAP_MM):
+        raise LayoutError(f"a {seats}-seat rummy mat needs {2 * _EDGE + 3 * band + 2 * GAP_MM:.0f} mm of height "
+                          f"for its spread zones, the stock and the pile; this paper has {h:.0f} mm: use A2")
+
+    def spread(seat: int, x0: float, x1: float, y0: float) -> Zone:
         slots: list[Slot] = []
         for r in range(rows):
             y = y0 + r * (cw + GAP_MM)
-            line = _line(reserve, w - reserve, y, y + cw, (ch, cw), per_row)
+            line = _line(x0, x1, y, y + cw, (ch, cw), per_row)
             if len(line) < per_row:
                 raise LayoutError(f"a rummy spread zone needs {per_row} sideways outlines a row; this paper has "
                                   f"room for {len(line)}: use A2")
             slots += [Slot(len(slots) + i, s.center, s.size) for i, s in enumerate(line)]
-        zones.append(_zone(f"seat{seat}", "seat", slots, seat))
+        return _zone(f"seat{seat}", "seat", slots, seat)
+
+    zones = [spread(0, reserve, w - reserve, h - _EDGE - band), spread(1, reserve, w - reserve, _EDGE)]
     cy = h / 2
-    stock = Slot(0, (w / 2 - cw / 2 - 3 * GAP_MM, cy), (cw, ch))
-    pile = Slot(0, (w / 2 + cw / 2 + 3 * GAP_MM, cy), (cw, ch))
+    if seats == 3:
+        x1 = w - _EDGE - ch - 2 * GAP_MM
+        zones.append(spread(2, _EDGE, x1, cy - band / 2))
+        x = (x1 + w - _EDGE) / 2
+        stock = Slot(0, (x, cy - cw / 2 - GAP_MM / 2), (ch, cw))
+        pile = Slot(0, (x, cy + cw / 2 + GAP_MM / 2), (ch, cw))
+        top = zones[1].rect
+        title = (top[2] + GAP_MM, _EDGE, w - reserve, top[3])
+    else:
+        stock = Slot(0, (w / 2 - cw / 2 - 3 * GAP_MM, cy), (cw, ch))
+        pile = Slot(0, (w / 2 + cw / 2 + 3 * GAP_MM, cy), (cw, ch))
+        title = (reserve, cy - 6.0, stock.rect[0] - 2 * GAP_MM, cy + 6.0)
     zones += [_zone("stock", "stock", [stock]), _zone("pile", "pile", [pile], stack=True)]
-    title = (reserve, cy - 6.0, stock.rect[0] - 2 * GAP_MM, cy + 6.0)
     return zones, title
 
 

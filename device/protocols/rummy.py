@@ -28,7 +28,7 @@ from device.protocols import NOT_A_FACE, Ask, TableSession, register_protocol
 from device.protocols.layout import LayoutProtocol
 from device.protocols.pegging import Seen
 from device.protocols.script import register_script
-from games.errors import IllegalActionError, PegpiError
+from games.errors import IllegalActionError, PegpiError, RecordError
 from games.jsontypes import JSONObject
 from games.records import Replay
 from games.table import PILE, STOCK, RummyTable, Zone
@@ -38,6 +38,8 @@ if TYPE_CHECKING:
     from vision.events import TableEvent
 
 Key = tuple[Zone, int]
+#: the most seats a rummy mat has (four play two hands at once, at two tables)
+MAT_SEATS = 3
 
 
 def rummy_table(state: State) -> RummyTable:
@@ -159,6 +161,7 @@ class RummyProtocol(LayoutProtocol):
                 knock = table.knocks_with(seat, [self.mat[k].card for k in keys], card)
                 if knock is not None:
                     self.group = keys
+                    self.pending = card  # kept while the knock is asked about (a correction reads it again)
                     return self._checked(knock)
             if spreads:
                 self.pending = card  # a hand is still being laid: the knock waits for it
@@ -216,6 +219,9 @@ def rummy_script(result: Replay) -> list[JSONObject]:
     and layoffs in their zone. The first dealer and a pass no later card shows are said."""
     state = result.game.new_initial_state()
     rummy_table(state)  # refuses a game not played on the rummy table
+    if result.game.num_players > MAT_SEATS:
+        raise RecordError(f"{result.game.spec.title} for {result.game.num_players} is played at two tables at "
+                          f"once; the rummy mat follows one hand of {MAT_SEATS} players at most")
     steps: list[JSONObject] = []
     mat: set[tuple[str, int]] = set()
     pile: list[str] = []
