@@ -55,16 +55,12 @@ class RummyProtocol(LayoutProtocol):
 
     @classmethod
     def serves(cls, state: State) -> bool:
-        return isinstance(state, RummyTable)
+        return isinstance(state, RummyTable) and state.game.num_players <= MAT_SEATS
 
     def __init__(self, session: TableSession) -> None:
         super().__init__(session)
         self.pending: str | None = None  # a discard laid on the pile while a hand is being spread
         self.group: list[Key] = []  # the cards the last meaning was read from
-
-    @property
-    def notice(self) -> str | None:
-        return "to knock, lay your hand in your spread zone, then your discard on the pile"
 
     def reset(self) -> None:
         super().reset()

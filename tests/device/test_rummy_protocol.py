@@ -168,7 +168,7 @@ def test_a_hand_laid_out_of_turn_is_named(tmp_path: Path) -> None:
 # ------------------------------------------------------------------ the mat
 
 
-def test_the_rummy_mat_has_two_spread_zones_a_stock_and_a_pile_on_its_paper() -> None:
+def test_the_rummy_mat_has_a_spread_zone_a_seat_a_stock_and_a_pile_on_its_paper() -> None:
     assert mat_paper("rummy", 2) == "A2"
     mat = layout_for("rummy", 2)
     assert mat.zone_names == ("seat0", "seat1", "stock", "pile")
@@ -183,8 +183,11 @@ def test_the_rummy_mat_has_two_spread_zones_a_stock_and_a_pile_on_its_paper() ->
     assert all(s.size[0] > s.size[1] for s in mat.zone("seat0").slots)  # the hand lies sideways
     with pytest.raises(LayoutError, match="use A2"):
         layout_for("rummy", 2, "A3")
-    with pytest.raises(LayoutError, match="2 to 2 seats"):
-        layout_for("rummy", 3)
+    three = layout_for("rummy", 3)
+    assert three.paper == "A2" and three.zone_names == ("seat0", "seat1", "seat2", "stock", "pile")
+    assert len(three.zone("seat2").slots) == 10
+    with pytest.raises(LayoutError, match="2 to 3 seats"):
+        layout_for("rummy", 4)
 
 
 # ------------------------------------------------------------------ the simulated table
@@ -195,3 +198,10 @@ def test_a_deal_played_from_table_events_is_the_deal_recorded(seed: int) -> None
     report = table_sim("gin", seats=2, seed=seed, frames=False)
     assert report.same and report.actions_same, report.to_json()
     assert report.asked == 0
+
+
+def test_four_players_play_two_hands_at_once_from_the_phone(tmp_path: Path) -> None:
+    session = Session(Store(tmp_path / "t.db"), game="gin", players=["Ann", "Bob", "Cy", "Di"], ping_s=0.01)
+    assert not isinstance(session.protocol, RummyProtocol)
+    message = session.view().to_json()["message"]
+    assert "phone" in message and "rummy" in message
