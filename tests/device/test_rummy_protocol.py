@@ -126,6 +126,21 @@ def test_a_knock_is_read_as_one_group_and_the_defenders_hand_with_its_layoffs(tm
     assert [g["cards"] for g in groups if g["name"] == "deadwood"] == [["AS"], ["2C", "6D", "6C"]]
 
 
+def test_the_next_deal_is_read_from_its_upcard_once_the_mat_is_cleared(tmp_path: Path) -> None:
+    session = _session(tmp_path)
+    _spread(session, 0, KNOCK)
+    session.table_events([_put("pile", "9C")])
+    _spread(session, 1, DEFENCE)
+    assert session.state.scores == [13, 0]
+    cleared = [_take(f"seat{seat}", card, slot) for seat, cards in ((0, KNOCK), (1, DEFENCE))
+               for slot, card in enumerate(cards)]
+    session.table_events([*cleared, _take("pile", "9C"), _take("stock", "back")])
+    assert _acts(session)[-1] == "spread" and session.protocol.ask is None  # clearing means nothing
+    session.table_events([_put("stock", "back"), _put("pile", "QH")])
+    assert session.entries[-1].action == {"act": "deal", "card": "QH"}  # Bob lost: he deals
+    assert session.entries[-1].source == "table" and session.state.prompt() == "Ann takes the QH or passes"
+
+
 def test_a_knock_laid_after_its_discard_is_read_once_the_hand_is_complete(tmp_path: Path) -> None:
     session = _session(tmp_path)
     _spread(session, 0, KNOCK[:6])
@@ -205,3 +220,9 @@ def test_four_players_play_two_hands_at_once_from_the_phone(tmp_path: Path) -> N
     assert not isinstance(session.protocol, RummyProtocol)
     message = session.view().to_json()["message"]
     assert "phone" in message and "rummy" in message
+
+
+def test_a_deal_read_from_frames_is_the_deal_played() -> None:
+    report = table_sim("gin", seats=2, seed=4, fps=15)
+    assert report.same and report.actions_same, report.to_json()
+    assert report.events_read == report.events_played > 20
