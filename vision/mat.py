@@ -360,6 +360,9 @@ def _line_mat(table: str, seats: int, size: tuple[float, float], reserve: float)
 
 #: outlines in a seat's spread zone on a rummy mat (two rows of cards lying sideways): a whole hand
 SPREAD = (2, 5)
+#: the gaps between a spread zone's outlines, along a row and between its rows: wider than
+#: elsewhere, so that cards laid a little askew side by side never touch
+SPREAD_GAP = (10.0, 6.0)
 
 
 def _rummy(table: str, seats: int, size: tuple[float, float], reserve: float) -> _Plan:
@@ -370,21 +373,21 @@ def _rummy(table: str, seats: int, size: tuple[float, float], reserve: float) ->
     w, h = size
     cw, ch = CARD_MM
     rows, per_row = SPREAD
-    band = rows * cw + (rows - 1) * GAP_MM
+    along, between = SPREAD_GAP
+    band = rows * cw + (rows - 1) * between
     middle = (_EDGE + band + GAP_MM, h - _EDGE - band - GAP_MM)
     if middle[1] - middle[0] < (band if seats == 3 else ch + 2 * GAP_MM):
         raise LayoutError(f"a {seats}-seat rummy mat needs {2 * _EDGE + 3 * band + 2 * GAP_MM:.0f} mm of height "
                           f"for its spread zones, the stock and the pile; this paper has {h:.0f} mm: use A2")
 
     def spread(seat: int, x0: float, x1: float, y0: float) -> Zone:
-        slots: list[Slot] = []
-        for r in range(rows):
-            y = y0 + r * (cw + GAP_MM)
-            line = _line(x0, x1, y, y + cw, (ch, cw), per_row)
-            if len(line) < per_row:
-                raise LayoutError(f"a rummy spread zone needs {per_row} sideways outlines a row; this paper has "
-                                  f"room for {len(line)}: use A2")
-            slots += [Slot(len(slots) + i, s.center, s.size) for i, s in enumerate(line)]
+        span = per_row * ch + (per_row - 1) * along
+        if span > x1 - x0:
+            raise LayoutError(f"a rummy spread zone needs {span:.0f} mm for {per_row} sideways outlines a row; "
+                              f"this paper has {x1 - x0:.0f} mm: use A2")
+        left = (x0 + x1 - span) / 2 + ch / 2
+        slots = [Slot(r * per_row + i, (left + i * (ch + along), y0 + cw / 2 + r * (cw + between)), (ch, cw))
+                 for r in range(rows) for i in range(per_row)]
         return _zone(f"seat{seat}", "seat", slots, seat)
 
     zones = [spread(0, reserve, w - reserve, h - _EDGE - band), spread(1, reserve, w - reserve, _EDGE)]
