@@ -21,7 +21,8 @@ from typing import Any, ClassVar
 from games.cards import FRENCH_52, Card, split_card_text
 from games.engine import Action, Game, Item, Option, ScoreRequest, Spec, State, register
 from games.errors import CardError, IllegalActionError, OptionError, RecordError
-from games.ginmelds import best_defence, best_melds, deadwood, meld_kind, order, value
+from games.ginmelds import Melding, best_defence, best_melds, deadwood, meld_kind, order, value
+from games.table import Zone
 from games.view import Common, Group, LayoutView, ScoreTable, TableView
 
 HAND = 10
@@ -157,7 +158,7 @@ class GinRummy(Game):
         title="Gin Rummy",
         players=(2, 3, 4),
         deck="french52",
-        table="layout",
+        table="rummy",
         target=100,
         aliases=("gin rummy", "gin-rummy", "oklahoma", "oklahoma gin"),
         pegged=False,
@@ -767,6 +768,141 @@ class GinState(State):
                 if won and box:
                     self.peg(s, won * box, "boxes", [Item("boxes", (), won * box, f"{won} boxes")])
         self.winner = side
+
+    # -- the rummy table (games.table.RummyTable) --------------------------------------------
+
+    def _on_mat(self) -> GinHand | None:
+        """The hand the mat shows: the latest one (None before the first deal, and with four
+        players, who play two hands at once)."""
+        if not self.hands or self.game.num_players == 4:
+            return None
+        return self.hands[-1]
+
+    def whose_turn(self) -> int | None:
+        hand = self._on_mat()
+        if hand is None or self.settled or hand.step in ("done", "void"):
+            return None
+        return hand.defender if hand.step == "layoff" else hand.turn
+
+    def zone_owner(self, zone: Zone) -> int | None:
+        return zone.seat if zone.kind == "seat" else None
+
+    def zone_label(self, zone: Zone) -> str:
+        if zone.kind == "seat" and zone.seat is not None and zone.seat < len(self.game.players):
+            return f"{self.game.players[zone.seat]}'s spread"
+        return {"pile": "the discard pile", "stock": "the stock"}.get(zone.kind, zone.name)
+
+    def zone_cards(self, zone: Zone) -> list[str]:
+        hand = self._on_mat()
+        if hand is None:
+            return []
+        if zone.kind == "pile":
+            return [str(c) for c in hand.pile]
+        if zone.kind == "seat" and zone.seat is not None:
+            return [str(c) for c in hand.shown.get(zone.seat, [])]
+        return []
+
+    def lies_face_down(self, zone: Zone) -> bool:
+        return zone.kind == "stock"
+
+    def _unseen(self, hand: GinHand) -> tuple[int, list[Action]]:
+        """Who discards next, and the moves before it the camera cannot see: the refused upcard
+        (both pass, the first seat then draws) and a draw from the stock."""
+        if hand.step == "offer":
+            passes: list[Action] = [Pass(s) for s in (hand.turn, hand.other(hand.turn))]
+            passes = passes[:2 - len(hand.passed)]
+            first = hand.seats[0]
+            return first, [*passes, Draw(first)]
+        if hand.step == "draw":
+            return hand.turn, [Draw(hand.turn)]
+        return hand.turn, []
+
+    def card_means(self, zone: Zone, card: str) -> list[Action] | None:
+        """A card laid on the pile is the discard of the player to move (or, while a deal is due,
+        the upcard of the next deal); the card under the top seen again is the top taken (a draw
+        from the pile); a card laid in a spread zone belongs there at a knock."""
+        names = self.game.players
+        laid = self.game.parse_card(card)
+        hand = self._on_mat()
+        if zone.kind == "stock":
+            return None
+        if zone.kind == "pile":
+            if self.tables_due:
+                if hand is not None and not self.settled and hand.pile and hand.pile[-1] == laid:
+                    return None
+                return [Deal(laid)]
+            assert hand is not None
+            if hand.pile and hand.pile[-1] == laid:
+                return None
+            if len(hand.pile) > 1 and hand.pile[-2] == laid:
+                return self.lifted(zone, str(hand.pile[-1]))
+            if hand.step == "done":
+                return None
+            if hand.step == "layoff":
+                defender = hand.defender
+                assert defender is not None
+                raise IllegalActionError(f"the hand is knocked: {names[defender]} lays the hand in the spread zone")
+            seat, before = self._unseen(hand)
+            other = hand.other(seat)
+            if laid in hand.taken[other] or laid in (hand.known[other] or []) or laid in hand.private[other]:
+                raise IllegalActionError(f"it is {names[seat]}'s turn to discard")
+            return [*before, Discard(seat, laid)]
+        if zone.kind == "seat" and zone.seat is not None:
+            if hand is None or self.tables_due or hand.step == "done":
+                return None
+            if laid in hand.shown.get(zone.seat, []):
+                return None
+            if hand.step == "layoff":
+                if zone.seat in hand.seats:
+                    return []  # the defender's hand and layoffs (or a layoff laid by the knocker's melds)
+            elif zone.seat == self._unseen(hand)[0]:
+                return []  # a knock being laid
+            mover = self.whose_turn()
+            who = names[mover] if mover is not None else "nobody"
+            raise IllegalActionError(f"it is {who}'s turn: {names[zone.seat]} lays the hand only at a knock")
+        return None
+
+    def lifted(self, zone: Zone, card: str) -> list[Action] | None:
+        hand = self._on_mat()
+        if zone.kind != "pile" or hand is None or self.tables_due or hand.step not in ("offer", "draw"):
+            return None
+        if not hand.pile or str(hand.pile[-1]) != card:
+            return None
+        return [Draw(hand.turn, "discard")]
+
+    def knocks_with(self, seat: int, faces: Sequence[str], card: str) -> list[Action] | None:
+        hand = self._on_mat()
+        if hand is None or self.tables_due or hand.step not in ("offer", "draw", "discard"):
+            return None
+        mover, before = self._unseen(hand)
+        if seat != mover:
+            return None
+        cards = [self.game.parse_card(f) for f in faces]
+        keep = hand.count[seat] - (1 if hand.step == "discard" else 0)
+        if len(cards) < keep:
+            return None
+        if len(cards) > keep:
+            raise IllegalActionError(f"{self.game.players[seat]} keeps {keep} cards at a knock, not {len(cards)}")
+        best = best_melds(cards)
+        melds = tuple(tuple(m) for m in best.melds)
+        laid = self.game.parse_card(card)
+        knock: Action = (Gin(seat, laid, melds) if not best.unmatched
+                         else Knock(seat, laid, melds, tuple(best.unmatched)))
+        return [*before, knock]
+
+    def spread_from(self, seat: int, faces: Sequence[str]) -> list[Action] | None:
+        hand = self._on_mat()
+        if hand is None or hand.step != "layoff" or seat != hand.defender:
+            return None
+        cards = [self.game.parse_card(f) for f in faces]
+        if len(cards) < hand.count[seat]:
+            return None
+        if len(cards) > hand.count[seat]:
+            raise IllegalActionError(f"{self.game.players[seat]} holds {hand.count[seat]} cards, not {len(cards)}")
+        plan: Melding = best_melds(cards) if hand.gin else best_defence(cards, hand.melds)
+        out: list[Action] = [Layoff(seat, index, tuple(laid)) for index, laid in plan.layoffs]
+        out.append(Spread(seat, tuple(tuple(m) for m in plan.melds), tuple(plan.unmatched)))
+        return out
 
     # -- views ------------------------------------------------------------------------------
 

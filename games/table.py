@@ -28,13 +28,14 @@ if TYPE_CHECKING:
 
 #: What a zone of the mat is for: a seat's own row (or spot), the crib, the starter, a trick's
 #: trump, a central pile, a grid of outlines read together, a main line of cards and the
-#: sidelines laid under it, the extra cards dealt to the middle (a kitty).
-ZoneKind = Literal["seat", "crib", "starter", "trump", "pile", "grid", "line", "side", "kitty"]
+#: sidelines laid under it, the extra cards dealt to the middle (a kitty), a face-down stock
+#: to draw from.
+ZoneKind = Literal["seat", "crib", "starter", "trump", "pile", "grid", "line", "side", "kitty", "stock"]
 ZONE_KINDS: tuple[str, ...] = get_args(ZoneKind)
 #: the zones a mat names by their kind alone (every kind but a seat's row)
 _BY_NAME: dict[str, ZoneKind] = {"crib": "crib", "starter": "starter", "trump": "trump", "pile": "pile",
                                  "grid": "grid", "line": "line", "side": "side",
-                                 "kitty": "kitty"}
+                                 "kitty": "kitty", "stock": "stock"}
 
 
 class ZoneError(PegpiError, ValueError):
@@ -243,3 +244,36 @@ class CombosTable(TableState, Protocol):
     def cleared(self) -> list[Action]:
         """The passes proved when the combination to beat is lifted off the mat (nobody lifts it
         before the others have passed): each seat still to answer it; [] when none stands."""
+
+
+PILE = Zone("pile")
+STOCK = Zone("stock")
+
+
+@runtime_checkable
+class RummyTable(TableState, Protocol):
+    """The rummy table (``spec.table == "rummy"``): a face-down stock, a discard pile (a stack whose
+    top the camera follows) and each seat's spread zone, where a hand is laid face up at a knock.
+    A card laid on the pile is the discard of the player to move, with the draws the camera cannot
+    see before it (a stock card, a refused upcard); ``card_means`` says so, and ``[]`` for a card
+    laid in a spread zone that may be laid there now. The card under the pile's top seen on the
+    pile again means what :meth:`lifted` does (the top taken off the stack, the card below
+    showing). Seat zones are the spread zones."""
+
+    def lies_face_down(self, zone: Zone) -> bool:
+        """A card face down in ``zone`` is expected and means nothing (the stock)."""
+
+    def lifted(self, zone: Zone, card: str) -> list[Action] | None:
+        """What taking ``card`` off the top of ``zone`` means now: a draw from the discard pile by
+        the player to move (after any pass the camera cannot see); None when it means nothing."""
+
+    def knocks_with(self, seat: int, faces: Sequence[str], card: str) -> list[Action] | None:
+        """The knock (or gin) that ``card`` laid on the pile makes while ``faces`` lie in ``seat``'s
+        spread zone: the draw first when the camera could not see it, then the knock with the
+        melds that leave the least deadwood. None when ``seat`` is not to move or ``faces`` are
+        not the whole hand yet; raises ``IllegalActionError`` when the knock is refused."""
+
+    def spread_from(self, seat: int, faces: Sequence[str]) -> list[Action] | None:
+        """The defender's layoffs and spread once ``faces`` (every card they hold) lie in their
+        spread zone: the layoffs that leave the least deadwood, then the rest as melds and
+        deadwood. None while ``seat`` is not to lay or cards are still missing."""

@@ -25,7 +25,7 @@ from vision.errors import LayoutError
 #: Paper sizes, landscape (width, height) in mm, smallest first. A2 (a print shop's) is for the
 #: 3- and 4-seat pegging mats: four outlines a seat, a crib of four and the starter.
 PAPERS = {"A4": (297.0, 210.0), "A3": (420.0, 297.0), "A2": (594.0, 420.0)}
-TABLES = ("pegging", "tricks", "pile", "layout", "line", "combos")
+TABLES = ("pegging", "tricks", "pile", "layout", "line", "combos", "rummy")
 #: ArUco dictionary of the markers (an OpenCV ``cv2.aruco.DICT_*`` name) and their ids,
 #: clockwise from the top-left corner.
 MARKER_DICT = "DICT_4X4_50"
@@ -141,11 +141,11 @@ def layout_for(table: str, seats: int, paper: str | None = None) -> MatLayout:
     if paper not in PAPERS:
         raise LayoutError(f"unknown paper {paper!r}; choose one of {', '.join(PAPERS)}")
     builders = {"pegging": _pegging, "tricks": _around, "pile": _around, "layout": _grid, "line": _line_mat,
-                "combos": _combos}
+                "combos": _combos, "rummy": _rummy}
     if table not in builders:
         raise LayoutError(f"unknown table protocol {table!r}; choose one of {', '.join(TABLES)}")
     limits = {"pegging": (2, 4), "tricks": (2, 8), "pile": (2, 8), "layout": (1, 8), "line": (2, 8),
-              "combos": (3, 3)}
+              "combos": (3, 3), "rummy": (2, 3)}
     low, high = limits[table]
     if not isinstance(seats, int) or not low <= seats <= high:
         raise LayoutError(f"a {table} mat has {low} to {high} seats, not {seats!r}")
@@ -389,6 +389,56 @@ def _combos(table: str, seats: int, size: tuple[float, float], reserve: float) -
     kitty = [Slot(i, (w / 2 + (i - 1) * (cw + GAP_MM), _EDGE + ch / 2), portrait) for i in range(3)]
     zones.append(_zone("kitty", "kitty", kitty))
     title = (reserve + 1.0, _EDGE, w / 2 - 1.5 * cw - 2 * GAP_MM, reserve - 1.0)
+    return zones, title
+
+
+#: outlines in a seat's spread zone on a rummy mat (two rows of cards lying sideways): a whole hand
+SPREAD = (2, 5)
+#: the gaps between a spread zone's outlines, along a row and between its rows: wider than
+#: elsewhere, so that cards laid a little askew side by side never touch
+SPREAD_GAP = (10.0, 6.0)
+
+
+def _rummy(table: str, seats: int, size: tuple[float, float], reserve: float) -> _Plan:
+    """Gin Rummy: each seat's spread zone (two rows of five sideways outlines, where the hand is
+    laid at a knock), seat 0's along the bottom edge and seat 1's along the top; between them the
+    face-down stock and the discard pile, and a third seat's zone at the left of the middle band
+    (the stock and the pile then lie sideways, one above the other, at its right)."""
+    w, h = size
+    cw, ch = CARD_MM
+    rows, per_row = SPREAD
+    along, between = SPREAD_GAP
+    band = rows * cw + (rows - 1) * between
+    middle = (_EDGE + band + GAP_MM, h - _EDGE - band - GAP_MM)
+    if middle[1] - middle[0] < (band if seats == 3 else ch + 2 * GAP_MM):
+        raise LayoutError(f"a {seats}-seat rummy mat needs {2 * _EDGE + 3 * band + 2 * GAP_MM:.0f} mm of height "
+                          f"for its spread zones, the stock and the pile; this paper has {h:.0f} mm: use A2")
+
+    def spread(seat: int, x0: float, x1: float, y0: float) -> Zone:
+        span = per_row * ch + (per_row - 1) * along
+        if span > x1 - x0:
+            raise LayoutError(f"a rummy spread zone needs {span:.0f} mm for {per_row} sideways outlines a row; "
+                              f"this paper has {x1 - x0:.0f} mm: use A2")
+        left = (x0 + x1 - span) / 2 + ch / 2
+        slots = [Slot(r * per_row + i, (left + i * (ch + along), y0 + cw / 2 + r * (cw + between)), (ch, cw))
+                 for r in range(rows) for i in range(per_row)]
+        return _zone(f"seat{seat}", "seat", slots, seat)
+
+    zones = [spread(0, reserve, w - reserve, h - _EDGE - band), spread(1, reserve, w - reserve, _EDGE)]
+    cy = h / 2
+    if seats == 3:
+        x1 = w - _EDGE - ch - 2 * GAP_MM
+        zones.append(spread(2, _EDGE, x1, cy - band / 2))
+        x = (x1 + w - _EDGE) / 2
+        stock = Slot(0, (x, cy - cw / 2 - GAP_MM / 2), (ch, cw))
+        pile = Slot(0, (x, cy + cw / 2 + GAP_MM / 2), (ch, cw))
+        top = zones[1].rect
+        title = (top[2] + GAP_MM, _EDGE, w - reserve, top[3])
+    else:
+        stock = Slot(0, (w / 2 - cw / 2 - 3 * GAP_MM, cy), (cw, ch))
+        pile = Slot(0, (w / 2 + cw / 2 + 3 * GAP_MM, cy), (cw, ch))
+        title = (reserve, cy - 6.0, stock.rect[0] - 2 * GAP_MM, cy + 6.0)
+    zones += [_zone("stock", "stock", [stock]), _zone("pile", "pile", [pile], stack=True)]
     return zones, title
 
 
