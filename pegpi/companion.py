@@ -52,6 +52,7 @@ from vision.album import CropAlbum
 from vision.api import CardClassifier
 from vision.enrol_session import DeckReader
 from vision.enroll import list_decks, load_decks
+from vision.errors import LayoutError
 from vision.mat import layout_for, mat_paper
 from vision.pipeline import TablePipeline
 from vision.preview import JpegPreview
@@ -330,7 +331,13 @@ class Companion:
     def _pipeline(self, *, demo: bool) -> TablePipeline:
         assert self.session is not None
         game = self.session.game
-        layout = layout_for(game.spec.table, game.num_players, self._paper(game))
+        try:
+            layout = layout_for(game.spec.table, game.num_players, self._paper(game))
+        except LayoutError as exc:
+            # a seat count the game's table does not serve (four-hand Gin): scored from the phone,
+            # which its view says; the camera keeps a plain grid so its preview still works
+            log.warning("%s: %s is scored from the phone", exc, game.spec.title)
+            layout = layout_for("layout", min(max(game.num_players, 1), 8), "A3")
         classifier, name = load_classifier(simulated=demo, deck=game.spec.deck)
         if isinstance(classifier, DeckReader):
             _add_enrolled_decks(classifier)

@@ -276,3 +276,17 @@ def test_the_runtime_bench_runs_the_companion_with_the_services_environment() ->
     set_by_unit = dict(line.removeprefix("Environment=").split("=", 1)
                        for line in unit.splitlines() if line.startswith("Environment="))
     assert SERVICE_ENV and all(set_by_unit.get(k) == v for k, v in SERVICE_ENV.items()), (SERVICE_ENV, set_by_unit)
+
+
+def test_a_game_whose_mat_does_not_take_its_seats_starts_and_is_scored_from_the_phone(tmp_path: Path) -> None:
+    config = load_config(system=None, overrides={"table": {"game": "gin", "players": ["Ann", "Bob", "Cy", "Di"]},
+                                                 "watchdog": {"interval": 0.1}})
+    camera = FlakyCamera([], die_at=-1)
+    companion = Companion(config, Options(source="camera:0", db=str(tmp_path / "t.db"), web=None, display="none",
+                                          quit_at_end=True, source_factory=lambda n: camera))
+    companion.start()  # the rummy mat has two or three seats: four-hand Gin must still start
+    try:
+        assert companion.session is not None and companion.session.game.spec.name == "gin"
+        assert "phone" in (companion.session.view().message or "")
+    finally:
+        companion.close()
