@@ -21,7 +21,8 @@ prophet and their calls, God's rule (entered on God's own phone, shown to nobody
 A card read below the confidence threshold is asked about ("is that the 7H on the pile?"), a card
 that cannot be read or that the rules refuse is named and not applied; OK, a correction on the
 phone or taking the card back answers. After an undo or a correction the protocol reads the game
-again: what it holds in each zone is what the mat has shown.
+again: what it holds in each zone is what the mat has shown. A take undone on the phone while the
+pile stays lifted is read from the mat: a new card laid on the empty place shows the pile taken.
 """
 
 from __future__ import annotations
@@ -68,6 +69,8 @@ class PileProtocol(TableProtocol):
         #: prophet's call): seen when the game holds them where they lie
         self.offered: list[tuple[Zone, str]] = []
         self.waiting: list[tuple[TableEvent, str | None]] = []
+        #: zones the mat was seen lifted off, nothing laid there since (kept through an undo)
+        self.lifted_off: set[Zone] = set()
 
     # ------------------------------------------------------------------ hooks
 
@@ -140,6 +143,7 @@ class PileProtocol(TableProtocol):
         if event.kind == "removed":
             if self.ask is not None and (self.ask.where, self.ask.slot or 0) == (zone, slot):
                 self.ask = None  # the card asked about was taken back (with the pile it lay on)
+            self.lifted_off.add(zone)
             action = pile_table(self.session.state).lifted(zone)
             if action is not None:
                 try:
@@ -148,7 +152,22 @@ class PileProtocol(TableProtocol):
                     self.ask = Ask("illegal", f"{self._label(zone)} lifted: {exc}", actions=[action])
                 self._sync()
             return
+        lifted, self.lifted_off = zone in self.lifted_off, self.lifted_off - {zone}
+        if lifted and event.card not in NOT_A_FACE and event.card not in pile_table(self.session.state).zone_cards(zone):
+            self._taken_before(zone, input)  # not the pile put back: a new card
         self._placed(zone, slot, event.card, event.confidence, input)
+
+    def _taken_before(self, zone: Zone, input: str | None) -> None:
+        """A new card laid where the mat was seen lifted while the game still holds a won pile
+        there (its take undone on the phone, the pile not put back): the mat shows it taken."""
+        action = pile_table(self.session.state).lifted(zone)
+        if action is None:
+            return
+        try:
+            self.session.apply([action], source="table", input=input)
+        except PegpiError:
+            return  # the card is judged as it comes
+        self._sync()
 
     def _placed(self, zone: Zone, slot: int, card: str, confidence: float, input: str | None) -> None:
         table = pile_table(self.session.state)
