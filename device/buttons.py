@@ -3,8 +3,10 @@
 - OK: accept what the device asks ("Is this the 5H?") -> ``service.confirm()``; on the pairing
   screen it shows the phone pairing code.
 - Undo: ``service.undo()``; on the code screen, a new pairing code (phones pair again).
-- Go: ``service.submit({"act": "go", "player": <whose turn>})``; on the code screen, a QR code
-  of the phone page's address with the pairing code in it.
+- Go: ``service.submit({"act": "go", "player": <whose turn>})``; in a game with no "go" but an
+  auction, that seat's pass (Briscola Chiamata, Bourre), and after everyone passed in Briscola
+  Chiamata, deal again (:func:`go_action`); on the code screen, a QR code of the phone page's
+  address with the pairing code in it.
 - Menu, short press: the pairing screen (and back to the board).
 - Menu, long press: the next game in the configured cycle (cribbage for 2, for 3, five-card...)
   and a new game starts with it.
@@ -27,6 +29,7 @@ from typing import Any, Protocol, TypeVar
 
 from device.display import config_from, pin_number
 from device.errors import HardwareConfigError
+from games.engine import get_game
 from games.errors import PegpiError
 from games.jsontypes import JSONObject
 from games.view import TableView
@@ -41,6 +44,21 @@ PAIRING_LINES = ("Pair a phone", "OK: show the code", "Menu: back")
 
 PAIRING_SECONDS = 60.0  # the pairing screen and code stay up this long unless dismissed
 REFUSAL_SECONDS = 4.0  # a refused button action is shown this long
+
+
+def go_action(view: TableView) -> JSONObject | None:
+    """What the Go button says now: "go" for the seat to move; in a game that has no "go" but a
+    "pass" (an auction: Briscola Chiamata, Bourre's pass or play), that seat's pass; when nobody
+    is to move after everyone passed in Briscola Chiamata, deal again. None: nothing to say."""
+    try:
+        acts = {action.act for action in get_game(view.game).actions}
+    except PegpiError:  # a game this pegpi does not know: Go keeps its plain meaning
+        acts = {"go"}
+    if view.turn is None:
+        return {"act": "redeal"} if view.phase == "reopen" and "redeal" in acts else None
+    if "go" not in acts and "pass" in acts:
+        return {"act": "pass", "player": view.turn}
+    return {"act": "go", "player": view.turn}
 
 
 class Screen(Protocol):
@@ -262,11 +280,11 @@ class ButtonPanel:
                 self._show_qr()
                 return
             view = self._safe(self.service.view)
-            turn = view.turn if view is not None else None
-            if turn is None:
+            action = go_action(view) if view is not None else None
+            if action is None:
                 log.info("buttons: Go pressed but it is nobody's turn")
                 return
-            self._call("go", lambda: self.service.submit({"act": "go", "player": turn}, source="button"))
+            self._call("go", lambda: self.service.submit(action, source="button"))
 
     def slap(self, seat: int) -> None:
         """Seat ``seat``'s slap button: a slap like a tap on that seat's phone."""

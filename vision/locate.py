@@ -2,9 +2,10 @@
 
 The mat image (BGR, a few px per mm) is compared with the empty mat's appearance after a
 per-channel gain taken from the open felt (so the lamp being turned up is not a card). Blobs
-that differ are then sorted: a card-sized rectangle is a card; a blob covering card outlines
-is one card per outline it fills; anything else (a hand, an arm, a card still in a hand, a blob
-reaching in from the edge) is an *occluder*, and the zones under it are frozen, not emptied.
+that differ are then sorted: a card-sized rectangle is a card, and so is one cut straight by the
+mat's edge (a card overhanging the paper); a blob covering card outlines is one card per outline
+it fills; anything else (a hand, an arm, a card still in a hand, a blob reaching in from the
+edge) is an *occluder*, and the zones under it are frozen, not emptied.
 """
 
 from __future__ import annotations
@@ -184,15 +185,13 @@ class Locator:
     def _cards_in(self, contour: np.ndarray, box: tuple[int, int, int, int], area: float,
                   edge: bool) -> list[np.ndarray]:
         """Card quads (mat px) in one blob, or [] when the blob is not made of cards."""
-        one = self._card_box(cv2.minAreaRect(contour), area)
+        one = self._whole_card(contour, area, edge)
         if one is not None:
             return [one]
-        if edge:
-            return []
         x, y, bw, bh = box
         solid = np.zeros((bh, bw), np.uint8)
         cv2.drawContours(solid, [contour], -1, 1, -1, offset=(-x, -y))
-        offset = np.array([x, y], np.float32)
+        offset = np.array([x, y], np.int32)
         # cards touching each other: split the blob between the outlines it covers (nearest centre)
         cells = self._nearest[y:y + bh, x:x + bw]
         quads: list[np.ndarray] = []
@@ -201,17 +200,19 @@ class Locator:
             outline, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
             if not outline:
                 continue
-            biggest = max(outline, key=cv2.contourArea)
+            biggest = max(outline, key=cv2.contourArea) + offset  # back in mat px
             part_area = cv2.contourArea(biggest)
             if part_area < 0.3 * self.card_px:
                 continue
-            found = self._card_box(cv2.minAreaRect(biggest), part_area)
+            found = self._whole_card(biggest, part_area, edge)
             if found is None:
                 quads = []
                 break
-            quads.append(found + offset)
+            quads.append(found)
         if len(quads) >= 2 and area <= (len(quads) + 0.3) * self.card_px:
             return quads
+        if edge:  # an arm reaching in may fill outlines: only card-shaped parts count at the edge
+            return []
         # cards lying edge to edge: one card per outline the blob fills
         quads = []
         for _zone, slot, (x0, y0, x1, y1) in self._slot_px:
@@ -224,6 +225,45 @@ class Locator:
         if not quads or area > (len(quads) + 0.35) * self.card_px:
             return []
         return quads
+
+    def _whole_card(self, contour: np.ndarray, area: float, edge: bool) -> np.ndarray | None:
+        """The corners of the one card ``contour`` outlines, or None. At the mat's edge the card
+        may overhang: its outline is completed beyond the edge (a crop of the visible part only
+        would miss the card's far end)."""
+        if edge:
+            cut = self._cut_card(contour, area)
+            if cut is not None:
+                return cut
+        return self._card_box(cv2.minAreaRect(contour), area)
+
+    def _cut_card(self, contour: np.ndarray, area: float) -> np.ndarray | None:
+        """The whole card's corners (mat px, beyond the mat where it overhangs) when ``contour`` is
+        a card cut straight by the mat's edge: a rectangle one card wide lying along a border, at
+        least half a card long; None for anything else (an arm, a hand)."""
+        rect = cv2.minAreaRect(contour)
+        (rw, rh) = rect[1]
+        if area < 0.85 * rw * rh:
+            return None
+        box = cv2.boxPoints(rect)
+        h, w = self.shape
+        near = 6.0 * self.s
+        cw, ch = CARD_MM[0] * self.s, CARD_MM[1] * self.s
+        for i in range(4):
+            a, b = box[i], box[(i + 1) % 4]
+            if not any(all(d <= near for d in pair) for pair in
+                       ((a[0], b[0]), (a[1], b[1]), (w - 1 - a[0], w - 1 - b[0]), (h - 1 - a[1], h - 1 - b[1]))):
+                continue  # this side does not run along one border
+            across = float(np.linalg.norm(b - a))
+            inward = box[(i + 3) % 4] - a  # from the cut side to the far side
+            depth = float(np.linalg.norm(inward))
+            for width, length in ((cw, ch), (ch, cw)):
+                if abs(across - width) <= self.tolerance * width and 0.5 * length <= depth <= length:
+                    out = -inward / max(depth, 1e-6) * (length - depth)
+                    whole = box.copy()
+                    whole[i] += out
+                    whole[(i + 1) % 4] += out
+                    return whole
+        return None
 
     def _keep(self, cards: dict[tuple[str, int], tuple[float, SeenCard]], quad_px: np.ndarray,
               grey: np.ndarray) -> None:

@@ -21,7 +21,8 @@ prophet and their calls, God's rule (entered on God's own phone, shown to nobody
 A card read below the confidence threshold is asked about ("is that the 7H on the pile?"), a card
 that cannot be read or that the rules refuse is named and not applied; OK, a correction on the
 phone or taking the card back answers. After an undo or a correction the protocol reads the game
-again: what it holds in each zone is what the mat has shown.
+again: what it holds in each zone is what the mat has shown. A take undone on the phone while the
+pile stays lifted is read from the mat: a new card laid on the empty place shows the pile taken.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from device.protocols import Ask, TableSession, register_protocol
+from device.protocols import NOT_A_FACE, Ask, TableSession, register_protocol
 from device.protocols.mat import QueuedMatProtocol
 from device.protocols.script import register_script
 from games.errors import IllegalActionError, PegpiError
@@ -64,6 +65,8 @@ class PileProtocol(QueuedMatProtocol):
         #: cards laid and played that the game put elsewhere (a wrong card, a play awaiting the
         #: prophet's call): seen when the game holds them where they lie
         self.offered: list[tuple[Zone, str]] = []
+        #: zones the mat was seen lifted off, nothing laid there since (kept through an undo)
+        self.lifted_off: set[Zone] = set()
 
     def _table(self) -> PileTable:
         return pile_table(self.session.state)
@@ -81,6 +84,7 @@ class PileProtocol(QueuedMatProtocol):
     # ------------------------------------------------------------------ events
 
     def _removed(self, zone: Zone, slot: int, input: str | None) -> None:
+        self.lifted_off.add(zone)
         action = self._table().lifted(zone)
         if action is not None:
             try:
@@ -88,6 +92,24 @@ class PileProtocol(QueuedMatProtocol):
             except PegpiError as exc:
                 self.ask = Ask("illegal", f"{self._label(zone)} lifted: {exc}", actions=[action])
             self._sync()
+
+    def _placed(self, zone: Zone, slot: int, card: str, input: str | None) -> None:
+        lifted, self.lifted_off = zone in self.lifted_off, self.lifted_off - {zone}
+        if lifted and card not in NOT_A_FACE and card not in self._table().zone_cards(zone):
+            self._taken_before(zone, input)  # not the pile put back: a new card
+        super()._placed(zone, slot, card, input)
+
+    def _taken_before(self, zone: Zone, input: str | None) -> None:
+        """A new card laid where the mat was seen lifted while the game still holds a won pile
+        there (its take undone on the phone, the pile not put back): the mat shows it taken."""
+        action = self._table().lifted(zone)
+        if action is None:
+            return
+        try:
+            self.session.apply([action], source="table", input=input)
+        except PegpiError:
+            return  # the card is judged as it comes
+        self._sync()
 
     def _lies_face_down(self, zone: Zone) -> bool:
         return self._table().lies_face_down(zone)

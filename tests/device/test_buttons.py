@@ -293,3 +293,17 @@ def test_go_on_the_code_screen_shows_a_qr_code_of_the_pairing_link(panel: Button
     assert panel.mode == "code" and table.calls == []  # no Go was said in the game
     assert device.image.convert("1").tobytes() == render_qr(
         "http://192.168.1.20:8080/#pair=4821", (128, 64), lines=["Scan to pair", "4821"]).tobytes()
+
+
+def test_go_passes_in_an_auction_and_deals_again_after_everyone_passed(panel: ButtonPanel,
+                                                                         table: RecordingTable) -> None:
+    state = new_game("briscola", ["Ann", "Bob", "Cy", "Di", "Ed"], {"variant": "subito"}).new_initial_state()
+    state = state.apply_json({"act": "deal", "dealer": 0})
+    table.current = state.view_for(None)  # Ed opens the auction
+    press(panel, "go")
+    for seat in (4, 3, 2, 1, 0):
+        state = state.apply_json({"act": "pass", "player": seat})
+    table.current = state.view_for(None)  # everyone passed: reopen, or deal again
+    press(panel, "go")
+    assert table.calls == [("submit", {"act": "pass", "player": 4}, "button"),
+                           ("submit", {"act": "redeal"}, "button")]

@@ -265,3 +265,25 @@ def test_a_short_deal_read_from_frames_is_the_deal_played(game: str, monkeypatch
     report = table_sim(game, seats=4, seed=1, fps=10)
     assert report.same and report.actions_same, report.to_json()
     assert report.events_read == report.events_played > 8
+
+
+def test_after_a_take_is_undone_the_mat_is_read_again(tmp_path: Path) -> None:
+    session = _session(tmp_path, "beggar", 2)
+    session.submit({"act": "deal", "dealer": 1})
+    for card in ("5H", "JS", "3C"):
+        lay(session, card)
+    lift(session, "3C")  # Bob takes the pile he won
+    session.undo()  # pressed by mistake: the game holds the pile again
+    assert session.view().pile == ("5H", "JS", "3C")
+    lay(session, "9D")  # Bob leads onto the empty place: the mat shows the pile taken
+    assert session.protocol.ask is None
+    assert acts(session)[-2:] == [{"act": "take", "player": 1}, {"act": "play", "player": 1, "card": "9D"}]
+    lift(session, "9D")  # nobody has won this pile: lifting it means nothing
+    lay(session, "9D")  # laid back: the same card seen again, not played twice
+    assert len(session.entries) == 6
+    session.undo()
+    session.undo()  # the lead and the take: the pile is put back on the mat
+    lay(session, "3C")
+    assert session.protocol.ask is None and len(session.entries) == 4
+    lift(session, "3C")
+    assert acts(session)[-1] == {"act": "take", "player": 1} and len(session.entries) == 5

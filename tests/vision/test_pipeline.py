@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -177,3 +179,25 @@ def test_the_empty_mat_is_learned_only_once_nothing_moves(art, classifier):
     learning = [r.t for r in results if r.status == "learning"]
     assert max(learning) >= 1.0 - 1e-6  # the hand waved over the mat until then
     assert key([e for r in results for e in r.events]) == [("seat0", 0, "7H", "placed")]
+
+
+
+@pytest.mark.parametrize("dx, dy, angle", [(12.0, 0.0, 92.0), (10.0, 0.0, 88.0), (2.0, -3.0, 87.0)],
+                         ids=["over the edge", "over the edge touching", "at the edge touching"])
+def test_a_card_at_or_over_the_paper_edge_is_read(art, classifier, dx, dy, angle):
+    # on the 4-seat mat seat 3's outlines run down the right-hand edge: the 8S laid askew in the
+    # last one reaches (or hangs over) the paper's edge, touching the JS above it or not; both
+    # are cards to read, not a hand reaching in
+    script = [Idle(0.4), Place("JS", "seat3", 2, hand=False), Place("8S", "seat3", 3, hand=False), Idle(0.8)]
+    sim = SimTable(layout_for("pegging", 4), script, fps=FPS, seed=4, card_art=art, timing=TIMING,
+                   pose=CameraPose(roll=1.5, offset=(10.0, 0.0)))
+    slot = sim.layout.zone("seat3").slots[3]
+
+    def askew(lying):
+        if lying.card != "8S":
+            return lying
+        return replace(lying, center=(slot.center[0] + dx, slot.center[1] + dy), angle=angle)
+
+    sim.scenes = [replace(s, cards=tuple(askew(c) for c in s.cards)) for s in sim.scenes]
+    events = run(sim, classifier)
+    assert key(events) == [("seat3", 2, "JS", "placed"), ("seat3", 3, "8S", "placed")]

@@ -520,3 +520,76 @@ def test_oh_hell_bids_on_the_phone_with_the_dealer_s_hook(table: tuple[str, Any]
     assert "trumps" in page.locator("#tricks").inner_text().lower()
     shot(page, "ohhell-bids")
     assert fits_the_phone(page)
+
+
+BRISCOLA = ["Ann", "Bob", "Cy", "Di", "Ed"]
+
+
+def _briscola(url: str, session: Any, page: Any, variant: str, first: bool = True) -> None:
+    """A new game of Briscola Chiamata in ``variant``, Ann dealing (the auction starts at Ed:
+    the deal and the play go to the right), on a paired phone."""
+    session.new_game("briscola", BRISCOLA, {"variant": variant})
+    if first:
+        page.goto(url)
+        page.wait_for_selector("body[data-actions='0']", state="attached")
+        pair(page, seat=0)
+    wait_actions(page, 0)
+    page.click("#tricks button:has-text('Ann')")  # who deals first
+    wait_actions(page, 1)
+
+
+def test_briscola_bids_a_rank_then_points_and_calls_a_card_on_the_phone(table: tuple[str, Any], page: Any) -> None:
+    url, session = table
+    _briscola(url, session, page, "basic")
+    buttons = "#tricks .trick-buttons"
+    page.click(f"{buttons} button:text-is('3')")  # Ed calls a three
+    wait_actions(page, 2)
+    ranks = page.locator(f"{buttons} button").all_inner_texts()
+    assert "A" not in ranks and "3" not in ranks and "K" in ranks  # only a call above the three
+    page.fill(f"{buttons} input.bid-points", "70")
+    page.click(f"{buttons} button:has-text('2 for points')")  # Di: the two, for 70
+    wait_actions(page, 3)
+    assert page.locator(f"{buttons} input.bid-points").input_value() == "71"
+    for _ in range(4):  # Cy, Bob, Ann and Ed pass
+        actions = len(session.entries)
+        page.click(f"{buttons} button:text-is('Pass')")
+        wait_actions(page, actions + 1)
+    assert "di calls a card" in page.locator("#tricks").inner_text().lower()
+    page.click("#tricks .call-ranks button[data-rank='2']")
+    page.click("#tricks .call-suits button[aria-label='hearts']")
+    wait_actions(page, 8)
+    said = [e.action for e in session.entries[1:]]
+    assert said == [{"act": "bid", "player": 4, "rank": "3"}, {"act": "bid", "player": 3, "rank": "2", "points": 70},
+                    {"act": "pass", "player": 2}, {"act": "pass", "player": 1}, {"act": "pass", "player": 0},
+                    {"act": "pass", "player": 4}, {"act": "call", "player": 3, "card": "2H"}]
+    assert session.view().to_json()["trump_suit"] == "H"
+    shot(page, "briscola-call")
+    assert fits_the_phone(page)
+
+
+def test_briscola_reopens_or_deals_again_and_takes_the_monte_on_the_phone(table: tuple[str, Any], page: Any) -> None:
+    url, session = table
+    _briscola(url, session, page, "subito")
+    buttons = "#tricks .trick-buttons"
+    for n in range(5):  # everyone passes
+        page.click(f"{buttons} button:text-is('Pass')")
+        wait_actions(page, 2 + n)
+    assert "everyone passed" in page.locator("#tricks").inner_text().lower()
+    page.click(f"{buttons} button:has-text('Deal again')")
+    wait_actions(page, 7)
+    assert session.entries[-1].action == {"act": "redeal"} and session.view().phase == "deal"
+
+    _briscola(url, session, page, "monte", first=False)
+    page.fill(f"{buttons} input.bid-points", "75")
+    page.click(f"{buttons} button:has-text('Bid points')")  # Ed bids 75
+    wait_actions(page, 2)
+    for n in range(4):
+        page.click(f"{buttons} button:text-is('Pass')")
+        wait_actions(page, 3 + n)
+    page.click(f"{buttons} button:has-text('Take the monte')")
+    wait_actions(page, 7)
+    page.click("#tricks .call-ranks button[data-rank='A']")  # any card may be called: the ace
+    page.click("#tricks .call-suits button[aria-label='spades']")
+    wait_actions(page, 8)
+    assert [e.action for e in session.entries[-3:]] == [
+        {"act": "pass", "player": 0}, {"act": "monte", "player": 4}, {"act": "call", "player": 4, "card": "AS"}]

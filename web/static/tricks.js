@@ -95,23 +95,9 @@ function trickButtons(view) {
       return [`${seatName(view, turn)}: pass or play`, box];
     }
   }
-  if (view.style === "tricks.briscola" && view.phase === "bid" && turn !== null) {
-    box.appendChild(trickButton("Pass", { act: "pass", player: turn }));
-    if (view.options && view.options.variant === "basic") {
-      BRISCOLA_RANKS.forEach((r) => box.appendChild(trickButton(r, { act: "bid", player: turn, rank: r })));
-    }
-    const points = el("input");
-    points.type = "number"; points.min = "61"; points.max = "120";
-    points.value = String(Math.min(120, (view.bid_points || 60) + 1));
-    const go = el("button", "primary", "Bid points");
-    go.type = "button";
-    go.addEventListener("click", () => {
-      const action = { act: "bid", player: turn, points: Number(points.value) };
-      if (view.options && view.options.variant === "basic") action.rank = "2";
-      say(action);
-    });
-    box.append(points, go);
-    return [`${seatName(view, turn)}: bid or pass`, box];
+  if (view.style === "tricks.briscola") {
+    const wanted = briscolaControls(view, box);
+    if (wanted) return wanted;
   }
   if (view.phase === "deal" && view.dealer === null) {
     (view.players || []).forEach((name, s) => box.appendChild(trickButton(name, { act: "deal", dealer: s })));
@@ -120,6 +106,117 @@ function trickButtons(view) {
   if (view.phase === "deal") {
     box.appendChild(trickButton("Deal", { act: "deal" }, true));
     return ["Next deal", box];
+  }
+  return null;
+}
+
+// Briscola Chiamata: the rank chosen for the call, kept while the view redraws
+const briscolaPick = { rank: null, deal: null };
+
+function pointsInput(low, cls) {
+  const input = el("input", cls);
+  input.type = "number"; input.min = String(low); input.max = "120"; input.value = String(low);
+  input.inputMode = "numeric";
+  return input;
+}
+
+function bidButton(label, primary, make) {
+  const b = el("button", primary ? "primary" : null, label);
+  b.type = "button";
+  b.addEventListener("click", () => say(make()));
+  return b;
+}
+
+// the basic game's auction: a rank above the bid so far (A is the lowest call, 2 the highest), then
+// a two may raise the points; the other variants bid points only
+function briscolaBid(view, box, turn) {
+  box.appendChild(trickButton("Pass", { act: "pass", player: turn }));
+  const hasBid = view.bidder !== null && view.bidder !== undefined;
+  if (view.options && view.options.variant === "basic") {
+    const said = hasBid ? String(view.bid || "").split(" ")[0] : null;
+    const above = said === null ? -1 : BRISCOLA_RANKS.indexOf(said);
+    BRISCOLA_RANKS.forEach((rank, i) => {
+      if (i > above) box.appendChild(trickButton(rank, { act: "bid", player: turn, rank }));
+    });
+    const low = said === "2" ? (view.bid_points || 61) + 1 : 62;
+    if (low <= 120) {
+      const points = pointsInput(low, "bid-points");
+      box.append(points, bidButton("2 for points", false,
+        () => ({ act: "bid", player: turn, rank: "2", points: Number(points.value) })));
+    }
+    return;
+  }
+  const points = pointsInput(hasBid ? Math.min(120, (view.bid_points || 60) + 1) : 61, "bid-points");
+  box.append(points, bidButton("Bid points", true, () => ({ act: "bid", player: turn, points: Number(points.value) })));
+}
+
+// the ranks the bidder may call: the bid's rank in the basic game (after a two, the lowest trump
+// the bidder lacks may be called too), a two in Subito al Due and Prima Mano al Buio, else any
+function callRanks(view) {
+  const variant = view.options ? view.options.variant : "basic";
+  if (variant === "subito" || variant === "buio") return ["2"];
+  const said = String(view.bid || "").split(" ")[0];
+  if (variant === "basic" && said !== "2" && BRISCOLA_RANKS.includes(said)) return [said];
+  return BRISCOLA_RANKS;
+}
+
+function briscolaCall(view, box) {
+  const bidder = view.bidder;
+  const ranks = callRanks(view);
+  const key = `${view.game_id}:${view.actions}`;
+  if (briscolaPick.deal !== key || !ranks.includes(briscolaPick.rank)) {
+    const bidRank = String(view.bid || "").split(" ")[0];
+    briscolaPick.rank = ranks.length === 1 ? ranks[0] : ranks.includes(bidRank) ? bidRank : null;
+    briscolaPick.deal = key;
+  }
+  const rankRow = el("div", "call-ranks");
+  ranks.forEach((rank) => {
+    const b = el("button", "rank", rank);
+    b.type = "button";
+    b.dataset.rank = rank;
+    b.setAttribute("aria-pressed", String(briscolaPick.rank === rank));
+    b.addEventListener("click", () => { briscolaPick.rank = rank; renderTricks(view); });
+    rankRow.appendChild(b);
+  });
+  const suits = el("div", "call-suits");
+  Object.entries(SUITS).forEach(([letter, symbol]) => {
+    const b = el("button", "suit" + (letter === "H" || letter === "D" ? " red" : ""), symbol);
+    b.type = "button";
+    b.dataset.suit = letter;
+    b.setAttribute("aria-label", { S: "spades", H: "hearts", D: "diamonds", C: "clubs" }[letter]);
+    b.disabled = !briscolaPick.rank;
+    b.addEventListener("click", () => say({ act: "call", player: bidder, card: briscolaPick.rank + letter }));
+    suits.appendChild(b);
+  });
+  box.append(rankRow, suits);
+}
+
+function briscolaControls(view, box) {
+  const turn = view.turn;
+  const bidder = view.bidder;
+  if (view.phase === "bid" && turn !== null) {
+    briscolaBid(view, box, turn);
+    return [`${seatName(view, turn)}: bid or pass`, box];
+  }
+  if (view.phase === "reopen") {
+    (view.players || []).forEach((name, s) => box.appendChild(trickButton(`${name} reopens at 61`, { act: "reopen", player: s })));
+    box.appendChild(trickButton("Deal again", { act: "redeal" }, true));
+    return ["Everyone passed", box];
+  }
+  if (view.phase === "monte" && bidder !== null && bidder !== undefined) {
+    const away = el("input", "monte-cards");
+    away.type = "text";
+    away.placeholder = "the 5 laid away, if known";
+    away.autocapitalize = "characters";
+    box.append(bidButton("Take the monte", true, () => {
+      const cards = away.value.toUpperCase().split(/[\s,]+/).filter(Boolean);
+      return cards.length ? { act: "monte", player: bidder, cards } : { act: "monte", player: bidder };
+    }), away);
+    return [`${seatName(view, bidder)} takes the monte`, box];
+  }
+  if (view.phase === "call" && bidder !== null && bidder !== undefined) {
+    briscolaCall(view, box);
+    return [`${seatName(view, bidder)} calls a card`, box];
   }
   return null;
 }
