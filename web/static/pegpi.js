@@ -4,7 +4,7 @@
 import { $, el, request, toast } from "./helpers.js";
 
 const SVG = "http://www.w3.org/2000/svg";
-const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+export const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
 const SIDE_COLOURS = ["#ff6b5e", "#5eb7ff", "#ffd35e", "#9dff8a"];
 // the fields each action of a game record takes, for the entry form

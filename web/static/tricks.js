@@ -1,7 +1,7 @@
 // pegpi phone page: the trick games (Oh Hell, Bourré, Briscola Chiamata), drawn from TricksView
 // JSON. An ES module: it adds its box and its history words to the page through addFamily.
 import { el } from "./helpers.js";
-import { addFamily, cardEl, change, fillCards, seatName, state } from "./pegpi.js";
+import { SUITS, addFamily, cardEl, change, fillCards, seatName, state } from "./pegpi.js";
 
 const BRISCOLA_RANKS = ["A", "3", "K", "Q", "J", "7", "6", "5", "4", "2"];
 
