@@ -51,10 +51,6 @@ class SeatsProtocol(LayoutProtocol):
     def serves(cls, state: State) -> bool:
         return isinstance(state, SeatsTable)
 
-    @property
-    def notice(self) -> str | None:
-        return "cards are read in each seat's outlines; bids, folds and chips come from the phone or the buttons"
-
     def _event(self, event: TableEvent, input: str | None) -> None:
         if event.kind != "placed" or event.card != BACK:
             super()._event(event, input)
