@@ -151,7 +151,8 @@ def layout_for(table: str, seats: int, paper: str | None = None) -> MatLayout:
     if not isinstance(seats, int) or not low <= seats <= high:
         raise LayoutError(f"a {table} mat has {low} to {high} seats, not {seats!r}")
     size = PAPERS[paper]
-    marker_mm = {"A4": 16.0, "A3": 20.0}.get(paper, 24.0)  # A3: four 88 mm outlines fit between them
+    # A3: four 88 mm outlines fit between the markers; A1 is seen from afar (about 1 px/mm at 720p)
+    marker_mm = {"A4": 16.0, "A3": 20.0, "A1": 48.0}.get(paper, 24.0)
     markers = _markers(size, marker_mm)
     reserve = MARKER_INSET + marker_mm + _QUIET
     zones, title = builders[table](table, seats, size, reserve)
