@@ -41,3 +41,14 @@ def test_pegpi_mat_prints_the_games_seats_mat(tmp_path, capsys, game: str, seats
     w, h = PAPERS[mat_paper("seats", seats)]
     assert cv2.imread(str(out)).shape[:2] == (round(h), round(w))
     assert said in capsys.readouterr().out
+
+
+def test_a_mat_swept_after_a_card_was_turned_up_is_reported_in_slot_order() -> None:
+    from vision.simtable import Clear, Place, Remove, SimTable
+
+    layout = layout_for("seats", 3)
+    script = [Place("back", "seat2", 0), Place("back", "seat2", 1), Remove("seat2", 1), Place("10S", "seat2", 1),
+              Remove("seat2", 0), Place("7D", "seat2", 0), Clear()]
+    sim = SimTable(layout, script, fps=5)
+    removed = [(e.card, e.slot) for e in sim.truth if e.kind == "removed"][2:]
+    assert removed == [("7D", 0), ("10S", 1)]  # as the tracker reports cards gone in one frame
