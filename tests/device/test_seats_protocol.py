@@ -197,3 +197,9 @@ def test_ricochet_read_from_frames_is_the_deal_played() -> None:
     report = table_sim("ricochet", seats=2, seed=1, fps=15)
     assert report.same, report.to_json()
     assert report.events_read == report.events_played > 0
+
+
+def test_skull_read_from_frames_counts_the_backs_and_the_cards_turned_up() -> None:
+    report = table_sim("skull", seats=3, seed=26, fps=15)  # two rounds: backs, flips, mats picked up
+    assert report.same, report.to_json()
+    assert report.events_read == report.events_played >= 20
