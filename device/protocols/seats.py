@@ -30,6 +30,7 @@ from games.errors import IllegalActionError, PegpiError, RecordError
 from games.jsontypes import JSONObject
 from games.records import Replay
 from games.table import BACK, SeatsTable, Zone
+from vision.mat import layout_for
 
 if TYPE_CHECKING:
     from games.engine import State
@@ -82,8 +83,6 @@ def seats_script(result: Replay) -> list[JSONObject]:
     """The steps that play a record on a seats mat: each card laid (or turned up) in the outline
     the game says, what the camera cannot see said, and the cards the game no longer holds (a
     hand thrown away, the mats at the end of a round) taken away."""
-    from vision.mat import layout_for
-
     game = result.game
     state = game.new_initial_state()
     seats_table(state)  # refuses a game not played on the seats table
