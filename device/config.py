@@ -88,7 +88,7 @@ def _table_options(value: Any) -> str | None:
 
 #: section -> key -> check (returns what the value should be, or None when it is fine)
 SCHEMA: dict[str, dict[str, Callable[[Any], str | None]]] = {
-    "table": {"game": _text, "players": _names, "paper": _one_of("A4", "A3", "A2"), "confidence": _number(0.0, 1.0),
+    "table": {"game": _text, "players": _names, "paper": _one_of("A4", "A3", "A2", "A1"), "confidence": _number(0.0, 1.0),
               "options": _table_options},
     "camera": {"source": _source, "width": _whole(64, 8192), "height": _whole(64, 8192), "fps": _number(1, 240),
                "keep_crops": _text},

@@ -29,6 +29,7 @@ from games.cards import FRENCH_52, FRENCH_54, Card
 from games.engine import Action, Game, Item, Option, ScoreRequest, Spec, State, register
 from games.errors import CardError, IllegalActionError, OptionError
 from games.poker import HandValue, evaluate, hand_text, lowest
+from games.table import BACK, Zone
 from games.tricks import End
 from games.view import Common, Group, LayoutView, ScoreTable, TableView
 
@@ -101,7 +102,7 @@ class Ricochet(Game):
         title="Ricochet Poker",
         players=(2, 3, 4, 5, 6, 7, 8),
         deck="french52",
-        table="layout",
+        table="seats",
         target=None,
         aliases=("ricochet poker",),
         pegged=False,
@@ -358,6 +359,55 @@ class RicochetState(State):
     def _finish(self) -> None:
         stacks = [self.chips(s) for s in range(self.game.num_players)]
         self.winner = stacks.index(max(stacks))
+
+    # -- the seats table (games.table.SeatsTable): each hand face up in its seat's outlines ------
+
+    def whose_turn(self) -> int | None:
+        due = self.give_to()
+        return due if due is not None else self.turn
+
+    def zone_owner(self, zone: Zone) -> int | None:
+        seat = zone.seat
+        return seat if seat is not None and seat < self.game.num_players else None
+
+    def zone_label(self, zone: Zone) -> str:
+        seat = self.zone_owner(zone)
+        return f"{self.game.players[seat]}'s hand" if seat is not None else f"the {zone.name}"
+
+    def zone_cards(self, zone: Zone) -> list[str]:
+        seat = self.zone_owner(zone)
+        return [str(c) for c in self.hands[seat]] if seat is not None else []
+
+    def holds(self, zone: Zone) -> tuple[str, ...]:
+        return tuple(self.zone_cards(zone))
+
+    def card_means(self, zone: Zone, card: str) -> list[Action] | None:
+        return self.slot_means(zone, len(self.zone_cards(zone)), card)
+
+    def slot_means(self, zone: Zone, slot: int, card: str) -> list[Action] | None:
+        """A card face up in a seat's hand is the dealer's give to that seat (any outline of it);
+        a card dealt already this deal means nothing (seen again, or a hand thrown away)."""
+        seat = self.zone_owner(zone)
+        if seat is None:
+            raise IllegalActionError("Ricochet Poker's cards lie in the players' hands")
+        due = self.give_to()
+        if card == BACK:  # a hand turned over as it folds means nothing; a card is given face up
+            if due == seat:
+                raise IllegalActionError("cards are given face up: turn it over")
+            return None
+        given = self.game.parse_card(card)
+        if given in self.seen:
+            return None
+        if due is None:
+            raise IllegalActionError(f"no card is given now: {self.prompt()}")
+        if seat != due:
+            raise IllegalActionError(f"the dealer gives to {self.game.players[due]} now")
+        return [Give(seat, given)]
+
+    def laid_by(self, action: Action) -> list[tuple[Zone, int, str]]:
+        if isinstance(action, Give):
+            return [(Zone.row(action.to), len(self.hands[action.to]), str(action.card))]
+        return []  # the ante, buys and folds are said
 
     # -- the view ---------------------------------------------------------------------------
 

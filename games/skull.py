@@ -28,6 +28,7 @@ from typing import ClassVar
 from games.cards import Card
 from games.engine import Action, Game, Item, Spec, State, register
 from games.errors import CardError, IllegalActionError
+from games.table import BACK, Zone
 from games.view import Common, Group, LayoutView, TableView
 
 CARDS_EACH = 4
@@ -111,7 +112,7 @@ class Skull(Game):
         title="Skull",
         players=(3, 4, 5, 6),
         deck="french52",
-        table="layout",
+        table="seats",
         target=2,
         aliases=("skull and roses", "skull & roses"),
         pegged=False,
@@ -389,6 +390,76 @@ class SkullState(State):
         self.first = first
         self.rounds += 1
         self._phase = "open"
+
+    # -- the seats table (games.table.SeatsTable): each mat a row of outlines, cards face down ----
+
+    def whose_turn(self) -> int | None:
+        return None if self.is_over else self.waiting_for()
+
+    def zone_owner(self, zone: Zone) -> int | None:
+        seat = zone.seat
+        return seat if seat is not None and seat < self.game.num_players else None
+
+    def zone_label(self, zone: Zone) -> str:
+        seat = self.zone_owner(zone)
+        return f"{self.game.players[seat]}'s mat" if seat is not None else f"the {zone.name}"
+
+    def holds(self, zone: Zone) -> tuple[str, ...]:
+        seat = self.zone_owner(zone)
+        if seat is None:
+            return ()
+        stack = self.mats[seat]
+        down = len(stack) - len(self.flipped[seat])
+        return tuple(BACK if i < down or card is None else str(card) for i, card in enumerate(stack))
+
+    def zone_cards(self, zone: Zone) -> list[str]:
+        return [card for card in self.holds(zone) if card != BACK]
+
+    def _top(self, seat: int) -> int:
+        """The outline of the top face-down card of ``seat``'s mat (the last laid still down)."""
+        return len(self.mats[seat]) - len(self.flipped[seat]) - 1
+
+    def card_means(self, zone: Zone, card: str) -> list[Action] | None:
+        seat = self.zone_owner(zone)
+        slot = len(self.holds(zone)) if card == BACK or seat is None else self._top(seat)
+        return self.slot_means(zone, slot, card)
+
+    def slot_means(self, zone: Zone, slot: int, card: str) -> list[Action] | None:
+        """A card face down in the next free outline of a seat's mat is that seat's ``lay``; a
+        card turned face up in its outline is the challenger's ``flip``, the top card first."""
+        seat = self.zone_owner(zone)
+        if seat is None:
+            raise IllegalActionError("Skull's cards lie on the players' mats")
+        names = self.game.players
+        stack = self.mats[seat]
+        if card == BACK:
+            if slot < len(stack):
+                return None  # a card the mat holds already, seen again
+            if slot > len(stack):
+                raise IllegalActionError(f"lay the cards in order: outline {len(stack) + 1} of "
+                                         f"{names[seat]}'s mat is empty")
+            return [Lay(seat)]
+        face = self.game.parse_card(card)
+        top = self._top(seat)
+        if slot > top:
+            if slot < len(stack) and stack[slot] == face:
+                return None  # turned up already
+            raise IllegalActionError("cards are laid face down: turn it over")
+        if self._phase != "reveal" or self.bidder is None:
+            raise IllegalActionError(f"no card is turned now: {self.prompt()}")
+        if slot != top:
+            raise IllegalActionError(f"turn the top card of {names[seat]}'s mat first (outline {top + 1}, "
+                                     "the last laid)")
+        return [Flip(self.bidder, seat, face)]
+
+    def laid_by(self, action: Action) -> list[tuple[Zone, int, str]]:
+        if isinstance(action, Lay):
+            return [(Zone.row(action.player), len(self.mats[action.player]), BACK)]
+        if isinstance(action, Flip) and 0 <= action.mat < self.game.num_players:
+            card = action.card or self.mats[action.mat][self._top(action.mat)]
+            if card is not None and self._top(action.mat) >= 0:
+                return [(Zone.row(action.mat), self._top(action.mat), str(card))]
+        return []  # the challenge, bids, passes, the lost card and who starts are said
 
     # -- the view ---------------------------------------------------------------------------
 

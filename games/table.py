@@ -277,3 +277,21 @@ class RummyTable(TableState, Protocol):
         """The defender's layoffs and spread once ``faces`` (every card they hold) lie in their
         spread zone: the layoffs that leave the least deadwood, then the rest as melds and
         deadwood. None while ``seat`` is not to lay or cards are still missing."""
+
+
+#: what a card lying face down is called on the mat (the camera reports it so)
+BACK = "back"
+
+
+@runtime_checkable
+class SeatsTable(LayoutTable, Protocol):
+    """The seats table (``spec.table == "seats"``): each seat's zone is a row of outlines where
+    that seat's cards lie, face up (Ricochet Poker's hands) or face down (Skull's mats). What a
+    card means depends on the seat and the outline, so :meth:`LayoutTable.slot_means` answers,
+    for a card face down too (``card`` is :data:`BACK`). Taking cards away means nothing: what
+    the camera cannot see (a fold, a bid, the card lost) comes from the phone or the buttons."""
+
+    def holds(self, zone: Zone) -> tuple[str, ...]:
+        """What lies in ``zone``'s outlines now as the game knows it, outline by outline from the
+        first: a card's name face up, :data:`BACK` face down. Cards the game no longer holds there
+        (a hand thrown away, a mat picked up at the end of a round) are left out: they may go."""

@@ -23,9 +23,10 @@ from vision.api import CARD_MM
 from vision.errors import LayoutError
 
 #: Paper sizes, landscape (width, height) in mm, smallest first. A2 (a print shop's) is for the
-#: 3- and 4-seat pegging mats: four outlines a seat, a crib of four and the starter.
-PAPERS = {"A4": (297.0, 210.0), "A3": (420.0, 297.0), "A2": (594.0, 420.0)}
-TABLES = ("pegging", "tricks", "pile", "layout", "line", "combos", "rummy")
+#: 3- and 4-seat pegging mats: four outlines a seat, a crib of four and the starter. A1 is for
+#: seven or eight hands of five cards (the seats mat).
+PAPERS = {"A4": (297.0, 210.0), "A3": (420.0, 297.0), "A2": (594.0, 420.0), "A1": (841.0, 594.0)}
+TABLES = ("pegging", "tricks", "pile", "layout", "line", "combos", "rummy", "seats")
 #: ArUco dictionary of the markers (an OpenCV ``cv2.aruco.DICT_*`` name) and their ids,
 #: clockwise from the top-left corner.
 MARKER_DICT = "DICT_4X4_50"
@@ -141,16 +142,17 @@ def layout_for(table: str, seats: int, paper: str | None = None) -> MatLayout:
     if paper not in PAPERS:
         raise LayoutError(f"unknown paper {paper!r}; choose one of {', '.join(PAPERS)}")
     builders = {"pegging": _pegging, "tricks": _around, "pile": _around, "layout": _grid, "line": _line_mat,
-                "combos": _combos, "rummy": _rummy}
+                "combos": _combos, "rummy": _rummy, "seats": _seat_rows}
     if table not in builders:
         raise LayoutError(f"unknown table protocol {table!r}; choose one of {', '.join(TABLES)}")
     limits = {"pegging": (2, 4), "tricks": (2, 8), "pile": (2, 8), "layout": (1, 8), "line": (2, 8),
-              "combos": (3, 3), "rummy": (2, 3)}
+              "combos": (3, 3), "rummy": (2, 3), "seats": (2, 8)}
     low, high = limits[table]
     if not isinstance(seats, int) or not low <= seats <= high:
         raise LayoutError(f"a {table} mat has {low} to {high} seats, not {seats!r}")
     size = PAPERS[paper]
-    marker_mm = {"A4": 16.0, "A3": 20.0}.get(paper, 24.0)  # A3: four 88 mm outlines fit between them
+    # A3: four 88 mm outlines fit between the markers; A1 is seen from afar (about 1 px/mm at 720p)
+    marker_mm = {"A4": 16.0, "A3": 20.0, "A1": 48.0}.get(paper, 24.0)
     markers = _markers(size, marker_mm)
     reserve = MARKER_INSET + marker_mm + _QUIET
     zones, title = builders[table](table, seats, size, reserve)
@@ -440,6 +442,48 @@ def _rummy(table: str, seats: int, size: tuple[float, float], reserve: float) ->
         title = (reserve, cy - 6.0, stock.rect[0] - 2 * GAP_MM, cy + 6.0)
     zones += [_zone("stock", "stock", [stock]), _zone("pile", "pile", [pile], stack=True)]
     return zones, title
+
+
+#: outlines of a seat on a seats mat: five at least (a poker hand), up to seven where the paper
+#: has room (Ricochet Poker's six- and seven-card options)
+SEAT_HAND = (5, 7)
+
+
+def _seat_rows(table: str, seats: int, size: tuple[float, float], reserve: float) -> _Plan:
+    """A block of outlines per seat, the seat's cards side by side: rows of upright cards, or
+    columns of cards lying sideways where that fits more seats; as many outlines a seat as fit
+    (from :data:`SEAT_HAND`). Seat 0 is at the bottom left, the seats go up the columns."""
+    w, h = size
+    cw, ch = CARD_MM
+    corners = [(_EDGE, _EDGE, reserve, reserve), (w - reserve, _EDGE, w - _EDGE, reserve),
+               (_EDGE, h - reserve, reserve, h - _EDGE), (w - reserve, h - reserve, w - _EDGE, h - _EDGE)]
+    low, high = SEAT_HAND
+    for n in range(high, low - 1, -1):
+        for sideways in (False, True):
+            card = (ch, cw) if sideways else (cw, ch)
+            along = n * (card[1 if sideways else 0] + GAP_MM) - GAP_MM
+            bw, bh = (card[0], along) if sideways else (along, card[1])
+            cols = int((w - 2 * _EDGE + 2 * GAP_MM) // (bw + 2 * GAP_MM))
+            rows = int((h - 2 * _EDGE + 2 * GAP_MM) // (bh + 2 * GAP_MM))
+            if cols * rows < seats or cols < 1:
+                continue
+            cols = min(cols, -(-seats // max(1, rows)))
+            rows = -(-seats // cols)
+            x0 = (w - (cols * (bw + 2 * GAP_MM) - 2 * GAP_MM)) / 2
+            y0 = (h - (rows * (bh + 2 * GAP_MM) - 2 * GAP_MM)) / 2
+            zones: list[Zone] = []
+            for seat in range(seats):
+                col, row = divmod(seat, rows)
+                bx, by = x0 + col * (bw + 2 * GAP_MM), y0 + (rows - 1 - row) * (bh + 2 * GAP_MM)
+                slots = _line(bx, bx + bw, by, by + bh, card, n)
+                zones.append(_zone(f"seat{seat}", "seat", slots, seat))
+            rects = [sl.rect for z in zones for sl in z.slots]
+            if any(r[0] < c[2] and c[0] < r[2] and r[1] < c[3] and c[1] < r[3] for r in rects for c in corners):
+                continue  # a corner marker in the way
+            top = min(r[1] for r in rects)
+            title = (reserve + 1.0, _EDGE, w - reserve - 1.0, max(_EDGE + 8.0, top - 1.0))
+            return zones, title
+    raise LayoutError(f"{seats} seats of {low} card outlines do not fit on this paper: use a larger paper")
 
 
 def _check(layout: MatLayout) -> None:

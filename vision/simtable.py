@@ -206,7 +206,8 @@ class SimTable:
         elif isinstance(step, Clear):
             zones = [self._zone(step.zone)] if step.zone else list(self.layout.zones)
             for zone in zones:
-                keys = [k for k in walk.order if k[0] == zone.name]
+                # a zone swept at once is reported in slot order (as the tracker does)
+                keys = sorted(k for k in walk.order if k[0] == zone.name)
                 if keys:
                     self._take(walk, scenes, zone, keys, dt)
         elif isinstance(step, HandPass):

@@ -174,7 +174,7 @@ class QueuedMatProtocol(MatProtocol[Seen]):
     def _placed(self, zone: Zone, slot: int, card: str, input: str | None) -> None:
         """A card landed at ``slot`` of ``zone`` (``self.mat`` holds the read): it is applied at
         once, asked about first when read unsure, or named when unreadable or refused."""
-        if card in NOT_A_FACE:
+        if card in NOT_A_FACE and not self._reads_back(zone, card):
             if not self._lies_face_down(zone):
                 self.ask = self._unreadable(zone, slot, card)
             return
@@ -208,6 +208,11 @@ class QueuedMatProtocol(MatProtocol[Seen]):
 
     def _lies_face_down(self, zone: Zone) -> bool:
         """Cards lie face down in ``zone`` by the rules: a card unread there is not a question."""
+        return False
+
+    def _reads_back(self, zone: Zone, card: str) -> bool:
+        """A card the camera reports as not a face that is still a move in ``zone`` (a Skull card
+        laid face down): it is read like any card, through :meth:`_meaning`."""
         return False
 
     def _let_be(self, ask: Ask) -> None:

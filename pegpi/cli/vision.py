@@ -25,7 +25,7 @@ def register(commands: Any, benches: Any) -> None:
     mat = commands.add_parser("mat", help="print the play mat for a game (PDF or PNG at true scale)")
     mat.add_argument("--game", required=True, help="game name, e.g. cribbage")
     mat.add_argument("--seats", type=int, default=2, help="number of seats (default 2)")
-    mat.add_argument("--paper", choices=("A4", "A3", "A2"), default=None,
+    mat.add_argument("--paper", choices=("A4", "A3", "A2", "A1"), default=None,
                      help="paper size (default A3, or A2 where the mat needs it)")
     mat.add_argument("--px-per-mm", type=float, default=8.0, help="resolution (8 px/mm is about 200 dpi)")
     mat.add_argument("-o", "--output", required=True, help="FILE.pdf or FILE.png")
