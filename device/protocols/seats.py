@@ -46,10 +46,7 @@ def seats_table(state: State) -> SeatsTable:
 @register_protocol
 class SeatsProtocol(LayoutProtocol):
     name = "seats"
-
-    @classmethod
-    def serves(cls, state: State) -> bool:
-        return isinstance(state, SeatsTable)
+    interface = SeatsTable
 
     def _reads_back(self, zone: Zone, card: str) -> bool:
         return card == BACK  # a card laid face down on a seat's mat is that seat's move
