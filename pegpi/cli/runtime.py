@@ -88,6 +88,8 @@ def register(commands: Any, benches: Any) -> None:
     b = benches.add_parser("runtime", help="memory, start-up time and frames per second of a running companion")
     b.add_argument("--json", action="store_true", help="print JSON")
     b.add_argument("--seconds", type=float, default=12.0, help="how long to measure the frame rate")
+    b.add_argument("--frames", type=int, default=0, metavar="N",
+                   help="a soak: run until the companion has read N frames, following its memory")
     b.set_defaults(func=cmd_bench_runtime)
 
 
@@ -205,7 +207,9 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_bench_runtime(args: argparse.Namespace) -> int:
-    report = bench_runtime(seconds=args.seconds)
+    if args.frames < 0:
+        raise CommandError(f"--frames takes a number of frames, not {args.frames}")
+    report = bench_runtime(seconds=args.seconds, frames=args.frames)
     if args.json:
         print(json.dumps(report))
         return 0 if report["ok"] else 1
@@ -215,6 +219,9 @@ def cmd_bench_runtime(args: argparse.Namespace) -> int:
     print(f"  (the simulated camera, a process of its own standing in for the Pi camera: "
           f"{report['camera_mb']:.1f} MB more)")
     print(f"frames per second sustained: {report['fps']:.1f} (camera rendering included; budget 30)")
+    if report.get("soak_frames"):
+        print(f"soak: {report['soak_frames']} frames; resident memory {report['soak_start_mb']:.1f} MB after the "
+              f"first third, {report['soak_end_mb']:.1f} MB at the end ({report['soak_growth_mb']:+.1f} MB)")
     print(f"  pipeline + session alone: {report['pipeline_fps']:.1f} fps on pre-rendered frames")
     print(f"web page answered: {'yes' if report['web_ok'] else 'NO'} ({report['web_ms']:.1f} ms for /api/view)")
     print(f"within budget: {'yes' if report['ok'] else 'NO'}")
@@ -240,10 +247,11 @@ def _proc_kb(pid: int, key: str) -> float:
 SERVICE_ENV = {"PYTHONUNBUFFERED": "1", "MALLOC_ARENA_MAX": "2"}
 
 
-def bench_runtime(seconds: float = 12.0) -> dict[str, Any]:
+def bench_runtime(seconds: float = 12.0, frames: int = 0) -> dict[str, Any]:
     """Run ``pegpi demo`` as systemd would (a notify socket), at full speed with the web page on:
     time to READY=1, its frame rate from its STATUS lines, its resident memory; then the pipeline
-    and session alone on pre-rendered frames."""
+    and session alone on pre-rendered frames. ``frames``: a soak, measured until the companion
+    says it has read that many frames, its memory sampled at each STATUS line."""
     report: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
         notify = str(Path(tmp) / "notify")
@@ -267,16 +275,27 @@ def bench_runtime(seconds: float = 12.0) -> dict[str, Any]:
                     ready = time.perf_counter() - start
             report["startup_s"] = ready
             fps: list[float] = []
+            memory: list[tuple[int, float]] = []  # (frames read, resident MB) at each STATUS line
             sock.settimeout(1.0)
             until = time.perf_counter() + seconds
-            while time.perf_counter() < until and proc.poll() is None:
+            while proc.poll() is None:
+                read = memory[-1][0] if memory else 0
+                if (read >= frames if frames else time.perf_counter() >= until):
+                    break
                 try:
                     message = sock.recv(4096).decode()
                 except TimeoutError:
                     continue
-                found = re.search(r"\(([0-9.]+) fps\)", message)
+                found = re.search(r"frames ([0-9]+) \(([0-9.]+) fps\)", message)
                 if found:
-                    fps.append(float(found.group(1)))
+                    fps.append(float(found.group(2)))
+                    memory.append((int(found.group(1)), _proc_kb(proc.pid, "VmRSS") / 1024))
+            if frames:
+                if not memory:
+                    raise CommandError("the companion stopped before reporting any frames")
+                third = next((m for f, m in memory if f >= memory[-1][0] / 3), memory[0][1])
+                report.update(soak_frames=memory[-1][0], soak_start_mb=third, soak_end_mb=memory[-1][1],
+                              soak_growth_mb=memory[-1][1] - third)
             began = time.perf_counter()
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/view", timeout=5) as answer:
                 report["web_ok"] = answer.status == 200 and "phase" in json.loads(answer.read())

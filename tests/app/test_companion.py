@@ -290,3 +290,14 @@ def test_a_game_whose_mat_does_not_take_its_seats_starts_and_is_scored_from_the_
         assert "phone" in (companion.session.view().message or "")
     finally:
         companion.close()
+
+
+def test_the_runtime_soak_reads_the_frames_asked_for_and_follows_the_memory() -> None:
+    """`pegpi bench runtime --frames N` runs the companion until it has read N frames; its memory
+    stays within generous bounds of where it stood after the first third (the bench prints the figures)."""
+    from pegpi.cli.runtime import bench_runtime
+
+    report = bench_runtime(seconds=0.0, frames=300)
+    assert report["soak_frames"] >= 300
+    assert report["soak_growth_mb"] < 40.0, report
+    assert report["web_ok"]
