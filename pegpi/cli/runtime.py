@@ -278,16 +278,21 @@ def bench_runtime(seconds: float = 12.0, frames: int = 0) -> dict[str, Any]:
             memory: list[tuple[int, float]] = []  # (frames read, resident MB) at each STATUS line
             sock.settimeout(1.0)
             until = time.perf_counter() + seconds
+            stalled = time.perf_counter() + 60.0  # a soak stops when no frame is read for a minute
             while proc.poll() is None:
                 read = memory[-1][0] if memory else 0
                 if (read >= frames if frames else time.perf_counter() >= until):
                     break
+                if frames and time.perf_counter() > stalled:
+                    raise CommandError(f"the companion stopped reading frames after {read} of {frames}")
                 try:
                     message = sock.recv(4096).decode()
                 except TimeoutError:
                     continue
                 found = re.search(r"frames ([0-9]+) \(([0-9.]+) fps\)", message)
                 if found:
+                    if not memory or int(found.group(1)) > memory[-1][0]:
+                        stalled = time.perf_counter() + 60.0
                     fps.append(float(found.group(2)))
                     memory.append((int(found.group(1)), _proc_kb(proc.pid, "VmRSS") / 1024))
             if frames:
