@@ -1,22 +1,23 @@
 """What the table protocols that read a mat share (not a protocol itself: nothing registers here).
 
-:class:`MatProtocol` keeps the mat's memory (which card lies where, and how sure the read was)
-and words the device's questions the same way for every table: a card it cannot read, a card read
-below the confidence threshold. :class:`QueuedMatProtocol` adds the flow the pegging, pile and
-layout protocols follow: table events wait in order behind a pending question; taking the card
-asked about away, OK, a correction or an action from the phone answers it, and the events held
-back are then read in turn. A protocol says what a card means (:meth:`QueuedMatProtocol._meaning`)
-and may add to each step through the hooks below.
+:class:`MatProtocol` keeps the mat's memory (which card lies where, and how sure the read was),
+asks the game through the table interface a protocol names, and words the device's questions
+the same way for every table: a card it cannot read, a card read below the confidence threshold.
+:class:`QueuedMatProtocol` adds the flow the pegging, pile and layout protocols follow: table
+events wait in order behind a pending question; taking the card asked about away, OK, a
+correction or an action from the phone answers it, and the events held back are then read in
+turn. A protocol says what a card means (:meth:`QueuedMatProtocol._meaning`) and may add to each
+step through the hooks below.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from device.protocols import NOT_A_FACE, Ask, TableProtocol, TableSession
-from games.errors import PegpiError
+from games.errors import IllegalActionError, PegpiError
 from games.jsontypes import JSONObject
 from games.table import TableState, Zone
 
@@ -38,17 +39,28 @@ class Seen:
 
 
 S = TypeVar("S", bound=Seen)
+T = TypeVar("T", bound=TableState)
 
 
-class MatProtocol(TableProtocol, Generic[S]):
-    """A protocol that remembers what lies on the mat (``mat``: place -> what was read there)."""
+class MatProtocol(TableProtocol, Generic[S, T]):
+    """A protocol that remembers what lies on the mat (``mat``: place -> what was read there) and
+    asks the game through the table interface ``T``."""
 
-    #: the table interface of :mod:`games.table` a game's state declares to be played by it
-    interface: ClassVar[type[TableState]]
+    #: the table interface of :mod:`games.table` a game's state declares to be played by it, set
+    #: on each class (not a ClassVar only because it names the type variable)
+    interface: type[T]
 
     @classmethod
     def serves(cls, state: State) -> bool:
         return isinstance(state, cls.interface)
+
+    @classmethod
+    def table_of(cls, state: State) -> T:
+        """``state`` as this protocol's table interface; refuses a game that does not declare it
+        (the placement scripts ask a state of their own through it too)."""
+        if not isinstance(state, cls.interface):
+            raise IllegalActionError(f"{state.game.spec.title} is not played on the {cls.name} table")
+        return state
 
     def __init__(self, session: TableSession) -> None:
         super().__init__(session)
@@ -57,9 +69,9 @@ class MatProtocol(TableProtocol, Generic[S]):
     def answered(self, action: JSONObject) -> None:
         self.ask = None  # the phone gave what the table could not
 
-    def _table(self) -> TableState:
+    def _table(self) -> T:
         """The current state as this protocol's table interface."""
-        raise NotImplementedError
+        return self.table_of(self.session.state)
 
     def _label(self, zone: Zone) -> str:
         return self._table().zone_label(zone)
@@ -83,7 +95,7 @@ class MatProtocol(TableProtocol, Generic[S]):
                    list(actions))
 
 
-class QueuedMatProtocol(MatProtocol[Seen]):
+class QueuedMatProtocol(MatProtocol[Seen, T]):
     """Events in order, held behind a pending question; each card laid is read once, as it lands."""
 
     def __init__(self, session: TableSession) -> None:
