@@ -35,52 +35,38 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from device.protocols import NOT_A_FACE, Ask, TableProtocol, TableSession, register_protocol
+from device.protocols import NOT_A_FACE, Ask, TableSession, register_protocol
+from device.protocols.mat import Key, MatProtocol, Seen
 from device.protocols.script import register_script
-from games.errors import IllegalActionError, PegpiError
+from games.errors import PegpiError
 from games.jsontypes import JSONObject
 from games.table import KITTY, CombosTable, Zone
 
 if TYPE_CHECKING:
-    from games.engine import Action, State
+    from games.engine import Action
     from games.records import Replay
     from vision.events import TableEvent
 
-Key = tuple[Zone, int]
 #: seconds a group's cards lie still before lifting one of them means the play was made
 STILL_S = 3.0
 
 
 @dataclass
-class Laid:
-    """A card on the mat as the protocol knows it. ``sure``: read confidently or confirmed;
-    ``used``: part of a recorded action (or of the game already); ``t``: when it was laid."""
+class Laid(Seen):
+    """A card on the mat as the protocol knows it. ``t``: when it was laid; ``used``: part of a
+    recorded action (or of the game already)."""
 
-    card: str
-    confidence: float
-    sure: bool
     t: float
     used: bool = False
 
 
-def combos_table(state: State) -> CombosTable:
-    """``state`` as the combinations table's interface; refuses a game that does not declare it."""
-    if not isinstance(state, CombosTable):
-        raise IllegalActionError(f"{state.game.spec.title} is not played on the combinations table")
-    return state
-
-
 @register_protocol
-class CombosProtocol(TableProtocol):
+class CombosProtocol(MatProtocol[Laid, CombosTable]):
     name = "combos"
-
-    @classmethod
-    def serves(cls, state: State) -> bool:
-        return isinstance(state, CombosTable)
+    interface = CombosTable
 
     def __init__(self, session: TableSession) -> None:
         super().__init__(session)
-        self.mat: dict[Key, Laid] = {}
         self.open: list[Zone] = []  # seat zones holding new cards, in the order they began
         self.done: list[Zone] = []  # of those, the groups complete and waiting to be judged
         self.aside: set[Key] = set()  # new cards set aside with OK (or by an undo) until their zone changes
@@ -98,7 +84,7 @@ class CombosProtocol(TableProtocol):
 
     def reset(self) -> None:
         super().reset()
-        table = combos_table(self.session.state)
+        table = self._table()
         for zone in sorted({z for z, _ in self.mat}):
             held = table.zone_cards(zone)
             keys = sorted(k for k in self.mat if k[0] == zone)
@@ -157,7 +143,7 @@ class CombosProtocol(TableProtocol):
         if ask is None or key is None or key not in self.mat:
             super().resolve(card, source=source)
             return
-        combos_table(self.session.state).card_means(key[0], card)  # a card the deck lacks: the question stands
+        self._table().card_means(key[0], card)  # a card the deck lacks: the question stands
         old = self.mat[key]
         self.mat[key] = Laid(card, 1.0, True, old.t)
         self.ask = None
@@ -235,7 +221,7 @@ class CombosProtocol(TableProtocol):
     def _lifted(self, zone: Zone, card: str, input: str | None) -> None:
         """A card of a recorded play lifted: when it leaves the combination to beat off the mat,
         the seats still to answer it passed."""
-        table = combos_table(self.session.state)
+        table = self._table()
         beat = table.to_beat()
         if beat is None or Zone.row(beat[0]) != zone or card not in beat[1]:
             return
@@ -267,7 +253,7 @@ class CombosProtocol(TableProtocol):
             self.done.remove(zone)
 
     def _played_before(self, card: str) -> bool:
-        table = combos_table(self.session.state)
+        table = self._table()
         return any(card in table.zone_cards(Zone.row(s)) for s in range(len(self.session.game.players)))
 
     def _settle(self, input: str | None, *, source: str = "table") -> None:
@@ -275,7 +261,7 @@ class CombosProtocol(TableProtocol):
         for _ in range(64):
             if self.ask is not None:
                 return
-            table = combos_table(self.session.state)
+            table = self._table()
             for zone in self.open:
                 size = table.group_size(zone)
                 if size and len(self._fresh(zone)) >= size:
@@ -295,7 +281,7 @@ class CombosProtocol(TableProtocol):
             self._forget(zone)
             return True
         cards = [self.mat[k].card for k in keys]
-        table = combos_table(self.session.state)
+        table = self._table()
         label = self._label(zone)
         for key in keys:
             if self.mat[key].card in NOT_A_FACE:
@@ -340,7 +326,7 @@ class CombosProtocol(TableProtocol):
         if not keys:
             return False
         cards = [self.mat[k].card for k in keys]
-        table = combos_table(self.session.state)
+        table = self._table()
         for key in keys:
             if self.mat[key].card in NOT_A_FACE:
                 self.ask = Ask("unreadable", f"cannot read a card in {self._label(KITTY)}: straighten it or "
@@ -371,9 +357,6 @@ class CombosProtocol(TableProtocol):
             self.mat[key].used = True
         return True
 
-    def _label(self, zone: Zone) -> str:
-        return combos_table(self.session.state).zone_label(zone)
-
 
 # ---------------------------------------------------------------------------------- the script
 
@@ -395,7 +378,7 @@ def combos_script(result: Replay) -> list[JSONObject]:
     on the mat shows it is down; a pass is said only when no later play on the mat proves it."""
     game = result.game
     state = game.new_initial_state()
-    combos_table(state)  # refuses a game not played on the combinations table
+    CombosProtocol.table_of(state)  # refuses a game not played on the combinations table
     slots = _slots(game.num_players)
     actions = [a.to_json() for a in result.actions]
     laid = [a["act"] == "play" and len(a["cards"]) <= slots[Zone.row(int(a["player"])).name] for a in actions]
@@ -415,7 +398,7 @@ def combos_script(result: Replay) -> list[JSONObject]:
     for index, action in enumerate(result.actions):
         data = actions[index]
         act = data["act"]
-        table = combos_table(state)
+        table = CombosProtocol.table_of(state)
         before = table.to_beat()
         if act == "deal":
             remove()
@@ -434,7 +417,7 @@ def combos_script(result: Replay) -> list[JSONObject]:
         else:
             steps.append({"op": "say", "action": data})
         state = state.apply(action)
-        table = combos_table(state)
+        table = CombosProtocol.table_of(state)
         if act == "deal" and state.phase == "bid":
             for slot in range(3):
                 place(KITTY.name, slot, "back")
@@ -468,4 +451,4 @@ def _proven(actions: list[JSONObject], laid: list[bool], index: int,
     return later is not None and actions[later]["act"] == "play" and laid[later]
 
 
-__all__ = ["CombosProtocol", "combos_script", "combos_table"]
+__all__ = ["CombosProtocol", "combos_script"]
