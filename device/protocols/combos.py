@@ -137,16 +137,8 @@ class CombosProtocol(MatProtocol[Laid, CombosTable]):
         self._settle(input, source=source)
         self._drain()
 
-    def resolve(self, card: str, *, source: str) -> None:
-        ask = self.ask
-        key = (ask.where, ask.slot or 0) if ask is not None and ask.where is not None else None
-        if ask is None or key is None or key not in self.mat:
-            super().resolve(card, source=source)
-            return
-        self._table().card_means(key[0], card)  # a card the deck lacks: the question stands
-        old = self.mat[key]
-        self.mat[key] = Laid(card, 1.0, True, old.t)
-        self.ask = None
+    def _corrected(self, key: Key, card: str, source: str) -> None:
+        self.mat[key] = Laid(card, 1.0, True, self.mat[key].t)
         self._settle(None, source=source)
         self._drain()
 

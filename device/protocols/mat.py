@@ -1,13 +1,13 @@
 """What the table protocols that read a mat share (not a protocol itself: nothing registers here).
 
 :class:`MatProtocol` keeps the mat's memory (which card lies where, and how sure the read was),
-asks the game through the table interface a protocol names, and words the device's questions
-the same way for every table: a card it cannot read, a card read below the confidence threshold.
-:class:`QueuedMatProtocol` adds the flow the pegging, pile and layout protocols follow: table
-events wait in order behind a pending question; taking the card asked about away, OK, a
-correction or an action from the phone answers it, and the events held back are then read in
-turn. A protocol says what a card means (:meth:`QueuedMatProtocol._meaning`) and may add to each
-step through the hooks below.
+asks the game through the table interface a protocol names, takes a correction of the card asked
+about, and words the device's questions the same way for every table: a card it cannot read, a card
+read below the confidence threshold. :class:`QueuedMatProtocol` adds the flow the pegging, pile and
+layout protocols follow: table events wait in order behind a pending question; taking the card
+asked about away, OK, a correction or an action from the phone answers it, and the events held back
+are then read in turn. A protocol says what a card means (:meth:`QueuedMatProtocol._meaning`) and
+may add to each step through the hooks below.
 """
 
 from __future__ import annotations
@@ -66,12 +66,29 @@ class MatProtocol(TableProtocol, Generic[S, T]):
         super().__init__(session)
         self.mat: dict[Key, S] = {}
 
+    def resolve(self, card: str, *, source: str) -> None:
+        """The card asked about, lying where the question names, is really ``card``: a card the
+        deck lacks raises (the question stands); else :meth:`_corrected` takes it."""
+        ask = self.ask
+        key = (ask.where, ask.slot or 0) if ask is not None and ask.where is not None else None
+        if key is None or key not in self.mat:
+            super().resolve(card, source=source)
+            return
+        self._table().card_means(key[0], card)
+        self.ask = None
+        self._corrected(key, card, source)
+
     def answered(self, action: JSONObject) -> None:
         self.ask = None  # the phone gave what the table could not
 
     def _table(self) -> T:
         """The current state as this protocol's table interface."""
         return self.table_of(self.session.state)
+
+    def _corrected(self, key: Key, card: str, source: str) -> None:
+        """After :meth:`resolve`: remember ``card`` at ``key`` as read sure, then settle what the
+        mat now shows."""
+        raise NotImplementedError
 
     def _label(self, zone: Zone) -> str:
         return self._table().zone_label(zone)

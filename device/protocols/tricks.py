@@ -138,14 +138,7 @@ class TricksProtocol(MatProtocol[Lying, TricksTable]):
             self.let_go.add((ask.where.seat, ask.card))  # go on without the card taken away
         self._settle(input)
 
-    def resolve(self, card: str, *, source: str) -> None:
-        ask = self.ask
-        key = (ask.where, ask.slot or 0) if ask is not None and ask.where is not None else None
-        if ask is None or key is None or key not in self.mat:
-            super().resolve(card, source=source)
-            return
-        self._table().card_means(key[0], card)  # a card the deck lacks: the question stands
-        self.ask = None
+    def _corrected(self, key: Key, card: str, source: str) -> None:
         self.mat[key] = Lying(card, 1.0, True)
         self.ignored.discard(key)
         self._settle(None, source=source)
