@@ -275,11 +275,9 @@ class CombosProtocol(MatProtocol[Laid, CombosTable]):
         cards = [self.mat[k].card for k in keys]
         table = self._table()
         label = self._label(zone)
-        for key in keys:
-            if self.mat[key].card in NOT_A_FACE:
-                self.ask = Ask("unreadable", f"cannot read a card in {label}: straighten it or enter the play "
-                               "on the phone", zone, key[1], self.mat[key].card)
-                return False
+        if (unread := self._unread(zone, keys, "the play")) is not None:
+            self.ask = unread
+            return False
         actions: list[Action] | None = []
         refused: str | None = None
         try:
@@ -293,22 +291,14 @@ class CombosProtocol(MatProtocol[Laid, CombosTable]):
                            "correct it", zone, unsure[1], self.mat[unsure].card, list(actions or []))
             return False
         if refused is not None:
-            self.ask = Ask("illegal", f"{' '.join(cards)}: {refused}", zone, keys[0][1], cards[0])
+            self.ask = self._refusal(zone, keys, refused)
             return False
         if actions is None:  # the game's already (seen again)
-            for key in keys:
-                self.mat[key].used = True
+            self._use(keys)
             self._forget(zone)
             return True
-        if not actions:
+        if not actions or not self._apply(zone, keys, actions, input, source):
             return False
-        try:
-            self.session.apply(actions, source=source, input=input)
-        except PegpiError as exc:
-            self.ask = Ask("illegal", f"{' '.join(cards)}: {exc}", zone, keys[0][1], cards[0])
-            return False
-        for key in keys:
-            self.mat[key].used = True
         self._forget(zone)
         return True
 
@@ -319,19 +309,16 @@ class CombosProtocol(MatProtocol[Laid, CombosTable]):
             return False
         cards = [self.mat[k].card for k in keys]
         table = self._table()
-        for key in keys:
-            if self.mat[key].card in NOT_A_FACE:
-                self.ask = Ask("unreadable", f"cannot read a card in {self._label(KITTY)}: straighten it or "
-                               "enter it on the phone", KITTY, key[1], self.mat[key].card)
-                return False
+        if (unread := self._unread(KITTY, keys, "it")) is not None:
+            self.ask = unread
+            return False
         try:
             actions = table.group_means(KITTY, cards)
         except PegpiError as exc:
-            self.ask = Ask("illegal", f"{' '.join(cards)}: {exc}", KITTY, keys[0][1], cards[0])
+            self.ask = self._refusal(KITTY, keys, exc)
             return False
         if actions is None:
-            for key in keys:
-                self.mat[key].used = True
+            self._use(keys)
             return False
         if not actions:
             return False
@@ -340,14 +327,37 @@ class CombosProtocol(MatProtocol[Laid, CombosTable]):
             self.ask = Ask("confirm", f"is that the {self.mat[unsure].card} in {self._label(KITTY)}? OK, or "
                            "correct it", KITTY, unsure[1], self.mat[unsure].card, list(actions))
             return False
+        return self._apply(KITTY, keys, actions, input, source)
+
+    def _unread(self, zone: Zone, keys: list[Key], what: str) -> Ask | None:
+        """The question about the first card at ``keys`` that cannot be read (``what`` the phone
+        may give instead), None when every card there is read."""
+        key = next((k for k in keys if self.mat[k].card in NOT_A_FACE), None)
+        if key is None:
+            return None
+        return Ask("unreadable", f"cannot read a card in {self._label(zone)}: straighten it or enter {what} "
+                   "on the phone", zone, key[1], self.mat[key].card)
+
+    def _apply(self, zone: Zone, keys: list[Key], actions: list[Action], input: str | None, source: str) -> bool:
+        """Apply what the group at ``keys`` in ``zone`` means and count its cards in the game:
+        False when the rules refuse it (named on the board and the phone)."""
         try:
             self.session.apply(actions, source=source, input=input)
         except PegpiError as exc:
-            self.ask = Ask("illegal", f"{' '.join(cards)}: {exc}", KITTY, keys[0][1], cards[0])
+            self.ask = self._refusal(zone, keys, exc)
             return False
+        self._use(keys)
+        return True
+
+    def _use(self, keys: list[Key]) -> None:
+        """The cards at ``keys`` are part of the game now (recorded, or its already)."""
         for key in keys:
             self.mat[key].used = True
-        return True
+
+    def _refusal(self, zone: Zone, keys: list[Key], why: str | PegpiError) -> Ask:
+        """The rules refuse the group at ``keys`` in ``zone``: named with its cards."""
+        cards = [self.mat[k].card for k in keys]
+        return Ask("illegal", f"{' '.join(cards)}: {why}", zone, keys[0][1], cards[0])
 
 
 # ---------------------------------------------------------------------------------- the script
