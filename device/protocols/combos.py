@@ -158,10 +158,8 @@ class CombosProtocol(MatProtocol[Laid, CombosTable]):
 
     def _answers(self, event: TableEvent) -> bool:
         """An event in the zone asked about changes the group in question: it is taken at once."""
-        try:
-            return self.ask is not None and event.place == self.ask.where
-        except PegpiError:
-            return False
+        key = self._key(event)
+        return self.ask is not None and key is not None and key[0] == self.ask.where
 
     def _drain(self) -> None:
         while self.waiting and self.ask is None:
@@ -170,11 +168,10 @@ class CombosProtocol(MatProtocol[Laid, CombosTable]):
             self._settle(input)
 
     def _event(self, event: TableEvent, input: str | None) -> None:
-        try:
-            zone = event.place
-        except PegpiError:
-            return  # a zone this mat does not have
-        key = (zone, event.slot or 0)
+        key = self._key(event)
+        if key is None:
+            return
+        zone = key[0]
         if self.ask is not None and self.ask.where == zone:
             self.ask = None  # the group asked about changed: it is read again once complete
         if zone.kind == "seat" and any(other != zone for other in self.open):

@@ -85,6 +85,14 @@ class MatProtocol(TableProtocol, Generic[S, T]):
         """The current state as this protocol's table interface."""
         return self.table_of(self.session.state)
 
+    def _key(self, event: TableEvent) -> Key | None:
+        """The place ``event`` happened at; None in a zone this mat does not have (nothing of this
+        game lies there)."""
+        try:
+            return event.place, event.slot or 0
+        except PegpiError:
+            return None
+
     def _corrected(self, key: Key, card: str, source: str) -> None:
         """After :meth:`resolve`: remember ``card`` at ``key`` as read sure, then settle what the
         mat now shows."""
@@ -172,11 +180,7 @@ class QueuedMatProtocol(MatProtocol[Seen, T]):
         ask = self.ask
         if ask is None or event.kind != "removed":
             return False
-        try:
-            where = event.place
-        except PegpiError:
-            return False
-        return (where, event.slot or 0) == (ask.where, ask.slot or 0)
+        return self._key(event) == (ask.where, ask.slot or 0)
 
     def _drain(self) -> None:
         """Read the events held back, in order, until one raises a question."""
@@ -185,11 +189,10 @@ class QueuedMatProtocol(MatProtocol[Seen, T]):
             self._event(event, input)
 
     def _event(self, event: TableEvent, input: str | None) -> None:
-        try:
-            zone = event.place
-        except PegpiError:
-            return  # a zone this mat does not have: nothing of this game lies there
-        key = (zone, event.slot or 0)
+        key = self._key(event)
+        if key is None:
+            return
+        zone = key[0]
         self._touched(key)
         if event.kind == "removed":
             self.mat.pop(key, None)

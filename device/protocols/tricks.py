@@ -103,11 +103,9 @@ class TricksProtocol(MatProtocol[Lying, TricksTable]):
                   input: str | None = None) -> None:
         self.watching = True
         for event in events:
-            try:
-                zone = event.place
-            except PegpiError:
-                continue  # a zone the trick mat does not have: nothing of this game lies there
-            key = (zone, event.slot or 0)
+            key = self._key(event)
+            if key is None:
+                continue
             self.held_back.clear()  # the mat changed: what an undo took back may be read again
             self.ignored.discard(key)
             if event.kind == "removed":
