@@ -35,52 +35,38 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from device.protocols import NOT_A_FACE, Ask, TableProtocol, TableSession, register_protocol
+from device.protocols import NOT_A_FACE, Ask, TableSession, register_protocol
+from device.protocols.mat import Key, MatProtocol, Seen
 from device.protocols.script import register_script
-from games.errors import IllegalActionError, PegpiError
+from games.errors import PegpiError
 from games.jsontypes import JSONObject
 from games.table import KITTY, CombosTable, Zone
 
 if TYPE_CHECKING:
-    from games.engine import Action, State
+    from games.engine import Action
     from games.records import Replay
     from vision.events import TableEvent
 
-Key = tuple[Zone, int]
 #: seconds a group's cards lie still before lifting one of them means the play was made
 STILL_S = 3.0
 
 
 @dataclass
-class Laid:
-    """A card on the mat as the protocol knows it. ``sure``: read confidently or confirmed;
-    ``used``: part of a recorded action (or of the game already); ``t``: when it was laid."""
+class Laid(Seen):
+    """A card on the mat as the protocol knows it. ``t``: when it was laid; ``used``: part of a
+    recorded action (or of the game already)."""
 
-    card: str
-    confidence: float
-    sure: bool
     t: float
     used: bool = False
 
 
-def combos_table(state: State) -> CombosTable:
-    """``state`` as the combinations table's interface; refuses a game that does not declare it."""
-    if not isinstance(state, CombosTable):
-        raise IllegalActionError(f"{state.game.spec.title} is not played on the combinations table")
-    return state
-
-
 @register_protocol
-class CombosProtocol(TableProtocol):
+class CombosProtocol(MatProtocol[Laid, CombosTable]):
     name = "combos"
-
-    @classmethod
-    def serves(cls, state: State) -> bool:
-        return isinstance(state, CombosTable)
+    interface = CombosTable
 
     def __init__(self, session: TableSession) -> None:
         super().__init__(session)
-        self.mat: dict[Key, Laid] = {}
         self.open: list[Zone] = []  # seat zones holding new cards, in the order they began
         self.done: list[Zone] = []  # of those, the groups complete and waiting to be judged
         self.aside: set[Key] = set()  # new cards set aside with OK (or by an undo) until their zone changes
@@ -98,7 +84,7 @@ class CombosProtocol(TableProtocol):
 
     def reset(self) -> None:
         super().reset()
-        table = combos_table(self.session.state)
+        table = self._table()
         for zone in sorted({z for z, _ in self.mat}):
             held = table.zone_cards(zone)
             keys = sorted(k for k in self.mat if k[0] == zone)
@@ -151,16 +137,8 @@ class CombosProtocol(TableProtocol):
         self._settle(input, source=source)
         self._drain()
 
-    def resolve(self, card: str, *, source: str) -> None:
-        ask = self.ask
-        key = (ask.where, ask.slot or 0) if ask is not None and ask.where is not None else None
-        if ask is None or key is None or key not in self.mat:
-            super().resolve(card, source=source)
-            return
-        combos_table(self.session.state).card_means(key[0], card)  # a card the deck lacks: the question stands
-        old = self.mat[key]
-        self.mat[key] = Laid(card, 1.0, True, old.t)
-        self.ask = None
+    def _corrected(self, key: Key, card: str, source: str) -> None:
+        self.mat[key] = Laid(card, 1.0, True, self.mat[key].t)
         self._settle(None, source=source)
         self._drain()
 
@@ -180,10 +158,8 @@ class CombosProtocol(TableProtocol):
 
     def _answers(self, event: TableEvent) -> bool:
         """An event in the zone asked about changes the group in question: it is taken at once."""
-        try:
-            return self.ask is not None and event.place == self.ask.where
-        except PegpiError:
-            return False
+        key = self._key(event)
+        return self.ask is not None and key is not None and key[0] == self.ask.where
 
     def _drain(self) -> None:
         while self.waiting and self.ask is None:
@@ -192,11 +168,10 @@ class CombosProtocol(TableProtocol):
             self._settle(input)
 
     def _event(self, event: TableEvent, input: str | None) -> None:
-        try:
-            zone = event.place
-        except PegpiError:
-            return  # a zone this mat does not have
-        key = (zone, event.slot or 0)
+        key = self._key(event)
+        if key is None:
+            return
+        zone = key[0]
         if self.ask is not None and self.ask.where == zone:
             self.ask = None  # the group asked about changed: it is read again once complete
         if zone.kind == "seat" and any(other != zone for other in self.open):
@@ -235,7 +210,7 @@ class CombosProtocol(TableProtocol):
     def _lifted(self, zone: Zone, card: str, input: str | None) -> None:
         """A card of a recorded play lifted: when it leaves the combination to beat off the mat,
         the seats still to answer it passed."""
-        table = combos_table(self.session.state)
+        table = self._table()
         beat = table.to_beat()
         if beat is None or Zone.row(beat[0]) != zone or card not in beat[1]:
             return
@@ -267,7 +242,7 @@ class CombosProtocol(TableProtocol):
             self.done.remove(zone)
 
     def _played_before(self, card: str) -> bool:
-        table = combos_table(self.session.state)
+        table = self._table()
         return any(card in table.zone_cards(Zone.row(s)) for s in range(len(self.session.game.players)))
 
     def _settle(self, input: str | None, *, source: str = "table") -> None:
@@ -275,7 +250,7 @@ class CombosProtocol(TableProtocol):
         for _ in range(64):
             if self.ask is not None:
                 return
-            table = combos_table(self.session.state)
+            table = self._table()
             for zone in self.open:
                 size = table.group_size(zone)
                 if size and len(self._fresh(zone)) >= size:
@@ -295,13 +270,11 @@ class CombosProtocol(TableProtocol):
             self._forget(zone)
             return True
         cards = [self.mat[k].card for k in keys]
-        table = combos_table(self.session.state)
+        table = self._table()
         label = self._label(zone)
-        for key in keys:
-            if self.mat[key].card in NOT_A_FACE:
-                self.ask = Ask("unreadable", f"cannot read a card in {label}: straighten it or enter the play "
-                               "on the phone", zone, key[1], self.mat[key].card)
-                return False
+        if (unread := self._unread(zone, keys, "the play")) is not None:
+            self.ask = unread
+            return False
         actions: list[Action] | None = []
         refused: str | None = None
         try:
@@ -315,22 +288,14 @@ class CombosProtocol(TableProtocol):
                            "correct it", zone, unsure[1], self.mat[unsure].card, list(actions or []))
             return False
         if refused is not None:
-            self.ask = Ask("illegal", f"{' '.join(cards)}: {refused}", zone, keys[0][1], cards[0])
+            self.ask = self._refusal(zone, keys, refused)
             return False
         if actions is None:  # the game's already (seen again)
-            for key in keys:
-                self.mat[key].used = True
+            self._use(keys)
             self._forget(zone)
             return True
-        if not actions:
+        if not actions or not self._apply(zone, keys, actions, input, source):
             return False
-        try:
-            self.session.apply(actions, source=source, input=input)
-        except PegpiError as exc:
-            self.ask = Ask("illegal", f"{' '.join(cards)}: {exc}", zone, keys[0][1], cards[0])
-            return False
-        for key in keys:
-            self.mat[key].used = True
         self._forget(zone)
         return True
 
@@ -340,20 +305,17 @@ class CombosProtocol(TableProtocol):
         if not keys:
             return False
         cards = [self.mat[k].card for k in keys]
-        table = combos_table(self.session.state)
-        for key in keys:
-            if self.mat[key].card in NOT_A_FACE:
-                self.ask = Ask("unreadable", f"cannot read a card in {self._label(KITTY)}: straighten it or "
-                               "enter it on the phone", KITTY, key[1], self.mat[key].card)
-                return False
+        table = self._table()
+        if (unread := self._unread(KITTY, keys, "it")) is not None:
+            self.ask = unread
+            return False
         try:
             actions = table.group_means(KITTY, cards)
         except PegpiError as exc:
-            self.ask = Ask("illegal", f"{' '.join(cards)}: {exc}", KITTY, keys[0][1], cards[0])
+            self.ask = self._refusal(KITTY, keys, exc)
             return False
         if actions is None:
-            for key in keys:
-                self.mat[key].used = True
+            self._use(keys)
             return False
         if not actions:
             return False
@@ -362,17 +324,37 @@ class CombosProtocol(TableProtocol):
             self.ask = Ask("confirm", f"is that the {self.mat[unsure].card} in {self._label(KITTY)}? OK, or "
                            "correct it", KITTY, unsure[1], self.mat[unsure].card, list(actions))
             return False
+        return self._apply(KITTY, keys, actions, input, source)
+
+    def _unread(self, zone: Zone, keys: list[Key], what: str) -> Ask | None:
+        """The question about the first card at ``keys`` that cannot be read (``what`` the phone
+        may give instead), None when every card there is read."""
+        key = next((k for k in keys if self.mat[k].card in NOT_A_FACE), None)
+        if key is None:
+            return None
+        return Ask("unreadable", f"cannot read a card in {self._label(zone)}: straighten it or enter {what} "
+                   "on the phone", zone, key[1], self.mat[key].card)
+
+    def _apply(self, zone: Zone, keys: list[Key], actions: list[Action], input: str | None, source: str) -> bool:
+        """Apply what the group at ``keys`` in ``zone`` means and count its cards in the game:
+        False when the rules refuse it (named on the board and the phone)."""
         try:
             self.session.apply(actions, source=source, input=input)
         except PegpiError as exc:
-            self.ask = Ask("illegal", f"{' '.join(cards)}: {exc}", KITTY, keys[0][1], cards[0])
+            self.ask = self._refusal(zone, keys, exc)
             return False
-        for key in keys:
-            self.mat[key].used = True
+        self._use(keys)
         return True
 
-    def _label(self, zone: Zone) -> str:
-        return combos_table(self.session.state).zone_label(zone)
+    def _use(self, keys: list[Key]) -> None:
+        """The cards at ``keys`` are part of the game now (recorded, or its already)."""
+        for key in keys:
+            self.mat[key].used = True
+
+    def _refusal(self, zone: Zone, keys: list[Key], why: str | PegpiError) -> Ask:
+        """The rules refuse the group at ``keys`` in ``zone``: named with its cards."""
+        cards = [self.mat[k].card for k in keys]
+        return Ask("illegal", f"{' '.join(cards)}: {why}", zone, keys[0][1], cards[0])
 
 
 # ---------------------------------------------------------------------------------- the script
@@ -395,7 +377,7 @@ def combos_script(result: Replay) -> list[JSONObject]:
     on the mat shows it is down; a pass is said only when no later play on the mat proves it."""
     game = result.game
     state = game.new_initial_state()
-    combos_table(state)  # refuses a game not played on the combinations table
+    CombosProtocol.table_of(state)  # refuses a game not played on the combinations table
     slots = _slots(game.num_players)
     actions = [a.to_json() for a in result.actions]
     laid = [a["act"] == "play" and len(a["cards"]) <= slots[Zone.row(int(a["player"])).name] for a in actions]
@@ -415,7 +397,7 @@ def combos_script(result: Replay) -> list[JSONObject]:
     for index, action in enumerate(result.actions):
         data = actions[index]
         act = data["act"]
-        table = combos_table(state)
+        table = CombosProtocol.table_of(state)
         before = table.to_beat()
         if act == "deal":
             remove()
@@ -434,7 +416,7 @@ def combos_script(result: Replay) -> list[JSONObject]:
         else:
             steps.append({"op": "say", "action": data})
         state = state.apply(action)
-        table = combos_table(state)
+        table = CombosProtocol.table_of(state)
         if act == "deal" and state.phase == "bid":
             for slot in range(3):
                 place(KITTY.name, slot, "back")
@@ -468,4 +450,4 @@ def _proven(actions: list[JSONObject], laid: list[bool], index: int,
     return later is not None and actions[later]["act"] == "play" and laid[later]
 
 
-__all__ = ["CombosProtocol", "combos_script", "combos_table"]
+__all__ = ["CombosProtocol", "combos_script"]

@@ -17,34 +17,24 @@ undo is made on the phone), so the recorded game is never lost to a nudged card.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from device.protocols import register_protocol
 from device.protocols.mat import Key, QueuedMatProtocol, Seen
 from device.protocols.script import register_script
-from games.errors import IllegalActionError
 from games.jsontypes import JSONObject
 from games.records import Replay
 from games.table import LayoutTable, Zone
 
 if TYPE_CHECKING:
-    from games.engine import Action, State
+    from games.engine import Action
+
+L = TypeVar("L", bound=LayoutTable)
 
 
-def layout_table(state: State) -> LayoutTable:
-    """``state`` as the layout table's interface; refuses a game that does not declare it."""
-    if not isinstance(state, LayoutTable):
-        raise IllegalActionError(f"{state.game.spec.title} is not played on the layout table")
-    return state
-
-
-@register_protocol
-class LayoutProtocol(QueuedMatProtocol):
-    name = "layout"
-    interface = LayoutTable
-
-    def _table(self) -> LayoutTable:
-        return layout_table(self.session.state)
+class LayoutMatProtocol(QueuedMatProtocol[L]):
+    """A card laid in an outline means what the game says of that outline (the layout table and
+    the tables built on it, whose interface ``L`` asks more)."""
 
     def _meaning(self, zone: Zone, slot: int, card: str) -> list[Action] | None:
         """What ``card`` in outline ``slot`` of ``zone`` means now, checked by the engine (a move
@@ -54,15 +44,21 @@ class LayoutProtocol(QueuedMatProtocol):
         return actions
 
 
+@register_protocol
+class LayoutProtocol(LayoutMatProtocol[LayoutTable]):
+    name = "layout"
+    interface = LayoutTable
+
+
 @register_script("layout")
 def layout_script(result: Replay) -> list[JSONObject]:
     """The steps that play a record on a layout mat: each action's cards laid where the game says
     they lie (over what lies there already); actions the camera cannot see are said."""
     state = result.game.new_initial_state()
-    layout_table(state)  # refuses a game not played on the layout table
+    LayoutProtocol.table_of(state)  # refuses a game not played on the layout table
     steps: list[JSONObject] = []
     for action in result.actions:
-        laid = layout_table(state).laid_by(action)
+        laid = LayoutProtocol.table_of(state).laid_by(action)
         for zone, slot, card in laid:
             steps.append({"op": "place", "zone": zone.name, "slot": slot, "card": card})
         if not laid:
@@ -71,4 +67,4 @@ def layout_script(result: Replay) -> list[JSONObject]:
     return steps
 
 
-__all__ = ["Key", "LayoutProtocol", "Seen", "layout_script", "layout_table"]
+__all__ = ["Key", "LayoutMatProtocol", "LayoutProtocol", "Seen", "layout_script"]

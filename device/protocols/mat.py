@@ -1,22 +1,23 @@
 """What the table protocols that read a mat share (not a protocol itself: nothing registers here).
 
-:class:`MatProtocol` keeps the mat's memory (which card lies where, and how sure the read was)
-and words the device's questions the same way for every table: a card it cannot read, a card read
-below the confidence threshold. :class:`QueuedMatProtocol` adds the flow the pegging, pile and
+:class:`MatProtocol` keeps the mat's memory (which card lies where, and how sure the read was),
+asks the game through the table interface a protocol names, takes a correction of the card asked
+about, and words the device's questions the same way for every table: a card it cannot read, a card
+read below the confidence threshold. :class:`QueuedMatProtocol` adds the flow the pegging, pile and
 layout protocols follow: table events wait in order behind a pending question; taking the card
-asked about away, OK, a correction or an action from the phone answers it, and the events held
-back are then read in turn. A protocol says what a card means (:meth:`QueuedMatProtocol._meaning`)
-and may add to each step through the hooks below.
+asked about away, OK, a correction or an action from the phone answers it, and the events held back
+are then read in turn. A protocol says what a card means (:meth:`QueuedMatProtocol._meaning`) and
+may add to each step through the hooks below.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from device.protocols import NOT_A_FACE, Ask, TableProtocol, TableSession
-from games.errors import PegpiError
+from games.errors import IllegalActionError, PegpiError
 from games.jsontypes import JSONObject
 from games.table import TableState, Zone
 
@@ -38,27 +39,63 @@ class Seen:
 
 
 S = TypeVar("S", bound=Seen)
+T = TypeVar("T", bound=TableState)
 
 
-class MatProtocol(TableProtocol, Generic[S]):
-    """A protocol that remembers what lies on the mat (``mat``: place -> what was read there)."""
+class MatProtocol(TableProtocol, Generic[S, T]):
+    """A protocol that remembers what lies on the mat (``mat``: place -> what was read there) and
+    asks the game through the table interface ``T``."""
 
-    #: the table interface of :mod:`games.table` a game's state declares to be played by it
-    interface: ClassVar[type[TableState]]
+    #: the table interface of :mod:`games.table` a game's state declares to be played by it, set
+    #: on each class (not a ClassVar only because it names the type variable)
+    interface: type[T]
 
     @classmethod
     def serves(cls, state: State) -> bool:
         return isinstance(state, cls.interface)
 
+    @classmethod
+    def table_of(cls, state: State) -> T:
+        """``state`` as this protocol's table interface; refuses a game that does not declare it
+        (the placement scripts ask a state of their own through it too)."""
+        if not isinstance(state, cls.interface):
+            raise IllegalActionError(f"{state.game.spec.title} is not played on the {cls.name} table")
+        return state
+
     def __init__(self, session: TableSession) -> None:
         super().__init__(session)
         self.mat: dict[Key, S] = {}
 
+    def resolve(self, card: str, *, source: str) -> None:
+        """The card asked about, lying where the question names, is really ``card``: a card the
+        deck lacks raises (the question stands); else :meth:`_corrected` takes it."""
+        ask = self.ask
+        key = (ask.where, ask.slot or 0) if ask is not None and ask.where is not None else None
+        if key is None or key not in self.mat:
+            super().resolve(card, source=source)
+            return
+        self._table().card_means(key[0], card)
+        self.ask = None
+        self._corrected(key, card, source)
+
     def answered(self, action: JSONObject) -> None:
         self.ask = None  # the phone gave what the table could not
 
-    def _table(self) -> TableState:
+    def _table(self) -> T:
         """The current state as this protocol's table interface."""
+        return self.table_of(self.session.state)
+
+    def _key(self, event: TableEvent) -> Key | None:
+        """The place ``event`` happened at; None in a zone this mat does not have (nothing of this
+        game lies there)."""
+        try:
+            return event.place, event.slot or 0
+        except PegpiError:
+            return None
+
+    def _corrected(self, key: Key, card: str, source: str) -> None:
+        """After :meth:`resolve`: remember ``card`` at ``key`` as read sure, then settle what the
+        mat now shows."""
         raise NotImplementedError
 
     def _label(self, zone: Zone) -> str:
@@ -83,7 +120,7 @@ class MatProtocol(TableProtocol, Generic[S]):
                    list(actions))
 
 
-class QueuedMatProtocol(MatProtocol[Seen]):
+class QueuedMatProtocol(MatProtocol[Seen, T]):
     """Events in order, held behind a pending question; each card laid is read once, as it lands."""
 
     def __init__(self, session: TableSession) -> None:
@@ -143,11 +180,7 @@ class QueuedMatProtocol(MatProtocol[Seen]):
         ask = self.ask
         if ask is None or event.kind != "removed":
             return False
-        try:
-            where = event.place
-        except PegpiError:
-            return False
-        return (where, event.slot or 0) == (ask.where, ask.slot or 0)
+        return self._key(event) == (ask.where, ask.slot or 0)
 
     def _drain(self) -> None:
         """Read the events held back, in order, until one raises a question."""
@@ -156,11 +189,10 @@ class QueuedMatProtocol(MatProtocol[Seen]):
             self._event(event, input)
 
     def _event(self, event: TableEvent, input: str | None) -> None:
-        try:
-            zone = event.place
-        except PegpiError:
-            return  # a zone this mat does not have: nothing of this game lies there
-        key = (zone, event.slot or 0)
+        key = self._key(event)
+        if key is None:
+            return
+        zone = key[0]
         self._touched(key)
         if event.kind == "removed":
             self.mat.pop(key, None)

@@ -45,24 +45,14 @@ from games.jsontypes import JSONObject
 from games.table import CRIB, PeggingTable, Zone
 
 if TYPE_CHECKING:
-    from games.engine import Action, State
+    from games.engine import Action
     from vision.events import TableEvent
 
 
-def pegging_table(state: State) -> PeggingTable:
-    """``state`` as the pegging table's interface; refuses a game that does not declare it."""
-    if not isinstance(state, PeggingTable):
-        raise IllegalActionError(f"{state.game.spec.title} is not played on the pegging table")
-    return state
-
-
 @register_protocol
-class PeggingProtocol(QueuedMatProtocol):
+class PeggingProtocol(QueuedMatProtocol[PeggingTable]):
     name = "pegging"
     interface = PeggingTable
-
-    def _table(self) -> PeggingTable:
-        return pegging_table(self.session.state)
 
     def __init__(self, session: TableSession) -> None:
         super().__init__(session)
@@ -192,7 +182,7 @@ class PeggingProtocol(QueuedMatProtocol):
         means nothing yet, None when it is already known. When those passes end the play (a
         one-count game), the card is not played: it waits for the show."""
         state = self.session.state
-        actions = pegging_table(state).card_means(zone, card)
+        actions = self.table_of(state).card_means(zone, card)
         if not actions:
             return actions
         try:
@@ -201,7 +191,7 @@ class PeggingProtocol(QueuedMatProtocol):
             first = refused
         passes: list[Action] = []
         for _ in range(self.session.game.num_players):
-            went = pegging_table(state).inferred_pass()
+            went = self.table_of(state).inferred_pass()
             if went is None:
                 break
             try:
@@ -209,7 +199,7 @@ class PeggingProtocol(QueuedMatProtocol):
             except IllegalActionError:
                 break
             passes.append(went)
-            table = pegging_table(state)
+            table = self.table_of(state)
             if table.whose_turn() is None:
                 return passes  # the play is over: the card is laid for the show
             means = table.card_means(zone, card) or []

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 from device.protocols import NOT_A_FACE, Ask, TableSession, register_protocol
 from device.protocols.mat import QueuedMatProtocol
 from device.protocols.script import register_script
-from games.errors import IllegalActionError, PegpiError
+from games.errors import PegpiError
 from games.jsontypes import JSONObject
 from games.table import PileTable, Zone
 from games.view import PileView
@@ -46,15 +46,8 @@ if TYPE_CHECKING:
 PILE, LINE, SIDE = Zone("pile"), Zone("line"), Zone("side")
 
 
-def pile_table(state: State) -> PileTable:
-    """``state`` as the pile table's interface; refuses a game that does not declare it."""
-    if not isinstance(state, PileTable):
-        raise IllegalActionError(f"{state.game.spec.title} is not played on a pile table")
-    return state
-
-
 @register_protocol
-class PileProtocol(QueuedMatProtocol):
+class PileProtocol(QueuedMatProtocol[PileTable]):
     name = "pile"
     interface = PileTable
 
@@ -67,9 +60,6 @@ class PileProtocol(QueuedMatProtocol):
         self.offered: list[tuple[Zone, str]] = []
         #: zones the mat was seen lifted off, nothing laid there since (kept through an undo)
         self.lifted_off: set[Zone] = set()
-
-    def _table(self) -> PileTable:
-        return pile_table(self.session.state)
 
     # ------------------------------------------------------------------ hooks
 
@@ -269,13 +259,13 @@ def pile_script(result: Replay) -> list[JSONObject]:
     cards entered on the phone are laid)."""
     game = result.game
     state = game.new_initial_state()
-    pile_table(state)  # refuses a game not played on a pile table
+    PileProtocol.table_of(state)  # refuses a game not played on a pile table
     mat = _Mat()
     line = _Line(mat, game.num_players) if game.spec.table == "line" else None
     centre = LINE if line is not None else PILE
     for action in result.actions:
         data = action.to_json()
-        table = pile_table(state)
+        table = PileProtocol.table_of(state)
         many = data.get("cards")
         card = many[0] if isinstance(many, list) and len(many) == 1 else data.get("card")
         laid = False
@@ -288,7 +278,7 @@ def pile_script(result: Replay) -> list[JSONObject]:
         if laid and line is not None:
             if not table.zone_cards(LINE):
                 line.clear()  # a new round's starter: the last round's cards are swept away
-            if len(pile_table(after).zone_cards(SIDE)) == len(table.zone_cards(SIDE)):
+            if len(PileProtocol.table_of(after).zone_cards(SIDE)) == len(table.zone_cards(SIDE)):
                 line.offered(str(card))  # right, or waiting for the prophet's call: laid in the line
             # else God has said "wrong" as it was shown: laid straight under the line (by follow)
         elif laid:
@@ -298,7 +288,7 @@ def pile_script(result: Replay) -> list[JSONObject]:
         else:
             mat.steps.append({"op": "say", "action": data})
         state = after
-        table = pile_table(state)
+        table = PileProtocol.table_of(state)
         if line is not None:
             line.follow(table)
         else:
@@ -308,4 +298,4 @@ def pile_script(result: Replay) -> list[JSONObject]:
     return mat.steps
 
 
-__all__ = ["LineProtocol", "PileProtocol", "pile_script", "pile_table"]
+__all__ = ["LineProtocol", "PileProtocol", "pile_script"]

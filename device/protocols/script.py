@@ -80,11 +80,11 @@ def record_to_script(record: Mapping[str, Any]) -> list[JSONObject]:
 @register_script("pegging")
 def pegging_script(result: Replay, *, row_slots: int = 8, crib_slots: int = 4) -> list[JSONObject]:
     """The steps that play a record on a pegging mat (games whose ``spec.table`` is pegging)."""
-    from device.protocols.pegging import pegging_table
+    from device.protocols.pegging import PeggingProtocol
 
     game = result.game
     state = game.new_initial_state()
-    pegging_table(state)  # refuses a game not played on the pegging table
+    PeggingProtocol.table_of(state)  # refuses a game not played on the pegging table
     mat: dict[Key, str] = {}
     steps: list[JSONObject] = []
 
@@ -109,7 +109,7 @@ def pegging_script(result: Replay, *, row_slots: int = 8, crib_slots: int = 4) -
     for index, action in enumerate(result.actions):
         data = action.to_json()
         act = data["act"]
-        table = pegging_table(state)
+        table = PeggingProtocol.table_of(state)
         if act == "cut":
             if not any(table.zone_cards(z) for z in seats) and mat:
                 clear()  # a tie: the cut cards go back and everyone cuts again

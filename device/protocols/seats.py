@@ -24,27 +24,20 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from device.protocols import Ask, register_protocol
-from device.protocols.layout import LayoutProtocol
+from device.protocols.layout import LayoutMatProtocol
 from device.protocols.script import register_script
-from games.errors import IllegalActionError, PegpiError, RecordError
+from games.errors import PegpiError, RecordError
 from games.jsontypes import JSONObject
 from games.records import Replay
 from games.table import BACK, SeatsTable, Zone
 from vision.mat import layout_for
 
 if TYPE_CHECKING:
-    from games.engine import Action, State
-
-
-def seats_table(state: State) -> SeatsTable:
-    """``state`` as the seats table's interface; refuses a game that does not declare it."""
-    if not isinstance(state, SeatsTable):
-        raise IllegalActionError(f"{state.game.spec.title} is not played on the seats table")
-    return state
+    from games.engine import Action
 
 
 @register_protocol
-class SeatsProtocol(LayoutProtocol):
+class SeatsProtocol(LayoutMatProtocol[SeatsTable]):
     name = "seats"
     interface = SeatsTable
 
@@ -70,13 +63,13 @@ def seats_script(result: Replay) -> list[JSONObject]:
     hand thrown away, the mats at the end of a round) taken away."""
     game = result.game
     state = game.new_initial_state()
-    seats_table(state)  # refuses a game not played on the seats table
+    SeatsProtocol.table_of(state)  # refuses a game not played on the seats table
     mat = layout_for(game.spec.table, game.num_players)
     zones = [Zone.row(seat) for seat in range(game.num_players)]
     lying: dict[tuple[str, int], str] = {}
     steps: list[JSONObject] = []
     for action in result.actions:
-        laid = seats_table(state).laid_by(action)
+        laid = SeatsProtocol.table_of(state).laid_by(action)
         for zone, slot, card in laid:
             outlines = len(mat.zone(zone.name).slots)
             if slot >= outlines:
@@ -87,7 +80,7 @@ def seats_script(result: Replay) -> list[JSONObject]:
         if not laid:
             steps.append({"op": "say", "action": action.to_json()})
         state = state.apply(action)
-        table = seats_table(state)
+        table = SeatsProtocol.table_of(state)
         for zone in zones:
             held = len(table.holds(zone))
             for key in sorted(k for k in lying if k[0] == zone.name and k[1] >= held):

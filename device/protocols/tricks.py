@@ -34,12 +34,11 @@ from typing import TYPE_CHECKING
 from device.protocols import NOT_A_FACE, Ask, TableSession, register_protocol
 from device.protocols.mat import Key, MatProtocol, Seen
 from device.protocols.script import register_script
-from games.errors import IllegalActionError, PegpiError
+from games.errors import PegpiError
 from games.jsontypes import JSONObject
 from games.table import TRUMP, TricksTable, Zone
 
 if TYPE_CHECKING:
-    from games.engine import State
     from games.records import Replay
     from vision.events import TableEvent
 
@@ -53,20 +52,10 @@ class Lying(Seen):
     used_at: int | None = None
 
 
-def tricks_table(state: State) -> TricksTable:
-    """``state`` as the trick table's interface; refuses a game that does not declare it."""
-    if not isinstance(state, TricksTable):
-        raise IllegalActionError(f"{state.game.spec.title} is not played on the trick table")
-    return state
-
-
 @register_protocol
-class TricksProtocol(MatProtocol[Lying]):
+class TricksProtocol(MatProtocol[Lying, TricksTable]):
     name = "tricks"
     interface = TricksTable
-
-    def _table(self) -> TricksTable:
-        return tricks_table(self.session.state)
 
     def __init__(self, session: TableSession) -> None:
         super().__init__(session)
@@ -114,11 +103,9 @@ class TricksProtocol(MatProtocol[Lying]):
                   input: str | None = None) -> None:
         self.watching = True
         for event in events:
-            try:
-                zone = event.place
-            except PegpiError:
-                continue  # a zone the trick mat does not have: nothing of this game lies there
-            key = (zone, event.slot or 0)
+            key = self._key(event)
+            if key is None:
+                continue
             self.held_back.clear()  # the mat changed: what an undo took back may be read again
             self.ignored.discard(key)
             if event.kind == "removed":
@@ -149,14 +136,7 @@ class TricksProtocol(MatProtocol[Lying]):
             self.let_go.add((ask.where.seat, ask.card))  # go on without the card taken away
         self._settle(input)
 
-    def resolve(self, card: str, *, source: str) -> None:
-        ask = self.ask
-        key = (ask.where, ask.slot or 0) if ask is not None and ask.where is not None else None
-        if ask is None or key is None or key not in self.mat:
-            super().resolve(card, source=source)
-            return
-        self._table().card_means(key[0], card)  # a card the deck lacks: the question stands
-        self.ask = None
+    def _corrected(self, key: Key, card: str, source: str) -> None:
         self.mat[key] = Lying(card, 1.0, True)
         self.ignored.discard(key)
         self._settle(None, source=source)
@@ -280,7 +260,7 @@ def tricks_script(result: Replay) -> list[JSONObject]:
     every other action said (a button or the phone)."""
     game = result.game
     state = game.new_initial_state()
-    tricks_table(state)  # refuses a game not played on the trick table
+    TricksProtocol.table_of(state)  # refuses a game not played on the trick table
     mat: dict[str, str] = {}
     steps: list[JSONObject] = []
 
@@ -310,12 +290,12 @@ def tricks_script(result: Replay) -> list[JSONObject]:
                 for zone in sorted(mat):
                     remove(zone)
             steps.append({"op": "say", "action": data})
-        before = tricks_table(state).trick_in_play()
+        before = TricksProtocol.table_of(state).trick_in_play()
         state = state.apply(action)
-        if before and not tricks_table(state).trick_in_play():  # the trick is taken: clear it
+        if before and not TricksProtocol.table_of(state).trick_in_play():  # the trick is taken: clear it
             for zone in sorted(z for z in mat if z != TRUMP.name):
                 remove(zone)
     return steps
 
 
-__all__ = ["TricksProtocol", "tricks_script", "tricks_table"]
+__all__ = ["TricksProtocol", "tricks_script"]
