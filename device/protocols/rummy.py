@@ -25,8 +25,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from device.protocols import NOT_A_FACE, Ask, TableSession, register_protocol
-from device.protocols.layout import LayoutProtocol
-from device.protocols.mat import Seen
+from device.protocols.mat import Key, QueuedMatProtocol, Seen
 from device.protocols.script import register_script
 from games.errors import IllegalActionError, PegpiError, RecordError
 from games.jsontypes import JSONObject
@@ -35,32 +34,32 @@ from games.table import PILE, STOCK, RummyTable, Zone
 
 if TYPE_CHECKING:
     from games.engine import Action, State
-    from vision.events import TableEvent
 
-Key = tuple[Zone, int]
 #: the most seats a rummy mat has (four play two hands at once, at two tables)
 MAT_SEATS = 3
 
 
-def rummy_table(state: State) -> RummyTable:
-    """``state`` as the rummy table's interface; refuses a game that does not declare it."""
-    if not isinstance(state, RummyTable):
-        raise IllegalActionError(f"{state.game.spec.title} is not played on the rummy table")
-    return state
-
-
 @register_protocol
-class RummyProtocol(LayoutProtocol):
+class RummyProtocol(QueuedMatProtocol):
     name = "rummy"
+    interface = RummyTable
 
     @classmethod
     def serves(cls, state: State) -> bool:
-        return isinstance(state, RummyTable) and state.game.num_players <= MAT_SEATS
+        return super().serves(state) and state.game.num_players <= MAT_SEATS
 
     def __init__(self, session: TableSession) -> None:
         super().__init__(session)
         self.pending: str | None = None  # a discard laid on the pile while a hand is being spread
         self.group: list[Key] = []  # the cards the last meaning was read from
+        self.lifting: str | None = None  # the card the mat showed where a card is being taken
+        self.asked_here = False  # ... and whether the question pending was about that place
+
+    def _table(self) -> RummyTable:
+        state = self.session.state
+        if not isinstance(state, RummyTable):
+            raise IllegalActionError(f"{state.game.spec.title} is not played on the rummy table")
+        return state
 
     def reset(self) -> None:
         super().reset()
@@ -72,6 +71,7 @@ class RummyProtocol(LayoutProtocol):
             self.pending = None
 
     def resolve(self, card: str, *, source: str) -> None:
+        # the mat holds the correction before the meaning is read: a group reads every card laid
         ask = self.ask
         if ask is None or ask.where is None:
             super().resolve(card, source=source)
@@ -87,58 +87,59 @@ class RummyProtocol(LayoutProtocol):
             raise  # the question stands
         self.ask = None
         if actions:
-            self.session.apply(actions, source=source)
-            self.pending = None
+            self._play(ask.where, card, actions, source, None)
         self._drain()
 
     # ------------------------------------------------------------------ events
 
-    def _event(self, event: TableEvent, input: str | None) -> None:
-        try:
-            zone = event.place
-        except PegpiError:
-            return  # a zone this mat does not have
-        key = (zone, event.slot or 0)
-        table = rummy_table(self.session.state)
-        if table.lies_face_down(zone):
-            return  # the stock: nothing there is seen
-        if event.kind == "removed":
-            self.mat.pop(key, None)
-            if self.ask is not None and (self.ask.where, self.ask.slot or 0) == key:
-                self.ask = None
-                return
-            if zone == PILE:
-                if self.pending == event.card:
-                    self.pending = None
-                self._lifted(zone, event.card, input)
-            return
-        sure = event.confidence >= self.session.confidence
-        self.mat[key] = Seen(event.card, event.confidence, sure)
-        label = table.zone_label(zone)
-        if event.card in NOT_A_FACE:
-            self.ask = Ask("unreadable", f"cannot read the card in {label}: straighten it or enter it on "
-                           "the phone", zone, key[1], event.card)
+    def _lies_face_down(self, zone: Zone) -> bool:
+        return self._table().lies_face_down(zone)  # the stock: nothing there is seen
+
+    def _refused(self, zone: Zone, card: str, exc: PegpiError) -> str:
+        return f"{card}: {exc}"
+
+    def _play(self, zone: Zone | None, card: str | None, actions: Sequence[Action], source: str,
+              input: str | None) -> None:
+        self.session.apply(actions, source=source, input=input)
+        self.pending = None
+
+    def _touched(self, key: Key) -> None:
+        seen = self.mat.get(key)
+        self.lifting = seen.card if seen is not None else None
+        self.asked_here = self.ask is not None and (self.ask.where, self.ask.slot or 0) == key
+
+    def _placed(self, zone: Zone, slot: int, card: str, input: str | None) -> None:
+        """As the base, but a meaning read from a group (a hand spread) is asked about when any
+        card of the group was read unsure."""
+        if card in NOT_A_FACE:
+            if not self._lies_face_down(zone):
+                self.ask = self._unreadable(zone, slot, card)
             return
         try:
-            actions = self._meaning(zone, key[1], event.card)
+            actions = self._meaning(zone, slot, card)
         except PegpiError as exc:
-            self.ask = Ask("illegal", f"{event.card}: {exc}", zone, key[1], event.card)
+            self.ask = Ask("illegal", self._refused(zone, card, exc), zone, slot, card)
             return
         if not actions:
             return
-        doubtful = [k for k in [key, *self.group] if k in self.mat and not self.mat[k].sure]
+        doubtful = [k for k in [(zone, slot), *self.group] if k in self.mat and not self.mat[k].sure]
         if doubtful:
-            where, slot = doubtful[0]
-            card = self.mat[doubtful[0]].card
-            self.ask = Ask("confirm", f"is that the {card} in {table.zone_label(where)}? OK, or correct it",
-                           where, slot, card, actions)
+            where, at = doubtful[0]
+            self.ask = self._doubt(where, at, self.mat[doubtful[0]].card, actions)
             return
-        self.session.apply(actions, source="table", input=input)
-        self.pending = None
+        self._play(zone, card, actions, "table", input)
 
-    def _lifted(self, zone: Zone, card: str, input: str | None) -> None:
+    def _removed(self, zone: Zone, slot: int, input: str | None) -> None:
+        """The pile's top taken (not the card asked about taken back) is a draw from it."""
+        card = self.lifting
+        if zone != PILE or self.asked_here or card is None:
+            return
+        if self.pending == card:
+            self.pending = None
         try:
-            actions = self._checked(rummy_table(self.session.state).lifted(zone, card))
+            actions = self._table().lifted(zone, card)
+            if actions:
+                self._check(actions)
         except PegpiError as exc:
             self.ask = Ask("illegal", f"{card} taken: {exc}", zone, 0, card)
             return
@@ -148,7 +149,7 @@ class RummyProtocol(LayoutProtocol):
     def _meaning(self, zone: Zone, slot: int, card: str) -> list[Action] | None:
         """What ``card`` in ``zone`` means now, read with the hands spread on the mat and checked
         by the engine (a move the rules refuse raises)."""
-        table = rummy_table(self.session.state)
+        table = self._table()
         self.group = []
         if zone.kind == "pile":
             means = table.card_means(zone, card)  # a discard, a deal, or nothing new (raises if refused)
@@ -158,11 +159,11 @@ class RummyProtocol(LayoutProtocol):
                 if knock is not None:
                     self.group = keys
                     self.pending = card  # kept while the knock is asked about (a correction reads it again)
-                    return self._checked(knock)
+                    return self._check(knock)
             if spreads:
                 self.pending = card  # a hand is still being laid: the knock waits for it
                 return []
-            return self._checked(means)
+            return None if means is None else self._check(means)
         if zone.kind != "seat" or zone.seat is None:
             return None
         means = table.card_means(zone, card)
@@ -174,14 +175,14 @@ class RummyProtocol(LayoutProtocol):
             knock = table.knocks_with(zone.seat, [self.mat[k].card for k in keys], self.pending)
             if knock is not None:
                 self.group = [*keys, (PILE, 0)]
-                return self._checked(knock)
+                return self._check(knock)
         defender = table.whose_turn()
         if defender is not None and defender in spreads:
             keys = [k for keys in spreads.values() for k in keys]  # layoffs may lie by the knocker's melds
             spread = table.spread_from(defender, [self.mat[k].card for k in keys])
             if spread is not None:
                 self.group = keys
-                return self._checked(spread)
+                return self._check(spread)
         return means
 
     def _spreads(self, table: RummyTable) -> dict[int, list[Key]]:
@@ -197,15 +198,6 @@ class RummyProtocol(LayoutProtocol):
             out.setdefault(zone.seat, []).append(key)
         return out
 
-    def _checked(self, actions: Sequence[Action] | None) -> list[Action] | None:
-        """``actions`` once the engine accepts them all (a refusal raises, changing nothing)."""
-        if actions is None:
-            return None
-        state = self.session.state
-        for action in actions:
-            state = state.apply(action)
-        return list(actions)
-
 
 @register_script("rummy")
 def rummy_script(result: Replay) -> list[JSONObject]:
@@ -214,7 +206,8 @@ def rummy_script(result: Replay) -> list[JSONObject]:
     a knock as the hand laid in the knocker's spread zone and then the discard, the defender's hand
     and layoffs in their zone. The first dealer and a pass no later card shows are said."""
     state = result.game.new_initial_state()
-    rummy_table(state)  # refuses a game not played on the rummy table
+    if not isinstance(state, RummyTable):
+        raise RecordError(f"{result.game.spec.title} is not played on the rummy table")
     if result.game.num_players > MAT_SEATS:
         raise RecordError(f"{result.game.spec.title} for {result.game.num_players} is played at two tables at "
                           f"once; the rummy mat follows one hand of {MAT_SEATS} players at most")
@@ -238,9 +231,9 @@ def rummy_script(result: Replay) -> list[JSONObject]:
     for index, action in enumerate(result.actions):
         data = records[index]
         act = data["act"]
-        before = state
+        before = _rummy(state)
         state = state.apply(action)
-        table = rummy_table(state)
+        table = _rummy(state)
         if act == "deal":
             for zone, slot in sorted(mat):
                 steps.append({"op": "remove", "zone": zone, "slot": slot})
@@ -271,8 +264,13 @@ def rummy_script(result: Replay) -> list[JSONObject]:
             pile.append(data["card"])
         elif act == "spread":
             seat = data["player"]
-            laid = rummy_table(before).zone_cards(Zone.row(seat))
+            laid = before.zone_cards(Zone.row(seat))
             lay(seat, [c for c in table.zone_cards(Zone.row(seat)) if c not in laid])
         elif act != "layoff":  # layoffs are laid with the defender's hand
             steps.append({"op": "say", "action": data})
     return steps
+
+
+def _rummy(state: State) -> RummyTable:
+    assert isinstance(state, RummyTable)  # the game's state keeps the interface it started with
+    return state
