@@ -1,18 +1,21 @@
 """The rummy protocol (Gin Rummy): a face-down stock, a discard pile the camera follows, and each
-seat's spread zone where a hand is laid face up at a knock.
+seat's spread zone where a hand is laid face up at a knock. Four players play two hands at once
+on a mat with two tables (a stock and a pile each); every event is read for the hand at the
+table of its zone, which the game names (:meth:`games.table.RummyTable.pile_of`).
 
 What the camera sees, and what it means (the game says, through :class:`games.table.RummyTable`):
 
-- a card laid on the discard pile is the discard of the player to move; the draw before it is
-  inferred when the camera did not see it (a stock card is never seen), and so are the passes of
-  a refused upcard;
-- the top of the pile taken away (the card under it showing again, or the pile emptying) is a
-  draw from the discard pile by the player to move;
-- cards laid in a spread zone wait; the discard laid on the pile with the whole hand spread is
-  the knock (gin with no deadwood), the hand read as one group and arranged by the engine into
-  the melds that leave the least deadwood; the defender's whole hand in their spread zone is read
-  the same way, with the layoffs that leave the least;
-- a card laid on an empty pile while a deal is due is the next deal's upcard.
+- a card laid on a discard pile is the discard of the player to move at its table; the draw
+  before it is inferred when the camera did not see it (a stock card is never seen), and so are
+  the passes of a refused upcard;
+- the top of a pile taken away (the card under it showing again, or the pile emptying) is a draw
+  from the discard pile by the player to move there;
+- cards laid in a spread zone wait; the discard laid on the seat's pile with the whole hand
+  spread is the knock (gin with no deadwood), the hand read as one group and arranged by the
+  engine into the melds that leave the least deadwood; the defender's whole hand in their spread
+  zone is read the same way, with the layoffs that leave the least;
+- a card laid on an empty pile while a deal is due there is the next deal's upcard (with four,
+  who deals at that table is said on the phone).
 
 A group read with a doubtful card is asked about before it counts; a card the rules refuse is
 named and waits (take it back, correct it on the phone, or OK to ignore it). Who deals first and
@@ -30,13 +33,10 @@ from device.protocols.script import register_script
 from games.errors import IllegalActionError, PegpiError, RecordError
 from games.jsontypes import JSONObject
 from games.records import Replay
-from games.table import PILE, STOCK, RummyTable, Zone
+from games.table import PILE, RummyTable, Zone
 
 if TYPE_CHECKING:
     from games.engine import Action, State
-
-#: the most seats a rummy mat has (four play two hands at once, at two tables)
-MAT_SEATS = 3
 
 
 @register_protocol
@@ -44,13 +44,10 @@ class RummyProtocol(QueuedMatProtocol):
     name = "rummy"
     interface = RummyTable
 
-    @classmethod
-    def serves(cls, state: State) -> bool:
-        return super().serves(state) and state.game.num_players <= MAT_SEATS
-
     def __init__(self, session: TableSession) -> None:
         super().__init__(session)
-        self.pending: str | None = None  # a discard laid on the pile while a hand is being spread
+        #: a discard laid on a pile while a hand at its table is being spread (pile -> card)
+        self.pending: dict[Zone, str] = {}
         self.group: list[Key] = []  # the cards the last meaning was read from
         self.lifting: str | None = None  # the card the mat showed where a card is being taken
         self.asked_here = False  # ... and whether the question pending was about that place
@@ -63,12 +60,13 @@ class RummyProtocol(QueuedMatProtocol):
 
     def reset(self) -> None:
         super().reset()
-        self.pending = None
+        self.pending = {}
 
     def confirm(self, *, source: str, input: str | None = None) -> None:
+        ask = self.ask
         super().confirm(source=source, input=input)
-        if self.ask is None:
-            self.pending = None
+        if self.ask is None and ask is not None and ask.where is not None:
+            self.pending.pop(self._table().pile_of(ask.where), None)
 
     def resolve(self, card: str, *, source: str) -> None:
         # the mat holds the correction before the meaning is read: a group reads every card laid
@@ -93,15 +91,17 @@ class RummyProtocol(QueuedMatProtocol):
     # ------------------------------------------------------------------ events
 
     def _lies_face_down(self, zone: Zone) -> bool:
-        return self._table().lies_face_down(zone)  # the stock: nothing there is seen
+        return self._table().lies_face_down(zone)  # a stock: nothing there is seen
 
     def _refused(self, zone: Zone, card: str, exc: PegpiError) -> str:
         return f"{card}: {exc}"
 
     def _play(self, zone: Zone | None, card: str | None, actions: Sequence[Action], source: str,
               input: str | None) -> None:
+        pile = self._table().pile_of(zone) if zone is not None else None
         self.session.apply(actions, source=source, input=input)
-        self.pending = None
+        if pile is not None:
+            self.pending.pop(pile, None)  # the knock waiting at that table, if any, is made
 
     def _touched(self, key: Key) -> None:
         seen = self.mat.get(key)
@@ -130,12 +130,12 @@ class RummyProtocol(QueuedMatProtocol):
         self._play(zone, card, actions, "table", input)
 
     def _removed(self, zone: Zone, slot: int, input: str | None) -> None:
-        """The pile's top taken (not the card asked about taken back) is a draw from it."""
+        """A pile's top taken (not the card asked about taken back) is a draw from it."""
         card = self.lifting
-        if zone != PILE or self.asked_here or card is None:
+        if zone.kind != "pile" or self.asked_here or card is None:
             return
-        if self.pending == card:
-            self.pending = None
+        if self.pending.get(zone) == card:
+            del self.pending[zone]
         try:
             actions = self._table().lifted(zone, card)
             if actions:
@@ -147,21 +147,21 @@ class RummyProtocol(QueuedMatProtocol):
             self.session.apply(actions, source="table", input=input)
 
     def _meaning(self, zone: Zone, slot: int, card: str) -> list[Action] | None:
-        """What ``card`` in ``zone`` means now, read with the hands spread on the mat and checked
-        by the engine (a move the rules refuse raises)."""
+        """What ``card`` in ``zone`` means now, read with the hands spread at its table and
+        checked by the engine (a move the rules refuse raises)."""
         table = self._table()
         self.group = []
         if zone.kind == "pile":
             means = table.card_means(zone, card)  # a discard, a deal, or nothing new (raises if refused)
-            spreads = self._spreads(table) if means and table.whose_turn() is not None else {}
+            spreads = self._spreads(table, zone) if means and table.turn_at(zone) is not None else {}
             for seat, keys in spreads.items():
                 knock = table.knocks_with(seat, [self.mat[k].card for k in keys], card)
                 if knock is not None:
                     self.group = keys
-                    self.pending = card  # kept while the knock is asked about (a correction reads it again)
+                    self.pending[zone] = card  # kept while the knock is asked about (a correction reads it again)
                     return self._check(knock)
             if spreads:
-                self.pending = card  # a hand is still being laid: the knock waits for it
+                self.pending[zone] = card  # a hand is still being laid: the knock waits for it
                 return []
             return None if means is None else self._check(means)
         if zone.kind != "seat" or zone.seat is None:
@@ -169,14 +169,16 @@ class RummyProtocol(QueuedMatProtocol):
         means = table.card_means(zone, card)
         if means is None:
             return None
-        spreads = self._spreads(table)
-        if self.pending is not None and zone.seat in spreads:
+        pile = table.pile_of(zone)
+        spreads = self._spreads(table, pile)
+        pending = self.pending.get(pile)
+        if pending is not None and zone.seat in spreads:
             keys = spreads[zone.seat]
-            knock = table.knocks_with(zone.seat, [self.mat[k].card for k in keys], self.pending)
+            knock = table.knocks_with(zone.seat, [self.mat[k].card for k in keys], pending)
             if knock is not None:
-                self.group = [*keys, (PILE, 0)]
+                self.group = [*keys, (pile, 0)]
                 return self._check(knock)
-        defender = table.whose_turn()
+        defender = table.turn_at(pile)
         if defender is not None and defender in spreads:
             keys = [k for keys in spreads.values() for k in keys]  # layoffs may lie by the knocker's melds
             spread = table.spread_from(defender, [self.mat[k].card for k in keys])
@@ -185,15 +187,16 @@ class RummyProtocol(QueuedMatProtocol):
                 return self._check(spread)
         return means
 
-    def _spreads(self, table: RummyTable) -> dict[int, list[Key]]:
-        """Each seat's cards in its spread zone that the game does not hold there yet, in slot order."""
+    def _spreads(self, table: RummyTable, pile: Zone) -> dict[int, list[Key]]:
+        """The cards in the spread zones of the seats playing at ``pile``'s table that the game
+        does not hold there yet, by seat, in slot order."""
         out: dict[int, list[Key]] = {}
         for key in sorted(self.mat, key=lambda k: (k[0], k[1])):
             zone = key[0]
             seen = self.mat[key]
             if zone.kind != "seat" or zone.seat is None or seen.card in NOT_A_FACE:
                 continue
-            if seen.card in table.zone_cards(zone):
+            if table.pile_of(zone) != pile or seen.card in table.zone_cards(zone):
                 continue
             out.setdefault(zone.seat, []).append(key)
         return out
@@ -204,21 +207,20 @@ def rummy_script(result: Replay) -> list[JSONObject]:
     """The steps that play a Gin record on the rummy mat: the stock and the upcard at each deal,
     discards laid on the pile, draws from it as its top taken (the card under it showing again),
     a knock as the hand laid in the knocker's spread zone and then the discard, the defender's hand
-    and layoffs in their zone. The first dealer and a pass no later card shows are said."""
+    and layoffs in their zone. The first dealer (with four, each table's) and a pass no later card
+    shows are said. With four players each step is made at the table of the hand it belongs to,
+    in the record's order: the two hands go on at once."""
     state = result.game.new_initial_state()
     if not isinstance(state, RummyTable):
         raise RecordError(f"{result.game.spec.title} is not played on the rummy table")
-    if result.game.num_players > MAT_SEATS:
-        raise RecordError(f"{result.game.spec.title} for {result.game.num_players} is played at two tables at "
-                          f"once; the rummy mat follows one hand of {MAT_SEATS} players at most")
     steps: list[JSONObject] = []
     mat: set[tuple[str, int]] = set()
-    pile: list[str] = []
+    piles: dict[Zone, list[str]] = {}  # each pile's cards, the top last
     records = [a.to_json() for a in result.actions]
 
     def place(zone: Zone, slot: int, card: str) -> None:
         step: JSONObject = {"op": "place", "zone": zone.name, "slot": slot, "card": card}
-        if (zone.name, slot) in mat and zone == PILE:
+        if (zone.name, slot) in mat and zone.kind == "pile":
             step["cover"] = True
         mat.add((zone.name, slot))
         steps.append(step)
@@ -228,42 +230,53 @@ def rummy_script(result: Replay) -> list[JSONObject]:
         for card in cards:
             place(zone, sum(1 for z, _ in mat if z == zone.name), card)
 
+    def discard(pile: Zone, card: str) -> None:
+        place(pile, 0, card)
+        piles.setdefault(pile, []).append(card)
+
     for index, action in enumerate(result.actions):
         data = records[index]
         act = data["act"]
         before = _rummy(state)
         state = state.apply(action)
         table = _rummy(state)
+        player = data.get("player")
+        pile = before.pile_of(Zone.row(int(player))) if isinstance(player, int) else PILE
         if act == "deal":
-            for zone, slot in sorted(mat):
-                steps.append({"op": "remove", "zone": zone, "slot": slot})
-            mat.clear()
-            if data.get("dealer") is not None:
+            dealer = data.get("dealer")
+            pile = table.pile_of(Zone.row(dealer)) if isinstance(dealer, int) else PILE
+            here = {pile.name, Zone("stock", index=pile.index).name}
+            here |= {Zone.row(s).name for s in range(result.game.num_players) if table.pile_of(Zone.row(s)) == pile}
+            for zone_name, slot in sorted(k for k in mat if k[0] in here):
+                steps.append({"op": "remove", "zone": zone_name, "slot": slot})
+                mat.discard((zone_name, slot))
+            if dealer is not None:
                 steps.append({"op": "say", "action": data})  # who deals: the phone or the buttons
-            place(STOCK, 0, "back")
-            place(PILE, 0, data["card"])
-            pile[:] = [data["card"]]
+            place(Zone("stock", index=pile.index), 0, "back")
+            place(pile, 0, data["card"])
+            piles[pile] = [data["card"]]
         elif act == "pass":
-            shown = next((r for r in records[index + 1:] if r["act"] != "pass"), None)
+            shown = next((r for r in records[index + 1:] if r["act"] != "pass" and isinstance(r.get("player"), int)
+                          and before.pile_of(Zone.row(int(r["player"]))) == pile), None)
             if shown is None or shown["act"] != "draw" or shown.get("source") != "discard":
-                continue  # the next discard shows it
+                continue  # the next discard at this table shows it
             steps.append({"op": "say", "action": data})
         elif act == "draw":
             if data.get("source") == "discard":
-                steps.append({"op": "remove", "zone": PILE.name, "slot": 0})
-                mat.discard((PILE.name, 0))
-                pile.pop()
-                if pile:
-                    place(PILE, 0, pile[-1])  # the card under it shows again
+                steps.append({"op": "remove", "zone": pile.name, "slot": 0})
+                mat.discard((pile.name, 0))
+                cards = piles[pile]
+                cards.pop()
+                if cards:
+                    place(pile, 0, cards[-1])  # the card under it shows again
         elif act == "discard":
-            place(PILE, 0, data["card"])
-            pile.append(data["card"])
+            discard(pile, data["card"])
         elif act in ("knock", "gin"):
-            lay(data["player"], table.zone_cards(Zone.row(data["player"])))
-            place(PILE, 0, data["card"])
-            pile.append(data["card"])
+            seat = int(data["player"])
+            lay(seat, table.zone_cards(Zone.row(seat)))
+            discard(pile, data["card"])
         elif act == "spread":
-            seat = data["player"]
+            seat = int(data["player"])
             laid = before.zone_cards(Zone.row(seat))
             lay(seat, [c for c in table.zone_cards(Zone.row(seat)) if c not in laid])
         elif act != "layoff":  # layoffs are laid with the defender's hand
