@@ -405,7 +405,8 @@ def _rummy(table: str, seats: int, size: tuple[float, float], reserve: float) ->
     """Gin Rummy: each seat's spread zone (two rows of five sideways outlines, where the hand is
     laid at a knock), seat 0's along the bottom edge and seat 1's along the top; between them the
     face-down stock and the discard pile, and a third seat's zone at the left of the middle band
-    (the stock and the pile then lie sideways, one above the other, at its right)."""
+    (the stock and the pile then lie sideways, one above the other, at its right). Four seats
+    play at two tables: :func:`_rummy_four`."""
     w, h = size
     cw, ch = CARD_MM
     rows, per_row = SPREAD
