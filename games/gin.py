@@ -22,10 +22,13 @@ from games.cards import FRENCH_52, Card, split_card_text
 from games.engine import Action, Game, Item, Option, ScoreRequest, Spec, State, register
 from games.errors import CardError, IllegalActionError, OptionError, RecordError
 from games.ginmelds import Melding, best_defence, best_melds, deadwood, meld_kind, order, value
-from games.table import Zone
+from games.table import PILE, Zone
 from games.view import Common, Group, LayoutView, ScoreTable, TableView
 
 HAND = 10
+#: with four players, the seat that plays every hand at each of the mat's two tables (the other
+#: two seats, 0 and 2, change tables as they change opponents)
+TABLE_SEATS = (1, 3)
 STOCK_LEFT = 2  # the hand is void when a discard leaves this many cards in the stock
 
 # --------------------------------------------------------------------------------- actions
@@ -770,30 +773,64 @@ class GinState(State):
         self.winner = side
 
     # -- the rummy table (games.table.RummyTable) --------------------------------------------
+    # Two or three players use one table: a stock, a pile and a spread zone per seat. Four play
+    # two hands at once on a mat with two tables; each seat keeps its spread zone, and plays at
+    # the table of the seat it faces this hand: seats 1 and 3 keep theirs (TABLE_SEATS).
 
-    def _on_mat(self) -> GinHand | None:
-        """The hand the mat shows: the latest one (None before the first deal, and with four
-        players, who play two hands at once)."""
-        if not self.hands or self.game.num_players == 4:
+    def _seated(self) -> int:
+        """The round whose hands lie on the mat (the one just scored until the next deal)."""
+        return self.round - 1 if self.settled else self.round
+
+    def _table_of(self, zone: Zone) -> int:
+        """The table (0, or 1 on a four-hand mat) where ``zone`` is, or where its seat plays."""
+        if self.game.num_players != 4:
+            return 0
+        if zone.kind != "seat" or zone.seat is None:
+            return zone.index
+        pair = next(p for p in pairings(4, self._seated()) if zone.seat in p)
+        return next(t for t, seat in enumerate(TABLE_SEATS) if seat in pair)
+
+    def _at(self, zone: Zone) -> GinHand | None:
+        """The hand played at ``zone``'s table (None before its first deal)."""
+        if not self.hands:
             return None
-        return self.hands[-1]
+        if self.game.num_players != 4:
+            return self.hands[-1]
+        seat = TABLE_SEATS[self._table_of(zone)]
+        return next((h for h in self.hands if seat in h.seats), None)
+
+    def _due(self, hand: GinHand | None) -> bool:
+        """A deal is due at the table of ``hand`` (its hand over and scored, void, or not dealt)."""
+        return hand is None or self.settled or hand.step == "void"
 
     def whose_turn(self) -> int | None:
-        hand = self._on_mat()
-        if hand is None or self.settled or hand.step in ("done", "void"):
+        if self.game.num_players == 4:
+            return None  # two hands at once: ask a table (turn_at)
+        return self.turn_at(PILE)
+
+    def turn_at(self, zone: Zone) -> int | None:
+        hand = self._at(zone)
+        if self._due(hand) or hand is None or hand.step == "done":
             return None
         return hand.defender if hand.step == "layoff" else hand.turn
+
+    def pile_of(self, zone: Zone) -> Zone:
+        return Zone("pile", index=self._table_of(zone))
 
     def zone_owner(self, zone: Zone) -> int | None:
         return zone.seat if zone.kind == "seat" else None
 
     def zone_label(self, zone: Zone) -> str:
-        if zone.kind == "seat" and zone.seat is not None and zone.seat < len(self.game.players):
-            return f"{self.game.players[zone.seat]}'s spread"
-        return {"pile": "the discard pile", "stock": "the stock"}.get(zone.kind, zone.name)
+        names = self.game.players
+        if zone.kind == "seat" and zone.seat is not None and zone.seat < len(names):
+            return f"{names[zone.seat]}'s spread"
+        label = {"pile": "the discard pile", "stock": "the stock"}.get(zone.kind, zone.name)
+        if self.game.num_players == 4 and zone.kind in ("pile", "stock") and zone.index < len(TABLE_SEATS):
+            return f"{label} at {names[TABLE_SEATS[zone.index]]}'s table"
+        return label
 
     def zone_cards(self, zone: Zone) -> list[str]:
-        hand = self._on_mat()
+        hand = self._at(zone)
         if hand is None:
             return []
         if zone.kind == "pile":
@@ -818,19 +855,19 @@ class GinState(State):
         return hand.turn, []
 
     def card_means(self, zone: Zone, card: str) -> list[Action] | None:
-        """A card laid on the pile is the discard of the player to move (or, while a deal is due,
-        the upcard of the next deal); the card under the top seen again is the top taken (a draw
-        from the pile); a card laid in a spread zone belongs there at a knock."""
+        """A card laid on a pile is the discard of the player to move at its table (or, while a
+        deal is due there, the upcard of the next deal); the card under the top seen again is the
+        top taken (a draw from the pile); a card laid in a spread zone belongs there at a knock."""
         names = self.game.players
         laid = self.game.parse_card(card)
-        hand = self._on_mat()
+        hand = self._at(zone)
         if zone.kind == "stock":
             return None
         if zone.kind == "pile":
-            if self.tables_due:
+            if self._due(hand):
                 if hand is not None and not self.settled and hand.pile and hand.pile[-1] == laid:
                     return None
-                return [Deal(laid)]
+                return [Deal(laid)]  # with four, the engine asks who deals (it names the table)
             assert hand is not None
             if hand.pile and hand.pile[-1] == laid:
                 return None
@@ -848,7 +885,7 @@ class GinState(State):
                 raise IllegalActionError(f"it is {names[seat]}'s turn to discard")
             return [*before, Discard(seat, laid)]
         if zone.kind == "seat" and zone.seat is not None:
-            if hand is None or self.tables_due or hand.step == "done":
+            if hand is None or self._due(hand) or hand.step == "done":
                 return None
             if laid in hand.shown.get(zone.seat, []):
                 return None
@@ -857,22 +894,22 @@ class GinState(State):
                     return []  # the defender's hand and layoffs (or a layoff laid by the knocker's melds)
             elif zone.seat == self._unseen(hand)[0]:
                 return []  # a knock being laid
-            mover = self.whose_turn()
+            mover = self.turn_at(zone)
             who = names[mover] if mover is not None else "nobody"
             raise IllegalActionError(f"it is {who}'s turn: {names[zone.seat]} lays the hand only at a knock")
         return None
 
     def lifted(self, zone: Zone, card: str) -> list[Action] | None:
-        hand = self._on_mat()
-        if zone.kind != "pile" or hand is None or self.tables_due or hand.step not in ("offer", "draw"):
+        hand = self._at(zone)
+        if zone.kind != "pile" or hand is None or self._due(hand) or hand.step not in ("offer", "draw"):
             return None
         if not hand.pile or str(hand.pile[-1]) != card:
             return None
         return [Draw(hand.turn, "discard")]
 
     def knocks_with(self, seat: int, faces: Sequence[str], card: str) -> list[Action] | None:
-        hand = self._on_mat()
-        if hand is None or self.tables_due or hand.step not in ("offer", "draw", "discard"):
+        hand = self._at(Zone.row(seat))
+        if hand is None or self._due(hand) or hand.step not in ("offer", "draw", "discard"):
             return None
         mover, before = self._unseen(hand)
         if seat != mover:
@@ -891,7 +928,7 @@ class GinState(State):
         return [*before, knock]
 
     def spread_from(self, seat: int, faces: Sequence[str]) -> list[Action] | None:
-        hand = self._on_mat()
+        hand = self._at(Zone.row(seat))
         if hand is None or hand.step != "layoff" or seat != hand.defender:
             return None
         cards = [self.game.parse_card(f) for f in faces]

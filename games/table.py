@@ -13,6 +13,8 @@ back.
 Zone(kind='seat', seat=1)
 >>> Zone.parse("crib").name, Zone.row(0).name
 ('crib', 'seat0')
+>>> Zone.parse("pile1")
+Zone(kind='pile', seat=None, index=1)
 """
 
 from __future__ import annotations
@@ -44,10 +46,13 @@ class ZoneError(PegpiError, ValueError):
 
 @dataclass(frozen=True, slots=True, order=True)
 class Zone:
-    """A place on the mat: its ``kind`` and, for a seat's row, the ``seat`` that plays into it."""
+    """A place on the mat: its ``kind`` and, for a seat's row, the ``seat`` that plays into it;
+    ``index`` tells apart zones of one kind on a mat that has several (a four-hand rummy mat has a
+    stock and a pile at each of its two tables: ``pile`` and ``pile1``)."""
 
     kind: ZoneKind
     seat: int | None = None
+    index: int = 0
 
     def __post_init__(self) -> None:
         if self.kind not in ZONE_KINDS:
@@ -56,6 +61,8 @@ class Zone:
             raise ZoneError(f"a {self.kind} zone {'needs' if self.kind == 'seat' else 'takes no'} seat")
         if self.seat is not None and self.seat < 0:
             raise ZoneError(f"there is no seat {self.seat}")
+        if self.index < 0 or (self.index and self.kind == "seat"):
+            raise ZoneError(f"a {self.kind} zone has no index {self.index}")
 
     @classmethod
     def row(cls, seat: int) -> Zone:
@@ -68,17 +75,26 @@ class Zone:
         if isinstance(name, str):
             if name.startswith("seat") and name[4:].isdigit():
                 return cls("seat", int(name[4:]))
-            if name in _BY_NAME:
-                return cls(_BY_NAME[name])
-        raise ZoneError(f"no mat has a zone called {name!r}: seat0, seat1, ..., {', '.join(_BY_NAME)}")
+            head = name.rstrip("0123456789")
+            tail = name[len(head):]
+            if head in _BY_NAME and not tail.startswith("0"):  # "pile", "pile1"; never "pile0"
+                return cls(_BY_NAME[head], index=int(tail or 0))
+        raise ZoneError(f"no mat has a zone called {name!r}: seat0, seat1, ..., {', '.join(_BY_NAME)} "
+                        "(a second one of a kind: pile1, ...)")
 
     @property
     def name(self) -> str:
         """The name the mat prints (what :meth:`parse` reads)."""
-        return f"seat{self.seat}" if self.kind == "seat" else self.kind
+        if self.kind == "seat":
+            return f"seat{self.seat}"
+        return f"{self.kind}{self.index}" if self.index else self.kind
 
     def __str__(self) -> str:
         return self.name
+
+    def __repr__(self) -> str:  # the index only where a mat has several zones of the kind
+        index = f", index={self.index}" if self.index else ""
+        return f"Zone(kind={self.kind!r}, seat={self.seat!r}{index})"
 
 
 CRIB = Zone("crib")
@@ -258,7 +274,21 @@ class RummyTable(TableState, Protocol):
     see before it (a stock card, a refused upcard); ``card_means`` says so, and ``[]`` for a card
     laid in a spread zone that may be laid there now. The card under the pile's top seen on the
     pile again means what :meth:`lifted` does (the top taken off the stack, the card below
-    showing). Seat zones are the spread zones."""
+    showing). Seat zones are the spread zones.
+
+    A mat may have two tables, each a stock and a pile (``pile``, ``pile1``), where two hands are
+    played at once (four-hand Gin): every question is then about the hand at the zone's table,
+    and a seat plays at the table :meth:`pile_of` names for its spread zone."""
+
+    def pile_of(self, zone: Zone) -> Zone:
+        """The discard pile of the table ``zone`` belongs to now: a pile's own, a stock's table's,
+        and for a seat's spread zone the pile where that seat plays this hand (``PILE`` on a mat
+        with one table)."""
+
+    def turn_at(self, zone: Zone) -> int | None:
+        """The seat to move in the hand at ``zone``'s table (see :meth:`pile_of`): to draw and
+        discard, or, once the hand is knocked, the defender to lay theirs; None when nobody is
+        (a deal is due there, the hand is over)."""
 
     def lies_face_down(self, zone: Zone) -> bool:
         """A card face down in ``zone`` is expected and means nothing (the stock)."""

@@ -334,8 +334,8 @@ class Companion:
         try:
             layout = layout_for(game.spec.table, game.num_players, self._paper(game))
         except LayoutError as exc:
-            # a seat count the game's table does not serve (four-hand Gin): scored from the phone,
-            # which its view says; the camera keeps a plain grid so its preview still works
+            # a table whose mat has no room for the game's seats (every catalogue game's has, four-
+            # hand Gin's included): the camera keeps a plain grid so its preview still works
             log.warning("%s: %s is scored from the phone", exc, game.spec.title)
             layout = layout_for("layout", min(max(game.num_players, 1), 8), "A3")
         classifier, name = load_classifier(simulated=demo, deck=game.spec.deck)

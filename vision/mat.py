@@ -24,7 +24,7 @@ from vision.errors import LayoutError
 
 #: Paper sizes, landscape (width, height) in mm, smallest first. A2 (a print shop's) is for the
 #: 3- and 4-seat pegging mats: four outlines a seat, a crib of four and the starter. A1 is for
-#: seven or eight hands of five cards (the seats mat).
+#: seven or eight hands of five cards (the seats mat), and four-hand Gin's two tables.
 PAPERS = {"A4": (297.0, 210.0), "A3": (420.0, 297.0), "A2": (594.0, 420.0), "A1": (841.0, 594.0)}
 TABLES = ("pegging", "tricks", "pile", "layout", "line", "combos", "rummy", "seats")
 #: ArUco dictionary of the markers (an OpenCV ``cv2.aruco.DICT_*`` name) and their ids,
@@ -146,7 +146,7 @@ def layout_for(table: str, seats: int, paper: str | None = None) -> MatLayout:
     if table not in builders:
         raise LayoutError(f"unknown table protocol {table!r}; choose one of {', '.join(TABLES)}")
     limits = {"pegging": (2, 4), "tricks": (2, 8), "pile": (2, 8), "layout": (1, 8), "line": (2, 8),
-              "combos": (3, 3), "rummy": (2, 3), "seats": (2, 8)}
+              "combos": (3, 3), "rummy": (2, 4), "seats": (2, 8)}
     low, high = limits[table]
     if not isinstance(seats, int) or not low <= seats <= high:
         raise LayoutError(f"a {table} mat has {low} to {high} seats, not {seats!r}")
@@ -405,7 +405,8 @@ def _rummy(table: str, seats: int, size: tuple[float, float], reserve: float) ->
     """Gin Rummy: each seat's spread zone (two rows of five sideways outlines, where the hand is
     laid at a knock), seat 0's along the bottom edge and seat 1's along the top; between them the
     face-down stock and the discard pile, and a third seat's zone at the left of the middle band
-    (the stock and the pile then lie sideways, one above the other, at its right)."""
+    (the stock and the pile then lie sideways, one above the other, at its right). Four seats
+    play at two tables: :func:`_rummy_four`."""
     w, h = size
     cw, ch = CARD_MM
     rows, per_row = SPREAD
@@ -426,6 +427,8 @@ def _rummy(table: str, seats: int, size: tuple[float, float], reserve: float) ->
                  for r in range(rows) for i in range(per_row)]
         return _zone(f"seat{seat}", "seat", slots, seat)
 
+    if seats == 4:
+        return _rummy_four(size, reserve)
     zones = [spread(0, reserve, w - reserve, h - _EDGE - band), spread(1, reserve, w - reserve, _EDGE)]
     cy = h / 2
     if seats == 3:
@@ -441,6 +444,49 @@ def _rummy(table: str, seats: int, size: tuple[float, float], reserve: float) ->
         pile = Slot(0, (w / 2 + cw / 2 + 3 * GAP_MM, cy), (cw, ch))
         title = (reserve, cy - 6.0, stock.rect[0] - 2 * GAP_MM, cy + 6.0)
     zones += [_zone("stock", "stock", [stock]), _zone("pile", "pile", [pile], stack=True)]
+    return zones, title
+
+
+def _rummy_four(size: tuple[float, float], reserve: float) -> _Plan:
+    """Four-hand Gin: two hands at once, at two tables on one sheet. Each player sits at an edge
+    (seat 0 at the bottom, 1 left, 2 top, 3 right; partners face each other) with a spread zone
+    in front of them, two rows of five cards upright to that player. In the middle lie two
+    tables, a discard pile and a face-down stock each: the left one (``pile``, ``stock``) where
+    seat 1 plays every hand, the right one (``pile1``, ``stock1``) seat 3's; seats 0 and 2 play
+    at the table of the opponent they face that hand. Nobody moves between hands."""
+    w, h = size
+    cw, ch = CARD_MM
+    rows, per_row = SPREAD
+    along, between = SPREAD_GAP
+    span, depth = per_row * cw + (per_row - 1) * along, rows * ch + (rows - 1) * between
+    side_w, side_h = rows * ch + (rows - 1) * between, per_row * cw + (per_row - 1) * along
+    if w < 2 * (_EDGE + side_w + GAP_MM) + span or h < 2 * (_EDGE + depth + GAP_MM) + ch:
+        raise LayoutError(f"a 4-seat rummy mat needs {2 * (_EDGE + side_w + GAP_MM) + span:.0f} x "
+                          f"{2 * (_EDGE + depth + GAP_MM) + ch:.0f} mm for four spread zones and two tables; "
+                          f"this paper has {w:.0f} x {h:.0f} mm: use A1")
+
+    def upright(seat: int, y0: float) -> Zone:  # the bottom and top seats: rows along the edge
+        left = (w - span) / 2 + cw / 2
+        slots = [Slot(r * per_row + i, (left + i * (cw + along), y0 + ch / 2 + r * (ch + between)), (cw, ch))
+                 for r in range(rows) for i in range(per_row)]
+        return _zone(f"seat{seat}", "seat", slots, seat)
+
+    def sideways(seat: int, x0: float) -> Zone:  # the left and right seats: columns along the edge
+        top = (h - side_h) / 2 + cw / 2
+        slots = [Slot(r * per_row + i, (x0 + ch / 2 + r * (ch + between), top + i * (cw + along)), (ch, cw))
+                 for r in range(rows) for i in range(per_row)]
+        return _zone(f"seat{seat}", "seat", slots, seat)
+
+    zones = [upright(0, h - _EDGE - depth), sideways(1, _EDGE), upright(2, _EDGE), sideways(3, w - _EDGE - side_w)]
+    x0, x1 = zones[1].rect[2] + GAP_MM, zones[3].rect[0] - GAP_MM
+    cy = h / 2
+    offset = cw / 2 + 3 * GAP_MM / 2
+    for index, (cx, outward) in enumerate(((x0 + (x1 - x0) / 4, -1.0), (x1 - (x1 - x0) / 4, 1.0))):
+        suffix = str(index) if index else ""
+        pile = Slot(0, (cx + outward * offset, cy), (cw, ch))  # the pile towards the side seat
+        stock = Slot(0, (cx - outward * offset, cy), (cw, ch))
+        zones += [_zone(f"stock{suffix}", "stock", [stock]), _zone(f"pile{suffix}", "pile", [pile], stack=True)]
+    title = (reserve + 1.0, _EDGE, zones[2].rect[0] - GAP_MM, reserve - 1.0)
     return zones, title
 
 

@@ -1,18 +1,21 @@
 """The rummy protocol (Gin Rummy): a face-down stock, a discard pile the camera follows, and each
-seat's spread zone where a hand is laid face up at a knock.
+seat's spread zone where a hand is laid face up at a knock. Four players play two hands at once
+on a mat with two tables (a stock and a pile each); every event is read for the hand at the
+table of its zone, which the game names (:meth:`games.table.RummyTable.pile_of`).
 
 What the camera sees, and what it means (the game says, through :class:`games.table.RummyTable`):
 
-- a card laid on the discard pile is the discard of the player to move; the draw before it is
-  inferred when the camera did not see it (a stock card is never seen), and so are the passes of
-  a refused upcard;
-- the top of the pile taken away (the card under it showing again, or the pile emptying) is a
-  draw from the discard pile by the player to move;
-- cards laid in a spread zone wait; the discard laid on the pile with the whole hand spread is
-  the knock (gin with no deadwood), the hand read as one group and arranged by the engine into
-  the melds that leave the least deadwood; the defender's whole hand in their spread zone is read
-  the same way, with the layoffs that leave the least;
-- a card laid on an empty pile while a deal is due is the next deal's upcard.
+- a card laid on a discard pile is the discard of the player to move at its table; the draw
+  before it is inferred when the camera did not see it (a stock card is never seen), and so are
+  the passes of a refused upcard;
+- the top of a pile taken away (the card under it showing again, or the pile emptying) is a draw
+  from the discard pile by the player to move there;
+- cards laid in a spread zone wait; the discard laid on the seat's pile with the whole hand
+  spread is the knock (gin with no deadwood), the hand read as one group and arranged by the
+  engine into the melds that leave the least deadwood; the defender's whole hand in their spread
+  zone is read the same way, with the layoffs that leave the least;
+- a card laid on an empty pile while a deal is due there is the next deal's upcard (with four,
+  who deals at that table is said on the phone).
 
 A group read with a doubtful card is asked about before it counts; a card the rules refuse is
 named and waits (take it back, correct it on the phone, or OK to ignore it). Who deals first and
@@ -25,53 +28,48 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from device.protocols import NOT_A_FACE, Ask, TableSession, register_protocol
-from device.protocols.layout import LayoutProtocol
-from device.protocols.mat import Seen
+from device.protocols.mat import Key, QueuedMatProtocol, Seen
 from device.protocols.script import register_script
 from games.errors import IllegalActionError, PegpiError, RecordError
 from games.jsontypes import JSONObject
 from games.records import Replay
-from games.table import PILE, STOCK, RummyTable, Zone
+from games.table import PILE, RummyTable, Zone
 
 if TYPE_CHECKING:
     from games.engine import Action, State
-    from vision.events import TableEvent
-
-Key = tuple[Zone, int]
-#: the most seats a rummy mat has (four play two hands at once, at two tables)
-MAT_SEATS = 3
-
-
-def rummy_table(state: State) -> RummyTable:
-    """``state`` as the rummy table's interface; refuses a game that does not declare it."""
-    if not isinstance(state, RummyTable):
-        raise IllegalActionError(f"{state.game.spec.title} is not played on the rummy table")
-    return state
 
 
 @register_protocol
-class RummyProtocol(LayoutProtocol):
+class RummyProtocol(QueuedMatProtocol):
     name = "rummy"
-
-    @classmethod
-    def serves(cls, state: State) -> bool:
-        return isinstance(state, RummyTable) and state.game.num_players <= MAT_SEATS
+    interface = RummyTable
 
     def __init__(self, session: TableSession) -> None:
         super().__init__(session)
-        self.pending: str | None = None  # a discard laid on the pile while a hand is being spread
+        #: a discard laid on a pile while a hand at its table is being spread (pile -> card)
+        self.pending: dict[Zone, str] = {}
         self.group: list[Key] = []  # the cards the last meaning was read from
+        self.lifting: str | None = None  # the card the mat showed where a card is being taken
+        self.asked_here = False  # ... and whether the question pending was about that place
+
+    def _table(self) -> RummyTable:
+        state = self.session.state
+        if not isinstance(state, RummyTable):
+            raise IllegalActionError(f"{state.game.spec.title} is not played on the rummy table")
+        return state
 
     def reset(self) -> None:
         super().reset()
-        self.pending = None
+        self.pending = {}
 
     def confirm(self, *, source: str, input: str | None = None) -> None:
+        ask = self.ask
         super().confirm(source=source, input=input)
-        if self.ask is None:
-            self.pending = None
+        if self.ask is None and ask is not None and ask.where is not None:
+            self.pending.pop(self._table().pile_of(ask.where), None)
 
     def resolve(self, card: str, *, source: str) -> None:
+        # the mat holds the correction before the meaning is read: a group reads every card laid
         ask = self.ask
         if ask is None or ask.where is None:
             super().resolve(card, source=source)
@@ -87,58 +85,61 @@ class RummyProtocol(LayoutProtocol):
             raise  # the question stands
         self.ask = None
         if actions:
-            self.session.apply(actions, source=source)
-            self.pending = None
+            self._play(ask.where, card, actions, source, None)
         self._drain()
 
     # ------------------------------------------------------------------ events
 
-    def _event(self, event: TableEvent, input: str | None) -> None:
-        try:
-            zone = event.place
-        except PegpiError:
-            return  # a zone this mat does not have
-        key = (zone, event.slot or 0)
-        table = rummy_table(self.session.state)
-        if table.lies_face_down(zone):
-            return  # the stock: nothing there is seen
-        if event.kind == "removed":
-            self.mat.pop(key, None)
-            if self.ask is not None and (self.ask.where, self.ask.slot or 0) == key:
-                self.ask = None
-                return
-            if zone == PILE:
-                if self.pending == event.card:
-                    self.pending = None
-                self._lifted(zone, event.card, input)
+    def _lies_face_down(self, zone: Zone) -> bool:
+        return self._table().lies_face_down(zone)  # a stock: nothing there is seen
+
+    def _refused(self, zone: Zone, card: str, exc: PegpiError) -> str:
+        return f"{card}: {exc}"
+
+    def _play(self, zone: Zone | None, card: str | None, actions: Sequence[Action], source: str,
+              input: str | None) -> None:
+        pile = self._table().pile_of(zone) if zone is not None else None
+        self.session.apply(actions, source=source, input=input)
+        if pile is not None:
+            self.pending.pop(pile, None)  # the knock waiting at that table, if any, is made
+
+    def _touched(self, key: Key) -> None:
+        seen = self.mat.get(key)
+        self.lifting = seen.card if seen is not None else None
+        self.asked_here = self.ask is not None and (self.ask.where, self.ask.slot or 0) == key
+
+    def _placed(self, zone: Zone, slot: int, card: str, input: str | None) -> None:
+        """As the base, but a meaning read from a group (a hand spread) is asked about when any
+        card of the group was read unsure."""
+        if card in NOT_A_FACE:
+            if not self._lies_face_down(zone):
+                self.ask = self._unreadable(zone, slot, card)
             return
-        sure = event.confidence >= self.session.confidence
-        self.mat[key] = Seen(event.card, event.confidence, sure)
-        label = table.zone_label(zone)
-        if event.card in NOT_A_FACE:
-            self.ask = Ask("unreadable", f"cannot read the card in {label}: straighten it or enter it on "
-                           "the phone", zone, key[1], event.card)
-            return
         try:
-            actions = self._meaning(zone, key[1], event.card)
+            actions = self._meaning(zone, slot, card)
         except PegpiError as exc:
-            self.ask = Ask("illegal", f"{event.card}: {exc}", zone, key[1], event.card)
+            self.ask = Ask("illegal", self._refused(zone, card, exc), zone, slot, card)
             return
         if not actions:
             return
-        doubtful = [k for k in [key, *self.group] if k in self.mat and not self.mat[k].sure]
+        doubtful = [k for k in [(zone, slot), *self.group] if k in self.mat and not self.mat[k].sure]
         if doubtful:
-            where, slot = doubtful[0]
-            card = self.mat[doubtful[0]].card
-            self.ask = Ask("confirm", f"is that the {card} in {table.zone_label(where)}? OK, or correct it",
-                           where, slot, card, actions)
+            where, at = doubtful[0]
+            self.ask = self._doubt(where, at, self.mat[doubtful[0]].card, actions)
             return
-        self.session.apply(actions, source="table", input=input)
-        self.pending = None
+        self._play(zone, card, actions, "table", input)
 
-    def _lifted(self, zone: Zone, card: str, input: str | None) -> None:
+    def _removed(self, zone: Zone, slot: int, input: str | None) -> None:
+        """A pile's top taken (not the card asked about taken back) is a draw from it."""
+        card = self.lifting
+        if zone.kind != "pile" or self.asked_here or card is None:
+            return
+        if self.pending.get(zone) == card:
+            del self.pending[zone]
         try:
-            actions = self._checked(rummy_table(self.session.state).lifted(zone, card))
+            actions = self._table().lifted(zone, card)
+            if actions:
+                self._check(actions)
         except PegpiError as exc:
             self.ask = Ask("illegal", f"{card} taken: {exc}", zone, 0, card)
             return
@@ -146,65 +147,59 @@ class RummyProtocol(LayoutProtocol):
             self.session.apply(actions, source="table", input=input)
 
     def _meaning(self, zone: Zone, slot: int, card: str) -> list[Action] | None:
-        """What ``card`` in ``zone`` means now, read with the hands spread on the mat and checked
-        by the engine (a move the rules refuse raises)."""
-        table = rummy_table(self.session.state)
+        """What ``card`` in ``zone`` means now, read with the hands spread at its table and
+        checked by the engine (a move the rules refuse raises)."""
+        table = self._table()
         self.group = []
         if zone.kind == "pile":
             means = table.card_means(zone, card)  # a discard, a deal, or nothing new (raises if refused)
-            spreads = self._spreads(table) if means and table.whose_turn() is not None else {}
+            spreads = self._spreads(table, zone) if means and table.turn_at(zone) is not None else {}
             for seat, keys in spreads.items():
                 knock = table.knocks_with(seat, [self.mat[k].card for k in keys], card)
                 if knock is not None:
                     self.group = keys
-                    self.pending = card  # kept while the knock is asked about (a correction reads it again)
-                    return self._checked(knock)
+                    self.pending[zone] = card  # kept while the knock is asked about (a correction reads it again)
+                    return self._check(knock)
             if spreads:
-                self.pending = card  # a hand is still being laid: the knock waits for it
+                self.pending[zone] = card  # a hand is still being laid: the knock waits for it
                 return []
-            return self._checked(means)
+            return None if means is None else self._check(means)
         if zone.kind != "seat" or zone.seat is None:
             return None
         means = table.card_means(zone, card)
         if means is None:
             return None
-        spreads = self._spreads(table)
-        if self.pending is not None and zone.seat in spreads:
+        pile = table.pile_of(zone)
+        spreads = self._spreads(table, pile)
+        pending = self.pending.get(pile)
+        if pending is not None and zone.seat in spreads:
             keys = spreads[zone.seat]
-            knock = table.knocks_with(zone.seat, [self.mat[k].card for k in keys], self.pending)
+            knock = table.knocks_with(zone.seat, [self.mat[k].card for k in keys], pending)
             if knock is not None:
-                self.group = [*keys, (PILE, 0)]
-                return self._checked(knock)
-        defender = table.whose_turn()
+                self.group = [*keys, (pile, 0)]
+                return self._check(knock)
+        defender = table.turn_at(pile)
         if defender is not None and defender in spreads:
             keys = [k for keys in spreads.values() for k in keys]  # layoffs may lie by the knocker's melds
             spread = table.spread_from(defender, [self.mat[k].card for k in keys])
             if spread is not None:
                 self.group = keys
-                return self._checked(spread)
+                return self._check(spread)
         return means
 
-    def _spreads(self, table: RummyTable) -> dict[int, list[Key]]:
-        """Each seat's cards in its spread zone that the game does not hold there yet, in slot order."""
+    def _spreads(self, table: RummyTable, pile: Zone) -> dict[int, list[Key]]:
+        """The cards in the spread zones of the seats playing at ``pile``'s table that the game
+        does not hold there yet, by seat, in slot order."""
         out: dict[int, list[Key]] = {}
         for key in sorted(self.mat, key=lambda k: (k[0], k[1])):
             zone = key[0]
             seen = self.mat[key]
             if zone.kind != "seat" or zone.seat is None or seen.card in NOT_A_FACE:
                 continue
-            if seen.card in table.zone_cards(zone):
+            if table.pile_of(zone) != pile or seen.card in table.zone_cards(zone):
                 continue
             out.setdefault(zone.seat, []).append(key)
         return out
-
-    def _checked(self, actions: Sequence[Action] | None) -> list[Action] | None:
-        """``actions`` once the engine accepts them all (a refusal raises, changing nothing)."""
-        if actions is None:
-            return None
-        state = self.session.state
-        for action in actions:
-            state = state.apply(action)
-        return list(actions)
 
 
 @register_script("rummy")
@@ -212,20 +207,20 @@ def rummy_script(result: Replay) -> list[JSONObject]:
     """The steps that play a Gin record on the rummy mat: the stock and the upcard at each deal,
     discards laid on the pile, draws from it as its top taken (the card under it showing again),
     a knock as the hand laid in the knocker's spread zone and then the discard, the defender's hand
-    and layoffs in their zone. The first dealer and a pass no later card shows are said."""
+    and layoffs in their zone. The first dealer (with four, each table's) and a pass no later card
+    shows are said. With four players each step is made at the table of the hand it belongs to,
+    in the record's order: the two hands go on at once."""
     state = result.game.new_initial_state()
-    rummy_table(state)  # refuses a game not played on the rummy table
-    if result.game.num_players > MAT_SEATS:
-        raise RecordError(f"{result.game.spec.title} for {result.game.num_players} is played at two tables at "
-                          f"once; the rummy mat follows one hand of {MAT_SEATS} players at most")
+    if not isinstance(state, RummyTable):
+        raise RecordError(f"{result.game.spec.title} is not played on the rummy table")
     steps: list[JSONObject] = []
     mat: set[tuple[str, int]] = set()
-    pile: list[str] = []
+    piles: dict[Zone, list[str]] = {}  # each pile's cards, the top last
     records = [a.to_json() for a in result.actions]
 
     def place(zone: Zone, slot: int, card: str) -> None:
         step: JSONObject = {"op": "place", "zone": zone.name, "slot": slot, "card": card}
-        if (zone.name, slot) in mat and zone == PILE:
+        if (zone.name, slot) in mat and zone.kind == "pile":
             step["cover"] = True
         mat.add((zone.name, slot))
         steps.append(step)
@@ -235,44 +230,60 @@ def rummy_script(result: Replay) -> list[JSONObject]:
         for card in cards:
             place(zone, sum(1 for z, _ in mat if z == zone.name), card)
 
+    def discard(pile: Zone, card: str) -> None:
+        place(pile, 0, card)
+        piles.setdefault(pile, []).append(card)
+
     for index, action in enumerate(result.actions):
         data = records[index]
         act = data["act"]
-        before = state
+        before = _rummy(state)
         state = state.apply(action)
-        table = rummy_table(state)
+        table = _rummy(state)
+        player = data.get("player")
+        pile = before.pile_of(Zone.row(int(player))) if isinstance(player, int) else PILE
         if act == "deal":
-            for zone, slot in sorted(mat):
-                steps.append({"op": "remove", "zone": zone, "slot": slot})
-            mat.clear()
-            if data.get("dealer") is not None:
+            dealer = data.get("dealer")
+            pile = table.pile_of(Zone.row(dealer)) if isinstance(dealer, int) else PILE
+            here = {pile.name, Zone("stock", index=pile.index).name}
+            here |= {Zone.row(s).name for s in range(result.game.num_players) if table.pile_of(Zone.row(s)) == pile}
+            for zone_name, slot in sorted(k for k in mat if k[0] in here):
+                steps.append({"op": "remove", "zone": zone_name, "slot": slot})
+                mat.discard((zone_name, slot))
+            if dealer is not None:
                 steps.append({"op": "say", "action": data})  # who deals: the phone or the buttons
-            place(STOCK, 0, "back")
-            place(PILE, 0, data["card"])
-            pile[:] = [data["card"]]
+            place(Zone("stock", index=pile.index), 0, "back")
+            place(pile, 0, data["card"])
+            piles[pile] = [data["card"]]
         elif act == "pass":
-            shown = next((r for r in records[index + 1:] if r["act"] != "pass"), None)
+            shown = next((r for r in records[index + 1:] if r["act"] != "pass" and isinstance(r.get("player"), int)
+                          and before.pile_of(Zone.row(int(r["player"]))) == pile), None)
             if shown is None or shown["act"] != "draw" or shown.get("source") != "discard":
-                continue  # the next discard shows it
+                continue  # the next discard at this table shows it
             steps.append({"op": "say", "action": data})
         elif act == "draw":
             if data.get("source") == "discard":
-                steps.append({"op": "remove", "zone": PILE.name, "slot": 0})
-                mat.discard((PILE.name, 0))
-                pile.pop()
-                if pile:
-                    place(PILE, 0, pile[-1])  # the card under it shows again
+                steps.append({"op": "remove", "zone": pile.name, "slot": 0})
+                mat.discard((pile.name, 0))
+                cards = piles[pile]
+                cards.pop()
+                if cards:
+                    place(pile, 0, cards[-1])  # the card under it shows again
         elif act == "discard":
-            place(PILE, 0, data["card"])
-            pile.append(data["card"])
+            discard(pile, data["card"])
         elif act in ("knock", "gin"):
-            lay(data["player"], table.zone_cards(Zone.row(data["player"])))
-            place(PILE, 0, data["card"])
-            pile.append(data["card"])
+            seat = int(data["player"])
+            lay(seat, table.zone_cards(Zone.row(seat)))
+            discard(pile, data["card"])
         elif act == "spread":
-            seat = data["player"]
-            laid = rummy_table(before).zone_cards(Zone.row(seat))
+            seat = int(data["player"])
+            laid = before.zone_cards(Zone.row(seat))
             lay(seat, [c for c in table.zone_cards(Zone.row(seat)) if c not in laid])
         elif act != "layoff":  # layoffs are laid with the defender's hand
             steps.append({"op": "say", "action": data})
     return steps
+
+
+def _rummy(state: State) -> RummyTable:
+    assert isinstance(state, RummyTable)  # the game's state keeps the interface it started with
+    return state

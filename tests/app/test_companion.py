@@ -22,7 +22,7 @@ from device.session import Session
 from device.store import Store
 from games.cribbage.autoplay import autoplay
 from pegpi.companion import Companion, Options, resolve_source
-from vision.errors import SourceError
+from vision.errors import LayoutError, SourceError
 from vision.sources import Frame
 
 RECORD = autoplay("cribbage", seed=4, known_hands=False)
@@ -278,16 +278,40 @@ def test_the_runtime_bench_runs_the_companion_with_the_services_environment() ->
     assert SERVICE_ENV and all(set_by_unit.get(k) == v for k, v in SERVICE_ENV.items()), (SERVICE_ENV, set_by_unit)
 
 
-def test_a_game_whose_mat_does_not_take_its_seats_starts_and_is_scored_from_the_phone(tmp_path: Path) -> None:
+def test_four_hand_gin_starts_on_its_own_two_table_mat_read_by_the_rummy_protocol(tmp_path: Path) -> None:
+    from device.protocols.rummy import RummyProtocol
+
     config = load_config(system=None, overrides={"table": {"game": "gin", "players": ["Ann", "Bob", "Cy", "Di"]},
                                                  "watchdog": {"interval": 0.1}})
     camera = FlakyCamera([], die_at=-1)
     companion = Companion(config, Options(source="camera:0", db=str(tmp_path / "t.db"), web=None, display="none",
                                           quit_at_end=True, source_factory=lambda n: camera))
-    companion.start()  # the rummy mat has two or three seats: four-hand Gin must still start
+    companion.start()
+    try:
+        assert companion.session is not None and isinstance(companion.session.protocol, RummyProtocol)
+        assert companion.pipeline is not None
+        mat = companion.pipeline.layout
+        assert (mat.table, mat.seats, mat.paper) == ("rummy", 4, "A1")
+        assert {"pile", "pile1", "stock", "stock1"} <= set(mat.zone_names)
+    finally:
+        companion.close()
+
+
+def test_a_game_whose_mat_cannot_be_drawn_still_starts_with_a_plain_grid(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_room(table: str, seats: int, paper: str = "A3") -> str:
+        raise LayoutError(f"a {table} mat has no room for {seats} seats")
+
+    monkeypatch.setattr("pegpi.companion.mat_paper", no_room)
+    config = load_config(system=None, overrides={"table": {"game": "gin", "players": ["Ann", "Bob", "Cy", "Di"]},
+                                                 "watchdog": {"interval": 0.1}})
+    camera = FlakyCamera([], die_at=-1)
+    companion = Companion(config, Options(source="camera:0", db=str(tmp_path / "t.db"), web=None, display="none",
+                                          quit_at_end=True, source_factory=lambda n: camera))
+    companion.start()  # the camera's preview still works; the game is scored as it can be
     try:
         assert companion.session is not None and companion.session.game.spec.name == "gin"
-        assert "phone" in (companion.session.view().message or "")
+        assert companion.pipeline is not None and companion.pipeline.layout.table == "layout"
     finally:
         companion.close()
 

@@ -180,6 +180,60 @@ def test_a_hand_laid_out_of_turn_is_named(tmp_path: Path) -> None:
     assert _acts(session) == ["deal"]
 
 
+# ------------------------------------------------------------------ four players, two tables
+
+
+def _four(tmp_path: Path) -> Session:
+    """Ann and Cy against Bob and Di: Ann plays Bob at the left table (Bob's), Cy plays Di at the
+    right one (Di's); each table's deal is said on the phone."""
+    session = Session(Store(tmp_path / "t.db"), game="gin", players=["Ann", "Bob", "Cy", "Di"], ping_s=0.01)
+    session.submit({"act": "deal", "card": "5C", "dealer": 0}, source="phone")  # Bob is offered 5C
+    session.submit({"act": "deal", "card": "5C", "dealer": 2}, source="phone")  # a pack a table: Di is offered 5C
+    session.table_events([_put("stock", "back"), _put("pile", "5C"), _put("stock1", "back"), _put("pile1", "5C")])
+    return session
+
+
+def test_four_players_play_both_hands_at_once_each_read_at_its_own_table(tmp_path: Path) -> None:
+    session = _four(tmp_path)
+    assert isinstance(session.protocol, RummyProtocol) and session.protocol.ask is None
+    session.table_events([_put("pile1", "9D")])  # the right table: Di discards after both passed
+    assert [(e.action["act"], e.action["player"]) for e in session.entries[2:]] == [
+        ("pass", 3), ("pass", 2), ("draw", 3), ("discard", 3)]
+    session.table_events([_put("pile", "9D")])  # the same card from the other pack, at the left table
+    assert [(e.action["act"], e.action["player"]) for e in session.entries[6:]] == [
+        ("pass", 1), ("pass", 0), ("draw", 1), ("discard", 1)]
+    session.table_events([_take("pile1", "9D"), _put("pile1", "5C")])  # Cy takes Di's 9D
+    assert session.entries[-1].action == {"act": "draw", "player": 2, "source": "discard"}
+    _spread(session, 0, KNOCK)  # Ann knocks at the left table while Cy is still to discard
+    session.table_events([_put("pile", "9C")])
+    assert [e.action["act"] for e in session.entries[-2:]] == ["draw", "knock"]
+    assert session.entries[-1].action["player"] == 0 and session.entries[-1].action["cards"] == ["AS"]
+    session.table_events([_put("pile1", "QS")])
+    assert session.entries[-1].action == {"act": "discard", "player": 2, "card": "QS"}
+    _spread(session, 1, DEFENCE)  # Bob's hand: 5H laid off on Ann's hearts
+    assert [e.action["act"] for e in session.entries[-2:]] == ["layoff", "spread"]
+    tables = session.view().to_json()["tables"]
+    assert [(t["seats"], t["step"]) for t in tables] == [([1, 0], "done"), ([3, 2], "draw")]
+    assert session.state.scores == [0, 0]  # a round is scored once both hands are over
+    assert session.protocol.ask is None
+
+
+def test_at_four_a_card_is_judged_by_the_turn_at_its_own_table(tmp_path: Path) -> None:
+    session = _four(tmp_path)
+    session.table_events([_put("pile1", "9D")])  # Di discards: Cy is to move at the right table
+    session.table_events([_put("seat3", "KS")])
+    ask = session.protocol.ask
+    assert ask is not None and ask.kind == "illegal"
+    assert ask.text == "KS: it is Cy's turn: Di lays the hand only at a knock"
+    session.table_events([_take("seat3", "KS"), _put("seat0", "KS")])  # the left table has not begun
+    ask = session.protocol.ask
+    assert ask is not None and ask.text == "KS: it is Bob's turn: Ann lays the hand only at a knock"
+    session.table_events([_take("seat0", "KS"), _put("pile1", "unknown")])
+    ask = session.protocol.ask
+    assert ask is not None and ask.kind == "unreadable" and "the discard pile at Di's table" in ask.text
+    assert len(session.entries) == 6  # the two deals and Di's turn: nothing else was recorded
+
+
 # ------------------------------------------------------------------ the mat
 
 
@@ -201,8 +255,28 @@ def test_the_rummy_mat_has_a_spread_zone_a_seat_a_stock_and_a_pile_on_its_paper(
     three = layout_for("rummy", 3)
     assert three.paper == "A2" and three.zone_names == ("seat0", "seat1", "seat2", "stock", "pile")
     assert len(three.zone("seat2").slots) == 10
-    with pytest.raises(LayoutError, match="2 to 3 seats"):
-        layout_for("rummy", 4)
+    with pytest.raises(LayoutError, match="2 to 4 seats"):
+        layout_for("rummy", 5)
+
+
+def test_the_four_seat_rummy_mat_has_two_tables_between_four_spread_zones() -> None:
+    assert mat_paper("rummy", 4) == "A1"
+    mat = layout_for("rummy", 4)
+    assert mat.zone_names == ("seat0", "seat1", "seat2", "seat3", "stock", "pile", "stock1", "pile1")
+    assert [len(mat.zone(f"seat{s}").slots) for s in range(4)] == [10] * 4
+    assert mat.zone("pile").stack and mat.zone("pile1").stack and not mat.zone("stock1").stack
+    for zone in mat.zones:
+        for slot in zone.slots:
+            assert mat.zone_at(*slot.center) is zone
+    centre = {name: ((r := mat.zone(name).rect)[0] + r[2]) / 2 for name in mat.zone_names}
+    # seat 0 at the bottom, 1 left, 2 top, 3 right; the left table is seat 1's, the right seat 3's
+    assert centre["seat1"] < centre["pile"] < centre["stock"] < centre["stock1"] < centre["pile1"] < centre["seat3"]
+    assert mat.zone("seat0").rect[1] > mat.zone("pile").rect[3] > mat.zone("seat2").rect[1]
+    # each hand lies upright to the player laying it
+    assert all(s.size[0] < s.size[1] for s in mat.zone("seat0").slots + mat.zone("seat2").slots)
+    assert all(s.size[0] > s.size[1] for s in mat.zone("seat1").slots + mat.zone("seat3").slots)
+    with pytest.raises(LayoutError, match="use A1"):
+        layout_for("rummy", 4, "A2")
 
 
 # ------------------------------------------------------------------ the simulated table
@@ -215,11 +289,12 @@ def test_a_deal_played_from_table_events_is_the_deal_recorded(seed: int) -> None
     assert report.asked == 0
 
 
-def test_four_players_play_two_hands_at_once_from_the_phone(tmp_path: Path) -> None:
-    session = Session(Store(tmp_path / "t.db"), game="gin", players=["Ann", "Bob", "Cy", "Di"], ping_s=0.01)
-    assert not isinstance(session.protocol, RummyProtocol)
-    message = session.view().to_json()["message"]
-    assert "phone" in message and "rummy" in message
+@pytest.mark.parametrize(("seed", "whole_game"), [(1, True), (2, False)])
+def test_four_hands_played_from_table_events_are_the_hands_recorded(seed: int, whole_game: bool) -> None:
+    """Both tables at once, opponents changing every round (the whole game), voids redealt."""
+    report = table_sim("gin", seats=4, seed=seed, frames=False, whole_game=whole_game)
+    assert report.same and report.actions_played == report.actions_recorded, report.to_json()
+    assert report.asked == 0 and (report.winner is not None or not whole_game)
 
 
 def test_a_deal_read_from_frames_is_the_deal_played() -> None:

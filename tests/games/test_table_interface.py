@@ -20,7 +20,7 @@ PEGGING = [spec.name for spec in registered_games() if spec.table == "pegging"]
 
 
 @pytest.mark.parametrize(("table", "seats"), [("pegging", 2), ("pegging", 3), ("pegging", 4), ("tricks", 4),
-                                               ("pile", 3), ("layout", 1)])
+                                               ("pile", 3), ("layout", 1), ("rummy", 4)])
 def test_every_zone_a_mat_prints_is_read_once_into_a_value_and_printed_back(table: str, seats: int) -> None:
     from vision.events import TableEvent
     from vision.mat import layout_for
@@ -37,9 +37,12 @@ def test_zones_are_values() -> None:
     assert Zone.parse("crib") == CRIB and Zone.parse("starter") == STARTER
     assert len({Zone.row(0), Zone.parse("seat0"), CRIB, Zone("crib")}) == 2
     assert sorted([STARTER, Zone.row(1), CRIB, Zone.row(0)]) == [CRIB, Zone.row(0), Zone.row(1), STARTER]
+    # a mat with two of a kind (four-hand Gin's two tables): the first is named by its kind alone
+    assert Zone.parse("pile1") == Zone("pile", index=1) != Zone.parse("pile") == Zone("pile")
+    assert Zone("stock", index=1).name == "stock1" and Zone("pile").name == "pile"
 
 
-@pytest.mark.parametrize("name", ["seat", "seatX", "seat-1", "table", "", "Seat0", " crib"])
+@pytest.mark.parametrize("name", ["seat", "seatX", "seat-1", "table", "", "Seat0", " crib", "pile0", "pile-1"])
 def test_a_name_no_mat_has_is_refused_naming_it(name: str) -> None:
     with pytest.raises(ZoneError, match="no mat has a zone") as caught:
         Zone.parse(name)
@@ -48,7 +51,7 @@ def test_a_name_no_mat_has_is_refused_naming_it(name: str) -> None:
 
 def test_a_zone_is_built_with_a_seat_exactly_where_it_takes_one() -> None:
     for bad in (lambda: Zone("seat"), lambda: Zone("crib", 0), lambda: Zone("seat", -1),
-                lambda: Zone("hand", None)):  # type: ignore[arg-type]
+                lambda: Zone("hand", None), lambda: Zone("seat", 0, 1), lambda: Zone("pile", index=-1)):  # type: ignore[arg-type]
         with pytest.raises(ZoneError):
             bad()
 
