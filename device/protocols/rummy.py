@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 from device.protocols import NOT_A_FACE, Ask, TableSession, register_protocol
 from device.protocols.mat import Key, QueuedMatProtocol, Seen
 from device.protocols.script import register_script
-from games.errors import IllegalActionError, PegpiError, RecordError
+from games.errors import PegpiError, RecordError
 from games.jsontypes import JSONObject
 from games.records import Replay
 from games.table import PILE, RummyTable, Zone
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 
 
 @register_protocol
-class RummyProtocol(QueuedMatProtocol):
+class RummyProtocol(QueuedMatProtocol[RummyTable]):
     name = "rummy"
     interface = RummyTable
 
@@ -51,12 +51,6 @@ class RummyProtocol(QueuedMatProtocol):
         self.group: list[Key] = []  # the cards the last meaning was read from
         self.lifting: str | None = None  # the card the mat showed where a card is being taken
         self.asked_here = False  # ... and whether the question pending was about that place
-
-    def _table(self) -> RummyTable:
-        state = self.session.state
-        if not isinstance(state, RummyTable):
-            raise IllegalActionError(f"{state.game.spec.title} is not played on the rummy table")
-        return state
 
     def reset(self) -> None:
         super().reset()
