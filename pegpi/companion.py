@@ -39,7 +39,7 @@ from device.errors import CompanionError
 from device.leds import TableLights
 from device.outputs import BoardFeed
 from device.protocols.script import record_to_script, resume_point
-from device.runtime import Stats, TableLoop, sd_notify, watchdog_interval
+from device.runtime import Stats, TableLoop, release_free_memory, sd_notify, watchdog_interval
 from device.session import Session
 from device.speech import CountVoice, SpeechConfig
 from device.store import Store
@@ -71,6 +71,8 @@ log = logging.getLogger("pegpi")
 #: specs played by the demo's players rather than read from a camera
 DEMO_SCHEMES = ("demo", "sim")
 SCRIPT_SCHEME = "script"
+#: seconds between handing the heap's free pages back to the system (:func:`release_free_memory`)
+TRIM_EVERY_S = 2.0
 
 
 def picamera_available() -> bool:
@@ -422,10 +424,15 @@ class Companion:
         sd_notify("READY=1\nSTATUS=" + self.status_line())
         tick = min(interval or 1.0, 1.0)
         stale = 3 * interval if interval else 10.0  # the table loop beats at every frame and while it waits
+        trimmed = time.monotonic()
         while not self.stop_event.wait(tick):
-            alive = time.monotonic() - self.stats.beat < stale or self.finished.is_set()
+            now = time.monotonic()
+            alive = now - self.stats.beat < stale or self.finished.is_set()
             if interval and alive:
                 sd_notify("WATCHDOG=1")
+            if now - trimmed >= TRIM_EVERY_S:  # the heap's free pages back: resident memory stays flat
+                release_free_memory()
+                trimmed = now
             sd_notify("STATUS=" + self.status_line())
         sd_notify("STOPPING=1")
         return 1 if self.error is not None else 0

@@ -93,9 +93,36 @@ class _Session(Protocol):
     def get_outputs(self) -> list[Any]: ...
 
 
+#: the most crops one model call takes: a larger batch is run in parts, so that the memory a call
+#: needs stays the same however many cards are read at once (one thread gains little from more)
+MOST_PER_RUN = 4
+
+
+class _InParts:
+    """An ``onnxruntime.InferenceSession`` whose ``run`` takes a batch of any size in parts of at
+    most :data:`MOST_PER_RUN` rows, the outputs joined again."""
+
+    def __init__(self, session: _Session) -> None:
+        self.session = session
+
+    def run(self, output_names: None, input_feed: dict[str, Floats]) -> list[Floats]:
+        rows = min((len(v) for v in input_feed.values()), default=0)
+        if rows <= MOST_PER_RUN:
+            return self.session.run(output_names, input_feed)
+        parts = [self.session.run(output_names, {k: v[i:i + MOST_PER_RUN] for k, v in input_feed.items()})
+                 for i in range(0, rows, MOST_PER_RUN)]
+        return [np.concatenate(outputs) for outputs in zip(*parts, strict=True)]
+
+    def get_inputs(self) -> list[Any]:
+        return self.session.get_inputs()
+
+    def get_outputs(self) -> list[Any]:
+        return self.session.get_outputs()
+
+
 def _session(path: Path, options: Any) -> _Session:
     session: _Session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-    return session
+    return _InParts(session)
 
 
 class OnnxCardClassifier:
@@ -135,6 +162,9 @@ class OnnxCardClassifier:
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
         options.log_severity_level = 3
+        # no arena: ONNX Runtime's grows by doubling and never gives back, so a long-running
+        # companion's memory climbed with each larger batch of crops; malloc serves the tensors
+        options.enable_cpu_mem_arena = False
         self._options = options
         self.session = _session(path, options)
         dim = self.session.get_outputs()[1].shape[-1]
@@ -225,7 +255,15 @@ class OnnxCardClassifier:
         and one then read as a black card under :attr:`sure_suit` has its clubs and spades
         weighed by the suit network. With ``embeddings=False`` and no enrolled deck, a crop read
         at :attr:`sure_one_way` or more as given is not read turned round (its embedding is then
-        one way's). One batched model call per step."""
+        one way's). One batched model call per step, for at most :data:`MOST_PER_RUN` crops at a
+        time (each crop's reading is its own: more crops are read part by part, which bounds the
+        memory their copies, moved views and tensors take)."""
+        if len(crops) > MOST_PER_RUN:
+            parts = [self.outputs(crops[i:i + MOST_PER_RUN], index=index, embeddings=embeddings)
+                     for i in range(0, len(crops), MOST_PER_RUN)]
+            corners = [corner for _, _, corner in parts if corner is not None]
+            return (np.concatenate([probs for probs, _, _ in parts]), np.concatenate([emb for _, emb, _ in parts]),
+                    np.concatenate(corners) if corners else None)
         n_labels = len(self.model_labels)
         index = index and self.reads_index
         ways = 1 + self.both_ways

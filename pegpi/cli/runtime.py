@@ -247,6 +247,14 @@ def _proc_kb(pid: int, key: str) -> float:
 SERVICE_ENV = {"PYTHONUNBUFFERED": "1", "MALLOC_ARENA_MAX": "2"}
 
 
+def demo_args(db: Path, port: int, *, soak: bool) -> list[str]:
+    """The ``pegpi`` arguments of the companion the runtime bench measures: the demo at full speed
+    with the web page on. A soak plays every game in turn (``--all``), one after another, since
+    one game's frames run out (cribbage's first demo game has under 12,000)."""
+    return ["demo", "--speed", "0", "--db", str(db), "--web", f"127.0.0.1:{port}", "--display", "none",
+            "--config", os.devnull, *(["--all"] if soak else [])]
+
+
 def bench_runtime(seconds: float = 12.0, frames: int = 0) -> dict[str, Any]:
     """Run ``pegpi demo`` as systemd would (a notify socket), at full speed with the web page on:
     time to READY=1, its frame rate from its STATUS lines, its resident memory; then the pipeline
@@ -259,8 +267,7 @@ def bench_runtime(seconds: float = 12.0, frames: int = 0) -> dict[str, Any]:
         sock.bind(notify)
         port = _free_port()
         env = {**os.environ, **SERVICE_ENV, "NOTIFY_SOCKET": notify}
-        cmd = [sys.executable, "-m", "pegpi", "demo", "--speed", "0", "--db", str(Path(tmp) / "bench.db"),
-               "--web", f"127.0.0.1:{port}", "--display", "none", "--config", os.devnull]
+        cmd = [sys.executable, "-m", "pegpi", *demo_args(Path(tmp) / "bench.db", port, soak=frames > 0)]
         start = time.perf_counter()
         proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         try:
@@ -279,17 +286,21 @@ def bench_runtime(seconds: float = 12.0, frames: int = 0) -> dict[str, Any]:
             sock.settimeout(1.0)
             until = time.perf_counter() + seconds
             stalled = time.perf_counter() + 60.0  # a soak stops when no frame is read for a minute
+            status = "starting"  # the companion's own word for what it is doing (its STATUS line)
             while proc.poll() is None:
                 read = memory[-1][0] if memory else 0
                 if (read >= frames if frames else time.perf_counter() >= until):
                     break
                 if frames and time.perf_counter() > stalled:
-                    raise CommandError(f"the companion stopped reading frames after {read} of {frames}")
+                    raise CommandError(f"the companion stopped reading frames after {read} of {frames} "
+                                       f"(its status: {status})")
                 try:
                     message = sock.recv(4096).decode()
                 except TimeoutError:
                     continue
                 found = re.search(r"frames ([0-9]+) \(([0-9.]+) fps\)", message)
+                said = re.search(r"STATUS=([^;\n]*)", message)
+                status = said.group(1) if said else status
                 if found:
                     if not memory or int(found.group(1)) > memory[-1][0]:
                         stalled = time.perf_counter() + 60.0

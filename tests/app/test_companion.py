@@ -325,3 +325,16 @@ def test_the_runtime_soak_reads_the_frames_asked_for_and_follows_the_memory() ->
     assert report["soak_frames"] >= 300
     assert report["soak_growth_mb"] < 40.0, report
     assert report["web_ok"]
+
+
+def test_the_runtime_soak_plays_game_after_game() -> None:
+    """One demo game has fewer frames than a long soak asks for (cribbage's first demo game has
+    11,742), after which its simulated camera ends: a soak runs the demo through every game in
+    turn, the plain runtime bench one game at full speed as before."""
+    from pegpi.cli import build_parser
+    from pegpi.cli.runtime import demo_args
+
+    soak = build_parser().parse_args(demo_args(Path("bench.db"), 8080, soak=True))
+    plain = build_parser().parse_args(demo_args(Path("bench.db"), 8080, soak=False))
+    assert soak.all and not plain.all
+    assert soak.speed == plain.speed == 0 and soak.web == plain.web == ("127.0.0.1", 8080)

@@ -17,6 +17,7 @@ from vision.classify import (
     LABELS,
     MODEL_FILE,
     MODELS_DIR,
+    MOST_PER_RUN,
     SPADES,
     OnnxCardClassifier,
     load_default_classifier,
@@ -82,6 +83,32 @@ def test_backs_and_non_cards() -> None:
 def test_clean_heldout_cards(cid: str) -> None:
     crops = [render_card(cid, d, px_per_mm=2.0) for d in HELDOUT_DESIGN_SEEDS[:6]]
     assert np.mean([p.label == cid for p in clf().classify(crops)]) >= 0.8
+
+
+def test_many_crops_at_once_are_read_in_parts_each_as_it_reads_alone() -> None:
+    """However many cards are read at once, the model takes at most MOST_PER_RUN crops a call (so
+    the memory a call needs stays bounded), and every crop reads exactly as it does alone."""
+    rng = np.random.default_rng(4)
+    crops = [table_crop(render_card(cid, HELDOUT_DESIGN_SEEDS[3], px_per_mm=3.0, alpha=True), rng, strength=0.6)
+             for cid in CARD_IDS[:7]] + [non_card_crop(rng) for _ in range(4)]
+    model = OnnxCardClassifier(clf().model_path)
+    inner = model.session.session  # type: ignore[attr-defined]
+    sizes: list[int] = []
+
+    class Counting:
+        def run(self, names: None, feed: dict[str, np.ndarray]) -> list[np.ndarray]:
+            sizes.append(len(feed["image"]))
+            return inner.run(names, feed)
+
+    model.session.session = Counting()  # type: ignore[attr-defined]
+    x = to_tensor(preprocess_batch(crops))
+    together = model.session.run(None, {"image": x})
+    assert sizes and max(sizes) <= MOST_PER_RUN < len(crops) and sum(sizes) == len(crops)
+    alone = [model.session.run(None, {"image": x[i:i + 1]}) for i in range(len(crops))]
+    for k, output in enumerate(together):
+        assert output.shape[0] == len(crops)
+        assert np.allclose(output, np.concatenate([a[k] for a in alone]), atol=1e-5)
+    assert [p.label for p in model.classify(crops)] == [model.classify([c])[0].label for c in crops]
 
 
 def test_a_crop_read_surely_one_way_is_not_read_turned_round_and_an_unsure_one_is() -> None:
