@@ -187,8 +187,7 @@ class Companion:
         self._start_web(session)
         if not (self.scripted or (self.demo and not self.options.frames)):
             self.pipeline = self._pipeline(demo=self.demo)  # the model, before READY
-            if self.pipeline.album is not None:  # a card named on the phone moves its kept crop
-                session.on_resolved = self.pipeline.album.relabel
+            session.on_resolved = self.pipeline.corrected  # a card named on the phone: the camera learns it
         loop = TableLoop(session, self.pipeline, stats=self.stats, stop=self.stop_event, preview=self.preview)
         if self.pipeline is not None and isinstance(self.pipeline.classifier, DeckReader):
             reader = self.pipeline.classifier
