@@ -29,7 +29,8 @@ from games.playouts import playout
 from games.records import replay
 from vision.events import TableEvent
 from vision.mat import layout_for, mat_paper
-from vision.pipeline import TablePipeline
+from vision.pipeline import PipelineConfig, TablePipeline
+from vision.track import TrackerConfig
 
 #: a table event as compared: (zone, slot, card, placed/removed)
 EventKey = tuple[str, int, str, str]
@@ -165,7 +166,9 @@ def table_sim(game: str, *, seats: int | None = None, seed: int = 0, whole_game:
             stop = threading.Event()
             if frames:
                 classifier, classifier_name = load_classifier(simulated=True, deck=spec.deck)
-                pipeline = TablePipeline(layout_for(spec.table, count, paper), classifier)
+                # a card the device would ask about is looked at again first, as on the device
+                config = PipelineConfig(tracker=TrackerConfig(look_again=session.confidence))
+                pipeline = TablePipeline(layout_for(spec.table, count, paper), classifier, config)
 
                 def corrected(zone: str, slot: int | None, card: str) -> None:
                     reader.corrected(zone, slot, card)

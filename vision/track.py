@@ -30,7 +30,9 @@ class TrackerConfig:
     ``removal_s``: seconds a slot must be seen empty before its card counts as removed;
     ``same_card``: signature similarity above which two sightings are the same card;
     a reading below ``min_confidence`` (or ``unknown``) is tried again ``retries`` times, every
-    ``retry_frames`` frames (a glare, a blur), before the best reading is reported."""
+    ``retry_frames`` frames (a glare, a blur), before the best reading is reported; so is a card
+    newly read below ``look_again`` (the device's asking threshold: a hand leaving may still cover
+    part of it), so that a sure second look spares the players a question."""
 
     stable_frames: int = 3
     removal_s: float = 0.5
@@ -38,6 +40,7 @@ class TrackerConfig:
     min_confidence: float = 0.5
     retries: int = 2
     retry_frames: int = 4
+    look_again: float = 0.0
 
 
 @dataclass(slots=True)
@@ -151,7 +154,8 @@ class Tracker:
             if pred.label != UNKNOWN or st.best is None:
                 st.best = pred
         unsure = st.best.label == UNKNOWN or st.best.confidence < self.config.min_confidence
-        if unsure and st.tries < self.config.retries:
+        doubtful = not st.verify and st.best.confidence < self.config.look_again
+        if (unsure or doubtful) and st.tries < self.config.retries:
             st.tries += 1  # look again in a few frames
             return events
         pred = st.best
