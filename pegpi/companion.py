@@ -54,13 +54,14 @@ from vision.enrol_session import DeckReader
 from vision.enroll import list_decks, load_decks
 from vision.errors import LayoutError
 from vision.mat import layout_for, mat_paper
-from vision.pipeline import TablePipeline
+from vision.pipeline import PipelineConfig, TablePipeline
 from vision.preview import JpegPreview
 from vision.render import CARD_IDS
 from vision.simcamera import simulated_decktet
 from vision.simtable import default_card_art
 from vision.sources import FrameSource, SourceSettings, open_source, split_spec
 from vision.template_classifier import TemplateClassifier
+from vision.track import TrackerConfig
 from web import create_app
 from web.netaddr import phone_urls
 from web.serve import make_server
@@ -189,8 +190,7 @@ class Companion:
         self._start_web(session)
         if not (self.scripted or (self.demo and not self.options.frames)):
             self.pipeline = self._pipeline(demo=self.demo)  # the model, before READY
-            if self.pipeline.album is not None:  # a card named on the phone moves its kept crop
-                session.on_resolved = self.pipeline.album.relabel
+            session.on_resolved = self.pipeline.corrected  # a card named on the phone: the camera learns it
         loop = TableLoop(session, self.pipeline, stats=self.stats, stop=self.stop_event, preview=self.preview)
         if self.pipeline is not None and isinstance(self.pipeline.classifier, DeckReader):
             reader = self.pipeline.classifier
@@ -352,7 +352,9 @@ class Companion:
             except OSError as exc:
                 raise CompanionError(f"cannot keep card crops in {self.options.keep_crops}: {exc}") from None
             log.info("keeping the crop of every card read in %s", album.folder)
-        return TablePipeline(layout, classifier, album=album)
+        # a card read below the asking threshold is looked at again before the players are asked
+        config = PipelineConfig(tracker=TrackerConfig(look_again=self.session.confidence))
+        return TablePipeline(layout, classifier, config, album=album)
 
     # ------------------------------------------------------------------ the table loop
 

@@ -29,7 +29,8 @@ from games.playouts import playout
 from games.records import replay
 from vision.events import TableEvent
 from vision.mat import layout_for, mat_paper
-from vision.pipeline import TablePipeline
+from vision.pipeline import PipelineConfig, TablePipeline
+from vision.track import TrackerConfig
 
 #: a table event as compared: (zone, slot, card, placed/removed)
 EventKey = tuple[str, int, str, str]
@@ -68,6 +69,9 @@ class SimReport:
     #: the session recorded exactly the record's actions (told apart from ``same``: a table may
     #: rightly record an inferred pass elsewhere in the order)
     actions_same: bool | None = None
+    #: reads the players had to correct when the device asked (frames only): misreads that the
+    #: game did not record, so they leave ``same`` alone; the events compared carry the correction
+    corrected: tuple[str, ...] = ()
 
     @property
     def same(self) -> bool:
@@ -84,7 +88,7 @@ class SimReport:
                 "winner_played": self.winner_played, "scoring_same": self.scoring_same,
                 "asked": self.asked, "problems": list(self.problems), "frames_rendered": self.frames_rendered,
                 "seconds": round(self.seconds, 2), "first_difference": self.first_difference,
-                "actions_same": self.actions_same}
+                "actions_same": self.actions_same, "corrected": list(self.corrected)}
 
 
 class _Players(DemoPlayers):
@@ -101,12 +105,31 @@ class _Players(DemoPlayers):
 
 @dataclass
 class _Reader:
-    """The table events the pipeline reports, in order (the loop's observer)."""
+    """The table events the pipeline reports, in order (the loop's observer), and the cards the
+    players named otherwise when asked: (events read by then, zone, slot, card)."""
 
     events: list[TableEvent] = field(default_factory=list)
+    corrections: list[tuple[int, str, int, str]] = field(default_factory=list)
 
     def __call__(self, events: Sequence[TableEvent]) -> None:
         self.events.extend(events)
+
+    def corrected(self, zone: str, slot: int | None, card: str) -> None:
+        self.corrections.append((len(self.events), zone, slot or 0, card))
+
+    def as_corrected(self) -> tuple[list[EventKey], list[str]]:
+        """The events read, each placed card the players corrected taking the card they named
+        (the camera's later reads of it already do); and those corrections, in words."""
+        read: list[EventKey] = [(e.zone, e.slot or 0, e.card, str(e.kind)) for e in self.events]
+        said: list[str] = []
+        for count, zone, slot, card in self.corrections:
+            placed = [i for i in range(count) if read[i][:2] == (zone, slot) and read[i][3] == "placed"]
+            if placed and read[placed[-1]][2] != card:
+                i = placed[-1]
+                said.append(f"event {i}: read {read[i][2]} in {zone}[{slot}] at "
+                            f"{self.events[i].t:.1f} s, the players said {card}")
+                read[i] = (zone, slot, card, "placed")
+        return read, said
 
 
 def _first_difference(got: list[EventKey], want: list[EventKey]) -> str | None:
@@ -143,7 +166,15 @@ def table_sim(game: str, *, seats: int | None = None, seed: int = 0, whole_game:
             stop = threading.Event()
             if frames:
                 classifier, classifier_name = load_classifier(simulated=True, deck=spec.deck)
-                pipeline = TablePipeline(layout_for(spec.table, count, paper), classifier)
+                # a card the device would ask about is looked at again first, as on the device
+                config = PipelineConfig(tracker=TrackerConfig(look_again=session.confidence))
+                pipeline = TablePipeline(layout_for(spec.table, count, paper), classifier, config)
+
+                def corrected(zone: str, slot: int | None, card: str) -> None:
+                    reader.corrected(zone, slot, card)
+                    pipeline.corrected(zone, slot, card)
+
+                session.on_resolved = corrected
                 loop = TableLoop(session, pipeline, stats=Stats(), stop=stop, observer=reader)
                 players = _Players(loop, speed=0.0)
                 camera = SimCamera({"steps": steps, "table": spec.table, "seats": count, "paper": paper,
@@ -166,7 +197,7 @@ def table_sim(game: str, *, seats: int | None = None, seed: int = 0, whole_game:
             actions_same = [e.action for e in session.entries] == [a.to_json() for a in want.actions]
         finally:
             session.close()
-    read: list[EventKey] = [(e.zone, e.slot or 0, e.card, str(e.kind)) for e in reader.events]
+    read, corrections = reader.as_corrected()
     events_same = read == truth
     scoring_same = [e.kind for e in got_state.events] == [e.kind for e in want.state.events]
     difference = None if events_same or not frames else _first_difference(read, truth)
@@ -179,7 +210,8 @@ def table_sim(game: str, *, seats: int | None = None, seed: int = 0, whole_game:
         scores=tuple(got_state.scores), scores_played=tuple(want.state.scores),
         winner=got_state.winner, winner_played=want.state.winner, scoring_same=scoring_same,
         asked=players.asked, problems=tuple(problems), frames_rendered=rendered,
-        seconds=time.monotonic() - started, first_difference=difference, actions_same=actions_same)
+        seconds=time.monotonic() - started, first_difference=difference, actions_same=actions_same,
+        corrected=tuple(corrections))
 
 
 def _scoring_difference(got: list[str], want: list[str]) -> str:

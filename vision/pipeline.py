@@ -20,6 +20,7 @@ starts over.
 from __future__ import annotations
 
 import time
+from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
@@ -98,6 +99,8 @@ class TablePipeline:
         self._small = np.zeros((max(1, h // 4), max(1, w // 4), 3), np.uint8)
         self._previous = np.zeros_like(self._small)
         self._still_since: float | None = None
+        #: cards the players named otherwise, for the tracker before its next update
+        self._corrections: deque[tuple[str, int, str]] = deque()
 
     @property
     def reference(self) -> np.ndarray | None:
@@ -108,6 +111,14 @@ class TablePipeline:
         """Take the empty mat's appearance anew from the next frames (the table must be clear)."""
         self._reference, self._learned = None, 0
         self._accumulator[:] = 0
+
+    def corrected(self, zone: str, slot: int | None, card: str) -> None:
+        """The players named the card last placed at ``slot`` of ``zone``: it is ``card`` (the
+        tracker takes it so from the next frame on, and its kept crop moves to that card). Safe to
+        call from another thread than the one processing frames."""
+        self._corrections.append((zone, slot or 0, card))
+        if self.album is not None:
+            self.album.relabel(zone, slot, card)
 
     def process(self, frame: np.ndarray, t: float) -> FrameResult:
         """Run every stage on one BGR frame taken at time ``t`` (seconds)."""
@@ -145,6 +156,8 @@ class TablePipeline:
             return predictions
 
         start = clock()
+        while self._corrections:
+            self.tracker.correct(*self._corrections.popleft())
         events = self.tracker.update(sighting, t, classify)
         timings["classify"] = classify_ms[0]
         timings["track"] = (clock() - start) * 1e3 - classify_ms[0]

@@ -30,7 +30,9 @@ class TrackerConfig:
     ``removal_s``: seconds a slot must be seen empty before its card counts as removed;
     ``same_card``: signature similarity above which two sightings are the same card;
     a reading below ``min_confidence`` (or ``unknown``) is tried again ``retries`` times, every
-    ``retry_frames`` frames (a glare, a blur), before the best reading is reported."""
+    ``retry_frames`` frames (a glare, a blur), before the best reading is reported; so is a card
+    newly read below ``look_again`` (the device's asking threshold: a hand leaving may still cover
+    part of it), so that a sure second look spares the players a question."""
 
     stable_frames: int = 3
     removal_s: float = 0.5
@@ -38,6 +40,7 @@ class TrackerConfig:
     min_confidence: float = 0.5
     retries: int = 2
     retry_frames: int = 4
+    look_again: float = 0.0
 
 
 @dataclass(slots=True)
@@ -54,6 +57,8 @@ class _SlotState:
     tries: int = 0
     best: Prediction | None = None
     verify: bool = False  # a hand was over the card: read it once more when it is seen again
+    #: what the camera read the card as before the players named it otherwise (:meth:`Tracker.correct`)
+    misread: str | None = None
 
     def forget_candidate(self) -> None:
         self.candidate, self.alt, self.seen, self.tries, self.best = None, None, 0, 0, None
@@ -75,6 +80,15 @@ class Tracker:
     def on_table(self) -> dict[tuple[str, int], str]:
         """(zone, slot) -> the card the tracker believes lies there."""
         return {key: st.card for key, st in self._slots.items() if st.card is not None}
+
+    def correct(self, zone: str, slot: int, card: str) -> None:
+        """The players named the card at ``slot`` of ``zone`` otherwise than it was read: it is
+        ``card`` from now on (taken away, it is reported as such), and a later look at it that
+        reads it as before is that same card, not a card swapped in."""
+        st = self._slots.get((zone, slot))
+        if st is None or st.card is None or st.card == card:
+            return
+        st.misread, st.card, st.confidence = st.card, card, 1.0
 
     def update(self, sighting: Sighting | None, t: float, classify: Classify) -> list[TableEvent]:
         """Advance to time ``t`` with this frame's sighting (None: the mat is not seen, so nothing
@@ -104,7 +118,7 @@ class Tracker:
                     if t - st.missing_since >= cfg.removal_s - 1e-9:
                         events.append(TableEvent(zone, st.card, "removed", t, st.confidence, slot))
                         st.card, st.signature, st.missing_since = None, None, None
-                        st.verify = False  # no card left to read again: the next one is new
+                        st.verify, st.misread = False, None  # no card left to read again: the next one is new
                 continue
             st.missing_since = None
             if (st.signature is not None and not st.verify
@@ -140,7 +154,8 @@ class Tracker:
             if pred.label != UNKNOWN or st.best is None:
                 st.best = pred
         unsure = st.best.label == UNKNOWN or st.best.confidence < self.config.min_confidence
-        if unsure and st.tries < self.config.retries:
+        doubtful = not st.verify and st.best.confidence < self.config.look_again
+        if (unsure or doubtful) and st.tries < self.config.retries:
             st.tries += 1  # look again in a few frames
             return events
         pred = st.best
@@ -148,12 +163,12 @@ class Tracker:
         verifying, st.verify = st.verify, False
         if verifying and unsure:  # a doubtful second look does not unseat a card read well before
             return events
-        if st.card == pred.label:  # same card, new look (light, a nudge): just remember the new look
+        if pred.label in (st.card, st.misread):  # same card, new look (light, a nudge): remember the look
             st.signature = card.signature
             return events
         if st.card is not None and not self._zones[zone].stack:
             events.append(TableEvent(zone, st.card, "removed", t, st.confidence, slot))
-        st.card, st.confidence, st.signature = pred.label, pred.confidence, card.signature
+        st.card, st.confidence, st.signature, st.misread = pred.label, pred.confidence, card.signature, None
         events.append(TableEvent(zone, pred.label, "placed", t, pred.confidence, slot))
         self.placed_readings[key] = pred
         return events

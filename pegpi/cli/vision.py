@@ -122,6 +122,8 @@ def _table_sim(args: argparse.Namespace) -> int:
           f"{report.winner} (played {report.winner_played})")
     for problem in report.problems:
         print(f"  problem: {problem}")
+    for misread in report.corrected:
+        print(f"  corrected when asked: {misread}")
     if report.first_difference:
         print(f"  first difference: {report.first_difference}")
     print(f"{'the same as played' if report.same else 'DIFFERENT from what was played'} "

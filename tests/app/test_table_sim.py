@@ -61,3 +61,21 @@ def test_a_four_seat_deal_is_read_from_the_a2_mat() -> None:
     report = table_sim("cribbage4", seats=4, seed=1, fps=15)
     assert report.same, report.to_json()
     assert report.events_read == report.events_played > 20
+
+
+def test_a_read_the_players_corrected_counts_as_the_card_named_and_is_still_reported() -> None:
+    from pegpi.tablesim import _Reader
+    from vision.events import TableEvent
+
+    reader = _Reader()
+    reader([TableEvent("seat2", "back", "placed", 1.0, 0.99, 0), TableEvent("seat2", "back", "removed", 5.0, 0.99, 0)])
+    reader([TableEvent("seat2", "JC", "placed", 5.0, 0.55, 0)])
+    reader.corrected("seat2", 0, "JS")  # the device asked about the JC; the players said JS
+    reader([TableEvent("seat1", "7H", "placed", 6.0, 0.62, 0)])
+    reader.corrected("seat1", 0, "7H")  # not a correction: the card read was the card
+    reader([TableEvent("seat2", "JS", "removed", 9.0, 1.0, 0)])
+    read, said = reader.as_corrected()
+    assert read == [("seat2", 0, "back", "placed"), ("seat2", 0, "back", "removed"), ("seat2", 0, "JS", "placed"),
+                    ("seat1", 0, "7H", "placed"), ("seat2", 0, "JS", "removed")]
+    assert said == ["event 2: read JC in seat2[0] at 5.0 s, the players said JS"]
+    assert [e.card for e in reader.events][2] == "JC"  # the raw reads are kept as read

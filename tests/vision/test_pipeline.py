@@ -128,6 +128,25 @@ def test_only_new_cards_are_classified(art, classifier):
     assert {r.status for r in results} == {"learning", "ok"}
 
 
+def test_a_card_the_players_corrected_is_that_card_until_it_is_taken_away(art, classifier):
+    class ClubsForSpades:  # reads the jack of spades as the jack of clubs, every time
+        labels = classifier.labels
+
+        def classify(self, crops):
+            return [replace(p, label="JC") if p.label == "JS" else p for p in classifier.classify(crops)]
+
+    script = [Idle(0.3), Place("JS", "seat0"), HandPass("seat0", 1.0), Idle(0.5), Remove("seat0"), Idle(0.8)]
+    sim = SimTable(layout_for("pegging", 2), script, fps=FPS, seed=6, card_art=art, timing=TIMING)
+    pipeline, events = TablePipeline(sim.layout, ClubsForSpades()), []
+    for frame in sim.frames():
+        got = pipeline.process(frame.image, frame.t).events
+        if any(e.card == "JC" for e in got):
+            pipeline.corrected("seat0", 0, "JS")  # the device asked; the players named the jack of spades
+        events += got
+    # looked at again after the hand it still reads JC: the card named stays, and leaves as named
+    assert key(events) == [("seat0", 0, "JC", "placed"), ("seat0", 0, "JS", "removed")]
+
+
 def test_a_frame_without_the_mat_is_lost_and_a_bad_frame_is_refused(classifier):
     pipeline = TablePipeline(layout_for("pegging", 2), classifier)
     table = np.full((720, 1280, 3), 90, np.uint8)

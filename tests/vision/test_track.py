@@ -99,6 +99,31 @@ def test_a_look_alike_swapped_under_a_hand_is_caught(zone, table, expected):
     assert [(e.kind, e.card) for _, e in events] == expected
 
 
+@pytest.mark.parametrize(("second", "expected"), [
+    ("JS", [("placed", "JC"), ("removed", "JS")]),  # read right after the hand: nothing changed
+    ("JC", [("placed", "JC"), ("removed", "JS")]),  # misread again: still the card the players named
+    ("KD", [("placed", "JC"), ("removed", "JS"), ("placed", "KD"), ("removed", "KD")]),  # a card swapped in
+])
+def test_a_card_the_players_corrected_stays_corrected(second, expected):
+    readings = [Prediction("JC", 0.7), Prediction(second, 0.95)]
+    tracker = Tracker(LAYOUT, TrackerConfig(stable_frames=2, removal_s=0.1))
+    look_again = [([], ("seat0",))] * 5 + [([card("JS", noise=0.02)], ())] * 4
+    events = feed(tracker, lambda cards: [readings.pop(0) for _ in cards], [([card("JS")], ())] * 3)
+    tracker.correct("seat0", 0, "JS")  # the device asked; the players said the jack of spades
+    assert tracker.on_table() == {("seat0", 0): "JS"}
+    events += feed(tracker, lambda cards: [readings.pop(0) for _ in cards], look_again + [([], ())] * 6, t0=1.0)
+    assert [(e.kind, e.card) for _, e in events] == expected and readings == []
+
+
+@pytest.mark.parametrize(("look_again", "expected"), [(0.85, "JS"), (0.0, "JC")])
+def test_a_card_read_below_the_asking_threshold_is_looked_at_again_first(look_again, expected):
+    # the hand leaving still covers part of the jack of spades: its first look reads the jack of clubs
+    readings = [Prediction("JC", 0.55), Prediction("JS", 0.99), Prediction("JS", 0.99)]
+    tracker = Tracker(LAYOUT, TrackerConfig(stable_frames=2, retries=2, retry_frames=2, look_again=look_again))
+    events = feed(tracker, lambda cards: [readings.pop(0) for _ in cards], [([card("JS")], ())] * 8)
+    assert [(e.kind, e.card) for _, e in events] == [("placed", expected)]
+
+
 def test_a_doubtful_second_look_keeps_the_card():
     readings = [Prediction("7H", 0.9)] + [Prediction("unknown", 0.2)] * 3
     tracker = Tracker(LAYOUT, TrackerConfig(stable_frames=2, retries=2, retry_frames=2))
