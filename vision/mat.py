@@ -465,19 +465,23 @@ def _rummy_four(size: tuple[float, float], reserve: float) -> _Plan:
                           f"{2 * (_EDGE + depth + GAP_MM) + ch:.0f} mm for four spread zones and two tables; "
                           f"this paper has {w:.0f} x {h:.0f} mm: use A1")
 
-    def upright(seat: int, y0: float) -> Zone:  # the bottom and top seats: rows along the edge
+    # the first row of outlines is the one farther from its player, as on the two-seat mat: a hand
+    # laying the second row never reaches over cards already laid
+    def upright(seat: int, y0: float, far: int) -> Zone:  # the bottom and top seats: rows along the edge
         left = (w - span) / 2 + cw / 2
-        slots = [Slot(r * per_row + i, (left + i * (cw + along), y0 + ch / 2 + r * (ch + between)), (cw, ch))
-                 for r in range(rows) for i in range(per_row)]
+        slots = [Slot(r * per_row + i, (left + i * (cw + along), y0 + ch / 2 + abs(far - r) * (ch + between)),
+                      (cw, ch)) for r in range(rows) for i in range(per_row)]
         return _zone(f"seat{seat}", "seat", slots, seat)
 
-    def sideways(seat: int, x0: float) -> Zone:  # the left and right seats: columns along the edge
+    def sideways(seat: int, x0: float, far: int) -> Zone:  # the left and right seats: columns along the edge
         top = (h - side_h) / 2 + cw / 2
-        slots = [Slot(r * per_row + i, (x0 + ch / 2 + r * (ch + between), top + i * (cw + along)), (ch, cw))
-                 for r in range(rows) for i in range(per_row)]
+        slots = [Slot(r * per_row + i, (x0 + ch / 2 + abs(far - r) * (ch + between), top + i * (cw + along)),
+                      (ch, cw)) for r in range(rows) for i in range(per_row)]
         return _zone(f"seat{seat}", "seat", slots, seat)
 
-    zones = [upright(0, h - _EDGE - depth), sideways(1, _EDGE), upright(2, _EDGE), sideways(3, w - _EDGE - side_w)]
+    inner = rows - 1  # the row index nearest the middle, for the seats along the top and left edges
+    zones = [upright(0, h - _EDGE - depth, 0), sideways(1, _EDGE, inner), upright(2, _EDGE, inner),
+             sideways(3, w - _EDGE - side_w, 0)]
     x0, x1 = zones[1].rect[2] + GAP_MM, zones[3].rect[0] - GAP_MM
     cy = h / 2
     offset = cw / 2 + 3 * GAP_MM / 2
