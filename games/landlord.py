@@ -389,7 +389,7 @@ class LandlordState(State):
     def zone_owner(self, zone: Zone) -> int | None:
         if zone == MIDDLE:
             return self.landlord
-        return zone.seat if zone.kind == "seat" and zone.seat is not None and zone.seat < 3 else None
+        return zone.seated(self.game.num_players)
 
     def zone_label(self, zone: Zone) -> str:
         if zone == MIDDLE:

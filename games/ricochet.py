@@ -367,8 +367,7 @@ class RicochetState(State):
         return due if due is not None else self.turn
 
     def zone_owner(self, zone: Zone) -> int | None:
-        seat = zone.seat
-        return seat if seat is not None and seat < self.game.num_players else None
+        return zone.seated(self.game.num_players)
 
     def zone_label(self, zone: Zone) -> str:
         seat = self.zone_owner(zone)

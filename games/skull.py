@@ -397,8 +397,7 @@ class SkullState(State):
         return None if self.is_over else self.waiting_for()
 
     def zone_owner(self, zone: Zone) -> int | None:
-        seat = zone.seat
-        return seat if seat is not None and seat < self.game.num_players else None
+        return zone.seated(self.game.num_players)
 
     def zone_label(self, zone: Zone) -> str:
         seat = self.zone_owner(zone)

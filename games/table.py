@@ -64,6 +64,10 @@ class Zone:
         if self.index < 0 or (self.index and self.kind == "seat"):
             raise ZoneError(f"a {self.kind} zone has no index {self.index}")
 
+    def seated(self, players: int) -> int | None:
+        """The seat that plays into this zone when one of ``players`` sits there, else None."""
+        return self.seat if self.seat is not None and self.seat < players else None
+
     @classmethod
     def row(cls, seat: int) -> Zone:
         """The row (or spot) seat ``seat`` plays into."""

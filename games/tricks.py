@@ -307,9 +307,7 @@ class TrickState(State):
         return self.turn if self._phase == "play" and not self.is_over else None
 
     def zone_owner(self, zone: Zone) -> int | None:
-        if zone.kind == "seat" and zone.seat is not None and zone.seat < self.game.num_players:
-            return zone.seat
-        return None
+        return zone.seated(self.game.num_players)
 
     def zone_label(self, zone: Zone) -> str:
         seat = self.zone_owner(zone)
