@@ -32,7 +32,9 @@ class TrackerConfig:
     a reading below ``min_confidence`` (or ``unknown``) is tried again ``retries`` times, every
     ``retry_frames`` frames (a glare, a blur), before the best reading is reported; so is a card
     newly read below ``look_again`` (the device's asking threshold: a hand leaving may still cover
-    part of it), so that a sure second look spares the players a question."""
+    part of it), so that a sure second look spares the players a question; and a card read well
+    before, looked at after a hand was over it, stays what it was unless read otherwise at
+    ``look_again`` or more (a hand near the card may still shade it)."""
 
     stable_frames: int = 3
     removal_s: float = 0.5
@@ -154,14 +156,16 @@ class Tracker:
             if pred.label != UNKNOWN or st.best is None:
                 st.best = pred
         unsure = st.best.label == UNKNOWN or st.best.confidence < self.config.min_confidence
-        doubtful = not st.verify and st.best.confidence < self.config.look_again
+        # below the asking threshold: a new card, or a card read after a hand as another than before
+        doubtful = st.best.confidence < self.config.look_again and (
+            not st.verify or st.best.label not in (st.card, st.misread))
         if (unsure or doubtful) and st.tries < self.config.retries:
             st.tries += 1  # look again in a few frames
             return events
         pred = st.best
         st.forget_candidate()
         verifying, st.verify = st.verify, False
-        if verifying and unsure:  # a doubtful second look does not unseat a card read well before
+        if verifying and (unsure or doubtful):  # a doubtful second look does not unseat a card read well
             return events
         if pred.label in (st.card, st.misread):  # same card, new look (light, a nudge): remember the look
             st.signature = card.signature

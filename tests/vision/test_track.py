@@ -133,6 +133,19 @@ def test_a_doubtful_second_look_keeps_the_card():
     assert readings == [] and tracker.on_table() == {("seat0", 0): "7H"}
 
 
+@pytest.mark.parametrize(("second", "expected"), [
+    (Prediction("4S", 0.74), [("placed", "9S")]),  # shaded by a hand still near: not unseated
+    (Prediction("JH", 0.95), [("placed", "9S"), ("removed", "9S"), ("placed", "JH")]),  # a swap
+])
+def test_a_card_read_well_is_only_unseated_by_a_sure_look_after_a_hand(second, expected):
+    readings = [Prediction("9S", 0.99)] + [second] * 3
+    tracker = Tracker(LAYOUT, TrackerConfig(stable_frames=2, retries=2, retry_frames=2, look_again=0.85))
+    frames = [([card("7H")], ())] * 3 + [([], ("seat0",))] * 5 + [([card("7H", noise=0.02)], ())] * 12
+    events = feed(tracker, lambda cards: [readings.pop(0) for _ in cards], frames)
+    assert [(e.kind, e.card) for _, e in events] == expected
+    assert tracker.on_table() == {("seat0", 0): expected[-1][1]}
+
+
 def test_a_different_card_in_the_same_slot_is_a_removal_and_a_placement():
     tracker, reader = Tracker(LAYOUT, TrackerConfig(stable_frames=2, removal_s=5.0)), Reader()
     frames = [([card("7H")], ())] * 3 + [([], ("seat0",))] * 4 + [([card("KD")], ())] * 3
