@@ -8,8 +8,6 @@ table events to the session. ``pegpi.companion`` puts it together with the outpu
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import logging
 import os
 import socket
@@ -63,36 +61,6 @@ def watchdog_interval(configured: float = 0.0, *, env: Mapping[str, str] | None 
         return max(0.05, int(usec) / 2e6)
     except ValueError:
         return None
-
-
-# --------------------------------------------------------------------------------- memory
-
-
-_trim: Callable[[int], int] | None = None
-_trim_looked_up = False
-
-
-def release_free_memory() -> bool:
-    """Hand the C heap's free pages back to the system (glibc's ``malloc_trim``). Frames, crops and
-    model tensors come and go in big blocks; what they leave free inside the heap stays resident
-    until trimmed, so a long-running companion calls this now and then. False where the C
-    library has no ``malloc_trim`` (not glibc)."""
-    global _trim, _trim_looked_up
-    if not _trim_looked_up:
-        _trim_looked_up = True
-        name = ctypes.util.find_library("c")
-        try:
-            libc = ctypes.CDLL(name) if name else None
-        except OSError:
-            libc = None
-        found = getattr(libc, "malloc_trim", None) if libc is not None else None
-        if found is not None:
-            found.argtypes, found.restype = [ctypes.c_size_t], ctypes.c_int
-            _trim = found
-    if _trim is None:
-        return False
-    _trim(0)
-    return True
 
 
 # --------------------------------------------------------------------------------- the table loop

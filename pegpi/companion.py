@@ -37,9 +37,10 @@ from device.display import BoardDisplay
 from device.enrolment import EnrolmentMode
 from device.errors import CompanionError
 from device.leds import TableLights
+from device.memory import release_free_memory
 from device.outputs import BoardFeed
 from device.protocols.script import record_to_script, resume_point
-from device.runtime import Stats, TableLoop, release_free_memory, sd_notify, watchdog_interval
+from device.runtime import Stats, TableLoop, sd_notify, watchdog_interval
 from device.session import Session
 from device.speech import CountVoice, SpeechConfig
 from device.store import Store

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from device.runtime import release_free_memory
+from device.memory import release_free_memory
 from vision.classify import OnnxCardClassifier
 from vision.render import CARD_IDS, HELDOUT_DESIGN_SEEDS, render_card
 from vision.render.photo import non_card_crop, table_crop
@@ -63,3 +63,41 @@ def test_reading_many_cards_at_once_leaves_no_memory_behind(glibc: ctypes.CDLL) 
     release_free_memory()
     after = _resident_mb()
     assert after - before < 4.0, (before, after)
+
+
+_FRAMES_FREED = """
+import ctypes, ctypes.util, sys
+import numpy as np
+from device.memory import map_big_blocks
+
+libc = ctypes.CDLL(ctypes.util.find_library("c"))
+libc.malloc.restype, libc.malloc.argtypes = ctypes.c_void_p, [ctypes.c_size_t]
+
+def resident():
+    for line in open("/proc/self/status"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+
+if sys.argv[1] == "mapped":
+    assert map_big_blocks()
+np.ones((720, 1280, 3), np.uint8)  # one frame come and gone: glibc's bound rises to its size
+frames = []
+for _ in range(12):
+    frames.append(np.ones((720, 1280, 3), np.uint8))
+    libc.malloc(4096)  # small things made between frames stay in use
+held = resident()
+del frames
+print(held - resident())
+"""
+
+
+def test_frames_freed_go_back_to_the_system_at_once(glibc: ctypes.CDLL) -> None:
+    """Twelve frames (33 MB) read and let go, with small things made between them still in use:
+    their memory is the system's again at once, without waiting for the next trim."""
+    import subprocess
+    import sys
+
+    root = str(Path(__file__).resolve().parents[2])
+    run = subprocess.run([sys.executable, "-c", _FRAMES_FREED, "mapped"], capture_output=True, text=True,
+                         cwd=root, env={"PYTHONPATH": root, "PATH": "/usr/bin:/bin"}, check=True)
+    assert float(run.stdout) > 28.0, run.stdout

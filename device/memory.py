@@ -1,0 +1,60 @@
+"""The C heap of a long-running process: big blocks kept out of it, free pages handed back.
+
+Python frees its objects at once, but the memory of frames, photos and model tensors lives in
+glibc's heap, where what is freed may stay resident. Elsewhere than glibc these do nothing.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+from collections.abc import Callable
+
+#: a block this big or bigger is always mapped on its own (and unmapped when freed), never cut
+#: from the heap: glibc otherwise raises this bound to the size of the last mapped block freed,
+#: and a frame's worth (2.8 MB at 1280x720) then lands in the heap, where freeing it leaves holes
+BIG_BLOCK = 128 * 1024
+_M_MMAP_THRESHOLD = -3  # mallopt's parameter number in glibc's malloc.h
+
+_libc: ctypes.CDLL | None = None
+_libc_looked_up = False
+
+
+def _glibc(function: str, *argtypes: type) -> Callable[..., int] | None:
+    """``function`` of the C library taking ``argtypes`` and giving an int, if the library has
+    it (glibc's does), else None."""
+    global _libc, _libc_looked_up
+    if not _libc_looked_up:
+        _libc_looked_up = True
+        name = ctypes.util.find_library("c")
+        try:
+            _libc = ctypes.CDLL(name) if name else None
+        except OSError:
+            _libc = None
+    found = getattr(_libc, function, None) if _libc is not None else None
+    if found is None:
+        return None
+    found.argtypes, found.restype = list(argtypes), ctypes.c_int
+    return found  # type: ignore[no-any-return]
+
+
+def map_big_blocks() -> bool:
+    """Keep frames, crops and model tensors out of the C heap (see :data:`BIG_BLOCK`): each goes
+    back to the system as soon as it is freed, so the companion's peak memory is its live data,
+    not the holes between. Call once at start. False where the C library is not glibc."""
+    mallopt = _glibc("mallopt", ctypes.c_int, ctypes.c_int)
+    if mallopt is None:
+        return False
+    return bool(mallopt(_M_MMAP_THRESHOLD, BIG_BLOCK))
+
+
+def release_free_memory() -> bool:
+    """Hand the C heap's free pages back to the system (glibc's ``malloc_trim``): small blocks
+    come and go too, and what they leave free inside the heap stays resident until trimmed, so a
+    long-running companion calls this now and then. False where the C library has no
+    ``malloc_trim`` (not glibc)."""
+    trim = _glibc("malloc_trim", ctypes.c_size_t)
+    if trim is None:
+        return False
+    trim(0)
+    return True
