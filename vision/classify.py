@@ -25,6 +25,7 @@ from numpy.typing import NDArray
 
 from games.jsontypes import JSONObject
 from vision.api import BACK, UNKNOWN, Prediction
+from vision.doubt import held, other_black_suit, suit_outvoted
 from vision.enroll import EnrolledDeck, load_decks, negative_embeddings
 from vision.errors import ModelFileError
 from vision.model_input import SHIFTS, Image, half_turned, preprocess_batch, shifted, to_tensor
@@ -435,9 +436,23 @@ class OnnxCardClassifier:
 
     def classify(self, crops: Sequence[Image]) -> list[Prediction]:
         """Read each upright crop: a card id (``"10H"``, ``"RJ"``, an enrolled name), ``"back"``
-        or ``"unknown"``, with a calibrated confidence."""
-        probs, emb = self.run(crops, embeddings=False)
-        return self.predict(probs, emb)
+        or ``"unknown"``, with a calibrated confidence; a club or spade whose corner index and
+        suit network both give the other suit is held at :data:`vision.doubt.DOUBT`, so the
+        table asks."""
+        probs, emb, corner = self.outputs(crops, embeddings=False)
+        whole = self.predict(probs, emb)
+        if corner is None or self.decks or self.suit_session is None:
+            return whole
+        # a club or spade its corner index and the suit network both read in the other suit
+        index = self.index_predictions(corner)
+        twins = [i for i, (p, ix) in enumerate(zip(whole, index, strict=True)) if other_black_suit(p, ix)]
+        if twins:
+            clubs = self.clubs_odds([crops[i] for i in twins])
+            assert clubs is not None
+            for i, odds in zip(twins, clubs, strict=True):
+                if suit_outvoted(whole[i], index[i], float(odds)):
+                    whole[i] = held(whole[i])
+        return whole
 
     def classify_with_index(self, crops: Sequence[Image]) -> list[tuple[Prediction, Prediction | None]]:
         """:meth:`classify`, and beside each reading the index network's alone (None without an

@@ -63,6 +63,21 @@ def held(p: Prediction) -> Prediction:
 INDEX_SAYS = 0.5
 
 
+def other_black_suit(p: Prediction, index: Prediction) -> bool:
+    """Whether ``index`` (a corner index read at :data:`INDEX_SAYS` or more) gives ``p``'s rank in
+    the other black suit: ``p`` a club and ``index`` a spade, or the other way round."""
+    return (suited(p.label) and suited(index.label) and index.confidence >= INDEX_SAYS
+            and p.label[:-1] == index.label[:-1] and {p.label[-1], index.label[-1]} == {"C", "S"})
+
+
+def suit_outvoted(p: Prediction, index: Prediction, clubs: float) -> bool:
+    """Whether ``p``, a club or a spade, is outvoted on its suit: its corner index gives the other
+    black suit (:func:`other_black_suit`) and the suit network (``clubs``: its odds of a club)
+    leans the index's way. The whole card can read a small or ornate black court surely and
+    wrongly; two readers against it make it doubtful."""
+    return other_black_suit(p, index) and (clubs < 0.5 if p.label.endswith("C") else clubs > 0.5)
+
+
 def doubted(p: Prediction, index: Prediction | None = None, *, colourless: bool = False,
             index_needed: bool = False, index_says: float = 0.0) -> Prediction:
     """``p`` with its confidence held at :data:`DOUBT` when its corner index (``index``) reads

@@ -12,7 +12,7 @@ import pytest
 
 from vision.api import CONFIDENT, Prediction
 from vision.classify import load_default_classifier
-from vision.doubt import COLOURLESS, DOUBT, colour_strength, doubted, suited
+from vision.doubt import COLOURLESS, DOUBT, colour_strength, doubted, suit_outvoted, suited
 from vision.recognize import read_card, recognize
 from vision.render import HELDOUT_DESIGN_SEEDS, render_card
 from vision.render.photo import compose_scene, loose_crop
@@ -35,6 +35,18 @@ def test_an_agreeing_or_blank_index_leaves_the_reading() -> None:
     assert doubted(Prediction("QC", 0.99), Prediction("QC", 0.95)).confidence == 0.99
     assert doubted(Prediction("QC", 0.99), Prediction("unknown", 0.99)).confidence == 0.99
     assert doubted(Prediction("QC", 0.6), Prediction("QS", 0.99)).confidence == 0.6  # already unsure
+
+
+@pytest.mark.parametrize(("whole", "index", "clubs", "outvoted"), [
+    (Prediction("JC", 0.99), Prediction("JS", 0.78), 0.47, True),  # index and suit network: a spade
+    (Prediction("JS", 0.99), Prediction("JC", 0.9), 0.7, True),
+    (Prediction("JC", 0.99), Prediction("JS", 0.78), 0.8, False),  # the suit network backs the club
+    (Prediction("JC", 0.99), Prediction("JS", 0.3), 0.1, False),  # an index too unsure to count
+    (Prediction("JC", 0.99), Prediction("QS", 0.9), 0.1, False),  # another rank: not a suit question
+    (Prediction("JH", 0.99), Prediction("JD", 0.9), 0.1, False),  # red suits are told by colour
+])
+def test_a_black_card_two_readers_give_the_other_suit_is_outvoted(whole, index, clubs, outvoted) -> None:
+    assert suit_outvoted(whole, index, clubs) is outvoted
 
 
 def test_no_colour_doubts_suited_cards_only() -> None:
