@@ -25,7 +25,7 @@ from numpy.typing import NDArray
 
 from games.jsontypes import JSONObject
 from vision.api import BACK, UNKNOWN, Prediction
-from vision.doubt import held, other_black_suit, suit_outvoted
+from vision.doubt import held, other_black_suit, suit_outvoted, suited
 from vision.enroll import EnrolledDeck, load_decks, negative_embeddings
 from vision.errors import ModelFileError
 from vision.model_input import SHIFTS, Image, half_turned, preprocess_batch, shifted, to_tensor
@@ -439,19 +439,18 @@ class OnnxCardClassifier:
         or ``"unknown"``, with a calibrated confidence; a club or spade whose corner index and
         suit network both give the other suit is held at :data:`vision.doubt.DOUBT`, so the
         table asks."""
-        probs, emb, corner = self.outputs(crops, embeddings=False)
+        probs, emb = self.run(crops, embeddings=False)
         whole = self.predict(probs, emb)
-        if corner is None or self.decks or self.suit_session is None:
+        if not self.reads_index or self.decks or self.suit_session is None:
             return whole
         # a club or spade its corner index and the suit network both read in the other suit
-        index = self.index_predictions(corner)
-        twins = [i for i, (p, ix) in enumerate(zip(whole, index, strict=True)) if other_black_suit(p, ix)]
-        if twins:
-            clubs = self.clubs_odds([crops[i] for i in twins])
-            assert clubs is not None
-            for i, odds in zip(twins, clubs, strict=True):
-                if suit_outvoted(whole[i], index[i], float(odds)):
-                    whole[i] = held(whole[i])
+        black = [i for i, p in enumerate(whole) if suited(p.label) and p.label[-1] in "CS"]
+        index = dict(zip(black, self.read_indices([crops[i] for i in black]), strict=True))
+        twins = [i for i in black if other_black_suit(whole[i], index[i])]
+        clubs = self.clubs_odds([crops[i] for i in twins]) if twins else None
+        for i, odds in zip(twins, clubs if clubs is not None else (), strict=True):
+            if suit_outvoted(whole[i], index[i], float(odds)):
+                whole[i] = held(whole[i])
         return whole
 
     def classify_with_index(self, crops: Sequence[Image]) -> list[tuple[Prediction, Prediction | None]]:
