@@ -34,7 +34,8 @@ class TrackerConfig:
     newly read below ``look_again`` (the device's asking threshold: a hand leaving may still cover
     part of it), so that a sure second look spares the players a question; and a card read well
     before, looked at after a hand was over it, stays what it was unless read otherwise at
-    ``look_again`` or more (a hand near the card may still shade it)."""
+    ``look_again`` or more (a hand near the card may still shade it), but on a pile, where a hand
+    usually brings a new card."""
 
     stable_frames: int = 3
     removal_s: float = 0.5
@@ -157,8 +158,9 @@ class Tracker:
                 st.best = pred
         unsure = st.best.label == UNKNOWN or st.best.confidence < self.config.min_confidence
         # below the asking threshold: a new card, or a card read after a hand as another than before
-        doubtful = st.best.confidence < self.config.look_again and (
-            not st.verify or st.best.label not in (st.card, st.misread))
+        # where cards lie side by side (on a pile, a hand usually brings a new card: it is read anew)
+        shaded = st.verify and not self._zones[zone].stack and st.best.label not in (st.card, st.misread)
+        doubtful = st.best.confidence < self.config.look_again and (not st.verify or shaded)
         if (unsure or doubtful) and st.tries < self.config.retries:
             st.tries += 1  # look again in a few frames
             return events

@@ -146,6 +146,16 @@ def test_a_card_read_well_is_only_unseated_by_a_sure_look_after_a_hand(second, e
     assert tracker.on_table() == {("seat0", 0): expected[-1][1]}
 
 
+def test_on_a_pile_a_doubtful_read_after_a_hand_is_a_new_card():
+    # a hand over a pile usually lays a card on it: an unsure reading of another card is that card
+    readings = [Prediction("9S", 0.99)] + [Prediction("4S", 0.74)] * 3
+    tracker = Tracker(layout_for("pile", 2), TrackerConfig(stable_frames=2, retries=2, retry_frames=2,
+                                                           look_again=0.85))
+    frames = [([card("7H", "pile")], ())] * 3 + [([], ("pile",))] * 5 + [([card("7H", "pile", noise=0.02)], ())] * 12
+    events = feed(tracker, lambda cards: [readings.pop(0) for _ in cards], frames)
+    assert [(e.kind, e.card) for _, e in events] == [("placed", "9S"), ("placed", "4S")]
+
+
 def test_a_different_card_in_the_same_slot_is_a_removal_and_a_placement():
     tracker, reader = Tracker(LAYOUT, TrackerConfig(stable_frames=2, removal_s=5.0)), Reader()
     frames = [([card("7H")], ())] * 3 + [([], ("seat0",))] * 4 + [([card("KD")], ())] * 3
