@@ -16,26 +16,22 @@ from collections.abc import Callable
 BIG_BLOCK = 128 * 1024
 _M_MMAP_THRESHOLD = -3  # mallopt's parameter number in glibc's malloc.h
 
-_libc: ctypes.CDLL | None = None
-_libc_looked_up = False
+_found: dict[str, Callable[..., int] | None] = {}
 
 
 def _glibc(function: str, *argtypes: type) -> Callable[..., int] | None:
     """``function`` of the C library taking ``argtypes`` and giving an int, if the library has
-    it (glibc's does), else None."""
-    global _libc, _libc_looked_up
-    if not _libc_looked_up:
-        _libc_looked_up = True
+    it (glibc's does), else None; looked up and set up once."""
+    if function not in _found:
         name = ctypes.util.find_library("c")
         try:
-            _libc = ctypes.CDLL(name) if name else None
+            found = getattr(ctypes.CDLL(name), function, None) if name else None
         except OSError:
-            _libc = None
-    found = getattr(_libc, function, None) if _libc is not None else None
-    if found is None:
-        return None
-    found.argtypes, found.restype = list(argtypes), ctypes.c_int
-    return found  # type: ignore[no-any-return]
+            found = None
+        if found is not None:
+            found.argtypes, found.restype = list(argtypes), ctypes.c_int
+        _found[function] = found
+    return _found[function]
 
 
 def map_big_blocks() -> bool:
