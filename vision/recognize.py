@@ -38,6 +38,8 @@ import numpy as np
 
 from vision.api import CARD_MM, UNKNOWN, CardClassifier, Prediction
 from vision.doubt import COLOURLESS, DOUBT, INDEX_SAYS, colour_strength, doubted, held, suited
+from vision.grey import SUITS as GREY_SUITS
+from vision.grey import grey_suits_for
 from vision.locate import FRAME_SHARE, card_shaped, downscaled, frame_quad, nested_losers, outermost
 from vision.model_input import INPUT_H, INPUT_W
 
@@ -765,10 +767,24 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     kept = [(Detection(d.card, min(d.confidence, DOUBT), d.corners) if id(d) in later else d, whole)
             for d, whole in kept]
     kept = _suits_checked(classifier, source, kept)
-    if colourless:  # no colour in the photo: no suit is sure
-        return [Detection(d.card, held(Prediction(d.card, d.confidence)).confidence, d.corners)
-                if suited(d.card) else d for d, _whole in kept]
+    if colourless:  # no colour in the photo: suits by shape, and none sure
+        return _greyed(classifier, source, [d for d, _whole in kept])
     return [d for d, _whole in kept]
+
+
+def _greyed(classifier: CardClassifier, source: Pyramid, found: list[Detection]) -> list[Detection]:
+    """``found``, read in a photo with no colour: each suited card with the suit the grey suit
+    network reads by shape (:mod:`vision.grey`; the card network takes a grey heart for a spade),
+    and held below sure."""
+    reader = grey_suits_for(classifier)
+    suits = [i for i, d in enumerate(found) if suited(d.card)]
+    odds = reader.odds([source.warp(found[i].corners) for i in suits]) if reader is not None and suits else None
+    out = list(found)
+    for j, i in enumerate(suits):
+        d = found[i]
+        card = d.card if odds is None else d.card[:-1] + GREY_SUITS[int(odds[j].argmax())]
+        out[i] = Detection(card, min(d.confidence, DOUBT), d.corners)
+    return out
 
 
 #: a black card read from its index alone stays sure unless the suit network gives its suit
@@ -1038,7 +1054,7 @@ def _read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
         if found and (best is None or found[0].confidence > best.confidence):
             best = _confirmed(found[0], classifier, pyramid, colourless)
     if best is not None:
-        return best
+        return _greyed(classifier, pyramid, [best])[0] if colourless else best
     # "no card" is never sure in a photo meant to show one, as the card may be there unfound
     p = held(reads[0][0]) if reads[0][0].label == UNKNOWN else reads[0][0]
     return Detection(p.label, p.confidence, whole)

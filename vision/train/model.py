@@ -218,9 +218,10 @@ SUIT_H = 72
 class SuitNet(nn.Module):
     """Tells a black card's suit, clubs or spades, from the top of its crop at full resolution:
     the distinction the card network finds hardest, given a network of its own trained on black
-    cards alone. Its two logits: spades, clubs."""
+    cards alone. Its two logits: spades, clubs. With ``answers=4`` the same network tells any suit
+    by shape alone (spades, hearts, diamonds, clubs: :mod:`vision.train.grey`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, answers: int = 2) -> None:
         super().__init__()
         self.features = nn.Sequential(
             conv(3, 12, 2),         # 36 x 64
@@ -230,7 +231,7 @@ class SuitNet(nn.Module):
             dwblock(96, 128),
             dwblock(128, 128, 2),   # 5 x 8
         )
-        self.head = nn.Sequential(nn.Linear(256, 64), nn.ReLU(inplace=True), nn.Dropout(0.1), nn.Linear(64, 2))
+        self.head = nn.Sequential(nn.Linear(256, 64), nn.ReLU(inplace=True), nn.Dropout(0.1), nn.Linear(64, answers))
 
     def forward(self, top: torch.Tensor) -> torch.Tensor:
         """Logits (spades, clubs) of crop tops ``[N, 3, SUIT_H, 128]`` (or of whole crops: their top is taken)."""

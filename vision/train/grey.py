@@ -1,0 +1,220 @@
+"""The grey suit network: the suit of a card told by the shapes of its signs alone, for photos
+that show no colour (grayscale photos, a NoIR camera, dim warm light).
+
+In such a photo a heart is a grey heart, and the card network, which learned red from colour,
+reads it as a spade. :class:`~vision.train.model.SuitNet` with four answers (spades, hearts,
+diamonds, clubs) learns from the tops of rendered suited cards turned grey by a random mix of
+their channels (so the ink's lightness, which depends on the camera and the light, tells nothing),
+with salt-and-pepper noise, blur and glare such photos have. The product reads it only for
+photos :func:`vision.doubt.colour_strength` calls colourless (:mod:`vision.grey`).
+
+``python -m vision.train.grey --out build/grey --instances 20000`` renders its data, trains,
+calibrates on validation designs and writes ``cards_grey.onnx`` with its figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import os
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+
+from vision.model_input import INPUT_H, INPUT_W, half_turned, preprocess, shifted
+from vision.render import render_card
+from vision.render.cards import COURTS, RANKS, SUITS
+from vision.render.photo import table_crop
+from vision.train.data import TRAIN_DESIGNS, VAL_DESIGNS, reframe
+
+if TYPE_CHECKING:
+    from vision.train.model import SuitNet
+
+#: the four answers, in this order
+GREY_SUITS = SUITS  # ("S", "H", "D", "C")
+#: the file the product loads, beside the card model
+GREY_FILE = "cards_grey.onnx"
+#: share of the faces that are courts: a court shows its suit only in its index and by its head
+COURT_SHARE = 0.35
+
+
+def make_chunk(seed: int, n: int, designs: range) -> dict[str, np.ndarray]:
+    """``n`` preprocessed colour crops (uint8 NHWC) of suited faces as the table or a photo's
+    outline cuts them, and their suits (index into :data:`GREY_SUITS`)."""
+    rng = np.random.default_rng([seed, 4242])
+    xs = np.empty((n, INPUT_H, INPUT_W, 3), np.uint8)
+    ys = np.empty(n, np.int8)
+    pips = [r + s for s in SUITS for r in RANKS if r not in "JQK"]
+    design = 0
+    for i in range(n):
+        if i % 8 == 0:
+            design = int(designs[int(rng.integers(len(designs)))])
+        pool = COURTS if rng.random() < COURT_SHARE else pips
+        label = pool[int(rng.integers(len(pool)))]
+        phone = rng.random() < 0.3
+        k = float(rng.uniform(2.7, 5.0) if phone else rng.uniform(1.4, 2.7))
+        face = render_card(label, design, px_per_mm=4.5 if phone else 3.0, rng=rng, alpha=True)
+        xs[i] = preprocess(table_crop(face, rng, px_per_mm=k, strength=float(rng.uniform(0.3, 1.3))))
+        ys[i] = GREY_SUITS.index(label[-1])
+    return {"x": xs, "y": ys}
+
+
+def _job(args: tuple[int, int, str, Path]) -> Path:
+    seed, n, split, folder = args
+    path = folder / f"grey-{split}-{seed}.npz"
+    if not path.exists():
+        cv2.setNumThreads(1)
+        chunk = make_chunk(seed, n, VAL_DESIGNS if split == "val" else TRAIN_DESIGNS)
+        tmp = path.with_suffix(".tmp.npz")
+        np.savez(tmp, x=chunk["x"], y=chunk["y"])
+        os.replace(tmp, path)
+    return path
+
+
+def build(folder: Path, n_train: int, n_val: int, workers: int, chunk: int = 500) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """Render (or reuse) the data set under ``folder``; returns the training and validation sets."""
+    folder.mkdir(parents=True, exist_ok=True)
+    jobs = [(70_000 + j, chunk, "train", folder) for j in range(n_train // chunk)]
+    jobs += [(79_000 + j, chunk, "val", folder) for j in range(max(1, n_val // chunk))]
+    with mp.get_context("fork").Pool(workers) as pool:
+        paths = pool.map(_job, jobs, chunksize=1)
+
+    def load(split: str) -> dict[str, np.ndarray]:
+        parts = [np.load(p) for p in paths if f"-{split}-" in p.name]
+        return {k: np.concatenate([p[k] for p in parts]) for k in ("x", "y")}
+
+    return load("train"), load("val")
+
+
+#: grey as cameras make it from B, G, R (ITU-R BT.601)
+BT601 = np.array([0.114, 0.587, 0.299], np.float32)
+
+
+def greyed(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``batch`` (uint8 NHWC colour) as photos without colour would show it, three equal channels:
+    each crop's grey a mix of its channels (half the time a camera's usual mix, else a random
+    one, red weighing at most 0.6 so that red ink still shows), a gamma, and for some crops
+    salt-and-pepper noise (as phone exports add) smoothed a little by the outline's warp, or blur."""
+    out = np.empty_like(batch)
+    for i in range(len(batch)):
+        if rng.random() < 0.5:
+            w = BT601.copy()
+        else:
+            w = rng.dirichlet([2.0, 2.0, 2.0]).astype(np.float32)
+            w[2] = min(w[2], 0.6)
+            w /= w.sum()
+        g = cv2.transform(batch[i], w.reshape(1, 3))
+        gamma = rng.uniform(0.6, 1.6)
+        g = cv2.LUT(g, (255.0 * (np.arange(256) / 255.0) ** gamma).astype(np.uint8))
+        r = rng.random()
+        if r < 0.3:
+            noisy = rng.random(g.shape, np.float32)
+            density = rng.uniform(0.005, 0.06)
+            g[noisy < density / 2] = 0
+            g[noisy > 1 - density / 2] = 255
+            if rng.random() < 0.6:
+                g = cv2.GaussianBlur(g, (0, 0), rng.uniform(0.4, 0.9))
+        elif r < 0.5:
+            g = cv2.GaussianBlur(g, (0, 0), rng.uniform(0.5, 1.5))
+        out[i] = g.reshape(g.shape[0], g.shape[1], 1)
+    return out
+
+
+def tops(x: np.ndarray, way: np.ndarray, shift: tuple[int, int], rows: int) -> np.ndarray:
+    """The top ``rows`` of crops ``x``, each turned 180 degrees where ``way`` is 1, moved by ``shift``."""
+    x = x.copy()
+    x[way == 1] = half_turned(x[way == 1])
+    if shift != (0, 0):
+        x = shifted(x, [(shift[1], shift[0])])[0]
+    return np.ascontiguousarray(x[:, :rows])
+
+
+def train(tr: dict[str, np.ndarray], va: dict[str, np.ndarray], *, steps: int, seed: int,
+          batch: int = 256, lr: float = 3e-3) -> tuple[SuitNet, float, dict[str, float]]:
+    """Train the four-suit network on ``tr``; calibrate and measure it on ``va`` (greyed by the
+    camera's usual mix and by random ones, both ways round averaged, as the product reads)."""
+    import torch
+    from torch.nn import functional as F
+
+    from vision.train.calib import fit_temperature
+    from vision.train.data import brighten
+    from vision.train.model import SUIT_H, SuitNet, nhwc_tensor, take_step
+
+    torch.manual_seed(seed)
+    gen = np.random.default_rng([seed, 23])
+    net = SuitNet(answers=len(GREY_SUITS)).to(memory_format=torch.channels_last)
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
+    y_all = tr["y"].astype(np.int64)
+    t0 = time.time()
+    for step in range(steps):
+        net.train()
+        pick = gen.integers(0, len(y_all), batch)
+        xb = tops(reframe(tr["x"][pick], gen, 0.5), gen.integers(0, 2, batch),
+                  (int(gen.integers(-4, 5)), int(gen.integers(-4, 5))), SUIT_H)
+        xb = greyed(brighten(xb, gen), gen)
+        loss = F.cross_entropy(net(nhwc_tensor(xb)), torch.from_numpy(y_all[pick]), label_smoothing=0.05)
+        take_step(opt, sched, loss, step, steps)
+        if (step + 1) % 100 == 0:
+            print(f"  grey step {step + 1}/{steps} loss {loss.item():.3f} ({(time.time() - t0) / 60:.1f} min)", flush=True)
+    net = net.to(memory_format=torch.contiguous_format).eval()
+    vgen = np.random.default_rng([seed, 99])
+    vx = greyed(va["x"], vgen)
+    vy = va["y"].astype(np.int64)
+
+    def logits(way: int) -> np.ndarray:
+        with torch.no_grad():
+            out: np.ndarray = torch.cat([net(nhwc_tensor(tops(vx[i:i + 512], np.full(len(vx[i:i + 512]), way), (0, 0), SUIT_H)))
+                                         for i in range(0, len(vx), 512)]).numpy()
+        return out
+
+    up, down = logits(0), logits(1)
+    temperature = fit_temperature(np.concatenate([up, down]), np.concatenate([vy, vy]))
+    p = 0.5 * (torch.softmax(torch.from_numpy(up) / temperature, 1) + torch.softmax(torch.from_numpy(down) / temperature, 1)).numpy()
+    right = p.argmax(1) == vy
+    stats = {"grey_accuracy": round(float(right.mean()), 5),
+             "grey_confident_mistakes": round(float((~right & (p.max(1) >= 0.9)).mean()), 5),
+             "grey_red_black_mistakes": round(float(((p.argmax(1) % 3 == 0) != (vy % 3 == 0)).mean()), 5)}
+    print(f"grey suit net: temperature {temperature:.3f}; {stats} ({len(vy)} validation crops)", flush=True)
+    return net, float(temperature), stats
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(prog="python -m vision.train.grey", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", type=Path, required=True, help="folder for cards_grey.onnx and its facts")
+    ap.add_argument("--cache", type=Path, default=Path("build/grey-data"), help="rendered data (reused)")
+    ap.add_argument("--instances", type=int, default=20_000, help="training crops to render")
+    ap.add_argument("--val-instances", type=int, default=2_000)
+    ap.add_argument("--steps", type=int, default=3_000)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--threads", type=int, default=2)
+    args = ap.parse_args(argv)
+    import torch
+
+    from vision.train.model import SUIT_H, Calibrated
+
+    torch.set_num_threads(args.threads)
+    t0 = time.time()
+    tr, va = build(args.cache, args.instances, args.val_instances, args.threads)
+    print(f"data: {len(tr['y'])} training, {len(va['y'])} validation crops ({(time.time() - t0) / 60:.1f} min)", flush=True)
+    net, temperature, stats = train(tr, va, steps=args.steps, seed=args.seed)
+    args.out.mkdir(parents=True, exist_ok=True)
+    torch.save({"state_dict": net.state_dict(), "temperature": temperature}, args.out / "cards_grey.pt")
+    torch.onnx.export(Calibrated(net, temperature).eval(), torch.zeros(1, 3, SUIT_H, INPUT_W), str(args.out / GREY_FILE),
+                      input_names=["top"], output_names=["suits"], dynamic_axes={"top": {0: "n"}, "suits": {0: "n"}},
+                      opset_version=17, dynamo=False)
+    facts = {"file": GREY_FILE, "answers": list(GREY_SUITS), "temperature": round(temperature, 4),
+             "input": {"height": SUIT_H, "width": INPUT_W, "layout": "NCHW", "channels": "grey in B, G and R",
+                       "scale": "1/255", "region": "the top of the model's input"},
+             "steps": args.steps, "seed": args.seed, "instances": args.instances, **stats,
+             "minutes": round((time.time() - t0) / 60, 1)}
+    (args.out / "cards_grey.json").write_text(json.dumps(facts, indent=2) + "\n")
+    print(json.dumps(facts), flush=True)
+
+
+if __name__ == "__main__":
+    main()
