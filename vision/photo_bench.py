@@ -123,6 +123,8 @@ class PhotoReading:
     ms: float
     group: str = "-"
     cpu_ms: float = 0.0
+    #: the photo shows no colour (:func:`vision.doubt.colour_strength`): suits by shape alone
+    colourless: bool = False
 
     @property
     def right(self) -> bool:
@@ -153,6 +155,9 @@ class PhotoReport:
             kinds.setdefault(_kind(r.truth), []).append(r)
             groups.setdefault(r.group, []).append(r)
         black = [r for r in wrong if _black_swap(r.truth, r.card)]
+        red_black = [r for r in wrong if _colour_swap(r.truth, r.card)]
+        by_colour = {"colour": [r for r in self.readings if not r.colourless],
+                     "no colour": [r for r in self.readings if r.colourless]}
         return {
             "mode": self.mode,
             "photos": n,
@@ -163,8 +168,11 @@ class PhotoReport:
             "read_as_unknown": sum(r.card == UNKNOWN and r.truth != UNKNOWN for r in self.readings),
             "by_kind": {k: _figures(v) for k, v in sorted(kinds.items())},
             "by_group": {k: _figures(v) for k, v in sorted(groups.items())},
+            "by_colour": {k: _figures(v) for k, v in by_colour.items() if v},
             "black_suit_confusions": {"count": len(black),
                                       "confident": sum(r.confidence >= CONFIDENT for r in black)},
+            "red_black_confusions": {"count": len(red_black),
+                                     "confident": sum(r.confidence >= CONFIDENT for r in red_black)},
             "confusions": [{"truth": t, "read": c, "count": k}
                            for (t, c), k in Counter((r.truth, r.card) for r in wrong).most_common()],
             "mistakes": [{"photo": r.path, "truth": r.truth, "read": r.card, "confidence": round(r.confidence, 4)}
@@ -193,6 +201,14 @@ def _black_swap(truth: str, read: str) -> bool:
     return truth[:-1] == read[:-1] and {truth[-1:], read[-1:]} == {"S", "C"} and len(truth) >= 2
 
 
+def _colour_swap(truth: str, read: str) -> bool:
+    """Whether ``read`` is ``truth``'s rank in a suit of the other colour (a red card read black,
+    or a black one red)."""
+    suits = "SHDC"
+    return (len(truth) >= 2 and truth[:-1] == read[:-1] and truth[-1:] in suits and read[-1:] in suits
+            and (truth[-1] in "HD") != (read[-1] in "HD"))
+
+
 def _kind(label: str) -> str:
     if label in (BACK, UNKNOWN):
         return "backs" if label == BACK else "no card"
@@ -211,6 +227,7 @@ def measure(items: Sequence[tuple[Path, str]], classifier: CardClassifier, *, cr
     card each, as the table pipeline cuts them (read by the classifier alone); otherwise they are
     photos with background round a card at any angle (read as ``pegpi classify`` reads them, or with
     ``whole_photo`` as ``pegpi recognize`` does: its surest card, "no card" if it finds none)."""
+    from vision.doubt import COLOURLESS, colour_strength
     from vision.recognize import read_card, recognize
 
     report = PhotoReport("crops" if crops else "recognize" if whole_photo else "photos")
@@ -233,7 +250,8 @@ def measure(items: Sequence[tuple[Path, str]], classifier: CardClassifier, *, cr
             card, confidence = d.card, d.confidence
         report.readings.append(PhotoReading(str(path), truth, card, float(confidence),
                                             (time.perf_counter() - began) * 1e3, groups.get(str(path), "-"),
-                                            (time.process_time() - began_cpu) * 1e3))
+                                            (time.process_time() - began_cpu) * 1e3,
+                                            colour_strength(image) < COLOURLESS))
         del image
         report.peak_mb = peak_resident_mb()
         if progress is not None:

@@ -313,12 +313,14 @@ def cmd_bench_photos(args: argparse.Namespace) -> int:
               f"{CONFIDENT} or more) {res['confident_mistake_rate']:.2%} ({res['confident_mistakes']}); "
               f"read as no card {res['read_as_unknown']}; {res['median_ms_per_photo']:.0f} ms a photo "
               f"(median; {res['median_cpu_ms_per_photo']:.0f} ms of CPU); peak memory {res['peak_mb']:.0f} MB")
-        for part in ("by_kind", "by_group"):
+        for part in ("by_kind", "by_group", "by_colour"):
             print(f"  {part.replace('_', ' ')}: " + "; ".join(
                 f"{k} {v['right']}/{v['photos']} ({v['confident_mistakes']} confident mistakes)"
                 for k, v in res[part].items()))
         black = res["black_suit_confusions"]
         print(f"  clubs and spades swapped: {black['count']} ({black['confident']} confident)")
+        red = res["red_black_confusions"]
+        print(f"  red and black swapped: {red['count']} ({red['confident']} confident)")
     for m in res["mistakes"]:
         print(f"  wrong: {m['photo']}: {m['truth']} read as {m['read']} ({m['confidence']:.2f})")
     for sk in res["skipped"]:

@@ -148,3 +148,17 @@ def test_figures_per_capture_group_and_swapped_black_suits(tmp_path, capsys):
     assert main(["bench", "photos", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "by group: desk 1/2" in out and "clubs and spades swapped: 1" in out
+    assert "by colour: colour 2/3" in out and "red and black swapped: 0" in out
+
+
+def test_grey_photos_are_counted_apart_with_red_and_black_swaps(tmp_path, capsys):
+    """Photos without colour get figures of their own, and a red card read as a black one (or the
+    other way round) is counted."""
+    grey = cv2.cvtColor(cv2.cvtColor(photo("9H", 24), cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    cv2.imwrite(str(tmp_path / "9H.png"), grey)
+    cv2.imwrite(str(tmp_path / "4D.png"), photo("4S", 25))  # named after a red card
+    assert main(["bench", "photos", str(tmp_path), "--json"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert res["by_colour"]["no colour"]["photos"] == 1 and res["by_colour"]["colour"]["photos"] == 1
+    assert res["by_colour"]["colour"]["right"] == 0
+    assert res["red_black_confusions"]["count"] >= 1
