@@ -768,23 +768,31 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
             for d, whole in kept]
     kept = _suits_checked(classifier, source, kept)
     if colourless:  # no colour in the photo: suits by shape, and none sure
-        return _greyed(classifier, source, [d for d, _whole in kept])
+        return _greyed(classifier, source, [d for d, _whole in kept], [whole for _d, whole in kept])
     return [d for d, _whole in kept]
 
 
-def _greyed(classifier: CardClassifier, source: Pyramid, found: list[Detection]) -> list[Detection]:
-    """``found``, read in a photo with no colour: each suited card with the suit the grey suit
-    network reads by shape (:mod:`vision.grey`; the card network takes a grey heart for a spade),
-    and held below sure."""
+def _greyed(classifier: CardClassifier, source: Pyramid, found: list[Detection],
+            whole: Sequence[bool]) -> list[Detection]:
+    """``found``, read in a photo with no colour, all held below sure: each suited card seen
+    ``whole`` or lying apart from the others with the suit the grey suit network reads by shape
+    (:mod:`vision.grey`; the card network takes a grey heart for a spade). A card under others
+    keeps its reading: the top of its crop shows the cards over it."""
     reader = grey_suits_for(classifier)
-    suits = [i for i, d in enumerate(found) if suited(d.card)]
+    suits = [i for i, d in enumerate(found) if suited(d.card) and (whole[i] or _apart(d, found))]
     odds = reader.odds([source.warp(found[i].corners) for i in suits]) if reader is not None and suits else None
     out = list(found)
     for j, i in enumerate(suits):
         d = found[i]
-        card = d.card if odds is None else d.card[:-1] + GREY_SUITS[int(odds[j].argmax())]
-        out[i] = Detection(card, min(d.confidence, DOUBT), d.corners)
-    return out
+        out[i] = Detection(d.card if odds is None else d.card[:-1] + GREY_SUITS[int(odds[j].argmax())],
+                           d.confidence, d.corners)
+    return [Detection(d.card, min(d.confidence, DOUBT), d.corners) if suited(d.card) else d for d in out]
+
+
+def _apart(d: Detection, found: Sequence[Detection]) -> bool:
+    """Whether ``d``'s outline overlaps no other card of ``found`` by more than a twentieth of its area."""
+    area = float(cv2.contourArea(d.corners))
+    return all(k is d or cv2.intersectConvexConvex(d.corners, k.corners)[0] <= 0.05 * area for k in found)
 
 
 #: a black card read from its index alone stays sure unless the suit network gives its suit
@@ -1054,7 +1062,7 @@ def _read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
         if found and (best is None or found[0].confidence > best.confidence):
             best = _confirmed(found[0], classifier, pyramid, colourless)
     if best is not None:
-        return _greyed(classifier, pyramid, [best])[0] if colourless else best
+        return _greyed(classifier, pyramid, [best], [True])[0] if colourless else best
     # "no card" is never sure in a photo meant to show one, as the card may be there unfound
     p = held(reads[0][0]) if reads[0][0].label == UNKNOWN else reads[0][0]
     return Detection(p.label, p.confidence, whole)
