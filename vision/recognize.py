@@ -786,13 +786,20 @@ def _greyed(classifier: CardClassifier, source: Pyramid, found: list[Detection],
         d = found[i]
         out[i] = Detection(d.card if odds is None else d.card[:-1] + GREY_SUITS[int(odds[j].argmax())],
                            d.confidence, d.corners)
-    return [Detection(d.card, min(d.confidence, DOUBT), d.corners) if suited(d.card) else d for d in out]
+    out = [Detection(d.card, min(d.confidence, DOUBT), d.corners) if suited(d.card) else d for d in out]
+    # a card read twice (both corners) in two suits may now be one card twice: it is reported once
+    return [d for i, d in enumerate(out) if not any(k.card == d.card and _overlaps(d, k) for k in out[:i])]
+
+
+def _overlaps(d: Detection, k: Detection) -> bool:
+    """Whether ``k``'s outline covers more than a twentieth of ``d``'s."""
+    return float(cv2.intersectConvexConvex(d.corners, k.corners)[0]) > 0.05 * float(cv2.contourArea(d.corners))
 
 
 def _apart(d: Detection, found: Sequence[Detection]) -> bool:
-    """Whether ``d``'s outline overlaps no other card of ``found`` by more than a twentieth of its area."""
-    area = float(cv2.contourArea(d.corners))
-    return all(k is d or cv2.intersectConvexConvex(d.corners, k.corners)[0] <= 0.05 * area for k in found)
+    """Whether ``d``'s outline overlaps no card of ``found`` of another rank (a card read twice,
+    from both its corners, overlaps itself: that is no other card over it)."""
+    return all(k is d or k.card[:-1] == d.card[:-1] or not _overlaps(d, k) for k in found)
 
 
 #: a black card read from its index alone stays sure unless the suit network gives its suit
