@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
-from vision.model_input import INPUT_H, INPUT_W, half_turned, preprocess, shifted
+from vision.grey import SUITS as GREY_SUITS
+from vision.model_input import INPUT_H, INPUT_W, preprocess
 from vision.render import render_card
 from vision.render.cards import COURTS, RANKS, SUITS
 from vision.render.photo import table_crop
@@ -34,8 +35,6 @@ from vision.train.data import TRAIN_DESIGNS, VAL_DESIGNS, reframe
 if TYPE_CHECKING:
     from vision.train.model import SuitNet
 
-#: the four answers, in this order
-GREY_SUITS = SUITS  # ("S", "H", "D", "C")
 #: the file the product loads, beside the card model
 GREY_FILE = "cards_grey.onnx"
 #: share of the faces that are courts: a court shows its suit only in its index and by its head
@@ -124,15 +123,6 @@ def greyed(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return out
 
 
-def tops(x: np.ndarray, way: np.ndarray, shift: tuple[int, int], rows: int) -> np.ndarray:
-    """The top ``rows`` of crops ``x``, each turned 180 degrees where ``way`` is 1, moved by ``shift``."""
-    x = x.copy()
-    x[way == 1] = half_turned(x[way == 1])
-    if shift != (0, 0):
-        x = shifted(x, [(shift[1], shift[0])])[0]
-    return np.ascontiguousarray(x[:, :rows])
-
-
 def train(tr: dict[str, np.ndarray], va: dict[str, np.ndarray], *, steps: int, seed: int,
           batch: int = 256, lr: float = 3e-3) -> tuple[SuitNet, float, dict[str, float]]:
     """Train the four-suit network on ``tr``; calibrate and measure it on ``va`` (greyed by the
@@ -142,7 +132,8 @@ def train(tr: dict[str, np.ndarray], va: dict[str, np.ndarray], *, steps: int, s
 
     from vision.train.calib import fit_temperature
     from vision.train.data import brighten
-    from vision.train.model import SUIT_H, SuitNet, nhwc_tensor, take_step
+    from vision.train.model import SuitNet, nhwc_tensor, take_step
+    from vision.train.suit import tops
 
     torch.manual_seed(seed)
     gen = np.random.default_rng([seed, 23])
@@ -154,8 +145,8 @@ def train(tr: dict[str, np.ndarray], va: dict[str, np.ndarray], *, steps: int, s
     for step in range(steps):
         net.train()
         pick = gen.integers(0, len(y_all), batch)
-        xb = tops(reframe(tr["x"][pick], gen, 0.5), gen.integers(0, 2, batch),
-                  (int(gen.integers(-4, 5)), int(gen.integers(-4, 5))), SUIT_H)
+        xb = tops(reframe(tr["x"][pick], gen, 0.5), np.arange(batch), gen.integers(0, 2, batch),
+                  (int(gen.integers(-4, 5)), int(gen.integers(-4, 5))))
         xb = greyed(brighten(xb, gen), gen)
         loss = F.cross_entropy(net(nhwc_tensor(xb)), torch.from_numpy(y_all[pick]), label_smoothing=0.05)
         take_step(opt, sched, loss, step, steps)
@@ -168,7 +159,8 @@ def train(tr: dict[str, np.ndarray], va: dict[str, np.ndarray], *, steps: int, s
 
     def logits(way: int) -> np.ndarray:
         with torch.no_grad():
-            out: np.ndarray = torch.cat([net(nhwc_tensor(tops(vx[i:i + 512], np.full(len(vx[i:i + 512]), way), (0, 0), SUIT_H)))
+            out: np.ndarray = torch.cat([net(nhwc_tensor(tops(vx, np.arange(i, min(i + 512, len(vx))),
+                                                              np.full(min(512, len(vx) - i), way))))
                                          for i in range(0, len(vx), 512)]).numpy()
         return out
 
