@@ -82,10 +82,13 @@ def doubted(p: Prediction, index: Prediction | None = None, *, colourless: bool 
             index_needed: bool = False, index_says: float = 0.0) -> Prediction:
     """``p`` with its confidence held at :data:`DOUBT` when its corner index (``index``) reads
     another card or a back (at ``index_says`` or more: by default however unsurely), or
-    (``index_needed``) shows no card where ``p`` says one is, or when ``colourless`` (the photo
+    (``index_needed``) shows no card where ``p`` says one is or reads under :data:`INDEX_SAYS`, or when ``colourless`` (the photo
     shows no colour) and ``p`` is a suited card."""
     against = (index is not None and index.label not in (UNKNOWN, p.label) and p.label != UNKNOWN
                and index.confidence >= index_says)
-    if index_needed and index is not None and index.label == UNKNOWN and p.label not in (UNKNOWN, BACK):
-        against = True  # a card outline without an index: a box printed on a card, or no card
+    if index_needed and index is not None and p.label not in (UNKNOWN, BACK) \
+            and (index.label == UNKNOWN or index.confidence < INDEX_SAYS):
+        # a card outline without an index (a box printed on a card, or no card), or whose index
+        # hardly reads (a 6 of spades half in shadow reads as an 8 whole, its index 8 at 0.41)
+        against = True
     return held(p) if against or (colourless and suited(p.label)) else p

@@ -40,7 +40,7 @@ from vision.api import CARD_MM, UNKNOWN, CardClassifier, Prediction
 from vision.doubt import COLOURLESS, DOUBT, INDEX_SAYS, colour_strength, doubted, held, suited
 from vision.grey import SUITS as GREY_SUITS
 from vision.grey import grey_suits_for
-from vision.locate import FRAME_SHARE, card_shaped, downscaled, frame_quad, nested_losers, outermost
+from vision.locate import FRAME_SHARE, card_shaped, downscaled, frame_quad, inside, nested_losers, outermost
 from vision.model_input import INPUT_H, INPUT_W
 
 ASPECT = CARD_MM[1] / CARD_MM[0]  # 1.397
@@ -59,8 +59,25 @@ class Detection:
                 "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners]}
 
 
-def _masks(img: np.ndarray, grey: np.ndarray) -> list[np.ndarray]:
-    """Binary masks of card-like regions (``grey``: ``img`` in grey)."""
+#: a card face is at least this much lighter than the table within a tenth of the photo around
+#: it, on a table nearly as light as the card (pale wood) and under light that falls off across it
+LIGHTER_AROUND = 1.06
+
+
+def _lighter_than_around(grey: np.ndarray) -> np.ndarray:
+    """Where ``grey`` is :data:`LIGHTER_AROUND` times lighter than its surroundings' mean (a
+    Gaussian a tenth of the photo wide, worked out on a quarter-size copy to stay cheap)."""
+    h, w = grey.shape[:2]
+    small = cv2.resize(grey, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
+    around = cv2.GaussianBlur(small.astype(np.float32), (0, 0), max(1.0, min(h, w) / 40))
+    around = cv2.resize(around, (w, h), interpolation=cv2.INTER_LINEAR)
+    return ((grey > LIGHTER_AROUND * np.maximum(around, 1.0)) * 255).astype(np.uint8)
+
+
+def _masks(img: np.ndarray, grey: np.ndarray, *, lighter: bool = False) -> list[np.ndarray]:
+    """Binary masks of card-like regions (``grey``: ``img`` in grey); with ``lighter`` also where
+    the image is lighter than around it (for a photo of one card: among several cards, that
+    mask's blobs would set the size of the cards sought)."""
     hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
     v = hsv[..., 2].astype(np.int16)
     s = hsv[..., 1].astype(np.int16)
@@ -84,6 +101,8 @@ def _masks(img: np.ndarray, grey: np.ndarray) -> list[np.ndarray]:
     dist = np.clip(dist * (255.0 / max(1.0, float(np.percentile(dist, 99.5)))), 0, 255).astype(np.uint8)
     _, m3 = cv2.threshold(dist, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     masks.append(m3)
+    if lighter:
+        masks.append(_lighter_than_around(grey))
     grey = cv2.GaussianBlur(grey, (5, 5), 0)
     med = float(np.median(grey))
     for lo, hi in ((max(8, 0.3 * med), min(255, max(30, 0.8 * med))), (6, 18)):
@@ -638,13 +657,25 @@ def _read_hypotheses(classifier: CardClassifier, image: Pyramid, quads: list[np.
     return out
 
 
+#: a card seen less than this many pixels high is never read surely: its index is a few pixels
+#: tall, and a 6 of spades 40 px high reads as an 8 whole and by its index alike
+SMALLEST_SURE = 60.0
+
+
+def _small_held(d: Detection) -> Detection:
+    """``d`` held below sure if its card is too small in the image read (:data:`SMALLEST_SURE`)."""
+    if _height(d.corners) >= SMALLEST_SURE or d.confidence <= DOUBT:
+        return d
+    return Detection(d.card, DOUBT, d.corners)
+
+
 def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: float = 0.5,
               include_backs: bool = True) -> list[Detection]:
     """Every card found in ``image`` (BGR uint8) with its reading and corners."""
     # cards are cut from a copy at most twice the locator's size: a 12-megapixel photo is shrunk
     # once instead of by every crop
     source_img, to_source = downscaled(image, 2 * _WORK)
-    found = _recognize(source_img, classifier, min_confidence, include_backs)
+    found = [_small_held(d) for d in _recognize(source_img, classifier, min_confidence, include_backs)]
     if to_source == 1.0:
         return found
     return [Detection(d.card, d.confidence, d.corners / to_source) for d in found]
@@ -852,6 +883,8 @@ def _clash(d: Detection, whole: bool, k: Detection, kwhole: bool) -> bool:
 # -- one card per image ------------------------------------------------------------------------
 
 _ONE_WORK = 640  # long side the single-card locator works on
+#: an outline inside another at least this many times its size is not taken for the other's print
+MUCH_LARGER = 6.0
 
 
 def _large_quads(mask: np.ndarray, min_area: float, out: list[np.ndarray]) -> None:
@@ -881,7 +914,7 @@ def card_outlines(img: np.ndarray, min_share: float = 0.01, *, grabcut: bool | N
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     quads: list[np.ndarray] = []
     if grabcut is not True:
-        masks = _masks(small, grey)
+        masks = _masks(small, grey, lighter=True)
         for m in masks:
             _large_quads(m, min_area, quads)
         # things on the table touching the card join its outline: open them off, on masks of
@@ -910,7 +943,12 @@ def card_outlines(img: np.ndarray, min_share: float = 0.01, *, grabcut: bool | N
             _large_quads(cv2.resize(fg, (sw, sh), interpolation=cv2.INTER_NEAREST), min_area, quads)
         except cv2.error:
             pass  # a flat image: GrabCut has nothing to model
-    quads = outermost(quads, sh * sw)
+    # a card lies inside the table's outline when the table is lighter than what surrounds it:
+    # an outline inside one :data:`MUCH_LARGER` is not taken for its print, but left for the
+    # corner indices to judge (nested_losers)
+    big = [b for b in quads if cv2.contourArea(b) < FRAME_SHARE * sh * sw]
+    quads = [q for q in quads if not any(b is not q and inside(q, b) and cv2.contourArea(b) < MUCH_LARGER * cv2.contourArea(q)
+                                         for b in big)]
     if len(quads) > 1:
         # the outline that runs along the image's edges best first (an outline that swallowed
         # something touching the card leaves the card's edge somewhere), then the larger
@@ -1002,7 +1040,7 @@ def read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
     if image.ndim != 3 or image.shape[2] != 3 or min(h, w) < 8:
         raise ValueError(f"read_card wants a BGR image of at least 8x8 pixels, got shape {image.shape}")
     small, scale = downscaled(image)
-    d = _read_card(small, classifier)
+    d = _small_held(_read_card(small, classifier))
     if scale == 1.0:
         return d
     return Detection(d.card, d.confidence, d.corners / scale)
@@ -1039,6 +1077,43 @@ def _confirmed(d: Detection, classifier: CardClassifier, image: Pyramid, colourl
     return d
 
 
+#: an outline whose sides' ratio (long over short) is below this may be a card seen at a slant
+#: along its long side, which looks nearly square: which sides are its top is not known
+SQUARISH = 1.25
+
+
+def _sides_ratio(quad: np.ndarray) -> float:
+    sides = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
+    a, b = sides[0] + sides[2], sides[1] + sides[3]
+    return float(max(a, b) / max(1e-6, min(a, b)))
+
+
+def _way_rank(read: tuple[Prediction, bool, Prediction | None]) -> tuple[bool, bool, float]:
+    """Which of two ways of reading one outline to keep: the one whose corner shows the card
+    read, then one that reads a card, then the surer."""
+    p, shows, _index = read
+    return shows, p.label != UNKNOWN, p.confidence
+
+
+def _turn_squarish(classifier: CardClassifier, image: Pyramid, quads: list[np.ndarray],
+                   reads: list[tuple[Prediction, bool, Prediction | None]], colourless: bool) -> None:
+    """Reads each outline after the first (the photo's own frame) that is nearly square
+    (:data:`SQUARISH`) turned a quarter as well, and keeps in ``quads`` and ``reads`` the way
+    whose corner shows the card read, or else the surer card."""
+    turn = [i for i in range(1, len(quads)) if _sides_ratio(quads[i]) < SQUARISH]
+    if not turn:
+        return
+    turned = [np.roll(quads[i], -1, axis=0) for i in turn]
+    for i, q, r in zip(turn, turned, _read_doubting(classifier, [image.warp(q) for q in turned], colourless),
+                       strict=True):
+        if _way_rank(r) > _way_rank(reads[i]):
+            quads[i], reads[i] = q, r
+
+
+#: a photo of one card whose best outline reads under this is searched further, as if none read
+WEAK = 0.6
+
+
 def _read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
     h, w = image.shape[:2]
     whole = frame_quad(h, w)
@@ -1046,6 +1121,7 @@ def _read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
     quads = [whole] + card_outlines(image)
     pyramid = Pyramid(image)  # the outlines' crops share one shrinking of a large photo
     reads = _read_doubting(classifier, [pyramid.warp(q) for q in quads], colourless)
+    _turn_squarish(classifier, pyramid, quads, reads, colourless)
     losers = nested_losers(quads, [shows for _p, shows, _index in reads])
     best: Detection | None = None
     best_key = 0.0
@@ -1055,11 +1131,11 @@ def _read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
         key = p.confidence + (0.05 if shows else 0.0)
         if i not in losers and p.label != UNKNOWN and p.confidence >= 0.5 and key > best_key:
             best, best_key = Detection(p.label, p.confidence, q), key
-    if best is None or (best.card == "back" and best.confidence <= DOUBT):
-        # no outline read as a card (or only unsurely as a back): the outlines may have taken in
-        # a shadow or a pattern of the table; look harder, with GrabCut (unless it made the
-        # outlines) and, unless GrabCut's outline reads a card surely, with the hypotheses of
-        # recognize()
+    if best is None or best.confidence < WEAK or (best.card == "back" and best.confidence <= DOUBT):
+        # no outline read as a card (or only weakly, or only unsurely as a back): the outlines
+        # may have taken in a shadow or a pattern of the table; look harder, with GrabCut
+        # (unless it made the outlines) and, unless GrabCut's outline reads a card surely, with
+        # the hypotheses of recognize()
         more = [q for q in card_outlines(image, grabcut=True) if all(np.abs(q - k).max() > 4 for k in quads)]
         for q, (p, _shows, _index) in zip(more, _read_doubting(classifier, [pyramid.warp(q) for q in more], colourless),
                                   strict=True):

@@ -37,6 +37,14 @@ def test_an_agreeing_or_blank_index_leaves_the_reading() -> None:
     assert doubted(Prediction("QC", 0.6), Prediction("QS", 0.99)).confidence == 0.6  # already unsure
 
 
+def test_a_photo_reading_needs_its_index_to_show_the_card_surely() -> None:
+    # a 6 of spades half in shadow reads as an 8 whole, its index an 8 at 0.41: not sure
+    assert doubted(Prediction("8S", 0.94), Prediction("8S", 0.41), index_needed=True).confidence == DOUBT
+    assert doubted(Prediction("8S", 0.94), Prediction("unknown", 0.9), index_needed=True).confidence == DOUBT
+    assert doubted(Prediction("8S", 0.94), Prediction("8S", 0.6), index_needed=True).confidence == 0.94
+    assert doubted(Prediction("back", 0.97), Prediction("back", 0.3), index_needed=True).confidence == 0.97
+
+
 @pytest.mark.parametrize(("whole", "index", "clubs", "outvoted"), [
     (Prediction("JC", 0.99), Prediction("JS", 0.78), 0.47, True),  # index and suit network: a spade
     (Prediction("JS", 0.99), Prediction("JC", 0.9), 0.7, True),

@@ -165,3 +165,32 @@ def test_a_court_s_picture_read_as_a_back_is_never_sure() -> None:
     assert not _back_shown(frame, Prediction("back", 0.75), area)
     assert not _back_shown(box, Prediction("back", 0.95), area)
     assert _back_shown(frame, Prediction("back", 0.95), area)
+
+
+def _on_pale_wood(card: str, seed: int, squash: float) -> tuple[np.ndarray, np.ndarray]:
+    """A 480 x 640 photo of a card on a table nearly as light as the card, lit brighter at one
+    end, the card seen at a slant along its long side (``squash``: its height as seen over
+    88/63 of its width), so that it may look wider than tall."""
+    rng = np.random.default_rng(seed)
+    face = render_card(card, HELDOUT_DESIGN_SEEDS[seed % 8], px_per_mm=3.0, rng=rng, alpha=True)
+    h, w = 640, 480
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    light = 150 + 95 * (1 - yy / h) + 5 * np.sin(xx / 9.0 + 3 * np.sin(yy / 60.0))  # grain
+    canvas = np.repeat(light[..., None], 3, axis=2) * np.array([0.93, 0.97, 1.0], np.float32)
+    cw = 120.0
+    ch = cw * CARD_MM[1] / CARD_MM[0] * squash
+    x0, y0 = 200.0, 380.0  # where the light is as bright as the card's paper
+    quad = np.array([[x0, y0], [x0 + cw, y0 + 10], [x0 + cw - 6, y0 + 10 + ch], [x0 - 6, y0 + ch]], np.float32)
+    _paste_card(canvas, face, quad)
+    return camera(np.clip(canvas, 0, 255).astype(np.uint8), rng, 0.2), quad
+
+
+@pytest.mark.parametrize(("card", "seed"), [("8D", 1), ("QH", 2), ("4S", 3)])
+def test_a_card_on_a_pale_table_seen_at_a_slant_is_found_and_read(card: str, seed: int) -> None:
+    """The pale table's outline holds the card inside it, and the card's outline is nearly
+    square: its top may be either pair of sides (the shorter here is the card's long side)."""
+    img, quad = _on_pale_wood(card, seed, 0.6)
+    d = read_card(img, load_default_classifier())
+    assert d.card == card, (d.card, d.confidence)
+    err = min(np.abs(d.corners - np.roll(quad, k, axis=0)).max() for k in range(4))
+    assert err < 12, err
