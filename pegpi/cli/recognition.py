@@ -62,6 +62,14 @@ def register(commands: Any, benches: Any) -> None:
     b.add_argument("--json", action="store_true")
     b.set_defaults(func=cmd_bench_photos)
 
+    b = benches.add_parser("scenes", help="recognize on photos of several real cards listed in the folder's "
+                                          "labels.csv: cards found, wrong readings, confident mistakes")
+    b.add_argument("folder", type=Path, help="a folder of photos with a labels.csv (columns file, cards)")
+    b.add_argument("--every", type=int, default=1, metavar="N", help="read every Nth listed photo only")
+    b.add_argument("--model", type=Path, default=None, help="another ONNX card model (default: the shipped one)")
+    b.add_argument("--json", action="store_true")
+    b.set_defaults(func=cmd_bench_scenes)
+
     b = benches.add_parser("enrolment", help="a deck the model cannot read (Decktet-like) taught at the simulated "
                                              "table through the phone's enrolment wizard, then read from table frames")
     b.add_argument("--deals", type=int, default=63, help="tables of 16 cards read before and after (63: 1008 cards)")
@@ -323,6 +331,48 @@ def cmd_bench_photos(args: argparse.Namespace) -> int:
         print(f"  red and black swapped: {red['count']} ({red['confident']} confident)")
     for m in res["mistakes"]:
         print(f"  wrong: {m['photo']}: {m['truth']} read as {m['read']} ({m['confidence']:.2f})")
+    for sk in res["skipped"]:
+        print(f"  skipped: {sk['photo']}: {sk['reason']}")
+    return 0
+
+
+def cmd_bench_scenes(args: argparse.Namespace) -> int:
+    from vision.api import CONFIDENT
+    from vision.errors import PhotoLabelError
+    from vision.scene_bench import measure_scenes, read_labels
+
+    if args.every < 1:
+        raise PegpiError(f"--every wants a whole number of 1 or more (got {args.every})")
+    if not args.folder.is_dir():
+        raise PegpiError(f"no folder at {args.folder}")
+    try:
+        scenes = read_labels(args.folder)[::args.every]
+    except PhotoLabelError as exc:
+        raise PegpiError(str(exc)) from None
+    clf = _classifier("none", args.model)
+
+    def progress(done: int, total: int) -> None:
+        if done % 10 == 0 or done == total:
+            print(f"  read {done} of {total}", file=sys.stderr, flush=True)
+
+    res = measure_scenes(scenes, clf, progress=None if args.json else progress).as_dict()
+    res["model"] = str(clf.model_path)
+    if args.json:
+        print(json.dumps(res, indent=2))
+        return 0
+    print(f"{res['photos']} photos of several real cards read as recognize does, by {clf.model_path.name}"
+          + (f" ({len(res['skipped'])} skipped)" if res["skipped"] else ""))
+    if res["photos"]:
+        print(f"  found {res['found']} of {res['cards_listed']} cards listed ({res['recall']:.1%}), "
+              f"{res['found_surely']} of them surely; wrong readings {res['wrong_readings']}, confident "
+              f"mistakes (read at {CONFIDENT} or more) {res['confident_mistakes']}; "
+              f"{res['median_ms_per_photo']:.0f} ms a photo (median; {res['median_cpu_ms_per_photo']:.0f} ms "
+              f"of CPU); peak memory {res['peak_mb']:.0f} MB")
+        print("  by group: " + "; ".join(f"{g} {v['found']}/{v['cards']} ({v['confident_mistakes']} confident "
+                                         f"mistakes)" for g, v in res["by_group"].items()))
+    for m in res["photos_with_misses"]:
+        wrong = ", ".join(f"{w['card']} ({w['confidence']:.2f})" for w in m["wrong"])
+        print(f"  {m['photo']}: missed {' '.join(m['missed']) or 'none'}" + (f"; wrong {wrong}" if wrong else ""))
     for sk in res["skipped"]:
         print(f"  skipped: {sk['photo']}: {sk['reason']}")
     return 0
