@@ -87,8 +87,9 @@ def doubted(p: Prediction, index: Prediction | None = None, *, colourless: bool 
     against = (index is not None and index.label not in (UNKNOWN, p.label) and p.label != UNKNOWN
                and index.confidence >= index_says)
     if index_needed and index is not None and p.label not in (UNKNOWN, BACK) \
-            and (index.label == UNKNOWN or index.confidence < INDEX_SAYS):
+            and (index.label == UNKNOWN or index_says <= index.confidence < INDEX_SAYS):
         # a card outline without an index (a box printed on a card, or no card), or whose index
-        # hardly reads (a 6 of spades half in shadow reads as an 8 whole, its index 8 at 0.41)
+        # hardly reads (a 6 of spades half in shadow reads as an 8 whole, its index 8 at 0.41),
+        # unless only indices read at ``index_says`` or more count
         against = True
     return held(p) if against or (colourless and suited(p.label)) else p

@@ -1114,6 +1114,12 @@ def _turn_squarish(classifier: CardClassifier, image: Pyramid, quads: list[np.nd
 WEAK = 0.6
 
 
+def _surer(card: str, confidence: float, best: Detection | None) -> bool:
+    """Whether a reading found searching further replaces ``best``: if surer, and not a back
+    where a face was read (a face read weakly is likelier than a court's frame read as a back)."""
+    return best is None or (confidence > best.confidence and not (card == "back" and best.card != "back"))
+
+
 def _read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
     h, w = image.shape[:2]
     whole = frame_quad(h, w)
@@ -1139,10 +1145,10 @@ def _read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
         more = [q for q in card_outlines(image, grabcut=True) if all(np.abs(q - k).max() > 4 for k in quads)]
         for q, (p, _shows, _index) in zip(more, _read_doubting(classifier, [pyramid.warp(q) for q in more], colourless),
                                   strict=True):
-            if p.label != UNKNOWN and p.confidence >= 0.5 and (best is None or p.confidence > best.confidence):
+            if p.label != UNKNOWN and p.confidence >= 0.5 and _surer(p.label, p.confidence, best):
                 best = Detection(p.label, p.confidence, q)
         found = recognize(image, classifier) if best is None or best.confidence <= DOUBT else []
-        if found and (best is None or found[0].confidence > best.confidence):
+        if found and _surer(found[0].card, found[0].confidence, best):
             best = _confirmed(found[0], classifier, pyramid, colourless)
     if best is not None:
         return _greyed(classifier, pyramid, [best], [True])[0] if colourless else best

@@ -43,6 +43,9 @@ def test_a_photo_reading_needs_its_index_to_show_the_card_surely() -> None:
     assert doubted(Prediction("8S", 0.94), Prediction("unknown", 0.9), index_needed=True).confidence == DOUBT
     assert doubted(Prediction("8S", 0.94), Prediction("8S", 0.6), index_needed=True).confidence == 0.94
     assert doubted(Prediction("back", 0.97), Prediction("back", 0.3), index_needed=True).confidence == 0.97
+    # recognize ranks its candidates counting only indices read at 0.5 or more, and holds later
+    assert doubted(Prediction("8S", 0.94), Prediction("8S", 0.41), index_needed=True,
+                   index_says=0.5).confidence == 0.94
 
 
 @pytest.mark.parametrize(("whole", "index", "clubs", "outvoted"), [
