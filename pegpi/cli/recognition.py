@@ -7,7 +7,7 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -287,6 +287,31 @@ def cmd_enroll(args: argparse.Namespace) -> int:
     return 0
 
 
+def _progress(every: int) -> Callable[[int, int], None]:
+    """A bench's progress on stderr, every ``every`` photos and at the last."""
+    def say(done: int, total: int) -> None:
+        if done % every == 0 or done == total:
+            print(f"  read {done} of {total}", file=sys.stderr, flush=True)
+    return say
+
+
+def _json_printed(res: dict[str, Any], clf: Any, as_json: bool) -> bool:
+    """Names the model in a bench's figures, and prints them as JSON if asked (then True)."""
+    res["model"] = str(clf.model_path)
+    if as_json:
+        print(json.dumps(res, indent=2))
+    return as_json
+
+
+def _skipped(res: dict[str, Any]) -> str:
+    return f" ({len(res['skipped'])} skipped)" if res["skipped"] else ""
+
+
+def _cost(res: dict[str, Any]) -> str:
+    return (f"{res['median_ms_per_photo']:.0f} ms a photo (median; {res['median_cpu_ms_per_photo']:.0f} ms of CPU); "
+            f"peak memory {res['peak_mb']:.0f} MB")
+
+
 def cmd_bench_photos(args: argparse.Namespace) -> int:
     from vision.api import CONFIDENT, IMAGE_EXT
     from vision.errors import PhotoLabelError
@@ -303,24 +328,16 @@ def cmd_bench_photos(args: argparse.Namespace) -> int:
     if args.every < 1:
         raise PegpiError(f"--every wants a whole number of 1 or more (got {args.every})")
     items = items[::args.every]
-
-    def progress(done: int, total: int) -> None:
-        if done % 25 == 0 or done == total:
-            print(f"  read {done} of {total}", file=sys.stderr, flush=True)
-
-    res = measure(items, clf, crops=args.crops, whole_photo=args.recognize, progress=None if args.json else progress).as_dict()
-    res["model"] = str(clf.model_path)
-    if args.json:
-        print(json.dumps(res, indent=2))
+    res = measure(items, clf, crops=args.crops, whole_photo=args.recognize,
+                  progress=None if args.json else _progress(25)).as_dict()
+    if _json_printed(res, clf, args.json):
         return 0
     what = "upright crops" if args.crops else "photos read as recognize does" if args.recognize else "photos"
-    print(f"{res['photos']} {what} of real cards read by {clf.model_path.name}"
-          + (f" ({len(res['skipped'])} skipped)" if res["skipped"] else ""))
+    print(f"{res['photos']} {what} of real cards read by {clf.model_path.name}{_skipped(res)}")
     if res["photos"]:
         print(f"  top-1 {res['top1']:.2%} ({res['right']} of {res['photos']}); confident mistakes (read at "
               f"{CONFIDENT} or more) {res['confident_mistake_rate']:.2%} ({res['confident_mistakes']}); "
-              f"read as no card {res['read_as_unknown']}; {res['median_ms_per_photo']:.0f} ms a photo "
-              f"(median; {res['median_cpu_ms_per_photo']:.0f} ms of CPU); peak memory {res['peak_mb']:.0f} MB")
+              f"read as no card {res['read_as_unknown']}; {_cost(res)}")
         for part in ("by_kind", "by_group", "by_colour"):
             print(f"  {part.replace('_', ' ')}: " + "; ".join(
                 f"{k} {v['right']}/{v['photos']} ({v['confident_mistakes']} confident mistakes)"
@@ -350,24 +367,15 @@ def cmd_bench_scenes(args: argparse.Namespace) -> int:
     except PhotoLabelError as exc:
         raise PegpiError(str(exc)) from None
     clf = _classifier("none", args.model)
-
-    def progress(done: int, total: int) -> None:
-        if done % 10 == 0 or done == total:
-            print(f"  read {done} of {total}", file=sys.stderr, flush=True)
-
-    res = measure_scenes(scenes, clf, progress=None if args.json else progress).as_dict()
-    res["model"] = str(clf.model_path)
-    if args.json:
-        print(json.dumps(res, indent=2))
+    res = measure_scenes(scenes, clf, progress=None if args.json else _progress(10)).as_dict()
+    if _json_printed(res, clf, args.json):
         return 0
     print(f"{res['photos']} photos of several real cards read as recognize does, by {clf.model_path.name}"
-          + (f" ({len(res['skipped'])} skipped)" if res["skipped"] else ""))
+          f"{_skipped(res)}")
     if res["photos"]:
         print(f"  found {res['found']} of {res['cards_listed']} cards listed ({res['recall']:.1%}), "
               f"{res['found_surely']} of them surely; wrong readings {res['wrong_readings']}, confident "
-              f"mistakes (read at {CONFIDENT} or more) {res['confident_mistakes']}; "
-              f"{res['median_ms_per_photo']:.0f} ms a photo (median; {res['median_cpu_ms_per_photo']:.0f} ms "
-              f"of CPU); peak memory {res['peak_mb']:.0f} MB")
+              f"mistakes (read at {CONFIDENT} or more) {res['confident_mistakes']}; {_cost(res)}")
         print("  by group: " + "; ".join(f"{g} {v['found']}/{v['cards']} ({v['confident_mistakes']} confident "
                                          f"mistakes)" for g, v in res["by_group"].items()))
     for m in res["photos_with_misses"]:
