@@ -82,8 +82,8 @@ def doubted(p: Prediction, index: Prediction | None = None, *, colourless: bool 
             index_needed: bool = False, index_says: float = 0.0) -> Prediction:
     """``p`` with its confidence held at :data:`DOUBT` when its corner index (``index``) reads
     another card or a back (at ``index_says`` or more: by default however unsurely), or
-    (``index_needed``) shows no card where ``p`` says one is or reads under :data:`INDEX_SAYS`, or when ``colourless`` (the photo
-    shows no colour) and ``p`` is a suited card."""
+    (``index_needed``) shows no card where ``p`` says one is or reads it under :data:`INDEX_SAYS`,
+    or when ``colourless`` (the photo shows no colour) and ``p`` is a suited card."""
     against = (index is not None and index.label not in (UNKNOWN, p.label) and p.label != UNKNOWN
                and index.confidence >= index_says)
     if index_needed and index is not None and p.label not in (UNKNOWN, BACK) \

@@ -947,8 +947,9 @@ def card_outlines(img: np.ndarray, min_share: float = 0.01, *, grabcut: bool | N
     # an outline inside one :data:`MUCH_LARGER` is not taken for its print, but left for the
     # corner indices to judge (nested_losers)
     big = [b for b in quads if cv2.contourArea(b) < FRAME_SHARE * sh * sw]
-    quads = [q for q in quads if not any(b is not q and inside(q, b) and cv2.contourArea(b) < MUCH_LARGER * cv2.contourArea(q)
-                                         for b in big)]
+    quads = [q for q in quads
+             if not any(b is not q and inside(q, b) and cv2.contourArea(b) < MUCH_LARGER * cv2.contourArea(q)
+                        for b in big)]
     if len(quads) > 1:
         # the outline that runs along the image's edges best first (an outline that swallowed
         # something touching the card leaves the card's edge somewhere), then the larger
@@ -1030,12 +1031,14 @@ def read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
 
     A large photo is first shrunk (:func:`vision.locate.downscaled`). The image is read as it is
     (long side vertical: a card that fills it) and through every card outline
-    :func:`card_outlines` finds. Of two outlines one inside the other, the one whose corner shows
-    a card index stands (:func:`vision.locate.nested_losers`: a court's printed frame is not the
-    card, nor the table round a card); the surest reading left at 0.5 or more wins, an outline
-    whose index shows the card counting a little surer. Failing that, GrabCut's outline and the
-    cards :func:`recognize` finds are read too. ``corners`` are in ``image``'s pixels (its own
-    corners when the image was read as it is)."""
+    :func:`card_outlines` finds, a nearly square outline both ways round (a card seen at a
+    slant). Of two outlines one inside the other, the one whose corner shows a card index stands
+    (:func:`vision.locate.nested_losers`: a court's printed frame is not the card, nor the table
+    round a card); the surest reading left at 0.5 or more wins, an outline whose index shows the
+    card counting a little surer. Failing that, or if it reads under :data:`WEAK`, GrabCut's
+    outline and the cards :func:`recognize` finds are read too. A card under
+    :data:`SMALLEST_SURE` pixels high is never sure. ``corners`` are in ``image``'s pixels (its
+    own corners when the image was read as it is)."""
     h, w = image.shape[:2]
     if image.ndim != 3 or image.shape[2] != 3 or min(h, w) < 8:
         raise ValueError(f"read_card wants a BGR image of at least 8x8 pixels, got shape {image.shape}")
@@ -1083,6 +1086,7 @@ SQUARISH = 1.25
 
 
 def _sides_ratio(quad: np.ndarray) -> float:
+    """A quad's long sides over its short ones (each pair's sum)."""
     sides = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
     a, b = sides[0] + sides[2], sides[1] + sides[3]
     return float(max(a, b) / max(1e-6, min(a, b)))
