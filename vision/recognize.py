@@ -1114,6 +1114,29 @@ def _turn_squarish(classifier: CardClassifier, image: Pyramid, quads: list[np.nd
             quads[i], reads[i] = q, r
 
 
+#: a court's printed frame is this much smaller than its card, across and down (about)
+FRAME_GROWTH = (1.1, 1.2, 1.3)
+
+
+def _grow_frames(classifier: CardClassifier, image: Pyramid, quads: list[np.ndarray],
+                 reads: list[tuple[Prediction, bool, Prediction | None]], colourless: bool, area: float) -> None:
+    """Each outline after the first read as a back that may not be one surely
+    (:func:`_back_shown`) may be a court's printed frame: it is read grown about its centre by
+    :data:`FRAME_GROWTH` across and down, and replaced in ``quads`` and ``reads`` by the grown
+    outline whose corner shows the card it reads, if any (the surest)."""
+    for i in range(1, len(quads)):
+        p, _shows, index = reads[i]
+        if p.label != "back" or _back_shown(quads[i], index, area):
+            continue
+        centre = quads[i].mean(axis=0)
+        grown = [(centre + (quads[i] - centre) * np.array([sx, sy], np.float32)).astype(np.float32)
+                 for sx in FRAME_GROWTH for sy in FRAME_GROWTH]
+        shown = [(g, r) for g, r in zip(grown, _read_doubting(classifier, [image.warp(g) for g in grown], colourless),
+                                        strict=True) if r[1]]
+        if shown:
+            quads[i], reads[i] = max(shown, key=lambda gr: _way_rank(gr[1]))
+
+
 #: a photo of one card whose best outline reads under this is searched further, as if none read
 WEAK = 0.6
 
@@ -1132,6 +1155,7 @@ def _read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
     pyramid = Pyramid(image)  # the outlines' crops share one shrinking of a large photo
     reads = _read_doubting(classifier, [pyramid.warp(q) for q in quads], colourless)
     _turn_squarish(classifier, pyramid, quads, reads, colourless)
+    _grow_frames(classifier, pyramid, quads, reads, colourless, h * w)
     losers = nested_losers(quads, [shows for _p, shows, _index in reads])
     best: Detection | None = None
     best_key = 0.0
