@@ -1099,19 +1099,30 @@ def _way_rank(read: tuple[Prediction, bool, Prediction | None]) -> tuple[bool, b
     return shows, p.label != UNKNOWN, p.confidence
 
 
+def _keep_better(classifier: CardClassifier, image: Pyramid, quads: list[np.ndarray],
+                 reads: list[tuple[Prediction, bool, Prediction | None]], colourless: bool,
+                 others: dict[int, list[np.ndarray]], *, shown_only: bool = False) -> None:
+    """Reads the other outlines ``others[i]`` tried for outline ``i`` (all in one batch) and puts
+    the best (:func:`_way_rank`) in place of ``quads[i]`` and ``reads[i]`` if it ranks higher;
+    with ``shown_only`` only an outline whose corner shows the card it reads is taken."""
+    flat = [(i, q) for i, qs in others.items() for q in qs]
+    if not flat:
+        return
+    read = _read_doubting(classifier, [image.warp(q) for _i, q in flat], colourless)
+    for (i, q), r in zip(flat, read, strict=True):
+        if shown_only and not r[1]:
+            continue
+        if (shown_only and not reads[i][1]) or _way_rank(r) > _way_rank(reads[i]):
+            quads[i], reads[i] = q, r
+
+
 def _turn_squarish(classifier: CardClassifier, image: Pyramid, quads: list[np.ndarray],
                    reads: list[tuple[Prediction, bool, Prediction | None]], colourless: bool) -> None:
     """Reads each outline after the first (the photo's own frame) that is nearly square
     (:data:`SQUARISH`) turned a quarter as well, and keeps in ``quads`` and ``reads`` the way
     whose corner shows the card read, or else the surer card."""
-    turn = [i for i in range(1, len(quads)) if _sides_ratio(quads[i]) < SQUARISH]
-    if not turn:
-        return
-    turned = [np.roll(quads[i], -1, axis=0) for i in turn]
-    for i, q, r in zip(turn, turned, _read_doubting(classifier, [image.warp(q) for q in turned], colourless),
-                       strict=True):
-        if _way_rank(r) > _way_rank(reads[i]):
-            quads[i], reads[i] = q, r
+    _keep_better(classifier, image, quads, reads, colourless,
+                 {i: [np.roll(quads[i], -1, axis=0)] for i in range(1, len(quads)) if _sides_ratio(quads[i]) < SQUARISH})
 
 
 #: a court's printed frame is this much smaller than its card, across and down (about)
@@ -1124,17 +1135,11 @@ def _grow_frames(classifier: CardClassifier, image: Pyramid, quads: list[np.ndar
     (:func:`_back_shown`) may be a court's printed frame: it is read grown about its centre by
     :data:`FRAME_GROWTH` across and down, and replaced in ``quads`` and ``reads`` by the grown
     outline whose corner shows the card it reads, if any (the surest)."""
-    for i in range(1, len(quads)):
-        p, _shows, index = reads[i]
-        if p.label != "back" or _back_shown(quads[i], index, area):
-            continue
-        centre = quads[i].mean(axis=0)
-        grown = [(centre + (quads[i] - centre) * np.array([sx, sy], np.float32)).astype(np.float32)
-                 for sx in FRAME_GROWTH for sy in FRAME_GROWTH]
-        shown = [(g, r) for g, r in zip(grown, _read_doubting(classifier, [image.warp(g) for g in grown], colourless),
-                                        strict=True) if r[1]]
-        if shown:
-            quads[i], reads[i] = max(shown, key=lambda gr: _way_rank(gr[1]))
+    frames = [i for i in range(1, len(quads)) if reads[i][0].label == "back" and not _back_shown(quads[i], reads[i][2], area)]
+    _keep_better(classifier, image, quads, reads, colourless,
+                 {i: [(quads[i].mean(axis=0) + (quads[i] - quads[i].mean(axis=0)) * np.array([sx, sy], np.float32))
+                      .astype(np.float32) for sx in FRAME_GROWTH for sy in FRAME_GROWTH] for i in frames},
+                 shown_only=True)
 
 
 #: a photo of one card whose best outline reads under this is searched further, as if none read
