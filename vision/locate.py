@@ -376,14 +376,18 @@ def inside(inner: np.ndarray, outer: np.ndarray, share: float = 0.8) -> bool:
     return b * share > a and cv2.intersectConvexConvex(inner.astype(np.float32), outer.astype(np.float32))[0] >= 0.9 * a
 
 
-def outermost(quads: list[np.ndarray], frame_area: float | None = None, share: float = 0.8) -> list[np.ndarray]:
+def outermost(quads: list[np.ndarray], frame_area: float | None = None, share: float = 0.8,
+              much_larger: float | None = None) -> list[np.ndarray]:
     """``quads`` less each one lying inside a card outline larger by more than ``1 / share``: a
     card never lies inside another one (a card with its shadow is hardly larger, and kept apart).
     An outline covering :data:`FRAME_SHARE` of a photo of ``frame_area`` may be the table rather
     than a card, so it removes nothing: which of it and the outlines inside it is the card is for
-    their corner indices to say (:func:`nested_losers`)."""
+    their corner indices to say (:func:`nested_losers`). Nor, with ``much_larger``, does one
+    that many times the size of the outline inside it (a pale table's outline round its card)."""
     big = [q for q in quads if frame_area is None or cv2.contourArea(q) < FRAME_SHARE * frame_area]
-    return [q for q in quads if not any(inside(q, b, share) for b in big if b is not q)]
+    return [q for q in quads
+            if not any(inside(q, b, share) for b in big
+                       if b is not q and (much_larger is None or cv2.contourArea(b) < much_larger * cv2.contourArea(q)))]
 
 
 def nested_losers(quads: Sequence[np.ndarray], index_shows: Sequence[bool]) -> set[int]:

@@ -40,7 +40,7 @@ from vision.api import CARD_MM, UNKNOWN, CardClassifier, Prediction
 from vision.doubt import COLOURLESS, DOUBT, INDEX_SAYS, colour_strength, doubted, held, suited
 from vision.grey import SUITS as GREY_SUITS
 from vision.grey import grey_suits_for
-from vision.locate import FRAME_SHARE, card_shaped, downscaled, frame_quad, inside, nested_losers, outermost
+from vision.locate import FRAME_SHARE, card_shaped, downscaled, frame_quad, nested_losers, outermost
 from vision.model_input import INPUT_H, INPUT_W
 
 ASPECT = CARD_MM[1] / CARD_MM[0]  # 1.397
@@ -946,10 +946,7 @@ def card_outlines(img: np.ndarray, min_share: float = 0.01, *, grabcut: bool | N
     # a card lies inside the table's outline when the table is lighter than what surrounds it:
     # an outline inside one :data:`MUCH_LARGER` is not taken for its print, but left for the
     # corner indices to judge (nested_losers)
-    big = [b for b in quads if cv2.contourArea(b) < FRAME_SHARE * sh * sw]
-    quads = [q for q in quads
-             if not any(b is not q and inside(q, b) and cv2.contourArea(b) < MUCH_LARGER * cv2.contourArea(q)
-                        for b in big)]
+    quads = outermost(quads, sh * sw, much_larger=MUCH_LARGER)
     if len(quads) > 1:
         # the outline that runs along the image's edges best first (an outline that swallowed
         # something touching the card leaves the card's edge somewhere), then the larger
@@ -957,6 +954,90 @@ def card_outlines(img: np.ndarray, min_share: float = 0.01, *, grabcut: bool | N
         score = {id(q): round(_edge_support(edges, q), 1) for q in quads}
         quads.sort(key=lambda q: (-score[id(q)], -cv2.contourArea(q)))
     return [q / scale for q in quads]
+
+
+#: a card's printed marks (indices, pips, a court's picture) span about this share of its long
+#: side, less its margins: the card is their extent grown by these, at the card's own ratio
+INK_GROWTH = (1.06, 1.14)
+#: the tightest box round the marks gives the card's tilt roughly: it is also tried turned by
+#: these (degrees); the tilt the marks' rows and columns show, by these
+INK_TURNS, ROWS_TURNS = (-15.0, -10.0, -5.0, 0.0, 5.0, 10.0, 15.0), (-4.0, 0.0, 4.0)
+
+
+def _rows_tilt(centres: np.ndarray) -> float | None:
+    """The tilt (degrees, 0-90) most lines between two of ``centres`` make, a quarter turn
+    aside: a card's pips and indices stand in rows and columns square to its sides. None for
+    fewer than three marks."""
+    if len(centres) < 3:
+        return None
+    i, j = np.triu_indices(len(centres), 1)
+    d = centres[j] - centres[i]
+    counts = np.bincount((np.degrees(np.arctan2(d[:, 1], d[:, 0])) % 90.0).astype(int) % 90, minlength=90)
+    smooth = sum(np.roll(counts, k) * wt for k, wt in zip(range(-2, 3), (0.25, 0.5, 1.0, 0.5, 0.25), strict=True))
+    return float(np.argmax(smooth)) + 0.5
+
+
+def _boxes_round(pts: np.ndarray, tilt: float) -> list[np.ndarray]:
+    """The card guessed round marks at ``pts`` tilted by ``tilt`` degrees: their extent along
+    and across that tilt, grown by :data:`INK_GROWTH` and widened to at least the card's ratio."""
+    t = np.radians(tilt)
+    along, across = np.array([np.cos(t), np.sin(t)], np.float32), np.array([-np.sin(t), np.cos(t)], np.float32)
+    u, v = pts @ along, pts @ across
+    centre = along * (u.min() + u.max()) / 2 + across * (v.min() + v.max()) / 2
+    wide, high = float(u.max() - u.min()), float(v.max() - v.min())
+    out = []
+    for grow in INK_GROWTH:
+        long = max(wide, high) * grow
+        short = max(min(wide, high) * grow, long / ASPECT)
+        size = (long, short) if wide >= high else (short, long)
+        out.append(cv2.boxPoints(((float(centre[0]), float(centre[1])), size, tilt)).astype(np.float32))
+    return out
+
+
+def ink_outlines(img: np.ndarray) -> list[np.ndarray]:
+    """Outlines (upright-ordered quads) of a card guessed from where its printed marks lie: for a
+    card whose edges do not show (white on a white sheet, under a sleeve's glare, in shade). Dark
+    marks smaller than a card are gathered into the largest groups; round each group a card is
+    guessed at the tilt of the tightest box round its marks (turned by :data:`INK_TURNS`) and at
+    the tilt its marks' rows show (:func:`_rows_tilt`, turned by :data:`ROWS_TURNS`), for the
+    corner index to confirm."""
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY) if img.ndim == 3 else img
+    h, w = grey.shape[:2]
+    k = max(9, (min(h, w) // 14) | 1)
+    dark = cv2.morphologyEx(grey, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    _, ink = cv2.threshold(dark, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    ink = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, labels, stats, centres = cv2.connectedComponentsWithStats(ink)
+    # a mark is larger than noise and smaller than a card (not the table's edge, not a shadow)
+    small = (stats[:, cv2.CC_STAT_AREA] >= 5e-5 * h * w) & (stats[:, cv2.CC_STAT_WIDTH] <= 0.4 * w) \
+        & (stats[:, cv2.CC_STAT_HEIGHT] <= 0.4 * h)
+    small[0] = False
+    marks = (small[labels] * 255).astype(np.uint8)
+    out: list[np.ndarray] = []
+    for share in (0.10, 0.18):  # marks this close (of the photo's short side) are one card's
+        d = max(3, int(share * min(h, w)) | 1)
+        groups, _ = cv2.findContours(cv2.dilate(marks, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d))),
+                                     cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        for g in sorted(groups, key=cv2.contourArea, reverse=True)[:2]:
+            region = cv2.drawContours(np.zeros_like(marks), [g], -1, 255, -1)
+            found = cv2.findNonZero(cv2.bitwise_and(marks, region))
+            if found is None or len(found) < 20:
+                continue
+            pts = found.reshape(-1, 2).astype(np.float32)
+            (cx, cy), (rw, rh), angle = cv2.minAreaRect(pts)
+            if min(rw, rh) < 20:
+                continue
+            ids = [i for i in range(1, n) if small[i] and region[int(centres[i][1]), int(centres[i][0])]]
+            rows = _rows_tilt(centres[ids].astype(np.float32))
+            tilts = [(float(angle), INK_TURNS)] + ([(rows, ROWS_TURNS)] if rows is not None else [])
+            for tilt, turns in tilts:
+                for box in _boxes_round(pts, tilt):
+                    about = box.mean(axis=0)
+                    for deg in turns:
+                        q = _upright(_turned(box, deg, about))
+                        if all(np.abs(q - k_).max() > 4 for k_ in out):
+                            out.append(q)
+    return out
 
 
 def _edge_support(edges: np.ndarray, quad: np.ndarray) -> float:
@@ -1144,12 +1225,28 @@ def _grow_frames(classifier: CardClassifier, image: Pyramid, quads: list[np.ndar
 
 #: a photo of one card whose best outline reads under this is searched further, as if none read
 WEAK = 0.6
+#: readings that show no face: one of these read unsurely is searched further too
+BLANKS = ("back", "RJ", "BJ")
 
 
 def _surer(card: str, confidence: float, best: Detection | None) -> bool:
     """Whether a reading found searching further replaces ``best``: if surer, and not a back
     where a face was read (a face read weakly is likelier than a court's frame read as a back)."""
     return best is None or (confidence > best.confidence and not (card == "back" and best.card != "back"))
+
+
+def _read_by_marks(classifier: CardClassifier, image: np.ndarray, pyramid: Pyramid, colourless: bool) -> Detection | None:
+    """The surest reading of an outline guessed from the card's printed marks
+    (:func:`ink_outlines`, a nearly square one both ways round) whose corner index shows the card
+    read, held below sure: a guessed outline fits a card seen at a slant badly."""
+    inked = ink_outlines(image)
+    inked += [np.roll(q, -1, axis=0) for q in inked if _sides_ratio(q) < SQUARISH]
+    shown = [(p, q) for q, (p, shows, _index) in zip(inked, _read_doubting(
+        classifier, [pyramid.warp(q) for q in inked], colourless), strict=True) if shows and p.confidence >= 0.5]
+    if not shown:
+        return None
+    p, q = max(shown, key=lambda pq: pq[0].confidence)
+    return Detection(p.label, min(p.confidence, DOUBT), q)
 
 
 def _read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
@@ -1164,14 +1261,21 @@ def _read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
     losers = nested_losers(quads, [shows for _p, shows, _index in reads])
     best: Detection | None = None
     best_key = 0.0
+    best_shows = False
     for i, (q, (p, shows, index)) in enumerate(zip(quads, reads, strict=True)):
         if i and p.label == "back" and (_on_border(q, h, w) or not _back_shown(q, index, h * w)):
             p = held(p)
         key = p.confidence + (0.05 if shows else 0.0)
         if i not in losers and p.label != UNKNOWN and p.confidence >= 0.5 and key > best_key:
-            best, best_key = Detection(p.label, p.confidence, q), key
-    if best is None or best.confidence < WEAK or (best.card == "back" and best.confidence <= DOUBT):
-        # no outline read as a card (or only weakly, or only unsurely as a back): the outlines
+            best, best_key, best_shows = Detection(p.label, p.confidence, q), key, shows
+    if best is not None and best.card not in BLANKS and not best_shows and best.confidence <= DOUBT:
+        # a face read unsurely by an outline whose corner shows no index of it: the outline may
+        # be the card's wrong part; a guess from the marks whose index shows its card is surer
+        marked = _read_by_marks(classifier, image, pyramid, colourless)
+        if marked is not None and marked.card != best.card:
+            best = marked
+    if best is None or best.confidence < WEAK or (best.card in BLANKS and best.confidence <= DOUBT):
+        # no outline read as a card (or only weakly, or only unsurely as a back or joker): the outlines
         # may have taken in a shadow or a pattern of the table; look harder, with GrabCut
         # (unless it made the outlines) and, unless GrabCut's outline reads a card surely, with
         # the hypotheses of recognize()
@@ -1180,6 +1284,13 @@ def _read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
                                   strict=True):
             if p.label != UNKNOWN and p.confidence >= 0.5 and _surer(p.label, p.confidence, best):
                 best = Detection(p.label, p.confidence, q)
+        # the card may show no edge (white on white, a sleeve's glare): guess its outline from
+        # its printed marks, taken only where its corner index shows the card read
+        # (a face whose index shows it outranks a back or joker not surely one)
+        if best is None or best.confidence < WEAK or best.card in BLANKS:
+            marked = _read_by_marks(classifier, image, pyramid, colourless)
+            if marked is not None and (best is None or best.card in BLANKS or _surer(marked.card, marked.confidence, best)):
+                best = marked
         found = recognize(image, classifier) if best is None or best.confidence <= DOUBT else []
         if found and _surer(found[0].card, found[0].confidence, best):
             best = _confirmed(found[0], classifier, pyramid, colourless)

@@ -194,3 +194,39 @@ def test_a_card_on_a_pale_table_seen_at_a_slant_is_found_and_read(card: str, see
     assert d.card == card, (d.card, d.confidence)
     err = min(np.abs(d.corners - np.roll(quad, k, axis=0)).max() for k in range(4))
     assert err < 12, err
+
+
+def _white_on_white(card: str, seed: int, tilt: float) -> tuple[np.ndarray, np.ndarray]:
+    """A grey 480 x 640 photo of a card's printed marks on a white sheet of the card's own
+    shade, in shade across one half and crossed by glare: the card shows no edge at all."""
+    rng = np.random.default_rng(seed)
+    face = render_card(card, HELDOUT_DESIGN_SEEDS[seed % 8], px_per_mm=3.0, rng=rng, alpha=True)
+    h, w = 640, 480
+    cw, ch = 63 * 3.4, 88 * 3.4
+    t = np.radians(tilt)
+    rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]], np.float32)
+    corners = np.array([[-cw, -ch], [cw, -ch], [cw, ch], [-cw, ch]], np.float32) / 2
+    quad = (corners @ rot.T + np.array([w / 2, h / 2], np.float32)).astype(np.float32)
+    face[..., 3] = cv2.erode(face[..., 3], np.ones((9, 9), np.uint8))  # no printed edge line either
+    laid = np.empty((h, w, 3), np.float32)
+    laid[:] = np.median(face[face[..., 3] > 0][:, :3], axis=0)  # the sheet: the card's paper
+    _paste_card(laid, face, quad)
+    grey = cv2.cvtColor(np.clip(laid, 0, 255).astype(np.uint8), cv2.COLOR_BGR2GRAY).astype(np.float32)
+    sheet = np.minimum(grey, float(np.median(grey)))  # the card's margin as light as the sheet
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    shade = 0.55 + 0.45 * np.clip((xx + 0.5 * yy) / (0.9 * w), 0, 1)  # light falling off to one side
+    glare = 60 * np.exp(-(((xx - 0.8 * yy - 20) % 140 - 70) / 6) ** 2)  # a sleeve's stripes of glare
+    photo = np.clip(sheet * shade + glare, 0, 255).astype(np.uint8)
+    return camera(cv2.cvtColor(photo, cv2.COLOR_GRAY2BGR), rng, 0.2), quad
+
+
+@pytest.mark.parametrize(("card", "seed", "tilt"), [("7C", 1, 12.0), ("5S", 2, -20.0), ("9D", 3, 30.0), ("KH", 4, -8.0)])
+def test_a_card_whose_edges_do_not_show_is_found_by_its_marks(card: str, seed: int, tilt: float) -> None:
+    """White on white, in shade and glare: no outline is found, the printed marks place the card,
+    and its corner index confirms it; such a guessed outline is never sure."""
+    img, quad = _white_on_white(card, seed, tilt)
+    d = read_card(img, load_default_classifier())
+    assert d.card == card, (d.card, d.confidence)
+    assert d.confidence <= DOUBT
+    err = min(np.abs(d.corners - np.roll(quad, k, axis=0)).max() for k in range(4))
+    assert err < 0.2 * 88 * 3.4, err  # a fifth of the card's height
