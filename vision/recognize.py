@@ -1018,8 +1018,10 @@ def ink_outlines(img: np.ndarray) -> list[np.ndarray]:
         d = max(3, int(share * min(h, w)) | 1)
         groups, _ = cv2.findContours(cv2.dilate(marks, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d))),
                                      cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        for g in sorted(groups, key=cv2.contourArea, reverse=True)[:2]:
-            region = cv2.drawContours(np.zeros_like(marks), [g], -1, 255, -1)
+        largest = sorted(groups, key=cv2.contourArea, reverse=True)[:2]
+        # a card of few pips filling the photo: its corners' marks may lie further apart
+        for group in [[g] for g in largest] + ([largest] if len(largest) == 2 and share == 0.18 else []):
+            region = cv2.drawContours(np.zeros_like(marks), group, -1, 255, -1)
             found = cv2.findNonZero(cv2.bitwise_and(marks, region))
             if found is None or len(found) < 20:
                 continue
@@ -1241,8 +1243,11 @@ def _read_by_marks(classifier: CardClassifier, image: np.ndarray, pyramid: Pyram
     read, held below sure: a guessed outline fits a card seen at a slant badly."""
     inked = ink_outlines(image)
     inked += [np.roll(q, -1, axis=0) for q in inked if _sides_ratio(q) < SQUARISH]
-    shown = [(p, q) for q, (p, shows, _index) in zip(inked, _read_doubting(
-        classifier, [pyramid.warp(q) for q in inked], colourless), strict=True) if shows and p.confidence >= 0.5]
+    # without colour the suit is the grey suit network's to say (:func:`_greyed`): the rank will do
+    shown = [(p, q) for q, (p, shows, index) in zip(inked, _read_doubting(
+        classifier, [pyramid.warp(q) for q in inked], colourless), strict=True)
+        if p.confidence >= 0.5 and (shows or (colourless and suited(p.label) and index is not None
+                                              and _shows_index(index) and index.label[:-1] == p.label[:-1]))]
     if not shown:
         return None
     p, q = max(shown, key=lambda pq: pq[0].confidence)
