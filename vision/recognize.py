@@ -1119,7 +1119,9 @@ def read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
     (:func:`vision.locate.nested_losers`: a court's printed frame is not the card, nor the table
     round a card); the surest reading left at 0.5 or more wins, an outline whose index shows the
     card counting a little surer. Failing that, or if it reads under :data:`WEAK`, GrabCut's
-    outline and the cards :func:`recognize` finds are read too. A card under
+    outline, outlines guessed from the card's printed marks (:func:`ink_outlines`; also tried when
+    the best reading is unsure and its corner shows no index of it) and the cards
+    :func:`recognize` finds are read too; a reading from the marks is never sure. A card under
     :data:`SMALLEST_SURE` pixels high is never sure. ``corners`` are in ``image``'s pixels (its
     own corners when the image was read as it is)."""
     h, w = image.shape[:2]
@@ -1267,6 +1269,8 @@ def _read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
     best: Detection | None = None
     best_key = 0.0
     best_shows = False
+    marked: Detection | None = None  # the marks' reading (_read_by_marks), once asked for
+    marks_read = False
     for i, (q, (p, shows, index)) in enumerate(zip(quads, reads, strict=True)):
         if i and p.label == "back" and (_on_border(q, h, w) or not _back_shown(q, index, h * w)):
             p = held(p)
@@ -1276,7 +1280,7 @@ def _read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
     if best is not None and best.card not in BLANKS and not best_shows and best.confidence <= DOUBT:
         # a face read unsurely by an outline whose corner shows no index of it: the outline may
         # be the card's wrong part; a guess from the marks whose index shows its card is surer
-        marked = _read_by_marks(classifier, image, pyramid, colourless)
+        marked, marks_read = _read_by_marks(classifier, image, pyramid, colourless), True
         if marked is not None and marked.card != best.card:
             best = marked
     if best is None or best.confidence < WEAK or (best.card in BLANKS and best.confidence <= DOUBT):
@@ -1293,7 +1297,8 @@ def _read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
         # its printed marks, taken only where its corner index shows the card read
         # (a face whose index shows it outranks a back or joker not surely one)
         if best is None or best.confidence < WEAK or best.card in BLANKS:
-            marked = _read_by_marks(classifier, image, pyramid, colourless)
+            if not marks_read:
+                marked = _read_by_marks(classifier, image, pyramid, colourless)
             if marked is not None and (best is None or best.card in BLANKS or _surer(marked.card, marked.confidence, best)):
                 best = marked
         found = recognize(image, classifier) if best is None or best.confidence <= DOUBT else []
