@@ -883,6 +883,7 @@ def _clash(d: Detection, whole: bool, k: Detection, kwhole: bool) -> bool:
 # -- one card per image ------------------------------------------------------------------------
 
 _ONE_WORK = 640  # long side the single-card locator works on
+GRABCUT_SEED = 1  # OpenCV's random generator's seed for each GrabCut
 #: an outline inside another at least this many times its size is not taken for the other's print
 MUCH_LARGER = 6.0
 
@@ -937,6 +938,9 @@ def card_outlines(img: np.ndarray, min_share: float = 0.01, *, grabcut: bool | N
         gc = np.zeros((th, tw), np.uint8)
         bgd, fgd = np.zeros((1, 65), np.float64), np.zeros((1, 65), np.float64)
         try:
+            # GrabCut seeds its colour models from OpenCV's shared random generator: seeded, one
+            # photo reads the same every time, whatever was read before it
+            cv2.setRNGSeed(GRABCUT_SEED)
             cv2.grabCut(tiny, gc, (int(0.03 * tw), int(0.03 * th), int(0.94 * tw), int(0.94 * th)), bgd, fgd, 4,
                         cv2.GC_INIT_WITH_RECT)
             fg = np.where((gc == cv2.GC_FGD) | (gc == cv2.GC_PR_FGD), 255, 0).astype(np.uint8)

@@ -230,3 +230,14 @@ def test_a_card_whose_edges_do_not_show_is_found_by_its_marks(card: str, seed: i
     assert d.confidence <= DOUBT
     err = min(np.abs(d.corners - np.roll(quad, k, axis=0)).max() for k in range(4))
     assert err < 0.2 * 88 * 3.4, err  # a fifth of the card's height
+
+
+def test_a_photo_is_outlined_the_same_whatever_was_read_before_it() -> None:
+    """GrabCut draws from OpenCV's shared random generator: unseeded, the same photo read again
+    after others gave another outline, and so now and then another card."""
+    img, _ = _filling("7H", 1, 0.5, False)
+    outlines = []
+    for k in range(4):
+        cv2.randu(np.zeros((7 * k + 3, 5), np.float32), 0, 1)  # something else draws from the generator
+        outlines.append([q.round(1).tolist() for q in card_outlines(img, grabcut=True)])
+    assert outlines[0] and all(o == outlines[0] for o in outlines)
