@@ -976,7 +976,7 @@ def _rows_tilt(centres: np.ndarray) -> float | None:
         return None
     i, j = np.triu_indices(len(centres), 1)
     d = centres[j] - centres[i]
-    counts = np.bincount((np.degrees(np.arctan2(d[:, 1], d[:, 0])) % 90.0).astype(int) % 90, minlength=90)
+    counts = np.bincount((np.degrees(np.arctan2(d[:, 1], d[:, 0])) % 90.0).astype(int), minlength=90)
     smooth = sum(np.roll(counts, k) * wt for k, wt in zip(range(-2, 3), (0.25, 0.5, 1.0, 0.5, 0.25), strict=True))
     return float(np.argmax(smooth)) + 0.5
 
@@ -1030,7 +1030,7 @@ def ink_outlines(img: np.ndarray) -> list[np.ndarray]:
             if found is None or len(found) < 20:
                 continue
             pts = found.reshape(-1, 2).astype(np.float32)
-            (cx, cy), (rw, rh), angle = cv2.minAreaRect(pts)
+            _centre, (rw, rh), angle = cv2.minAreaRect(pts)
             if min(rw, rh) < 20:
                 continue
             ids = [i for i in range(1, n) if small[i] and region[int(centres[i][1]), int(centres[i][0])]]
@@ -1039,11 +1039,8 @@ def ink_outlines(img: np.ndarray) -> list[np.ndarray]:
             for tilt, turns in tilts:
                 for box in _boxes_round(pts, tilt):
                     about = box.mean(axis=0)
-                    for deg in turns:
-                        q = _upright(_turned(box, deg, about))
-                        if all(np.abs(q - k_).max() > 4 for k_ in out):
-                            out.append(q)
-    return out
+                    out += [_upright(_turned(box, deg, about)) for deg in turns]
+    return [out[i] for i in _distinct(out)]
 
 
 def _edge_support(edges: np.ndarray, quad: np.ndarray) -> float:
