@@ -676,6 +676,12 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
     # once instead of by every crop
     source_img, to_source = downscaled(image, 2 * _WORK)
     found = [_small_held(d) for d in _recognize(source_img, classifier, min_confidence, include_backs)]
+    if not found:
+        # no outline stood out: the photo may be of one card whose edges do not show (white on
+        # white, a sleeve's glare), which the single-card search finds by GrabCut or its marks
+        lone = _one_card(image, classifier, others=False)
+        return [lone] if (lone.card != UNKNOWN and lone.confidence >= min_confidence
+                          and (include_backs or lone.card != "back")) else []
     if to_source == 1.0:
         return found
     return [Detection(d.card, d.confidence, d.corners / to_source) for d in found]
@@ -1128,8 +1134,14 @@ def read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
     h, w = image.shape[:2]
     if image.ndim != 3 or image.shape[2] != 3 or min(h, w) < 8:
         raise ValueError(f"read_card wants a BGR image of at least 8x8 pixels, got shape {image.shape}")
+    return _one_card(image, classifier, others=True)
+
+
+def _one_card(image: np.ndarray, classifier: CardClassifier, *, others: bool) -> Detection:
+    """:func:`read_card`; ``others``: failing all else, the cards :func:`recognize` finds are read
+    too (False when recognize itself asks)."""
     small, scale = downscaled(image)
-    d = _small_held(_read_card(small, classifier))
+    d = _small_held(_read_card(small, classifier, others))
     if scale == 1.0:
         return d
     return Detection(d.card, d.confidence, d.corners / scale)
@@ -1257,7 +1269,7 @@ def _read_by_marks(classifier: CardClassifier, image: np.ndarray, pyramid: Pyram
     return Detection(p.label, min(p.confidence, DOUBT), q)
 
 
-def _read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
+def _read_card(image: np.ndarray, classifier: CardClassifier, others: bool) -> Detection:
     h, w = image.shape[:2]
     whole = frame_quad(h, w)
     colourless = colour_strength(image) < COLOURLESS
@@ -1302,7 +1314,7 @@ def _read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
                 marked = _read_by_marks(classifier, image, pyramid, colourless)
             if marked is not None and (best is None or best.card in BLANKS or _surer(marked.card, marked.confidence, best)):
                 best = marked
-        found = recognize(image, classifier) if best is None or best.confidence <= DOUBT else []
+        found = recognize(image, classifier) if others and (best is None or best.confidence <= DOUBT) else []
         if found and _surer(found[0].card, found[0].confidence, best):
             best = _confirmed(found[0], classifier, pyramid, colourless)
     if best is not None:
