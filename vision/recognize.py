@@ -801,6 +801,12 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
             kept.append((d, whole))
     # ranked and kept: now the doubts wait for are applied, and a black card read from its index
     # alone needs the suit network's word
+    # with no card outlined whole, a card's size is a guess from the photo's edges, and an index
+    # read at a wrong size reads another card (a whole small card in a too-large corner): it
+    # stands only where another card read is of its size
+    if not any(whole for _d, whole in kept):
+        later |= {id(d) for d, _w in kept if not any(k is not d and k.card != "back" and _same_size(d, k)
+                                                      for k, _kw in kept)}
     kept = [(Detection(d.card, min(d.confidence, DOUBT), d.corners) if id(d) in later else d, whole)
             for d, whole in kept]
     kept = _suits_checked(classifier, source, kept)
@@ -826,6 +832,11 @@ def _greyed(classifier: CardClassifier, source: Pyramid, found: list[Detection],
     out = [Detection(d.card, min(d.confidence, DOUBT), d.corners) if suited(d.card) else d for d in out]
     # a card read twice (both corners) in two suits may now be one card twice: it is reported once
     return [d for i, d in enumerate(out) if not any(k.card == d.card and _overlaps(d, k) for k in out[:i])]
+
+
+def _same_size(d: Detection, k: Detection, within: float = 0.25) -> bool:
+    """Whether ``d`` and ``k`` are outlined at the same height, give or take ``within`` of it."""
+    return abs(_height(d.corners) / _height(k.corners) - 1) <= within
 
 
 def _overlaps(d: Detection, k: Detection) -> bool:

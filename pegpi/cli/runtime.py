@@ -216,6 +216,8 @@ def cmd_bench_runtime(args: argparse.Namespace) -> int:
     print(f"companion: pegpi demo (simulated camera at full speed, web page on, {report['classifier']})")
     print(f"start-up to ready (sd_notify READY=1): {report['startup_s']:.2f} s   (budget 3 s)")
     print(f"resident memory: {report['rss_mb']:.1f} MB now, {report['peak_mb']:.1f} MB peak   (budget 150 MB)")
+    print(f"  of it now: {report['anon_mb']:.1f} MB the companion's own data, {report['file_mb']:.1f} MB libraries' code "
+          f"mapped from disk")
     print(f"  (the simulated camera, a process of its own standing in for the Pi camera: "
           f"{report['camera_mb']:.1f} MB more)")
     print(f"frames per second sustained: {report['fps']:.1f} (camera rendering included; budget 30)")
@@ -317,6 +319,10 @@ def bench_runtime(seconds: float = 12.0, frames: int = 0) -> dict[str, Any]:
                 report["web_ok"] = answer.status == 200 and "phase" in json.loads(answer.read())
             report["web_ms"] = (time.perf_counter() - began) * 1e3
             report["rss_mb"] = _proc_kb(proc.pid, "VmRSS") / 1024
+            # what of it is the companion's own data, and what the libraries' code mapped from disk
+            # (clean pages the kernel may drop and read again; their share varies with the versions)
+            report["anon_mb"] = _proc_kb(proc.pid, "RssAnon") / 1024
+            report["file_mb"] = _proc_kb(proc.pid, "RssFile") / 1024
             report["peak_mb"] = _proc_kb(proc.pid, "VmHWM") / 1024
             kids = [k for task in Path(f"/proc/{proc.pid}/task").glob("*/children") for k in task.read_text().split()]
             report["camera_mb"] = sum(_proc_kb(int(k), "VmRSS") for k in kids) / 1024  # the simulated camera

@@ -325,6 +325,9 @@ def test_the_runtime_soak_reads_the_frames_asked_for_and_follows_the_memory() ->
     assert report["soak_frames"] >= 300
     assert report["soak_growth_mb"] < 40.0, report
     assert report["web_ok"]
+    # the memory is told apart: the companion's own data and the libraries' code make it up
+    assert report["anon_mb"] > 0 and report["file_mb"] > 0
+    assert abs(report["anon_mb"] + report["file_mb"] - report["rss_mb"]) < 5.0, report
 
 
 def test_the_runtime_soak_plays_game_after_game() -> None:

@@ -241,3 +241,53 @@ def test_a_photo_is_outlined_the_same_whatever_was_read_before_it() -> None:
         cv2.randu(np.zeros((7 * k + 3, 5), np.float32), 0, 1)  # something else draws from the generator
         outlines.append([q.round(1).tolist() for q in card_outlines(img, grabcut=True)])
     assert outlines[0] and all(o == outlines[0] for o in outlines)
+
+
+@pytest.mark.parametrize(("card", "seed"), [("7C", 1), ("5S", 1), ("9D", 1), ("AH", 2)])
+def test_recognize_is_never_sure_and_wrong_about_a_card_on_a_pale_table(card: str, seed: int) -> None:
+    """No outline of the card stands out, so its size is guessed from the photo's edges; at a
+    wrong size a corner window holds the whole small card and its index reads another (a 7 of
+    clubs as a 4 at 0.98 before): with no other card of its size, such a reading is not sure."""
+    img, _ = _on_pale_wood(card, seed, 0.6)
+    found = recognize(img, load_default_classifier())
+    assert all(d.card == card or d.confidence <= DOUBT for d in found), [(d.card, d.confidence) for d in found]
+
+
+@pytest.mark.parametrize(("card", "seed"), [("7C", 2), ("2D", 1), ("AH", 1)])
+def test_recognize_searches_a_photo_it_finds_no_outline_in_as_one_card(card: str, seed: int) -> None:
+    """Where recognize's outlines find nothing, the single-card search (the one `pegpi classify`
+    uses) looks further; these photos read as no card before."""
+    img, quad = _on_pale_wood(card, seed, 0.6)
+    found = recognize(img, load_default_classifier())
+    assert [d.card for d in found] == [card], [(d.card, d.confidence) for d in found]
+    err = min(np.abs(found[0].corners - np.roll(quad, k, axis=0)).max() for k in range(4))
+    assert err < 0.2 * 88 * 3.0 * 0.6, err
+
+
+def _cut_off(cards: list[str], seed: int) -> np.ndarray:
+    """An 800 x 600 photo of ``cards`` side by side, 300 px tall, each running off its bottom
+    edge by nearly half: no card can be outlined whole, each corner index shows."""
+    rng = np.random.default_rng(seed)
+    h, w, ch = 600, 800, 300.0
+    canvas = background(h, w, rng).astype(np.float32)
+    for j, card in enumerate(cards):
+        face = render_card(card, HELDOUT_DESIGN_SEEDS[seed % 64], px_per_mm=3.0, alpha=True)
+        cw = ch * CARD_MM[0] / CARD_MM[1]
+        t = np.radians(rng.uniform(-12, 12))
+        top_left = np.array([60 + j * (cw + 60), h - 0.55 * ch])
+        across, down = np.array([np.cos(t), np.sin(t)]) * cw, np.array([-np.sin(t), np.cos(t)]) * ch
+        _paste_card(canvas, face, np.array([top_left, top_left + across, top_left + across + down,
+                                            top_left + down], np.float32))
+    return np.clip(canvas, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("seed", [1, 4, 7])
+def test_a_card_seen_only_by_its_corner_is_sure_where_another_card_confirms_its_size(seed: int) -> None:
+    """Cards cut by the photo's edge are read from their corner indices alone. One such card
+    alone is read right but not surely (nothing confirms the size it was read at); two of one
+    size confirm each other and are read surely."""
+    clf = load_default_classifier()
+    alone = recognize(_cut_off(["7H"], seed), clf)
+    assert [(d.card, d.confidence <= DOUBT) for d in alone] == [("7H", True)], alone
+    pair = recognize(_cut_off(["7H", "KS"], seed), clf)
+    assert sorted((d.card, d.confidence > DOUBT) for d in pair) == [("7H", True), ("KS", True)], pair
