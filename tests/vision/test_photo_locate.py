@@ -152,6 +152,29 @@ def test_a_back_cut_off_by_the_photo_s_edge_is_never_sure() -> None:
     assert _on_border(strip, h, w) and not _on_border(lying, h, w)
 
 
+def _back_on_table(seed: int, cut: float) -> np.ndarray:
+    """An 800 x 600 photo of a card's back 300 px tall on a table, lying whole in it, or with
+    ``cut`` of its height beyond the photo's top edge."""
+    rng = np.random.default_rng(seed)
+    canvas = background(600, 800, rng).astype(np.float32)
+    face = render_card("back", HELDOUT_DESIGN_SEEDS[seed % 64], px_per_mm=3.0, alpha=True)
+    ch = 300.0
+    cw, top = ch * CARD_MM[0] / CARD_MM[1], 20 - cut * ch if cut else 150.0
+    _paste_card(canvas, face, np.array([[300, top], [300 + cw, top], [300 + cw, top + ch], [300, top + ch]], np.float32))
+    return np.clip(canvas, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_recognize_is_not_sure_of_a_back_the_photo_cuts_off(seed: int) -> None:
+    """A back lying whole in the photo is read surely; the same back cut off by the photo's edge
+    is a patch of pattern (a red square of a court's print read as a back at 0.99 in a real
+    photo), read as a back only unsurely."""
+    clf = load_default_classifier()
+    assert [(d.card, d.confidence > DOUBT) for d in recognize(_back_on_table(seed, 0.0), clf)] == [("back", True)]
+    cut = recognize(_back_on_table(seed, 0.6), clf)
+    assert cut and all(d.card != "back" or d.confidence <= DOUBT for d in cut), cut
+
+
 def test_a_court_s_picture_read_as_a_back_is_never_sure() -> None:
     """The printed frame of a court's picture reads as a back, its corner a back at 0.75, and so
     does a small box in the court's art: in a photo of one card, a back is sure only if its
