@@ -749,8 +749,10 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
         # a back is only taken from a whole card outline: hypotheses over patterned tables look like backs
         if p.label == "back" and (not include_backs or not whole or p.confidence < 0.8):
             continue
-        if p.label == "back" and i and _on_border(q, h, w):
-            p = held(p)  # a back the photo cuts off is a patch of pattern, which may be anything
+        if p.label == "back" and i and (_on_border(q, h, w) or not _back_shown(q, index, 0.0)):
+            # a back the photo cuts off is a patch of pattern, which may be anything; and one whose
+            # corner does not read as a back may be a court's picture in its printed frame
+            p = held(p)
         found.append((Detection(p.label, p.confidence, q), whole))
         if doubt_later:
             later.add(id(found[-1][0]))
