@@ -414,16 +414,21 @@ PHOTO_ASPECT = (1.15, 2.5)
 CORNER_SLACK = 30.0
 
 
+def sides_ratio(quad: np.ndarray) -> float:
+    """A quadrilateral's long sides over its short ones (each pair of opposite sides summed)."""
+    q = np.asarray(quad, np.float64).reshape(4, 2)
+    sides = np.linalg.norm(np.roll(q, -1, axis=0) - q, axis=1)
+    a, b = sides[0] + sides[2], sides[1] + sides[3]
+    return float(max(a, b) / max(1e-6, min(a, b)))
+
+
 def card_shaped(quad: np.ndarray) -> bool:
     """Whether a convex quadrilateral (corners in order round it) can be a card's outline in a
     photo: its aspect within :data:`PHOTO_ASPECT`, every corner within :data:`CORNER_SLACK` of
     a right angle, and opposite sides not too unlike (a perspective, not a trapezoid of junk)."""
     q = np.asarray(quad, np.float64).reshape(4, 2)
     sides = np.linalg.norm(np.roll(q, -1, axis=0) - q, axis=1)
-    if sides.min() < 4:
-        return False
-    a, b = sides[0] + sides[2], sides[1] + sides[3]
-    if not PHOTO_ASPECT[0] <= max(a, b) / min(a, b) <= PHOTO_ASPECT[1]:
+    if sides.min() < 4 or not PHOTO_ASPECT[0] <= sides_ratio(q) <= PHOTO_ASPECT[1]:
         return False
     if min(sides[0], sides[2]) < 0.6 * max(sides[0], sides[2]) or min(sides[1], sides[3]) < 0.6 * max(sides[1], sides[3]):
         return False

@@ -40,7 +40,15 @@ from vision.api import CARD_MM, UNKNOWN, CardClassifier, Prediction
 from vision.doubt import COLOURLESS, DOUBT, INDEX_SAYS, colour_strength, doubted, held, suited
 from vision.grey import SUITS as GREY_SUITS
 from vision.grey import grey_suits_for
-from vision.locate import FRAME_SHARE, card_shaped, downscaled, frame_quad, nested_losers, outermost
+from vision.locate import (
+    FRAME_SHARE,
+    card_shaped,
+    downscaled,
+    frame_quad,
+    nested_losers,
+    outermost,
+    sides_ratio,
+)
 from vision.model_input import INPUT_H, INPUT_W
 
 ASPECT = CARD_MM[1] / CARD_MM[0]  # 1.397
@@ -495,6 +503,11 @@ def _distinct(quads: Sequence[np.ndarray], near: float = 4.0) -> list[int]:
     return keep
 
 
+def _unlike(quad: np.ndarray, quads: Sequence[np.ndarray], near: float = 4.0) -> bool:
+    """Whether no quad of ``quads`` has every corner within ``near`` pixels of ``quad``'s."""
+    return all(float(np.abs(quad - k).max()) > near for k in quads)
+
+
 def _height(quad: np.ndarray) -> float:
     return 0.5 * float(np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1]))
 
@@ -917,7 +930,7 @@ def _large_quads(mask: np.ndarray, min_area: float, out: list[np.ndarray]) -> No
         if not min_area <= cv2.contourArea(c) <= 0.97 * h * w:
             continue
         q = _single_cards(c, min_area)
-        if q is not None and all(np.abs(q - k).max() > 4 for k in out):
+        if q is not None and _unlike(q, out):
             out.append(q)
 
 
@@ -949,7 +962,7 @@ def card_outlines(img: np.ndarray, min_share: float = 0.01, *, grabcut: bool | N
             for m in half:
                 opened: list[np.ndarray] = []
                 _large_quads(cv2.morphologyEx(m, cv2.MORPH_OPEN, kernel), min_area / 4, opened)
-                quads += [q * back for q in opened if all(np.abs(q * back - k_).max() > 4 for k_ in quads)]
+                quads += [q * back for q in opened if _unlike(q * back, quads)]
     if (grabcut or (grabcut is None and not quads)) and min(sh, sw) >= 40:
         # no clean outline (clutter, shadow, a table as light as the card): let GrabCut split
         # the card from what surrounds it, starting from "the card is in the middle"
@@ -1198,11 +1211,10 @@ def _confirmed(d: Detection, classifier: CardClassifier, image: Pyramid, colourl
 SQUARISH = 1.25
 
 
-def _sides_ratio(quad: np.ndarray) -> float:
-    """A quad's long sides over its short ones (each pair's sum)."""
-    sides = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
-    a, b = sides[0] + sides[2], sides[1] + sides[3]
-    return float(max(a, b) / max(1e-6, min(a, b)))
+def _quarter_turns(quad: np.ndarray) -> list[np.ndarray]:
+    """``quad`` turned a quarter (its next side taken as the top) if it is nearly square
+    (:data:`SQUARISH`), else nothing: which of its sides is the card's top is not plain."""
+    return [np.roll(quad, -1, axis=0)] if sides_ratio(quad) < SQUARISH else []
 
 
 def _way_rank(read: tuple[Prediction, bool, Prediction | None]) -> tuple[bool, bool, float]:
@@ -1235,7 +1247,7 @@ def _turn_squarish(classifier: CardClassifier, image: Pyramid, quads: list[np.nd
     (:data:`SQUARISH`) turned a quarter as well, and keeps in ``quads`` and ``reads`` the way
     whose corner shows the card read, or else the surer card."""
     _keep_better(classifier, image, quads, reads, colourless,
-                 {i: [np.roll(quads[i], -1, axis=0)] for i in range(1, len(quads)) if _sides_ratio(quads[i]) < SQUARISH})
+                 {i: turned for i in range(1, len(quads)) if (turned := _quarter_turns(quads[i]))})
 
 
 #: a court's printed frame is this much smaller than its card, across and down (about)
@@ -1272,7 +1284,7 @@ def _read_by_marks(classifier: CardClassifier, image: np.ndarray, pyramid: Pyram
     (:func:`ink_outlines`, a nearly square one both ways round) whose corner index shows the card
     read, held below sure: a guessed outline fits a card seen at a slant badly."""
     inked = ink_outlines(image)
-    inked += [np.roll(q, -1, axis=0) for q in inked if _sides_ratio(q) < SQUARISH]
+    inked += [t for q in inked for t in _quarter_turns(q)]
     # without colour the suit is the grey suit network's to say (:func:`_greyed`): the rank will do
     shown = [(p, q) for q, (p, shows, index) in zip(inked, _read_doubting(
         classifier, [pyramid.warp(q) for q in inked], colourless), strict=True)
@@ -1316,7 +1328,7 @@ def _read_card(image: np.ndarray, classifier: CardClassifier, others: bool) -> D
         # may have taken in a shadow or a pattern of the table; look harder, with GrabCut
         # (unless it made the outlines) and, unless GrabCut's outline reads a card surely, with
         # the hypotheses of recognize()
-        more = [q for q in card_outlines(image, grabcut=True) if all(np.abs(q - k).max() > 4 for k in quads)]
+        more = [q for q in card_outlines(image, grabcut=True) if _unlike(q, quads)]
         for q, (p, _shows, _index) in zip(more, _read_doubting(classifier, [pyramid.warp(q) for q in more], colourless),
                                   strict=True):
             if p.label != UNKNOWN and p.confidence >= 0.5 and _surer(p.label, p.confidence, best):
