@@ -684,7 +684,8 @@ def _small_held(d: Detection) -> Detection:
 
 def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: float = 0.5,
               include_backs: bool = True) -> list[Detection]:
-    """Every card found in ``image`` (BGR uint8) with its reading and corners."""
+    """Every card found in ``image`` (BGR uint8) with its reading and corners. A photo in which
+    no card outline stands out is searched as a photo of one card (:func:`read_card`'s search)."""
     # cards are cut from a copy at most twice the locator's size: a 12-megapixel photo is shrunk
     # once instead of by every crop
     source_img, to_source = downscaled(image, 2 * _WORK)
@@ -762,7 +763,7 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
         # a back is only taken from a whole card outline: hypotheses over patterned tables look like backs
         if p.label == "back" and (not include_backs or not whole or p.confidence < 0.8):
             continue
-        if p.label == "back" and i and (_on_border(q, h, w) or not _back_shown(q, index, 0.0)):
+        if p.label == "back" and i and (_on_border(q, h, w) or not _corner_reads_back(index)):
             # a back the photo cuts off is a patch of pattern, which may be anything; and one whose
             # corner does not read as a back may be a court's picture in its printed frame
             p = held(p)
@@ -816,14 +817,14 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     for d, whole in found:
         if not any(_clash(d, whole, k, kwhole) for k, kwhole in kept):
             kept.append((d, whole))
-    # ranked and kept: now the doubts wait for are applied, and a black card read from its index
-    # alone needs the suit network's word
     # with no card outlined whole, a card's size is a guess from the photo's edges, and an index
     # read at a wrong size reads another card (a whole small card in a too-large corner): it
     # stands only where another card read is of its size
     if not any(whole for _d, whole in kept):
         later |= {id(d) for d, _w in kept if not any(k is not d and k.card != "back" and _same_size(d, k)
                                                       for k, _kw in kept)}
+    # ranked and kept: now the doubts wait for are applied, and a black card read from its index
+    # alone needs the suit network's word
     kept = [(Detection(d.card, min(d.confidence, DOUBT), d.corners) if id(d) in later else d, whole)
             for d, whole in kept]
     kept = _suits_checked(classifier, source, kept)
@@ -1181,10 +1182,15 @@ def _one_card(image: np.ndarray, classifier: CardClassifier, *, others: bool) ->
 BACK_INDEX, BACK_SHARE = 0.9, 0.05
 
 
+def _corner_reads_back(index: Prediction | None) -> bool:
+    """Whether an outline's corner reads as a back surely (:data:`BACK_INDEX`), or no index
+    network reads corners."""
+    return index is None or (index.label == "back" and index.confidence >= BACK_INDEX)
+
+
 def _back_shown(quad: np.ndarray, index: Prediction | None, area: float) -> bool:
     """Whether an outline read as a back in a photo of one card may be one surely."""
-    return (index is None or (index.label == "back" and index.confidence >= BACK_INDEX)) \
-        and float(cv2.contourArea(quad)) >= BACK_SHARE * area
+    return _corner_reads_back(index) and float(cv2.contourArea(quad)) >= BACK_SHARE * area
 
 
 def _on_border(quad: np.ndarray, h: int, w: int, share: float = 0.015) -> bool:

@@ -320,7 +320,8 @@ def bench_runtime(seconds: float = 12.0, frames: int = 0) -> dict[str, Any]:
             report["web_ms"] = (time.perf_counter() - began) * 1e3
             report["rss_mb"] = _proc_kb(proc.pid, "VmRSS") / 1024
             # what of it is the companion's own data, and what the libraries' code mapped from disk
-            # (clean pages the kernel may drop and read again; their share varies with the versions)
+            # (clean pages the kernel may drop and read again: their share varies with the library
+            # versions and with how much of them the kernel has paged out lately)
             report["anon_mb"] = _proc_kb(proc.pid, "RssAnon") / 1024
             report["file_mb"] = _proc_kb(proc.pid, "RssFile") / 1024
             report["peak_mb"] = _proc_kb(proc.pid, "VmHWM") / 1024
