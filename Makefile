@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest browser fonts bench clean
+.PHONY: run test lint typecheck pytest browser speech fonts bench clean
 
 # On a Raspberry Pi, picamera2 comes from apt, so the venv must see the system site-packages.
 VENV_FLAGS := $(shell $(PYTHON) -c "import picamera2" >/dev/null 2>&1 && echo --system-site-packages)
@@ -19,7 +19,7 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	MALLOC_ARENA_MAX=2 $(BIN)/pegpi run
 
-test: $(STAMP) lint typecheck browser fonts pytest
+test: $(STAMP) lint typecheck browser speech fonts pytest
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -37,7 +37,11 @@ fonts: $(STAMP)
 
 # The phone-page tests drive a real headless Chromium (Debian's package, installed when missing).
 browser:
-	@if [ -f tests/web/ensure_chromium.sh ]; then bash tests/web/ensure_chromium.sh; fi
+	@bash tests/web/ensure_chromium.sh
+
+# The spoken-count tests run Debian's espeak-ng and aplay (installed when missing, as the browser is).
+speech:
+	@bash tests/device/ensure_speech.sh
 
 # Speed and memory, printed as figures (budgets in the README and ARCHITECTURE.md).
 bench: $(STAMP)
