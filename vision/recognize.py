@@ -45,6 +45,7 @@ from vision.locate import (
     card_shaped,
     downscaled,
     frame_quad,
+    inside,
     nested_losers,
     outermost,
     sides_ratio,
@@ -690,15 +691,19 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
     # once instead of by every crop
     source_img, to_source = downscaled(image, 2 * _WORK)
     found = [_small_held(d) for d in _recognize(source_img, classifier, min_confidence, include_backs)]
-    if not found:
-        # no outline stood out: the photo may be of one card whose edges do not show (white on
-        # white, a sleeve's glare), which the single-card search finds by GrabCut or its marks
+    if to_source != 1.0:
+        found = [Detection(d.card, d.confidence, d.corners / to_source) for d in found]
+    if all(d.confidence <= DOUBT for d in found):
+        # nothing read surely (or nothing at all): the photo may be of one card whose edges do not
+        # show (white on white, a sleeve's glare), which the single-card search finds by GrabCut or
+        # its marks; a card it reads at least as surely comes first, and stands for the readings
+        # inside its outline (its print) or round it (the table round it)
         lone = _one_card(image, classifier, others=False)
-        return [lone] if (lone.card != UNKNOWN and lone.confidence >= min_confidence
-                          and (include_backs or lone.card != "back")) else []
-    if to_source == 1.0:
-        return found
-    return [Detection(d.card, d.confidence, d.corners / to_source) for d in found]
+        if lone.card != UNKNOWN and lone.confidence >= min_confidence and (include_backs or lone.card != "back") \
+                and (not found or lone.confidence >= max(d.confidence for d in found)):
+            found = [lone] + [d for d in found if d.card != lone.card and not inside(d.corners, lone.corners)
+                              and not inside(lone.corners, d.corners)]
+    return found
 
 
 def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: float,
