@@ -686,7 +686,7 @@ def _small_held(d: Detection) -> Detection:
 def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: float = 0.5,
               include_backs: bool = True) -> list[Detection]:
     """Every card found in ``image`` (BGR uint8) with its reading and corners. A photo in which
-    no card outline stands out is searched as a photo of one card (:func:`read_card`'s search)."""
+    nothing is read surely is searched as a photo of one card too (:func:`read_card`'s search)."""
     # cards are cut from a copy at most twice the locator's size: a 12-megapixel photo is shrunk
     # once instead of by every crop
     source_img, to_source = downscaled(image, 2 * _WORK)
