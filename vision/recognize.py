@@ -698,7 +698,8 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
         # show (white on white, a sleeve's glare), which the single-card search finds by GrabCut or
         # its marks; a card it reads at least as surely comes first, and stands for the readings
         # inside its outline (its print) or round it (the table round it)
-        lone = _one_card(image, classifier, others=False)
+        lone = _one_card(source_img, classifier, others=False)  # the photo shrunk once only
+        lone = Detection(lone.card, lone.confidence, lone.corners / to_source)
         if lone.card != UNKNOWN and lone.confidence >= min_confidence and (include_backs or lone.card != "back") \
                 and (not found or lone.confidence >= max(d.confidence for d in found)):
             found = [lone] + [d for d in found if d.card != lone.card and not inside(d.corners, lone.corners)
@@ -768,10 +769,8 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
         # a back is only taken from a whole card outline: hypotheses over patterned tables look like backs
         if p.label == "back" and (not include_backs or not whole or p.confidence < 0.8):
             continue
-        if p.label == "back" and i and (_on_border(q, h, w) or not _corner_reads_back(index)):
-            # a back the photo cuts off is a patch of pattern, which may be anything; and one whose
-            # corner does not read as a back may be a court's picture in its printed frame
-            p = held(p)
+        if p.label == "back" and i and _back_unsure(q, index, h, w, share=0.0):
+            p = held(p)  # of any size: the cards of a photo of several may be small in it
         found.append((Detection(p.label, p.confidence, q), whole))
         if doubt_later:
             later.add(id(found[-1][0]))
@@ -1187,15 +1186,19 @@ def _one_card(image: np.ndarray, classifier: CardClassifier, *, others: bool) ->
 BACK_INDEX, BACK_SHARE = 0.9, 0.05
 
 
-def _corner_reads_back(index: Prediction | None) -> bool:
-    """Whether an outline's corner reads as a back surely (:data:`BACK_INDEX`), or no index
-    network reads corners."""
-    return index is None or (index.label == "back" and index.confidence >= BACK_INDEX)
+def _back_shown(quad: np.ndarray, index: Prediction | None, area: float, share: float = BACK_SHARE) -> bool:
+    """Whether an outline read as a back may be one surely: its corner reads as a back
+    (:data:`BACK_INDEX`; or no index network reads corners) and it covers ``share`` of the
+    photo's ``area`` or more."""
+    return (index is None or (index.label == "back" and index.confidence >= BACK_INDEX)) \
+        and float(cv2.contourArea(quad)) >= share * area
 
 
-def _back_shown(quad: np.ndarray, index: Prediction | None, area: float) -> bool:
-    """Whether an outline read as a back in a photo of one card may be one surely."""
-    return _corner_reads_back(index) and float(cv2.contourArea(quad)) >= BACK_SHARE * area
+def _back_unsure(quad: np.ndarray, index: Prediction | None, h: int, w: int, *, share: float) -> bool:
+    """Whether an outline read as a back in an ``h`` x ``w`` photo is not surely one: the photo
+    cuts it off (a patch of pattern may be anything), or it is not shown as a back (a court's
+    picture in its printed frame; see :func:`_back_shown`)."""
+    return _on_border(quad, h, w) or not _back_shown(quad, index, h * w, share)
 
 
 def _on_border(quad: np.ndarray, h: int, w: int, share: float = 0.015) -> bool:
@@ -1323,7 +1326,7 @@ def _read_card(image: np.ndarray, classifier: CardClassifier, others: bool) -> D
     marked: Detection | None = None  # the marks' reading (_read_by_marks), once asked for
     marks_read = False
     for i, (q, (p, shows, index)) in enumerate(zip(quads, reads, strict=True)):
-        if i and p.label == "back" and (_on_border(q, h, w) or not _back_shown(q, index, h * w)):
+        if i and p.label == "back" and _back_unsure(q, index, h, w, share=BACK_SHARE):
             p = held(p)
         key = p.confidence + (0.05 if shows else 0.0)
         if i not in losers and p.label != UNKNOWN and p.confidence >= 0.5 and key > best_key:
