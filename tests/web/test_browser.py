@@ -304,7 +304,13 @@ def scanned(page: Any, selector: str, ending: str = "") -> str:
     for _ in range(WAIT_MS // 100):
         if page.evaluate(f"(e => e.complete && e.naturalWidth > 0)(document.querySelector('{selector}'))"):
             pixels = np.array(Image.open(io.BytesIO(page.locator(selector).screenshot())).convert("L"))
-            found = str(cv2.QRCodeDetector().detectAndDecode(pixels)[0])
+            # as a phone sees it: the picture on the page with the page round it (light, as a
+            # reader wants), at its size and at twice it
+            framed = cv2.copyMakeBorder(pixels, 24, 24, 24, 24, cv2.BORDER_CONSTANT, value=255)
+            for shown in (framed, cv2.resize(framed, None, fx=2, fy=2, interpolation=cv2.INTER_NEAREST)):
+                found = str(cv2.QRCodeDetector().detectAndDecode(shown)[0])
+                if found:
+                    break
             if found and found.endswith(ending):
                 break
         page.wait_for_timeout(100)
