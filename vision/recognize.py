@@ -1314,7 +1314,10 @@ def _read_card(image: np.ndarray, classifier: CardClassifier, others: bool) -> D
     h, w = image.shape[:2]
     whole = frame_quad(h, w)
     colourless = colour_strength(image) < COLOURLESS
-    quads = [whole] + card_outlines(image)
+    outlines = card_outlines(image, grabcut=False)
+    # GrabCut's outline when nothing else outlines the card (then not run a second time below)
+    grabbed = not outlines
+    quads = [whole] + (outlines or card_outlines(image, grabcut=True))
     pyramid = Pyramid(image)  # the outlines' crops share one shrinking of a large photo
     reads = _read_doubting(classifier, [pyramid.warp(q) for q in quads], colourless)
     _turn_squarish(classifier, pyramid, quads, reads, colourless)
@@ -1342,7 +1345,7 @@ def _read_card(image: np.ndarray, classifier: CardClassifier, others: bool) -> D
         # may have taken in a shadow or a pattern of the table; look harder, with GrabCut
         # (unless it made the outlines) and, unless GrabCut's outline reads a card surely, with
         # the hypotheses of recognize()
-        more = [q for q in card_outlines(image, grabcut=True) if _unlike(q, quads)]
+        more = [] if grabbed else [q for q in card_outlines(image, grabcut=True) if _unlike(q, quads)]
         for q, (p, _shows, _index) in zip(more, _read_doubting(classifier, [pyramid.warp(q) for q in more], colourless),
                                   strict=True):
             if p.label != UNKNOWN and p.confidence >= 0.5 and _surer(p.label, p.confidence, best):
