@@ -137,7 +137,7 @@ class OnnxCardClassifier:
     def __init__(self, model_path: str | os.PathLike[str] | None = None, *, threads: int = 1,
                  decks: Sequence[EnrolledDeck] = (), both_ways: bool = True,
                  sure_one_way: float | None = 0.999, shifts: Sequence[tuple[int, int]] = SHIFTS,
-                 sure_two_ways: float = 0.99, suits: bool = True) -> None:
+                 sure_two_ways: float = 0.99, sure_nothing: float = 0.5, suits: bool = True) -> None:
         path = Path(model_path) if model_path is not None else MODELS_DIR / MODEL_FILE
         if not path.exists():
             raise ModelFileError(f"no card model at {path}")
@@ -152,6 +152,9 @@ class OnnxCardClassifier:
         #: each of :attr:`shifts` (both ways round) and all its readings averaged
         self.shifts: tuple[tuple[int, int], ...] = tuple(shifts) if both_ways else ()
         self.sure_two_ways = sure_two_ways
+        #: a crop read as no card at least this surely is not read moved: a patch of table moved
+        #: is still no card, and a photo's outlines of no card were a third of reading it
+        self.sure_nothing = sure_nothing
         meta_path = path.with_suffix(".json")
         self.meta: JSONObject = json.loads(meta_path.read_text(encoding="utf-8")) if meta_path.exists() else {}
         labels_path = path.parent / self.meta.get("labels", "cards.labels.txt")
@@ -296,10 +299,14 @@ class OnnxCardClassifier:
 
     def _read_shifted(self, pre: Image, probs: Floats, readings: Floats) -> Floats:
         """``probs`` (each row the mean of ``readings`` readings) with the unsure crops' rows
-        averaged with their readings moved by each of :attr:`shifts`, both ways round."""
+        averaged with their readings moved by each of :attr:`shifts`, both ways round (not those
+        read as no card at :attr:`sure_nothing` or more)."""
         if not self.shifts:
             return probs
-        unsure = np.flatnonzero(probs.max(axis=1) < self.sure_two_ways)
+        best = probs.max(axis=1)
+        none = self.model_labels.index(UNKNOWN) if UNKNOWN in self.model_labels else -1
+        nothing = (probs.argmax(axis=1) == none) & (best >= self.sure_nothing)
+        unsure = np.flatnonzero((best < self.sure_two_ways) & ~nothing)
         if len(unsure) == 0:
             return probs
         views = shifted(pre[unsure], self.shifts)

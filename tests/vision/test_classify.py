@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.api import Prediction
+from vision.api import UNKNOWN, Prediction
 from vision.classify import (
     CLUBS,
     LABELS,
@@ -132,11 +132,15 @@ def test_a_crop_still_unsure_both_ways_round_is_read_again_moved_and_all_its_rea
     cards = [table_crop(render_card(cid, HELDOUT_DESIGN_SEEDS[7], px_per_mm=3.0, alpha=True), rng, strength=1.0)
              for cid in ("QC", "JS", "9D", "3H")]
     crops = cards + [cv2.GaussianBlur(c, (0, 0), sigma) for c in cards for sigma in (2, 3, 4)]  # out of focus
+    # patches of felt: no card, which moving would not make one
+    crops += [np.clip(rng.normal(grey, 12, cards[0].shape), 0, 255).astype(np.uint8) for grey in (60, 120, 200)]
     path = clf().model_path
     two_ways = OnnxCardClassifier(path, shifts=(), suits=False).run(crops)[0]
     read = OnnxCardClassifier(path, suits=False).run(crops)[0]
-    unsure = two_ways.max(axis=1) < 0.99
-    assert unsure.any() and (~unsure).any()  # the crops test both paths
+    nothing = (two_ways.argmax(axis=1) == clf().model_labels.index(UNKNOWN)) & (two_ways.max(axis=1) >= 0.5)
+    unsure = (two_ways.max(axis=1) < 0.99) & ~nothing
+    # the crops test every path: sure, unsure, and no card (sure enough, yet under 0.99)
+    assert unsure.any() and (~unsure).any() and (nothing & (two_ways.max(axis=1) < 0.99)).any()
     assert np.allclose(read[~unsure], two_ways[~unsure])
     # an unsure crop's reading: the mean of ten, as given and moved 3 px four ways, each both ways round
     pre = preprocess_batch(crops)
@@ -147,7 +151,8 @@ def test_a_crop_still_unsure_both_ways_round_is_read_again_moved_and_all_its_rea
     assert np.allclose(read[unsure], np.mean(each, axis=0)[unsure], atol=1e-5)
     # a crop read only as given (sure_one_way 0: none is turned round) averages the nine it has
     once = OnnxCardClassifier(path, sure_one_way=0.0, suits=False).run(crops, embeddings=False)[0]
-    unsure_once = each[0].max(axis=1) < 0.99
+    nothing_once = (each[0].argmax(axis=1) == clf().model_labels.index(UNKNOWN)) & (each[0].max(axis=1) >= 0.5)
+    unsure_once = (each[0].max(axis=1) < 0.99) & ~nothing_once
     assert unsure_once.any() and (~unsure_once).any()
     assert np.allclose(once[unsure_once], np.mean(each[:5] + each[6:], axis=0)[unsure_once], atol=1e-5)
     assert np.allclose(once[~unsure_once], each[0][~unsure_once], atol=1e-6)
