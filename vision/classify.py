@@ -61,6 +61,25 @@ def model_id(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
 
 
+def rank_groups(labels: Sequence[str]) -> Indices:
+    """The indices in ``labels`` of each rank's four suits, ``(ranks, 4)`` (spades, hearts,
+    diamonds, clubs)."""
+    return np.array([[labels.index(r + s) for s in "SHDC"] for r in _RANKS])
+
+
+def by_rank(probs: Floats, groups: Indices) -> Floats:
+    """``probs`` (any leading shape, labels last) with each rank's four suits pooled into the suit
+    read most surely (``groups`` from :func:`rank_groups`): what a reading says of the rank when
+    its suit cannot be told by colour (a grey diamond reads as a spade)."""
+    out = probs.copy()
+    four = probs[..., groups]  # (..., ranks, 4)
+    out[..., groups] = 0.0
+    best = np.take_along_axis(groups[None], four.reshape(-1, *groups.shape).argmax(axis=-1)[..., None], axis=-1)
+    flat = out.reshape(-1, probs.shape[-1])
+    np.put_along_axis(flat, best[..., 0], four.reshape(-1, *groups.shape).sum(axis=-1), axis=-1)
+    return flat.reshape(probs.shape)
+
+
 def best_way(corner: Floats, unknown: int) -> Floats:
     """Of the corner readings of each crop, ``(N, ways, labels)``, the way round that shows a card
     or back most surely, ``(N, labels)`` (the first way on a tie); ``unknown``: that label's index."""
@@ -196,6 +215,7 @@ class OnnxCardClassifier:
         self.sure_suit = 0.99
         self._spades, self._clubs = black_pairs(self.model_labels)
         self._black = np.concatenate([self._spades, self._clubs])
+        self._ranks = rank_groups(self.model_labels)
         #: rows of a crop's top the suit network reads (its input's height)
         self._suit_rows = int(self.suit_session.get_inputs()[0].shape[2]) if self.suit_session is not None else 0
         #: the model can read a card from its corner index alone (it has an index network)
@@ -355,9 +375,12 @@ class OnnxCardClassifier:
         probs, emb, _ = self.outputs(crops, index=False, embeddings=embeddings)
         return probs, emb
 
-    def index_predictions(self, corner: Floats) -> list[Prediction]:
+    def index_predictions(self, corner: Floats, *, ranks_only: bool = False) -> list[Prediction]:
         """The index network's readings (``corner`` from :meth:`outputs`): for each crop, the way
-        round whose corner shows a card or back most surely (a partly covered card shows one index)."""
+        round whose corner shows a card or back most surely (a partly covered card shows one index);
+        ``ranks_only``: each rank's suits pooled (:func:`by_rank`), for a photo with no colour."""
+        if ranks_only:
+            corner = by_rank(corner, self._ranks)
         picked = best_way(corner, self.model_labels.index(UNKNOWN))
         best = picked.argmax(axis=1)
         return [Prediction(self.model_labels[b], float(picked[i, b])) for i, b in enumerate(best)]
@@ -460,14 +483,20 @@ class OnnxCardClassifier:
                 whole[i] = held(whole[i])
         return whole
 
-    def classify_with_index(self, crops: Sequence[Image]) -> list[tuple[Prediction, Prediction | None]]:
+    def classify_with_index(self, crops: Sequence[Image], *, ranks_only: bool = False
+                            ) -> list[tuple[Prediction, Prediction | None]]:
         """:meth:`classify`, and beside each reading the index network's alone (None without an
-        index network, or when decks are enrolled: it knows French cards only)."""
+        index network, or when decks are enrolled: it knows French cards only). ``ranks_only``
+        (a photo with no colour, whose suits another reader tells by shape): both readings with
+        each rank's suits pooled into the surest (:func:`by_rank`), so that a grey jack of
+        diamonds read half as a spade and half as a club reads as a jack surely."""
         probs, emb, corner = self.outputs(crops, embeddings=False)
+        if ranks_only and not self.decks:
+            probs = by_rank(probs, self._ranks)
         whole = self.predict(probs, emb)
         if corner is None or self.decks:
             return [(p, None) for p in whole]
-        return list(zip(whole, self.index_predictions(corner), strict=True))
+        return list(zip(whole, self.index_predictions(corner, ranks_only=ranks_only), strict=True))
 
 
 def load_default_classifier(decks: Sequence[str] | bool | None = None, *, threads: int = 1,

@@ -640,11 +640,14 @@ def _read_warped(classifier: CardClassifier, image: Pyramid, quads: list[np.ndar
     return out
 
 
-def _read_quads(classifier: CardClassifier, crops: list[np.ndarray]) -> list[tuple[Prediction, Prediction | None]]:
-    """Each crop's reading and, if the classifier can read an index alone, its corner index's."""
+def _read_quads(classifier: CardClassifier, crops: list[np.ndarray], *,
+                ranks_only: bool = False) -> list[tuple[Prediction, Prediction | None]]:
+    """Each crop's reading and, if the classifier can read an index alone, its corner index's;
+    ``ranks_only``: both with each rank's suits pooled (a photo with no colour, whose suits the
+    grey suit network reads by shape afterwards, :func:`_greyed`)."""
     both = getattr(classifier, "classify_with_index", None)
     if both is not None:
-        return list(both(crops))
+        return list(both(crops, ranks_only=True) if ranks_only else both(crops))
     return [(p, None) for p in classifier.classify(crops)]
 
 
@@ -1120,9 +1123,10 @@ def _read_doubting(classifier: CardClassifier, crops: list[np.ndarray],
     if _index_reader(classifier) is None:
         return [(doubted(p, colourless=colourless), False, None) for p in classifier.classify(crops)]
     out: list[tuple[Prediction, bool, Prediction | None]] = []
-    for p, index in _read_quads(classifier, crops):
+    for p, index in _read_quads(classifier, crops, ranks_only=colourless):
         p = _index_over_blank(p, index)
-        out.append((doubted(p, index, colourless=colourless, index_needed=True), _index_agrees(p, index), index))
+        out.append((doubted(p, index, colourless=colourless, index_needed=True),
+                    _index_agrees(p, index, ranks_only=colourless), index))
     return out
 
 
@@ -1139,11 +1143,15 @@ def _index_over_blank(p: Prediction, index: Prediction | None) -> Prediction:
     return held(p) if p.label == "back" and index.label != "back" else p
 
 
-def _index_agrees(p: Prediction, index: Prediction | None) -> bool:
-    """Whether a whole outline's corner shows a card index and the whole card reads that card:
-    the photo's own frame over a table whose grain looks like an index now and then is no card
-    round the card it holds."""
-    return _shows_index(index) and index is not None and p.label == index.label
+def _index_agrees(p: Prediction, index: Prediction | None, *, ranks_only: bool = False) -> bool:
+    """Whether a whole outline's corner shows a card index and the whole card reads that card
+    (``ranks_only``: a suited card of that rank): the photo's own frame over a table whose grain
+    looks like an index now and then is no card round the card it holds."""
+    if not _shows_index(index) or index is None:
+        return False
+    if ranks_only and suited(p.label) and suited(index.label):
+        return p.label[:-1] == index.label[:-1]
+    return p.label == index.label
 
 
 def _shows_index(index: Prediction | None) -> bool:

@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.classify import MODELS_DIR, OnnxCardClassifier, load_default_classifier
+from vision.classify import MODELS_DIR, OnnxCardClassifier, by_rank, load_default_classifier, rank_groups
 from vision.doubt import DOUBT, suited
 from vision.errors import ModelFileError
 from vision.grey import grey_suits_for
@@ -51,6 +51,30 @@ def test_the_cards_of_a_grey_photo_keep_their_suits() -> None:
     found = recognize(_grey(scene), clf)
     assert {d.card for d in found} >= set(cards), [(d.card, d.confidence) for d in found]
     assert all(d.confidence <= DOUBT for d in found if suited(d.card))
+
+
+def test_without_colour_a_rank_is_read_as_surely_as_all_its_suits_together() -> None:
+    """A grey jack of diamonds that the index network reads half as a spade and half as a club
+    is a jack surely; its suit is the grey suit network's to tell."""
+    labels = load_default_classifier().model_labels
+    probs = np.zeros((2, len(labels)), np.float32)
+    probs[0, [labels.index("JS"), labels.index("JC"), labels.index("back")]] = (0.59, 0.38, 0.03)
+    probs[1, [labels.index("9H"), labels.index("9D"), labels.index("8D")]] = (0.5, 0.2, 0.3)
+    pooled = by_rank(probs, rank_groups(labels))
+    assert pooled[0, labels.index("JS")] == pytest.approx(0.97) and pooled[0, labels.index("JC")] == 0.0
+    assert pooled[0, labels.index("back")] == pytest.approx(0.03)
+    assert pooled[1, labels.index("9H")] == pytest.approx(0.7) and pooled[1, labels.index("8D")] == pytest.approx(0.3)
+    assert np.allclose(pooled.sum(axis=1), 1.0)
+    # on crops of grey red cards: the rank as read before, at least as surely
+    clf = load_default_classifier()
+    rng = np.random.default_rng(5)
+    crops = [_grey(cv2.resize(render_card(c, HELDOUT_DESIGN_SEEDS[s], px_per_mm=2.0, rng=rng)[..., :3], (126, 176),
+                              interpolation=cv2.INTER_AREA)) for s, c in enumerate(("JD", "9H", "QD", "4H"))]
+    for (p, index), (rp, rindex) in zip(clf.classify_with_index(crops), clf.classify_with_index(crops, ranks_only=True),
+                                        strict=True):
+        assert rp.label[:-1] == p.label[:-1] and rp.confidence >= p.confidence - 1e-6
+        assert index is not None and rindex is not None
+        assert rindex.label[:-1] == index.label[:-1] and rindex.confidence >= index.confidence - 1e-6
 
 
 def _model_copy(tmp_path: Path) -> Path:
