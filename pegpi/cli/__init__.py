@@ -59,7 +59,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if seed is not None and seed < 0:  # every --seed feeds a random generator that takes none below 0
         print(f"pegpi: error: --seed must be 0 or more, got {seed}", file=sys.stderr)
         return 2
-    map_big_blocks()  # photos, frames and tensors in and out of memory leave no holes behind
+    if not getattr(args, "photo_heap", False):
+        map_big_blocks()  # frames and tensors in and out of memory leave no holes behind
     try:
         code = args.func(args)
         sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
