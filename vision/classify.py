@@ -269,8 +269,8 @@ class OnnxCardClassifier:
         self._label_ids = np.array([names[lb] for lb in self._enrolled_labels])
 
     # -- inference -------------------------------------------------------------------------
-    def outputs(self, crops: Sequence[Image], *, index: bool = True, embeddings: bool = True
-                ) -> tuple[Floats, Floats, Floats | None]:
+    def outputs(self, crops: Sequence[Image], *, index: bool = True, embeddings: bool = True,
+                moved: bool = True) -> tuple[Floats, Floats, Floats | None]:
         """Calibrated probabilities over :attr:`model_labels`, unit embeddings, and the index
         network's reading for each way the crop was read, ``(N, ways, labels)`` (None without an
         index network or with ``index=False``).
@@ -281,9 +281,10 @@ class OnnxCardClassifier:
         at :attr:`sure_one_way` or more as given is not read turned round (its embedding is then
         one way's). One batched model call per step, for at most :data:`MOST_PER_RUN` crops at a
         time (each crop's reading is its own: more crops are read part by part, which bounds the
-        memory their copies, moved views and tensors take)."""
+        memory their copies, moved views and tensors take). ``moved=False``: no crop is read
+        moved (a first look over many outlines, of which the one kept is read again moved)."""
         if len(crops) > MOST_PER_RUN:
-            parts = [self.outputs(crops[i:i + MOST_PER_RUN], index=index, embeddings=embeddings)
+            parts = [self.outputs(crops[i:i + MOST_PER_RUN], index=index, embeddings=embeddings, moved=moved)
                      for i in range(0, len(crops), MOST_PER_RUN)]
             corners = [corner for _, _, corner in parts if corner is not None]
             return (np.concatenate([probs for probs, _, _ in parts]), np.concatenate([emb for _, emb, _ in parts]),
@@ -310,7 +311,8 @@ class OnnxCardClassifier:
                 probs[second] = 0.5 * (probs[second] + out2[0])
                 both = emb[second] + out2[1]
                 emb[second] = both / np.maximum(np.linalg.norm(both, axis=1, keepdims=True), 1e-6)
-            probs = self._read_shifted(pre, probs, readings)
+            if moved:
+                probs = self._read_shifted(pre, probs, readings)
         probs = self._read_suits(pre, probs, back)
         if not index:
             return probs, emb, None
@@ -483,14 +485,15 @@ class OnnxCardClassifier:
                 whole[i] = held(whole[i])
         return whole
 
-    def classify_with_index(self, crops: Sequence[Image], *, ranks_only: bool = False
+    def classify_with_index(self, crops: Sequence[Image], *, ranks_only: bool = False, moved: bool = True
                             ) -> list[tuple[Prediction, Prediction | None]]:
         """:meth:`classify`, and beside each reading the index network's alone (None without an
         index network, or when decks are enrolled: it knows French cards only). ``ranks_only``
         (a photo with no colour, whose suits another reader tells by shape): both readings with
         each rank's suits pooled into the surest (:func:`by_rank`), so that a grey jack of
-        diamonds read half as a spade and half as a club reads as a jack surely."""
-        probs, emb, corner = self.outputs(crops, embeddings=False)
+        diamonds read half as a spade and half as a club reads as a jack surely. ``moved``: see
+        :meth:`outputs`."""
+        probs, emb, corner = self.outputs(crops, embeddings=False, moved=moved)
         if ranks_only and not self.decks:
             probs = by_rank(probs, self._ranks)
         whole = self.predict(probs, emb)

@@ -640,14 +640,16 @@ def _read_warped(classifier: CardClassifier, image: Pyramid, quads: list[np.ndar
     return out
 
 
-def _read_quads(classifier: CardClassifier, crops: list[np.ndarray], *,
-                ranks_only: bool = False) -> list[tuple[Prediction, Prediction | None]]:
+def _read_quads(classifier: CardClassifier, crops: list[np.ndarray], *, ranks_only: bool = False,
+                moved: bool = True) -> list[tuple[Prediction, Prediction | None]]:
     """Each crop's reading and, if the classifier can read an index alone, its corner index's;
     ``ranks_only``: both with each rank's suits pooled (a photo with no colour, whose suits the
-    grey suit network reads by shape afterwards, :func:`_greyed`)."""
+    grey suit network reads by shape afterwards, :func:`_greyed`); ``moved=False``: no unsure
+    crop read again moved (a first look, see ``OnnxCardClassifier.outputs``)."""
     both = getattr(classifier, "classify_with_index", None)
     if both is not None:
-        return list(both(crops, ranks_only=True) if ranks_only else both(crops))
+        options = {k: False for k, v in (("moved", moved),) if not v}
+        return list(both(crops, ranks_only=True, **options) if ranks_only else both(crops, **options))
     return [(p, None) for p in classifier.classify(crops)]
 
 
@@ -1111,19 +1113,20 @@ def card_crop(image: np.ndarray) -> np.ndarray:
     return warp(image, quads[0]) if quads else upright
 
 
-def _read_doubting(classifier: CardClassifier, crops: list[np.ndarray],
-                   colourless: bool) -> list[tuple[Prediction, bool, Prediction | None]]:
+def _read_doubting(classifier: CardClassifier, crops: list[np.ndarray], colourless: bool,
+                   moved: bool = True) -> list[tuple[Prediction, bool, Prediction | None]]:
     """The crops' readings, each held below sure (:func:`vision.doubt.doubted`) unless its corner
     index reads the same card (a card read whole whose corner shows no index is as doubtful as
     one whose index reads another card), or when the photo is ``colourless`` and it is a suited
     card; whether its corner shows the index of the card read (always False without an index
-    network); and the index's own reading (None without an index network)."""
+    network); and the index's own reading (None without an index network). ``moved``: see
+    :func:`_read_quads`."""
     if not crops:
         return []
     if _index_reader(classifier) is None:
         return [(doubted(p, colourless=colourless), False, None) for p in classifier.classify(crops)]
     out: list[tuple[Prediction, bool, Prediction | None]] = []
-    for p, index in _read_quads(classifier, crops, ranks_only=colourless):
+    for p, index in _read_quads(classifier, crops, ranks_only=colourless, moved=moved):
         p = _index_over_blank(p, index)
         out.append((doubted(p, index, colourless=colourless, index_needed=True),
                     _index_agrees(p, index, ranks_only=colourless), index))
@@ -1250,14 +1253,14 @@ def _way_rank(read: tuple[Prediction, bool, Prediction | None]) -> tuple[bool, b
 
 def _keep_better(classifier: CardClassifier, image: Pyramid, quads: list[np.ndarray],
                  reads: list[tuple[Prediction, bool, Prediction | None]], colourless: bool,
-                 others: dict[int, list[np.ndarray]], *, shown_only: bool = False) -> None:
+                 others: dict[int, list[np.ndarray]], *, shown_only: bool = False, moved: bool = True) -> None:
     """Reads the other outlines ``others[i]`` tried for outline ``i`` (all in one batch) and puts
     the best (:func:`_way_rank`) in place of ``quads[i]`` and ``reads[i]`` if it ranks higher;
     with ``shown_only`` only an outline whose corner shows the card it reads is taken."""
     flat = [(i, q) for i, qs in others.items() for q in qs]
     if not flat:
         return
-    read = _read_doubting(classifier, [image.warp(q) for _i, q in flat], colourless)
+    read = _read_doubting(classifier, [image.warp(q) for _i, q in flat], colourless, moved)
     for (i, q), r in zip(flat, read, strict=True):
         if shown_only and not r[1]:
             continue
@@ -1266,12 +1269,13 @@ def _keep_better(classifier: CardClassifier, image: Pyramid, quads: list[np.ndar
 
 
 def _turn_squarish(classifier: CardClassifier, image: Pyramid, quads: list[np.ndarray],
-                   reads: list[tuple[Prediction, bool, Prediction | None]], colourless: bool) -> None:
+                   reads: list[tuple[Prediction, bool, Prediction | None]], colourless: bool,
+                   moved: bool = True) -> None:
     """Reads each outline after the first (the photo's own frame) that is nearly square
     (:data:`SQUARISH`) turned a quarter as well, and keeps in ``quads`` and ``reads`` the way
     whose corner shows the card read, or else the surer card."""
     _keep_better(classifier, image, quads, reads, colourless,
-                 {i: turned for i in range(1, len(quads)) if (turned := _quarter_turns(quads[i]))})
+                 {i: turned for i in range(1, len(quads)) if (turned := _quarter_turns(quads[i]))}, moved=moved)
 
 
 #: a court's printed frame is this much smaller than its card, across and down (about)
@@ -1279,7 +1283,8 @@ FRAME_GROWTH = (1.1, 1.2, 1.3)
 
 
 def _grow_frames(classifier: CardClassifier, image: Pyramid, quads: list[np.ndarray],
-                 reads: list[tuple[Prediction, bool, Prediction | None]], colourless: bool, area: float) -> None:
+                 reads: list[tuple[Prediction, bool, Prediction | None]], colourless: bool, area: float,
+                 moved: bool = True) -> None:
     """Each outline after the first read as a back that may not be one surely
     (:func:`_back_shown`) may be a court's printed frame: it is read grown about its centre by
     :data:`FRAME_GROWTH` across and down, and replaced in ``quads`` and ``reads`` by the grown
@@ -1288,7 +1293,7 @@ def _grow_frames(classifier: CardClassifier, image: Pyramid, quads: list[np.ndar
     _keep_better(classifier, image, quads, reads, colourless,
                  {i: [(quads[i].mean(axis=0) + (quads[i] - quads[i].mean(axis=0)) * np.array([sx, sy], np.float32))
                       .astype(np.float32) for sx in FRAME_GROWTH for sy in FRAME_GROWTH] for i in frames},
-                 shown_only=True)
+                 shown_only=True, moved=moved)
 
 
 #: a photo of one card whose best outline reads under this is searched further, as if none read
@@ -1320,6 +1325,29 @@ def _read_by_marks(classifier: CardClassifier, image: np.ndarray, pyramid: Pyram
     return Detection(p.label, min(p.confidence, DOUBT), q)
 
 
+#: an outline read at first look at least ``MAY_WIN[0]`` and within ``MAY_WIN[1]`` of the best
+#: may win once read moved, and is read so
+MAY_WIN = (0.3, 0.2)
+
+
+def _best_outline(quads: list[np.ndarray], reads: list[tuple[Prediction, bool, Prediction | None]],
+                  h: int, w: int) -> tuple[Detection | None, float, bool]:
+    """Of a one-card photo's outlines (the first its own frame), the one read surest (0.5 or
+    more, a corner showing the card counting 0.05 more) that is not another's print or the table
+    round it (:func:`vision.locate.nested_losers`), an unsure back held; its rank key, and whether
+    its corner shows the card."""
+    losers = nested_losers(quads, [shows for _p, shows, _index in reads])
+    best: Detection | None = None
+    best_key, best_shows = 0.0, False
+    for i, (q, (p, shows, index)) in enumerate(zip(quads, reads, strict=True)):
+        if i and p.label == "back" and _back_unsure(q, index, h, w, share=BACK_SHARE):
+            p = held(p)
+        key = p.confidence + (0.05 if shows else 0.0)
+        if i not in losers and p.label != UNKNOWN and p.confidence >= 0.5 and key > best_key:
+            best, best_key, best_shows = Detection(p.label, p.confidence, q), key, shows
+    return best, best_key, best_shows
+
+
 def _read_card(image: np.ndarray, classifier: CardClassifier, others: bool) -> Detection:
     h, w = image.shape[:2]
     whole = frame_quad(h, w)
@@ -1329,21 +1357,20 @@ def _read_card(image: np.ndarray, classifier: CardClassifier, others: bool) -> D
     grabbed = not outlines
     quads = [whole] + (outlines or card_outlines(image, grabcut=True))
     pyramid = Pyramid(image)  # the outlines' crops share one shrinking of a large photo
-    reads = _read_doubting(classifier, [pyramid.warp(q) for q in quads], colourless)
-    _turn_squarish(classifier, pyramid, quads, reads, colourless)
-    _grow_frames(classifier, pyramid, quads, reads, colourless, h * w)
-    losers = nested_losers(quads, [shows for _p, shows, _index in reads])
-    best: Detection | None = None
-    best_key = 0.0
-    best_shows = False
+    # a first look at every outline (none read again moved), then the outlines that may win read
+    # again moved: an unsure reading steadied costs eight more readings, most of a photo's time
+    reads = _read_doubting(classifier, [pyramid.warp(q) for q in quads], colourless, moved=False)
+    _turn_squarish(classifier, pyramid, quads, reads, colourless, moved=False)
+    _grow_frames(classifier, pyramid, quads, reads, colourless, h * w, moved=False)
+    best, best_key, _shows = _best_outline(quads, reads, h, w)
+    steady = float(getattr(classifier, "sure_two_ways", 1.0))  # a reading this sure is never moved
+    near = [i for i, (p, shows, _index) in enumerate(reads) if p.label != UNKNOWN
+            and MAY_WIN[0] <= p.confidence < steady and p.confidence + 0.05 * shows >= best_key - MAY_WIN[1]]
+    for i, r in zip(near, _read_doubting(classifier, [pyramid.warp(quads[i]) for i in near], colourless), strict=True):
+        reads[i] = r
+    best, best_key, best_shows = _best_outline(quads, reads, h, w)
     marked: Detection | None = None  # the marks' reading (_read_by_marks), once asked for
     marks_read = False
-    for i, (q, (p, shows, index)) in enumerate(zip(quads, reads, strict=True)):
-        if i and p.label == "back" and _back_unsure(q, index, h, w, share=BACK_SHARE):
-            p = held(p)
-        key = p.confidence + (0.05 if shows else 0.0)
-        if i not in losers and p.label != UNKNOWN and p.confidence >= 0.5 and key > best_key:
-            best, best_key, best_shows = Detection(p.label, p.confidence, q), key, shows
     if best is not None and best.card not in BLANKS and not best_shows and best.confidence <= DOUBT:
         # a face read unsurely by an outline whose corner shows no index of it: the outline may
         # be the card's wrong part; a guess from the marks whose index shows its card is surer
