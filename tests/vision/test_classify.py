@@ -142,6 +142,9 @@ def test_a_crop_still_unsure_both_ways_round_is_read_again_moved_and_all_its_rea
     # the crops test every path: sure, unsure, and no card (sure enough, yet under 0.99)
     assert unsure.any() and (~unsure).any() and (nothing & (two_ways.max(axis=1) < 0.99)).any()
     assert np.allclose(read[~unsure], two_ways[~unsure])
+    # a first look over many outlines (moved=False) reads none of them moved
+    first_look = OnnxCardClassifier(path, suits=False).outputs(crops, index=False, moved=False)[0]
+    assert np.allclose(first_look, two_ways, atol=1e-6)
     # an unsure crop's reading: the mean of ten, as given and moved 3 px four ways, each both ways round
     pre = preprocess_batch(crops)
     views = [pre] + shifted(pre, ((3, 0), (-3, 0), (0, 3), (0, -3)))
