@@ -648,7 +648,7 @@ def _read_quads(classifier: CardClassifier, crops: list[np.ndarray], *, ranks_on
     crop read again moved (a first look, see ``OnnxCardClassifier.outputs``)."""
     both = getattr(classifier, "classify_with_index", None)
     if both is not None:
-        options = {k: False for k, v in (("moved", moved),) if not v}
+        options = {} if moved else {"moved": False}  # a classifier that never moves crops need not know it
         return list(both(crops, ranks_only=True, **options) if ranks_only else both(crops, **options))
     return [(p, None) for p in classifier.classify(crops)]
 
@@ -1362,7 +1362,7 @@ def _read_card(image: np.ndarray, classifier: CardClassifier, others: bool) -> D
     reads = _read_doubting(classifier, [pyramid.warp(q) for q in quads], colourless, moved=False)
     _turn_squarish(classifier, pyramid, quads, reads, colourless, moved=False)
     _grow_frames(classifier, pyramid, quads, reads, colourless, h * w, moved=False)
-    best, best_key, _shows = _best_outline(quads, reads, h, w)
+    _first, best_key, _shows = _best_outline(quads, reads, h, w)
     steady = float(getattr(classifier, "sure_two_ways", 1.0))  # a reading this sure is never moved
     near = [i for i, (p, shows, _index) in enumerate(reads) if p.label != UNKNOWN
             and MAY_WIN[0] <= p.confidence < steady and p.confidence + 0.05 * shows >= best_key - MAY_WIN[1]]
