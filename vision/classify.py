@@ -46,10 +46,17 @@ MODEL_FILE = "cards.onnx"
 MARGIN_SCALE = 0.02
 
 
+def rank_groups(labels: Sequence[str]) -> Indices:
+    """The indices in ``labels`` of each rank's four suits, ``(ranks, 4)`` (spades, hearts,
+    diamonds, clubs)."""
+    return np.array([[labels.index(r + s) for s in "SHDC"] for r in _RANKS])
+
+
 def black_pairs(labels: Sequence[str]) -> tuple[Indices, Indices]:
     """The indices in ``labels`` of the spades and of the clubs, rank by rank (the pairs the suit
     network weighs, :func:`weigh_suits`)."""
-    return (np.array([labels.index(r + "S") for r in _RANKS]), np.array([labels.index(r + "C") for r in _RANKS]))
+    groups = rank_groups(labels)
+    return groups[:, 0], groups[:, 3]
 
 
 #: :func:`black_pairs` of :data:`LABELS`
@@ -61,23 +68,17 @@ def model_id(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
 
 
-def rank_groups(labels: Sequence[str]) -> Indices:
-    """The indices in ``labels`` of each rank's four suits, ``(ranks, 4)`` (spades, hearts,
-    diamonds, clubs)."""
-    return np.array([[labels.index(r + s) for s in "SHDC"] for r in _RANKS])
-
-
 def by_rank(probs: Floats, groups: Indices) -> Floats:
     """``probs`` (any leading shape, labels last) with each rank's four suits pooled into the suit
     read most surely (``groups`` from :func:`rank_groups`): what a reading says of the rank when
     its suit cannot be told by colour (a grey diamond reads as a spade)."""
-    out = probs.copy()
-    four = probs[..., groups]  # (..., ranks, 4)
-    out[..., groups] = 0.0
-    best = np.take_along_axis(groups[None], four.reshape(-1, *groups.shape).argmax(axis=-1)[..., None], axis=-1)
-    flat = out.reshape(-1, probs.shape[-1])
-    np.put_along_axis(flat, best[..., 0], four.reshape(-1, *groups.shape).sum(axis=-1), axis=-1)
-    return flat.reshape(probs.shape)
+    flat = probs.reshape(-1, probs.shape[-1])
+    four = flat[:, groups]  # (rows, ranks, 4)
+    surest = groups[np.arange(len(groups)), four.argmax(axis=-1)]  # (rows, ranks): each rank's surest suit
+    out = flat.copy()
+    out[:, groups] = 0.0
+    np.put_along_axis(out, surest, four.sum(axis=-1), axis=-1)
+    return out.reshape(probs.shape)
 
 
 def best_way(corner: Floats, unknown: int) -> Floats:
@@ -216,6 +217,8 @@ class OnnxCardClassifier:
         self._spades, self._clubs = black_pairs(self.model_labels)
         self._black = np.concatenate([self._spades, self._clubs])
         self._ranks = rank_groups(self.model_labels)
+        #: where "no card" is among the labels (-1 for a model without it)
+        self._none = self.model_labels.index(UNKNOWN) if UNKNOWN in self.model_labels else -1
         #: rows of a crop's top the suit network reads (its input's height)
         self._suit_rows = int(self.suit_session.get_inputs()[0].shape[2]) if self.suit_session is not None else 0
         #: the model can read a card from its corner index alone (it has an index network)
@@ -326,8 +329,7 @@ class OnnxCardClassifier:
         if not self.shifts:
             return probs
         best = probs.max(axis=1)
-        none = self.model_labels.index(UNKNOWN) if UNKNOWN in self.model_labels else -1
-        nothing = (probs.argmax(axis=1) == none) & (best >= self.sure_nothing)
+        nothing = (probs.argmax(axis=1) == self._none) & (best >= self.sure_nothing)
         unsure = np.flatnonzero((best < self.sure_two_ways) & ~nothing)
         if len(unsure) == 0:
             return probs

@@ -648,8 +648,9 @@ def _read_quads(classifier: CardClassifier, crops: list[np.ndarray], *, ranks_on
     crop read again moved (a first look, see ``OnnxCardClassifier.outputs``)."""
     both = getattr(classifier, "classify_with_index", None)
     if both is not None:
-        options = {} if moved else {"moved": False}  # a classifier that never moves crops need not know it
-        return list(both(crops, ranks_only=True, **options) if ranks_only else both(crops, **options))
+        # only the options asked for are passed: a classifier that has no use for one need not know it
+        options = ({"ranks_only": True} if ranks_only else {}) | ({} if moved else {"moved": False})
+        return list(both(crops, **options))
     return [(p, None) for p in classifier.classify(crops)]
 
 
@@ -1363,9 +1364,8 @@ def _read_card(image: np.ndarray, classifier: CardClassifier, others: bool) -> D
     _turn_squarish(classifier, pyramid, quads, reads, colourless, moved=False)
     _grow_frames(classifier, pyramid, quads, reads, colourless, h * w, moved=False)
     _first, best_key, _shows = _best_outline(quads, reads, h, w)
-    steady = float(getattr(classifier, "sure_two_ways", 1.0))  # a reading this sure is never moved
     near = [i for i, (p, shows, _index) in enumerate(reads) if p.label != UNKNOWN
-            and MAY_WIN[0] <= p.confidence < steady and p.confidence + 0.05 * shows >= best_key - MAY_WIN[1]]
+            and p.confidence >= MAY_WIN[0] and p.confidence + 0.05 * shows >= best_key - MAY_WIN[1]]
     for i, r in zip(near, _read_doubting(classifier, [pyramid.warp(quads[i]) for i in near], colourless), strict=True):
         reads[i] = r
     best, best_key, best_shows = _best_outline(quads, reads, h, w)

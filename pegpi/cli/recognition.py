@@ -298,7 +298,7 @@ def cmd_enroll(args: argparse.Namespace) -> int:
     return 0
 
 
-def _progress(every: int, quiet: bool = False) -> Callable[[int, int], None]:
+def _after_each_photo(every: int, quiet: bool = False) -> Callable[[int, int], None]:
     """What a photo bench does after each photo: hands the heap's free pages back (see
     :data:`PHOTO_HEAP`) and, unless ``quiet``, tells its progress on stderr every ``every``
     photos and at the last."""
@@ -354,7 +354,7 @@ def cmd_bench_photos(args: argparse.Namespace) -> int:
         raise PegpiError(f"--every wants a whole number of 1 or more (got {args.every})")
     items = items[::args.every]
     res = measure(items, clf, crops=args.crops, whole_photo=args.recognize,
-                  progress=_progress(25, args.json)).as_dict()
+                  progress=_after_each_photo(25, args.json)).as_dict()
     if _json_printed(res, clf, args.json):
         return 0
     what = "upright crops" if args.crops else "photos read as recognize does" if args.recognize else "photos"
@@ -393,7 +393,7 @@ def cmd_bench_scenes(args: argparse.Namespace) -> int:
     except PhotoLabelError as exc:
         raise PegpiError(str(exc)) from None
     clf = _classifier("none", args.model)
-    res = measure_scenes(scenes, clf, progress=_progress(10, args.json)).as_dict()
+    res = measure_scenes(scenes, clf, progress=_after_each_photo(10, args.json)).as_dict()
     if _json_printed(res, clf, args.json):
         return 0
     print(f"{res['photos']} photos of several real cards read as recognize does, by {clf.model_path.name}"
