@@ -75,6 +75,7 @@ def stop(app: Any, server: Any, timeout: float = 5.0) -> None:
     """Stop a server made by :func:`make_server` cleanly: end the phones' event streams, let
     waitress's threads finish their responses, then close the sockets (closing first would leave
     threads writing to a closed server). The thread running ``server.run()`` then returns."""
+    import threading
     import time
 
     from waitress import wasyncore
@@ -86,5 +87,15 @@ def stop(app: Any, server: Any, timeout: float = 5.0) -> None:
         while pegpi.hub.listeners and time.monotonic() < deadline:
             time.sleep(0.02)
     server.task_dispatcher.shutdown(timeout=timeout)
-    server.close()
-    wasyncore.close_all(server._map)
+    closed = threading.Event()
+
+    def close() -> None:
+        server.close()
+        wasyncore.close_all(server._map)
+        closed.set()
+
+    # closed from inside the loop's own thread (waitress runs a trigger's thunks there): closed
+    # from here, the loop's select would meet sockets closed under it
+    server.trigger.pull_trigger(close)
+    if not closed.wait(min(timeout, 2.0)):  # the loop is not running: nothing is selecting
+        close()
