@@ -9,6 +9,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 from collections.abc import Callable
+from typing import Any
 
 #: a block this big or bigger is always mapped on its own (and unmapped when freed), never cut
 #: from the heap: glibc otherwise raises this bound to the size of the last mapped block freed,
@@ -16,12 +17,12 @@ from collections.abc import Callable
 BIG_BLOCK = 128 * 1024
 _M_MMAP_THRESHOLD = -3  # mallopt's parameter number in glibc's malloc.h
 
-_found: dict[str, Callable[..., int] | None] = {}
+_found: dict[str, Callable[..., Any] | None] = {}
 
 
-def _glibc(function: str, *argtypes: type) -> Callable[..., int] | None:
-    """``function`` of the C library taking ``argtypes`` and giving an int, if the library has
-    it (glibc's does), else None; looked up and set up once."""
+def _glibc(function: str, *argtypes: type, gives: type = ctypes.c_int) -> Callable[..., Any] | None:
+    """``function`` of the C library taking ``argtypes`` and giving a ``gives``, if the library
+    has it (glibc's does), else None; looked up and set up once."""
     if function not in _found:
         name = ctypes.util.find_library("c")
         try:
@@ -29,7 +30,7 @@ def _glibc(function: str, *argtypes: type) -> Callable[..., int] | None:
         except OSError:
             found = None
         if found is not None:
-            found.argtypes, found.restype = list(argtypes), ctypes.c_int
+            found.argtypes, found.restype = list(argtypes), gives
         _found[function] = found
     return _found[function]
 
@@ -44,13 +45,31 @@ def map_big_blocks() -> bool:
     return bool(mallopt(_M_MMAP_THRESHOLD, BIG_BLOCK))
 
 
-def release_free_memory() -> bool:
+class _HeapInfo(ctypes.Structure):
+    """glibc's ``struct mallinfo2``: the heap's figures in bytes."""
+
+    _fields_ = [(name, ctypes.c_size_t) for name in
+                ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks", "fordblks",
+                 "keepcost")]
+
+
+def free_heap_mb() -> float | None:
+    """Megabytes lying free inside the C heap (resident until handed back), or None where the C
+    library cannot tell (not glibc, or glibc older than 2.33)."""
+    info = _glibc("mallinfo2", gives=_HeapInfo)
+    return None if info is None else float(info().fordblks) / 2**20
+
+
+def release_free_memory(above_mb: float = 0.0) -> bool:
     """Hand the C heap's free pages back to the system (glibc's ``malloc_trim``): small blocks
     come and go too, and what they leave free inside the heap stays resident until trimmed, so a
-    long-running companion calls this now and then. False where the C library has no
-    ``malloc_trim`` (not glibc)."""
+    long-running companion calls this now and then. With ``above_mb``, only when more than that
+    lies free (pages handed back are faulted in again by the next allocation that takes them).
+    False where the C library has no ``malloc_trim`` (not glibc)."""
     trim = _glibc("malloc_trim", ctypes.c_size_t)
     if trim is None:
         return False
-    trim(0)
+    free = free_heap_mb() if above_mb > 0 else None
+    if free is None or free > above_mb:
+        trim(0)
     return True

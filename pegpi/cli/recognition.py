@@ -116,7 +116,7 @@ def _image_files(paths: list[Path]) -> list[Path]:
 def _each_image(files: list[Path]) -> Iterator[tuple[Path, Any]]:
     """Each file read as it comes (one photo in memory at a time), or the
     :class:`ImageFileError` that says why it cannot be; the heap's free pages are handed back
-    after each (see :data:`PHOTO_HEAP`)."""
+    after each when many lie free (see :data:`PHOTO_SLACK_MB`)."""
     from device.memory import release_free_memory
     from vision.errors import ImageFileError
     from vision.images import read_image
@@ -126,15 +126,19 @@ def _each_image(files: list[Path]) -> Iterator[tuple[Path, Any]]:
             yield path, read_image(path)
         except ImageFileError as exc:
             yield path, exc
-        release_free_memory()
+        release_free_memory(above_mb=PHOTO_SLACK_MB)
 
 
 #: the commands that read photos one at a time keep glibc's own heap (``photo_heap``: the
-#: command line does not map every big block apart, :func:`device.memory.map_big_blocks`) and
-#: hand its free pages back after each photo: a photo's reading makes and frees hundreds of
-#: arrays of a megabyte or so, and mapping each apart (and faulting its pages in afresh) made
-#: `classify` half as slow again (76 -> 124 ms a photo), at the same peak memory
+#: command line does not map every big block apart, :func:`device.memory.map_big_blocks`): a
+#: photo's reading makes and frees hundreds of arrays of a megabyte or so, and mapping each apart
+#: (and faulting its pages in afresh) made `classify` half as slow again (76 -> 124 ms a photo),
+#: at the same peak memory
 PHOTO_HEAP = {"photo_heap": True}
+#: after a photo the heap's free pages are handed back only past this many megabytes: a photo
+#: leaves about 54 MB free, which the next one takes again (handing it back each time cost 8 ms
+#: a photo in faults); more than that is what an unusually large photo left
+PHOTO_SLACK_MB = 64.0
 
 
 def _unread(rows: list[dict[str, Any]]) -> int:
@@ -299,13 +303,13 @@ def cmd_enroll(args: argparse.Namespace) -> int:
 
 
 def _after_each_photo(every: int, quiet: bool = False) -> Callable[[int, int], None]:
-    """What a photo bench does after each photo: hands the heap's free pages back (see
-    :data:`PHOTO_HEAP`) and, unless ``quiet``, tells its progress on stderr every ``every``
-    photos and at the last."""
+    """What a photo bench does after each photo: hands the heap's free pages back when many
+    lie free (see :data:`PHOTO_SLACK_MB`) and, unless ``quiet``, tells its progress on stderr
+    every ``every`` photos and at the last."""
     from device.memory import release_free_memory
 
     def say(done: int, total: int) -> None:
-        release_free_memory()
+        release_free_memory(above_mb=PHOTO_SLACK_MB)
         if not quiet and (done % every == 0 or done == total):
             print(f"  read {done} of {total}", file=sys.stderr, flush=True)
     return say

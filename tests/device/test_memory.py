@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from device.memory import release_free_memory
+from device.memory import free_heap_mb, release_free_memory
 from vision.classify import OnnxCardClassifier
 from vision.render import CARD_IDS, HELDOUT_DESIGN_SEEDS, render_card
 from vision.render.photo import non_card_crop, table_crop
@@ -46,6 +46,28 @@ def test_memory_freed_inside_the_heap_goes_back_to_the_system(glibc: ctypes.CDLL
     released = _resident_mb()
     glibc.free(pin)
     assert freed - released > 16.0, (freed, released)
+
+
+def test_free_memory_is_kept_for_the_next_photo_unless_there_is_much_of_it(glibc: ctypes.CDLL) -> None:
+    """The photo commands hand free pages back only past a bound: 24 MB freed inside the heap
+    stay resident under a 64 MB bound (the next photo takes them again) and go back under 8 MB."""
+    if free_heap_mb() is None:
+        pytest.skip("needs glibc's mallinfo2")
+    glibc.malloc.restype, glibc.malloc.argtypes = ctypes.c_void_p, [ctypes.c_size_t]
+    glibc.free.argtypes = [ctypes.c_void_p]
+    released = []
+    for above in (64.0, 8.0):
+        blocks = [glibc.malloc(1024) for _ in range(24 * 1024)]
+        for block in blocks:
+            ctypes.memset(block, 1, 1024)
+        pin = glibc.malloc(1024)
+        for block in blocks:
+            glibc.free(block)
+        freed = _resident_mb()
+        release_free_memory(above_mb=above)
+        released.append(freed - _resident_mb())
+        glibc.free(pin)
+    assert released[0] < 4.0 and released[1] > 16.0, released
 
 
 def test_reading_many_cards_at_once_leaves_no_memory_behind(glibc: ctypes.CDLL) -> None:
