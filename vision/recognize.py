@@ -557,13 +557,13 @@ class Pyramid:
         h, w = self.levels[level].shape[:2]
         return warp(self.levels[level], quad * np.array([w / w0, h / h0], np.float32))
 
-    def corners(self, quads: Sequence[np.ndarray], size: tuple[int, int]) -> np.ndarray:
-        """The index corners of ``quads`` as the index network reads them, ``(N, 2, h, w, 3)``
-        (``size`` = (h, w)): the top-left of each upright crop at the model's input size, and the
-        top-left of the crop turned round (the card's bottom-right), cut straight from the level
-        :meth:`warp` would use; the whole crop is never made."""
+    def corners(self, quads: Sequence[np.ndarray], size: tuple[int, int], ways: int = 2) -> np.ndarray:
+        """The index corners of ``quads`` as the index network reads them, ``(N, ways, h, w, 3)``
+        (``size`` = (h, w)): the top-left of each upright crop at the model's input size, and
+        (``ways=2``) the top-left of the crop turned round (the card's bottom-right), cut straight
+        from the level :meth:`warp` would use; the whole crop is never made."""
         ph, pw = size
-        out = np.empty((len(quads), 2, ph, pw, 3), np.uint8)
+        out = np.empty((len(quads), ways, ph, pw, 3), np.uint8)
         dst = np.array([[0, 0], [INPUT_W, 0], [INPUT_W, INPUT_H], [0, INPUT_H]], np.float32)
         h0, w0 = self.levels[0].shape[:2]
         for i, quad in enumerate(quads):
@@ -577,7 +577,7 @@ class Pyramid:
             img = self.levels[level]
             h, w = img.shape[:2]
             q = (quad * np.array([w / w0, h / h0], np.float32)).astype(np.float32)
-            for way in (0, 1):
+            for way in range(ways):
                 m = cv2.getPerspectiveTransform(np.roll(q, -2 * way, axis=0), dst)
                 cv2.warpPerspective(img, m, (pw, ph), dst=out[i, way], flags=cv2.INTER_LINEAR)
         return out
@@ -629,14 +629,15 @@ def _index_reader(classifier: CardClassifier) -> Callable[[list[np.ndarray]], li
 
 
 def _read_warped(classifier: CardClassifier, image: Pyramid, quads: list[np.ndarray],
-                 chunk: int = 256) -> list[Prediction]:
+                 chunk: int = 256, ways: int = 2) -> list[Prediction]:
     """The corner index readings of ``quads``, cut and read a chunk at a time (a photo may give
-    thousands of hypotheses: their patches are not all held at once)."""
+    thousands of hypotheses: their patches are not all held at once); ``ways=1``: the corner at
+    each quad's top-left only."""
     read = cast(Callable[[np.ndarray], list[Prediction]], getattr(classifier, "read_corner_patches", None))
     size = cast(tuple[int, int], getattr(classifier, "index_shape", (0, 0)))
     out: list[Prediction] = []
     for i in range(0, len(quads), chunk):
-        out += read(image.corners(quads[i:i + chunk], size))
+        out += read(image.corners(quads[i:i + chunk], size, ways))
     return out
 
 
@@ -741,7 +742,8 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     rest = [q for q in full[n_single:] if ref is None or abs(_height(q) / ref - 1) <= 0.25]
     read += [(q, r) for q, r in zip(rest, _read_hypotheses(classifier, source, rest, 0), strict=True) if r is not None]
     found: list[tuple[Detection, bool]] = []
-    unsure: list[tuple[float, np.ndarray, str]] = []  # hypotheses whose index leans to a card
+    # hypotheses whose index leans to a card: confidence, quad, card, and the ways round it was read
+    unsure: list[tuple[float, np.ndarray, str, int]] = []
     # readings to hold below sure once the candidates are ranked (holding them before would let
     # a worse candidate over the same card win): an index disagreeing however unsurely
     later: set[int] = set()
@@ -759,7 +761,7 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
                 continue
             if index.confidence < INDEX_SURE:
                 if index.confidence >= NUDGE_FROM:
-                    unsure.append((index.confidence, q, index.label))
+                    unsure.append((index.confidence, q, index.label, 2))
                 continue
             # the whole card reading the same rank in another suit doubts the index's suit
             if p.label[:-1] == index.label[:-1]:
@@ -790,22 +792,27 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
         segs = _segments(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
         edge = [q / scale for hgt in ([float(np.median(sure))] if sure else card_h)
                 for q in _segment_hypotheses(segs, hgt) if ref is None or abs(_height(q) / scale / ref - 1) <= 0.25]
-        for q, r in zip(edge, _read_warped(classifier, source, edge), strict=True):
+        # each is a guess at one index corner (its top-left): its far corner is not read
+        for q, r in zip(edge, _read_warped(classifier, source, edge, ways=1), strict=True):
             if r.label in (UNKNOWN, "back") or r.confidence < NUDGE_FROM:
                 continue
             if r.confidence >= EDGE_SURE:
                 found.append((Detection(r.label, r.confidence, q), False))
             else:
-                unsure.append((r.confidence, q, r.label))
+                unsure.append((r.confidence, q, r.label, 1))
     if unsure and read_indices is not None:
         # an outline a little off its card cuts the index: read the outlines near it, and take
         # the surest that reads the same card surely
         unsure = sorted(unsure, key=lambda u: -u[0])[:MAX_UNSURE]
-        moved = [_nudged(q) for _c, q, _l in unsure]
-        again = _read_warped(classifier, source, [m for ms in moved for m in ms])
-        per = len(moved[0])
-        for j, ((_c, _q, label), ms) in enumerate(zip(unsure, moved, strict=True)):
-            taken = [(r.confidence, m) for r, m in zip(again[j * per:(j + 1) * per], ms, strict=True)
+        moved = [_nudged(q) for _c, q, _l, _w in unsure]
+        again: list[list[Prediction]] = [[] for _ in unsure]
+        for ways in (1, 2):  # an edge's guess at one index corner is read again at that corner only
+            picked = [j for j, u in enumerate(unsure) if u[3] == ways]
+            readings = iter(_read_warped(classifier, source, [m for j in picked for m in moved[j]], ways=ways))
+            for j in picked:
+                again[j] = [next(readings) for _m in moved[j]]
+        for (_c, _q, label, _w), ms, rs in zip(unsure, moved, again, strict=True):
+            taken = [(r.confidence, m) for r, m in zip(rs, ms, strict=True)
                      if r.label == label and r.confidence >= INDEX_SURE]
             if taken:
                 conf, m = max(taken, key=lambda cm: cm[0])
