@@ -432,6 +432,12 @@ def card_shaped(quad: np.ndarray) -> bool:
         return False
     if min(sides[0], sides[2]) < 0.6 * max(sides[0], sides[2]) or min(sides[1], sides[3]) < 0.6 * max(sides[1], sides[3]):
         return False
+    return right_angled(q)
+
+
+def right_angled(quad: np.ndarray) -> bool:
+    """Whether every corner of a quadrilateral is within :data:`CORNER_SLACK` of a right angle."""
+    q = np.asarray(quad, np.float64).reshape(4, 2)
     for i in range(4):
         u, v = q[i - 1] - q[i], q[(i + 1) % 4] - q[i]
         cos = float(np.dot(u, v) / (np.linalg.norm(u) * np.linalg.norm(v)))

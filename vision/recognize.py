@@ -42,12 +42,14 @@ from vision.grey import SUITS as GREY_SUITS
 from vision.grey import grey_suits_for
 from vision.locate import (
     FRAME_SHARE,
+    PHOTO_ASPECT,
     card_shaped,
     downscaled,
     frame_quad,
     inside,
     nested_losers,
     outermost,
+    right_angled,
     sides_ratio,
 )
 from vision.model_input import INPUT_H, INPUT_W
@@ -435,6 +437,7 @@ def _candidates(img: np.ndarray) -> tuple[list[np.ndarray], int, list[float]]:
     others: list[np.ndarray] = []
     card_like: list[np.ndarray] = []
     grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    pale: np.ndarray | None = None  # made when first needed
     for m in _masks(img, grey):
         contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         contours = sorted(contours, key=cv2.contourArea, reverse=True)[:12]
@@ -444,6 +447,9 @@ def _candidates(img: np.ndarray) -> tuple[list[np.ndarray], int, list[float]]:
             if not (min_area <= area <= 0.97 * h * w):
                 continue
             q = _single_cards(c, min_area)
+            if q is None and (q := _squashed_card(c)) is not None:
+                pale = _pale(img) if pale is None else pale
+                q = q if _pale_inside(q, pale) else None
             if q is not None:
                 singles.append(q)
                 card_like.append(c)  # or a short row of overlapping cards
@@ -942,8 +948,51 @@ GRABCUT_SEED = 1  # OpenCV's random generator's seed for each GrabCut
 MUCH_LARGER = 6.0
 
 
-def _large_quads(mask: np.ndarray, min_area: float, out: list[np.ndarray]) -> None:
-    """Card-shaped outlines of at least ``min_area`` in ``mask``, added to ``out``."""
+def _squashed_card(contour: np.ndarray) -> np.ndarray | None:
+    """The quad of an outline that is four straight sides filled solid, nearly square but with
+    corners within the slack of a right angle: a card seen so obliquely (or in a photo so
+    squashed) that its long side looks no longer than its short one. Which side is its top
+    is left to the reading (:func:`_quarter_turns`)."""
+    hull = cv2.convexHull(contour)
+    approx = cv2.approxPolyDP(hull, 0.03 * cv2.arcLength(hull, True), True)
+    if len(approx) != 4:
+        return None
+    q = approx.reshape(4, 2).astype(np.float32)
+    sides = np.linalg.norm(np.roll(q, -1, axis=0) - q, axis=1)
+    if cv2.contourArea(contour) < SQUASHED_FILL * cv2.contourArea(q) or sides_ratio(q) >= PHOTO_ASPECT[0] \
+            or min(sides[0], sides[2]) < 0.8 * max(sides[0], sides[2]) \
+            or min(sides[1], sides[3]) < 0.8 * max(sides[1], sides[3]) or not right_angled(q):
+        return None
+    return _upright(q)
+
+
+#: a nearly square outline is taken for a squashed card only when it fills its four sides this well
+SQUASHED_FILL = 0.95
+#: ... and when what it holds is mostly at least this pale (:func:`_pale`): a card's paper in
+#: shade is 0.4 or more, a pip about 0
+PALE = 0.25
+
+
+def _pale(img: np.ndarray) -> np.ndarray:
+    """How pale each pixel is, 0-1: its brightness less its saturation, over the photo's palest
+    (a card's paper is bright and colourless; a red pip is bright and saturated, a black one dark)."""
+    hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
+    white = np.clip(hsv[..., 2].astype(np.float32) - hsv[..., 1], 0, None)
+    pale: np.ndarray = white / max(1.0, float(np.percentile(white, 99)))
+    return pale
+
+
+def _pale_inside(quad: np.ndarray, pale: np.ndarray) -> bool:
+    """Whether what ``quad`` holds is mostly :data:`PALE` (``pale``: :func:`_pale` of the photo)."""
+    mask = np.zeros(pale.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, quad.round().astype(np.int32), 1)
+    return float(np.median(pale[mask > 0])) >= PALE if mask.any() else False
+
+
+def _large_quads(mask: np.ndarray, min_area: float, out: list[np.ndarray],
+                 squashed: list[np.ndarray] | None = None) -> None:
+    """Card-shaped outlines of at least ``min_area`` in ``mask``, added to ``out``; with
+    ``squashed``, :func:`_squashed_card` outlines added to it."""
     h, w = mask.shape[:2]
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     for c in sorted(contours, key=cv2.contourArea, reverse=True)[:6]:
@@ -952,14 +1001,18 @@ def _large_quads(mask: np.ndarray, min_area: float, out: list[np.ndarray]) -> No
         q = _single_cards(c, min_area)
         if q is not None and _unlike(q, out):
             out.append(q)
+        elif q is None and squashed is not None and (s := _squashed_card(c)) is not None and _unlike(s, squashed):
+            squashed.append(s)
 
 
-def card_outlines(img: np.ndarray, min_share: float = 0.01, *, grabcut: bool | None = None) -> list[np.ndarray]:
+def card_outlines(img: np.ndarray, min_share: float = 0.01, *, grabcut: bool | None = None,
+                  squashed: list[np.ndarray] | None = None) -> list[np.ndarray]:
     """Outlines (upright-ordered quads, ``img`` pixels) of a card that fills at least
     ``min_share`` of an image meant to show one card: a loose crop or a photo of one card on
     any background. GrabCut separates the card from its surroundings when nothing else finds an
     outline (``grabcut=None``) or never (``False``); ``True`` gives GrabCut's outline only.
-    Best supported by the image's edges first; empty if no card outline stands out."""
+    Best supported by the image's edges first; empty if no card outline stands out. Nearly
+    square outlines (:func:`_squashed_card`) are added to ``squashed`` if given, never returned."""
     h, w = img.shape[:2]
     scale = min(1.0, _ONE_WORK / max(h, w))
     small = cv2.resize(img, (max(1, int(w * scale)), max(1, int(h * scale))), interpolation=cv2.INTER_AREA) \
@@ -970,8 +1023,13 @@ def card_outlines(img: np.ndarray, min_share: float = 0.01, *, grabcut: bool | N
     quads: list[np.ndarray] = []
     if grabcut is not True:
         masks = _masks(small, grey, lighter=True)
+        found: list[np.ndarray] | None = None if squashed is None else []
         for m in masks:
-            _large_quads(m, min_area, quads)
+            _large_quads(m, min_area, quads, found)
+        if squashed is not None and found:
+            # a card's face is pale: a pip seen large (a diamond is a square turned) is not
+            pale = _pale(small)
+            squashed += [q / scale for q in found if _pale_inside(q, pale)]
         # things on the table touching the card join its outline: open them off, on masks of
         # half the size (a wide opening costs with its kernel's area)
         half = [cv2.resize(m, (max(1, sw // 2), max(1, sh // 2)), interpolation=cv2.INTER_NEAREST) for m in masks]
@@ -1360,10 +1418,11 @@ def _read_card(image: np.ndarray, classifier: CardClassifier, others: bool) -> D
     h, w = image.shape[:2]
     whole = frame_quad(h, w)
     colourless = colour_strength(image) < COLOURLESS
-    outlines = card_outlines(image, grabcut=False)
+    squashed: list[np.ndarray] = []
+    outlines = card_outlines(image, grabcut=False, squashed=squashed)
     # GrabCut's outline when nothing else outlines the card (then not run a second time below)
     grabbed = not outlines
-    quads = [whole] + (outlines or card_outlines(image, grabcut=True))
+    quads = [whole] + (outlines or card_outlines(image, grabcut=True)) + squashed
     pyramid = Pyramid(image)  # the outlines' crops share one shrinking of a large photo
     # a first look at every outline (none read again moved), then the outlines that may win read
     # again moved: an unsure reading steadied costs eight more readings, most of a photo's time
