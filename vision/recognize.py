@@ -986,7 +986,8 @@ def _pale_inside(quad: np.ndarray, pale: np.ndarray) -> bool:
     """Whether what ``quad`` holds is mostly :data:`PALE` (``pale``: :func:`_pale` of the photo)."""
     mask = np.zeros(pale.shape[:2], np.uint8)
     cv2.fillConvexPoly(mask, quad.round().astype(np.int32), 1)
-    return float(np.median(pale[mask > 0])) >= PALE if mask.any() else False
+    held = pale[mask > 0]
+    return held.size > 0 and float(np.median(held)) >= PALE
 
 
 def _large_quads(mask: np.ndarray, min_area: float, out: list[np.ndarray],
@@ -1422,6 +1423,7 @@ def _read_card(image: np.ndarray, classifier: CardClassifier, others: bool) -> D
     outlines = card_outlines(image, grabcut=False, squashed=squashed)
     # GrabCut's outline when nothing else outlines the card (then not run a second time below)
     grabbed = not outlines
+    # last, the outlines of a card that looks square (a squashed photo): read both ways round
     quads = [whole] + (outlines or card_outlines(image, grabcut=True)) + squashed
     pyramid = Pyramid(image)  # the outlines' crops share one shrinking of a large photo
     # a first look at every outline (none read again moved), then the outlines that may win read
