@@ -224,6 +224,8 @@ def cmd_bench_runtime(args: argparse.Namespace) -> int:
     if report.get("soak_frames"):
         print(f"soak: {report['soak_frames']} frames; resident memory {report['soak_start_mb']:.1f} MB after the "
               f"first third, {report['soak_end_mb']:.1f} MB at the end ({report['soak_growth_mb']:+.1f} MB)")
+        print(f"  of it the companion's own data: {report['soak_anon_start_mb']:.1f} MB, then "
+              f"{report['soak_anon_end_mb']:.1f} MB ({report['soak_anon_growth_mb']:+.1f} MB)")
     print(f"  pipeline + session alone: {report['pipeline_fps']:.1f} fps on pre-rendered frames")
     print(f"web page answered: {'yes' if report['web_ok'] else 'NO'} ({report['web_ms']:.1f} ms for /api/view)")
     print(f"within budget: {'yes' if report['ok'] else 'NO'}")
@@ -284,7 +286,8 @@ def bench_runtime(seconds: float = 12.0, frames: int = 0) -> dict[str, Any]:
                     ready = time.perf_counter() - start
             report["startup_s"] = ready
             fps: list[float] = []
-            memory: list[tuple[int, float]] = []  # (frames read, resident MB) at each STATUS line
+            # (frames read, resident MB, of it the companion's own data) at each STATUS line
+            memory: list[tuple[int, float, float]] = []
             sock.settimeout(1.0)
             until = time.perf_counter() + seconds
             stalled = time.perf_counter() + 60.0  # a soak stops when no frame is read for a minute
@@ -307,13 +310,17 @@ def bench_runtime(seconds: float = 12.0, frames: int = 0) -> dict[str, Any]:
                     if not memory or int(found.group(1)) > memory[-1][0]:
                         stalled = time.perf_counter() + 60.0
                     fps.append(float(found.group(2)))
-                    memory.append((int(found.group(1)), _proc_kb(proc.pid, "VmRSS") / 1024))
+                    memory.append((int(found.group(1)), _proc_kb(proc.pid, "VmRSS") / 1024,
+                                   _proc_kb(proc.pid, "RssAnon") / 1024))
             if frames:
                 if not memory:
                     raise CommandError("the companion stopped before reporting any frames")
-                third = next((m for f, m in memory if f >= memory[-1][0] / 3), memory[0][1])
-                report.update(soak_frames=memory[-1][0], soak_start_mb=third, soak_end_mb=memory[-1][1],
-                              soak_growth_mb=memory[-1][1] - third)
+                third = next((m for m in memory if m[0] >= memory[-1][0] / 3), memory[0])
+                report.update(soak_frames=memory[-1][0], soak_start_mb=third[1], soak_end_mb=memory[-1][1],
+                              soak_growth_mb=memory[-1][1] - third[1],
+                              # the data alone: the libraries' pages come and go with the kernel's reclaim
+                              soak_anon_start_mb=third[2], soak_anon_end_mb=memory[-1][2],
+                              soak_anon_growth_mb=memory[-1][2] - third[2])
             began = time.perf_counter()
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/view", timeout=5) as answer:
                 report["web_ok"] = answer.status == 200 and "phase" in json.loads(answer.read())

@@ -324,6 +324,9 @@ def test_the_runtime_soak_reads_the_frames_asked_for_and_follows_the_memory() ->
     report = bench_runtime(seconds=0.0, frames=300)
     assert report["soak_frames"] >= 300
     assert report["soak_growth_mb"] < 40.0, report
+    # the soak follows the companion's own data apart from the libraries' pages
+    assert 0 < report["soak_anon_end_mb"] < report["soak_end_mb"], report
+    assert report["soak_anon_growth_mb"] < 40.0, report
     assert report["web_ok"]
     # the memory is told apart: the companion's own data and the libraries' code make it up
     assert report["anon_mb"] > 0 and report["file_mb"] > 0
