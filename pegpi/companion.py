@@ -191,12 +191,7 @@ class Companion:
         self._start_web(session)
         if not (self.scripted or (self.demo and not self.options.frames)):
             self.pipeline = self._pipeline(demo=self.demo)  # the model, before READY
-            session.on_resolved = self.pipeline.corrected  # a card named on the phone: the camera learns it
-        loop = TableLoop(session, self.pipeline, stats=self.stats, stop=self.stop_event, preview=self.preview)
-        if self.pipeline is not None and isinstance(self.pipeline.classifier, DeckReader):
-            reader = self.pipeline.classifier
-            self.enrolment.reader, self.enrolment.on_deck = reader, reader.add_deck
-            loop.divert = self.enrolment.take_frame
+        loop = self._loop(session)
         self._spawn("pegpi-table", lambda: self._table_loop(loop, source))
         feed = BoardFeed(session, self.outputs, guard=self._guard)
         self._spawn("pegpi-outputs", feed.run)
@@ -392,7 +387,20 @@ class Companion:
         log.info("demo: next game, %s", session.game.spec.title)
         if self.pipeline is not None:
             self.pipeline = self._pipeline(demo=True)
-        return TableLoop(session, self.pipeline, stats=self.stats, stop=self.stop_event, preview=self.preview)
+        return self._loop(session)
+
+    def _loop(self, session: Session) -> TableLoop:
+        """The table loop of :attr:`pipeline`, wired to the session and the enrolment: every hook
+        points at this pipeline (one left at a game's before would keep that pipeline alive, and
+        teach it the players' corrections instead)."""
+        pipeline = self.pipeline
+        session.on_resolved = pipeline.corrected if pipeline is not None else None  # the camera learns a named card
+        loop = TableLoop(session, pipeline, stats=self.stats, stop=self.stop_event, preview=self.preview)
+        if pipeline is not None and isinstance(pipeline.classifier, DeckReader):
+            reader = pipeline.classifier
+            self.enrolment.reader, self.enrolment.on_deck = reader, reader.add_deck
+            loop.divert = self.enrolment.take_frame
+        return loop
 
     def _camera_settings(self) -> SourceSettings:
         cam = self.config.get("camera", {})

@@ -17,7 +17,7 @@ import pytest
 from device.config import load_config
 from device.demo import sim_steps
 from device.protocols.script import play_script, record_to_script
-from device.runtime import sd_notify, watchdog_interval
+from device.runtime import TableLoop, sd_notify, watchdog_interval
 from device.session import Session
 from device.store import Store
 from games.cribbage.autoplay import autoplay
@@ -265,6 +265,26 @@ def test_the_demo_reads_its_simulated_camera_through_the_pipeline(tmp_path: Path
     read = [e.action for e in companion.session.entries if e.action["act"] == "cut"]
     assert read == cuts  # the cut for deal, read by the camera pipeline from rendered frames
     assert companion.session.state.deals == 1
+
+
+def test_the_demo_s_next_game_wires_the_phone_s_corrections_to_its_own_pipeline(tmp_path: Path) -> None:
+    """``--all`` plays game after game, each on its own mat and pipeline: a card the players name
+    on the phone is learned by the pipeline now reading the table (not kept alive in the one before)."""
+    config = load_config(system=None, overrides={"demo": {"seed": 2}})
+    companion = Companion(config, Options(source="demo", db=str(tmp_path / "t.db"), web=None, display="none",
+                                          speed=0.0, seed=2, cycle=True))
+    companion.start()
+    try:
+        assert companion.session is not None and companion.pipeline is not None
+        first = companion.pipeline
+        loop = companion._next_demo_game(TableLoop(companion.session, first, stats=companion.stats,
+                                                   stop=companion.stop_event))
+        assert loop.pipeline is companion.pipeline and companion.pipeline is not first
+        resolved = companion.session.on_resolved
+        assert resolved is not None and getattr(resolved, "__self__", None) is companion.pipeline
+    finally:
+        companion.stop()
+        companion.close()
 
 
 def test_the_runtime_bench_runs_the_companion_with_the_services_environment() -> None:
