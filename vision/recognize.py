@@ -154,12 +154,9 @@ def _single_cards(contour: np.ndarray, min_area: float) -> np.ndarray | None:
     area = cv2.contourArea(contour)
     if area < min_area:
         return None
-    hull = cv2.convexHull(contour)
-    approx = cv2.approxPolyDP(hull, 0.03 * cv2.arcLength(hull, True), True)
-    if len(approx) == 4:
-        q = approx.reshape(4, 2).astype(np.float32)
-        if area >= 0.9 * cv2.contourArea(q) and card_shaped(q):
-            return _upright(q)
+    q = _hull_quad(contour)
+    if q is not None and area >= 0.9 * cv2.contourArea(q) and card_shaped(q):
+        return _upright(q)
     rect = cv2.minAreaRect(contour)
     (w, h) = rect[1]
     if min(w, h) < 8:
@@ -173,6 +170,13 @@ def _single_cards(contour: np.ndarray, min_area: float) -> np.ndarray | None:
     if len(approx) == 4 and cv2.isContourConvex(approx):
         return _upright(approx.reshape(4, 2).astype(np.float32))
     return _upright(cv2.boxPoints(rect).astype(np.float32))
+
+
+def _hull_quad(contour: np.ndarray) -> np.ndarray | None:
+    """The corners of ``contour``'s convex hull simplified to 3 % of its length, if four."""
+    hull = cv2.convexHull(contour)
+    approx = cv2.approxPolyDP(hull, 0.03 * cv2.arcLength(hull, True), True)
+    return approx.reshape(4, 2).astype(np.float32) if len(approx) == 4 else None
 
 
 def _line_meet(a0: np.ndarray, a1: np.ndarray, b0: np.ndarray, b1: np.ndarray) -> np.ndarray | None:
@@ -953,11 +957,9 @@ def _squashed_card(contour: np.ndarray) -> np.ndarray | None:
     corners within the slack of a right angle: a card seen so obliquely (or in a photo so
     squashed) that its long side looks no longer than its short one. Which side is its top
     is left to the reading (:func:`_quarter_turns`)."""
-    hull = cv2.convexHull(contour)
-    approx = cv2.approxPolyDP(hull, 0.03 * cv2.arcLength(hull, True), True)
-    if len(approx) != 4:
+    q = _hull_quad(contour)
+    if q is None:
         return None
-    q = approx.reshape(4, 2).astype(np.float32)
     sides = np.linalg.norm(np.roll(q, -1, axis=0) - q, axis=1)
     if cv2.contourArea(contour) < SQUASHED_FILL * cv2.contourArea(q) or sides_ratio(q) >= PHOTO_ASPECT[0] \
             or min(sides[0], sides[2]) < 0.8 * max(sides[0], sides[2]) \

@@ -301,6 +301,7 @@ def scanned(page: Any, selector: str, ending: str = "") -> str:
     # looked at again until it reads: a picture whose source was just changed may still show the
     # one before, or be half drawn, as a phone's camera would also find for a moment
     found = ""
+    readers = (cv2.QRCodeDetector(), cv2.QRCodeDetectorAruco())
     for _ in range(WAIT_MS // 100):
         if page.evaluate(f"(e => e.complete && e.naturalWidth > 0)(document.querySelector('{selector}'))"):
             pixels = np.array(Image.open(io.BytesIO(page.locator(selector).screenshot())).convert("L"))
@@ -310,7 +311,7 @@ def scanned(page: Any, selector: str, ending: str = "") -> str:
             # (a port's digits decide), its ArUco-based one none of 533 tried
             framed = cv2.copyMakeBorder(pixels, 24, 24, 24, 24, cv2.BORDER_CONSTANT, value=255)
             for shown in (framed, cv2.resize(framed, None, fx=2, fy=2, interpolation=cv2.INTER_NEAREST)):
-                for reader in (cv2.QRCodeDetector(), cv2.QRCodeDetectorAruco()):
+                for reader in readers:
                     found = str(reader.detectAndDecode(shown)[0])
                     if found:
                         break
