@@ -390,6 +390,8 @@ def _line_hypotheses(grey: np.ndarray, contour: np.ndarray, card_h: Sequence[flo
 
 #: at most this many straight edges of a photo each give index-corner hypotheses (the longest)
 MAX_SEGMENTS = 400
+#: a close-up's card heights, as shares of the photo's long side (its cards may be larger than it)
+CLOSE_UP = (0.5, 0.8, 1.2)
 #: a hypothesis at the end of a straight edge is taken from its index alone at this confidence
 #: (chosen on composed photos of validation designs, see models/MODEL_CARD.md)
 EDGE_SURE = 0.97
@@ -462,6 +464,8 @@ def _candidates(img: np.ndarray) -> tuple[list[np.ndarray], int, list[float]]:
     singles = outermost(singles, h * w)
     # an outline filling most of the photo may be the table: the cards' size comes from the others
     sized = [q for q in singles if cv2.contourArea(q) < FRAME_SHARE * h * w] or singles
+    # a pip seen large is card-shaped too, but tells nothing of the cards' size
+    sized = [q for q in sized if not _mark(q, grey)]
     heights = [float(np.linalg.norm(q[3] - q[0])) for q in sized]
     quads = list(singles)
     # card sizes for the hypotheses: the single cards' heights, and the commonest lengths of the
@@ -752,11 +756,13 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     rest = [q for q in full[n_single:] if ref is None or abs(_height(q) / ref - 1) <= 0.25]
     read += [(q, r) for q, r in zip(rest, _read_hypotheses(classifier, source, rest, 0), strict=True) if r is not None]
     found: list[tuple[Detection, bool]] = []
-    # hypotheses whose index leans to a card: confidence, quad, card, and the ways round it was read
-    unsure: list[tuple[float, np.ndarray, str, int]] = []
+    # hypotheses whose index leans to a card: confidence, quad, card, the ways round it was read,
+    # and whether its size is a close-up's guess
+    unsure: list[tuple[float, np.ndarray, str, int, bool]] = []
     # readings to hold below sure once the candidates are ranked (holding them before would let
     # a worse candidate over the same card win): an index disagreeing however unsurely
     later: set[int] = set()
+    guessed: set[int] = set()  # readings at a close-up's guessed size: below any other, and never sure
     for i, (q, (p, index)) in enumerate(read):
         whole = i < n_single
         doubt_later = False
@@ -771,7 +777,7 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
                 continue
             if index.confidence < INDEX_SURE:
                 if index.confidence >= NUDGE_FROM:
-                    unsure.append((index.confidence, q, index.label, 2))
+                    unsure.append((index.confidence, q, index.label, 2, False))
                 continue
             # the whole card reading the same rank in another suit doubts the index's suit
             if p.label[:-1] == index.label[:-1]:
@@ -800,33 +806,43 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
         # at the size of the surest cards read so far, or else at every likely size
         sure = [_height(d.corners) * scale for d, _w in found if d.card != "back" and d.confidence >= 0.97]
         segs = _segments(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
-        edge = [q / scale for hgt in ([float(np.median(sure))] if sure else card_h)
-                for q in _segment_hypotheses(segs, hgt) if ref is None or abs(_height(q) / scale / ref - 1) <= 0.25]
+        # with nothing read surely the photo may be a close-up whose cards are larger than it:
+        # their corners are looked for at close-up sizes too, and a card read at one is not sure
+        close = [f * max(small.shape[:2]) for f in CLOSE_UP]
+        sized = any(whole and d.confidence >= 0.97 for d, whole in found)  # a whole card (a back too)
+        heights = [(float(np.median(sure)), False)] if sure else [(hgt, False) for hgt in card_h] + \
+            [(c, True) for c in close if not sized and all(abs(hgt / c - 1) > 0.2 for hgt in card_h)]
+        edge = [(q / scale, guess) for hgt, guess in heights for q in _segment_hypotheses(segs, hgt)
+                if ref is None or abs(_height(q) / scale / ref - 1) <= 0.25]
         # each is a guess at one index corner (its top-left): its far corner is not read
-        for q, r in zip(edge, _read_warped(classifier, source, edge, ways=1), strict=True):
+        for (q, guess), r in zip(edge, _read_warped(classifier, source, [q for q, _g in edge], ways=1), strict=True):
             if r.label in (UNKNOWN, "back") or r.confidence < NUDGE_FROM:
                 continue
             if r.confidence >= EDGE_SURE:
                 found.append((Detection(r.label, r.confidence, q), False))
+                if guess:
+                    guessed.add(id(found[-1][0]))
             else:
-                unsure.append((r.confidence, q, r.label, 1))
+                unsure.append((r.confidence, q, r.label, 1, guess))
     if unsure and read_indices is not None:
         # an outline a little off its card cuts the index: read the outlines near it, and take
         # the surest that reads the same card surely
         unsure = sorted(unsure, key=lambda u: -u[0])[:MAX_UNSURE]
-        moved = [_nudged(q) for _c, q, _l, _w in unsure]
+        moved = [_nudged(u[1]) for u in unsure]
         again: list[list[Prediction]] = [[] for _ in unsure]
         for ways in (1, 2):  # an edge's guess at one index corner is read again at that corner only
             picked = [j for j, u in enumerate(unsure) if u[3] == ways]
             readings = iter(_read_warped(classifier, source, [m for j in picked for m in moved[j]], ways=ways))
             for j in picked:
                 again[j] = [next(readings) for _m in moved[j]]
-        for (_c, _q, label, _w), ms, rs in zip(unsure, moved, again, strict=True):
+        for (_c, _q, label, _w, guess), ms, rs in zip(unsure, moved, again, strict=True):
             taken = [(r.confidence, m) for r, m in zip(rs, ms, strict=True)
                      if r.label == label and r.confidence >= INDEX_SURE]
             if taken:
                 conf, m = max(taken, key=lambda cm: cm[0])
                 found.append((Detection(label, conf, m), False))
+                if guess:
+                    guessed.add(id(found[-1][0]))
     # the cards of one photo are one size: a hypothesis far from the size of the whole cards (or,
     # with none, of the surest readings) is some other shape's corner, and a back far from it
     # some other patterned thing on the table
@@ -841,7 +857,9 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
               if not whole and d.card in ("RJ", "BJ") else d, whole) for d, whole in found]
     # the surest readings first, a whole card outline counting a little surer than a hypothesis;
     # a face is reported once (backs may repeat)
-    found.sort(key=lambda dw: (dw[0].card == "back", -(dw[0].confidence + 0.1 * dw[1])))
+    found.sort(key=lambda dw: (dw[0].card == "back", -(min(dw[0].confidence, DOUBT) if id(dw[0]) in guessed
+                                                       else dw[0].confidence + 0.1 * dw[1]), -dw[0].confidence))
+    later |= guessed
     kept: list[tuple[Detection, bool]] = []
     for d, whole in found:
         if not any(_clash(d, whole, k, kwhole) for k, kwhole in kept):
@@ -850,8 +868,12 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     # read at a wrong size reads another card (a whole small card in a too-large corner): it
     # stands only where another card read is of its size
     if not any(whole for _d, whole in kept):
-        later |= {id(d) for d, _w in kept if not any(k is not d and k.card != "back" and _same_size(d, k)
-                                                      for k, _kw in kept)}
+        later |= {id(d) for d, _w in kept if not any(k is not d and k.card != "back" and id(k) not in guessed
+                                                      and _same_size(d, k) for k, _kw in kept)}
+    # a card's pips seen as a card's corner read as a card of its suit: an index amid the face of a
+    # surer card of the same suit is not sure
+    later |= {id(d) for i, (d, whole) in enumerate(kept) if not whole and suited(d.card)
+              and any(suited(k.card) and k.card[-1] == d.card[-1] and _amid(d, k) for k, _kw in kept[:i])}
     # ranked and kept: now the doubts wait for are applied, and a black card read from its index
     # alone needs the suit network's word
     kept = [(Detection(d.card, min(d.confidence, DOUBT), d.corners) if id(d) in later else d, whole)
@@ -939,9 +961,33 @@ def _clash(d: Detection, whole: bool, k: Detection, kwhole: bool) -> bool:
         return inter > 0.1 * cv2.contourArea(k.corners)
     if (whole or kwhole) and inter > 0.5 * min(cv2.contourArea(d.corners), cv2.contourArea(k.corners)):
         return True  # a card seen whole lies alone: what overlaps it much is part of it
-    # an index corner is either way round (0 or 2): the same index read twice
-    gap = min(float(np.linalg.norm(d.corners[i] - k.corners[j])) for i in (0, 2) for j in (0, 2))
+    # the same printed index read twice, either way round or turned
+    gap = min(float(np.linalg.norm(a - b)) for a in _index_centres(d.corners) for b in _index_centres(k.corners))
     return gap < SAME_INDEX * float(np.linalg.norm(k.corners[1] - k.corners[0]))
+
+
+#: where the middle of a corner index (rank over suit) lies on a card, as shares of its width and
+#: height from the corner
+INDEX_MIDDLE = (0.087, 0.125)
+
+
+#: an index this far inside another card's outline (a share of its width) lies amid its face
+AMID = 0.2
+
+
+def _amid(d: Detection, k: Detection) -> bool:
+    """Whether an index of ``d`` lies amid ``k``'s face, :data:`AMID` of its width from its edges
+    (the cards of a fan show their indices along each other's edges)."""
+    inset = AMID * float(np.linalg.norm(k.corners[1] - k.corners[0]))
+    return any(cv2.pointPolygonTest(k.corners.astype(np.float32), (float(c[0]), float(c[1])), True) >= inset
+               for c in _index_centres(d.corners))
+
+
+def _index_centres(quad: np.ndarray) -> list[np.ndarray]:
+    """The middles of the two corner indices of a card outlined by ``quad`` (upright-ordered):
+    a quad read turned, whose corner sits elsewhere on the same print, finds them at the same place."""
+    fx, fy = INDEX_MIDDLE
+    return [quad[i] + fx * (quad[(i + 1) % 4] - quad[i]) + fy * (quad[(i + 3) % 4] - quad[i]) for i in (0, 2)]
 
 
 # -- one card per image ------------------------------------------------------------------------
@@ -982,6 +1028,25 @@ def _pale(img: np.ndarray) -> np.ndarray:
     white = np.clip(hsv[..., 2].astype(np.float32) - hsv[..., 1], 0, None)
     pale: np.ndarray = white / max(1.0, float(np.percentile(white, 99)))
     return pale
+
+
+#: a mark printed on a card (a pip): an outline under this share of the photo's long side...
+MARK_SIZE = 0.12
+#: ... that is darker than the ground round it by this much (grey levels)
+MARK_DARKER = 40
+
+
+def _mark(quad: np.ndarray, grey: np.ndarray) -> bool:
+    """Whether ``quad`` is a small dark mark on paler ground, such as a pip on a card's paper."""
+    if _height(quad) >= MARK_SIZE * max(grey.shape[:2]):
+        return False
+    inside = np.zeros(grey.shape[:2], np.uint8)
+    cv2.fillConvexPoly(inside, quad.round().astype(np.int32), 1)
+    ring = np.zeros_like(inside)
+    centre = quad.mean(axis=0)
+    cv2.fillConvexPoly(ring, ((quad - centre) * 1.5 + centre).round().astype(np.int32), 1)
+    ring[inside > 0] = 0
+    return bool(ring.any()) and float(np.median(grey[ring > 0])) - float(np.median(grey[inside > 0])) > MARK_DARKER
 
 
 def _pale_inside(quad: np.ndarray, pale: np.ndarray) -> bool:
