@@ -128,6 +128,8 @@ def test_the_development_set_s_grey_photos_are_found_colourless() -> None:
     ("single/3D_6.jpg", "3D"),  # a corner guessed off the card: 10D at 0.94
     ("scenes/amm_android_phone_IMG_20220921_200756.jpg", "2H 3C 7H KC"),  # a red patch cut off: a back at 0.99
     ("scenes/amm_android_phone_IMG_20220921_200821.jpg", "2S 3D QC"),  # a box in a court's art: JH at 0.93
+    ("scenes/amm_android_phone_IMG_20220921_194255.jpg", "10S 2C 8D 9H"),  # a 9H's pips: 10H at 0.95
+    ("scenes/amm_android_phone_IMG_20220921_194259.jpg", "8D 9C 9H JC KC QD"),  # 9C's index sideways: QC at 0.93
 ])
 def test_the_development_set_s_confident_mistakes_are_not_sure(name: str, listed: str) -> None:
     """Photos of the development set `pegpi recognize` read surely wrong: what it reads there now
