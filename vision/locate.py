@@ -362,6 +362,20 @@ def downscaled(image: np.ndarray, long_side: int = PHOTO_LONG_SIDE) -> tuple[np.
     return cv2.resize(twice, size, interpolation=cv2.INTER_AREA), s
 
 
+#: a photo whose brightest part (its 99th percentile of grey) is under this was taken in dim
+#: light, darker than any the card network learnt from: it is brightened to :data:`LIT` first
+DIM, LIT = 150.0, 230.0
+
+
+def lit(image: np.ndarray) -> np.ndarray:
+    """``image`` (BGR uint8), brightened if it is :data:`DIM` (a card on a dark cloth, paper at
+    about 40 of 255 read as no card); otherwise the image itself."""
+    top = float(np.percentile(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), 99))
+    if top >= DIM:
+        return image
+    return cv2.convertScaleAbs(image, alpha=LIT / max(top, 1.0))
+
+
 def frame_quad(h: int, w: int) -> np.ndarray:
     """The photo's own frame as a card outline (corner 0 -> 1 a short side): a card that fills the
     photo, as a phone crops it or the table pipeline warps it."""

@@ -47,6 +47,7 @@ from vision.locate import (
     downscaled,
     frame_quad,
     inside,
+    lit,
     nested_losers,
     outermost,
     right_angled,
@@ -739,7 +740,7 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     # only when its corner index shows the card it reads
     quads, n_single = [frame_quad(*small.shape[:2])] + quads, n_single + 1
     full = [q / scale for q in quads]
-    source = Pyramid(image)
+    source = Pyramid(lit(image))  # outlined as taken, read brightened if dim
     colourless = colour_strength(small) < COLOURLESS
     # the whole outlines first: what lies inside a card they read surely is that card's print
     read = [(q, r) for q, r in zip(full[:n_single], _read_hypotheses(classifier, source, full[:n_single], n_single),
@@ -1178,6 +1179,56 @@ def _boxes_round(pts: np.ndarray, tilt: float) -> list[np.ndarray]:
     return out
 
 
+def _ink(img: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+    """The dark marks of a photo (darker than what lies round them), as OpenCV's connected
+    components: their count, labels, stats and centres (component 0 is the ground)."""
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY) if img.ndim == 3 else img
+    k = max(9, (min(grey.shape[:2]) // 14) | 1)
+    dark = cv2.morphologyEx(grey, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    _, ink = cv2.threshold(dark, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    ink = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, labels, stats, centres = cv2.connectedComponentsWithStats(ink)
+    return n, labels, stats, centres
+
+
+#: where a corner index's rank, its middle and its suit sign lie on a card (shares of its width and
+#: height from the corner): two alike marks may be a card's two ranks, or its two suit signs
+INDEX_MARKS = ((0.087, 0.085), (0.087, 0.125), (0.087, 0.19))
+#: at most this many of a photo's marks (the largest) are paired
+MAX_PAIRED = 24
+
+
+def pair_outlines(img: np.ndarray) -> list[np.ndarray]:
+    """Outlines (upright-ordered quads) of a card guessed from two alike marks that may be its
+    two corner indices, which lie opposite each other about its middle: a card whose edges and
+    most pips are lost under a sheet's glare still shows both indices. Each pair gives the card
+    whose diagonal of index marks they are, either way round, as a rank, a middle or a suit sign."""
+    h, w = img.shape[:2]
+    n, _labels, stats, centres = _ink(img)
+    area = stats[1:, cv2.CC_STAT_AREA].astype(np.float32)
+    size = np.maximum(stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT])
+    marks = np.flatnonzero((area >= 5e-5 * h * w) & (size <= 0.2 * min(h, w)))
+    marks = marks[np.argsort(-area[marks])][:MAX_PAIRED]
+    card = np.array([[-0.5, -ASPECT / 2], [0.5, -ASPECT / 2], [0.5, ASPECT / 2], [-0.5, ASPECT / 2]], np.float32)
+    out: list[np.ndarray] = []
+    for a_i, i in enumerate(marks):
+        for j in marks[a_i + 1:]:
+            if not 0.7 <= area[i] / area[j] <= 1 / 0.7:
+                continue
+            gap = centres[j + 1] - centres[i + 1]
+            for fx, fy in INDEX_MARKS:
+                along = np.array([1 - 2 * fx, (1 - 2 * fy) * ASPECT])  # the gap, in card widths
+                width = float(np.linalg.norm(gap) / np.linalg.norm(along))
+                if not 0.25 * max(h, w) <= width * ASPECT <= 1.3 * max(h, w):
+                    continue
+                for side in (1, -1):  # the marks on the card's main diagonal, or on the other
+                    t = np.arctan2(gap[1], gap[0]) - side * np.arctan2(along[1], along[0])
+                    turn = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]], np.float32)
+                    corners = card * width * np.array([side, 1], np.float32)
+                    out.append(_upright(corners @ turn.T + (centres[i + 1] + centres[j + 1]) / 2))
+    return out
+
+
 def ink_outlines(img: np.ndarray) -> list[np.ndarray]:
     """Outlines (upright-ordered quads) of a card guessed from where its printed marks lie: for a
     card whose edges do not show (white on a white sheet, under a sleeve's glare, in shade). Dark
@@ -1185,13 +1236,8 @@ def ink_outlines(img: np.ndarray) -> list[np.ndarray]:
     guessed at the tilt of the tightest box round its marks (turned by :data:`INK_TURNS`) and at
     the tilt its marks' rows show (:func:`_rows_tilt`, turned by :data:`ROWS_TURNS`), for the
     corner index to confirm."""
-    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY) if img.ndim == 3 else img
-    h, w = grey.shape[:2]
-    k = max(9, (min(h, w) // 14) | 1)
-    dark = cv2.morphologyEx(grey, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    _, ink = cv2.threshold(dark, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    ink = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    n, labels, stats, centres = cv2.connectedComponentsWithStats(ink)
+    h, w = img.shape[:2]
+    n, labels, stats, centres = _ink(img)
     # a mark is larger than noise and smaller than a card (not the table's edge, not a shadow)
     small = (stats[:, cv2.CC_STAT_AREA] >= 5e-5 * h * w) & (stats[:, cv2.CC_STAT_WIDTH] <= 0.4 * w) \
         & (stats[:, cv2.CC_STAT_HEIGHT] <= 0.4 * h)
@@ -1448,6 +1494,10 @@ def _read_by_marks(classifier: CardClassifier, image: np.ndarray, pyramid: Pyram
     read, held below sure: a guessed outline fits a card seen at a slant badly."""
     inked = ink_outlines(image)
     inked += [t for q in inked for t in _quarter_turns(q)]
+    paired = pair_outlines(image)
+    if paired and _index_reader(classifier) is not None:  # read whole only where an index shows
+        inked += [q for q, r in zip(paired, _read_warped(classifier, pyramid, paired), strict=True)
+                  if r.label not in (UNKNOWN, "back") and r.confidence >= 0.5]
     # without colour the suit is the grey suit network's to say (:func:`_greyed`): the rank will do
     shown = [(p, q) for q, (p, shows, index) in zip(inked, _read_doubting(
         classifier, [pyramid.warp(q) for q in inked], colourless), strict=True)
@@ -1492,7 +1542,7 @@ def _read_card(image: np.ndarray, classifier: CardClassifier, others: bool) -> D
     grabbed = not outlines
     # last, the outlines of a card that looks square (a squashed photo): read both ways round
     quads = [whole] + (outlines or card_outlines(image, grabcut=True)) + squashed
-    pyramid = Pyramid(image)  # the outlines' crops share one shrinking of a large photo
+    pyramid = Pyramid(lit(image))  # the outlines' crops share one shrinking of a large photo
     # a first look at every outline (none read again moved), then the outlines that may win read
     # again moved: an unsure reading steadied costs eight more readings, most of a photo's time
     reads = _read_doubting(classifier, [pyramid.warp(q) for q in quads], colourless, moved=False)
