@@ -370,3 +370,59 @@ def test_the_cards_of_a_close_up_larger_than_the_photo_are_found(cards: list[str
     found = recognize(_close_up(cards, seed), load_default_classifier())
     assert sorted(d.card for d in found if d.card in cards) == sorted(cards), found
     assert all(d.card in cards or d.confidence <= DOUBT for d in found), found
+
+
+def _dim(card: str, seed: int, light: float) -> np.ndarray:
+    """A 480 x 640 photo of a card on a black cloth in dim light: its paper at about ``light``
+    of white (0.18: about 40 of 255)."""
+    rng = np.random.default_rng(seed)
+    face = render_card(card, HELDOUT_DESIGN_SEEDS[seed % 8], px_per_mm=3.0, rng=rng, alpha=True)
+    h, w = 640, 480
+    canvas = np.full((h, w, 3), 6.0, np.float32)
+    t = np.radians(rng.uniform(-10, 10))
+    rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]], np.float32)
+    corners = np.array([[-63, -88], [63, -88], [63, 88], [-63, 88]], np.float32) * 2.0
+    _paste_card(canvas, face, (corners @ rot.T + np.array([w / 2, h / 2], np.float32)).astype(np.float32))
+    return camera(np.clip(canvas * light, 0, 255).astype(np.uint8), rng, 0.2)
+
+
+@pytest.mark.parametrize(("card", "seed"), [("AH", 1), ("7D", 2), ("KS", 3), ("QH", 5), ("JC", 8)])
+def test_a_card_photographed_in_dim_light_is_read(card: str, seed: int) -> None:
+    """A card on a dark cloth with its paper at about 40 of 255, darker than any photo the card
+    network learnt from (read as no card, or as a back, before): it is read brightened."""
+    img = _dim(card, seed, 0.18)
+    clf = load_default_classifier()
+    assert read_card(img, clf).card == card
+    assert [d.card for d in recognize(img, clf)] == [card]
+
+
+def _glared(card: str, seed: int, tilt: float) -> tuple[np.ndarray, np.ndarray]:
+    """A grey 480 x 640 photo of a card turned ``tilt`` degrees on a sheet of its own shade, a wide
+    band of glare across its middle: its edges and middle pips are lost, its two indices show."""
+    rng = np.random.default_rng(seed)
+    face = render_card(card, HELDOUT_DESIGN_SEEDS[seed % 8], px_per_mm=3.0, rng=rng, alpha=True)
+    h, w = 640, 480
+    t = np.radians(tilt)
+    rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]], np.float32)
+    corners = np.array([[-63, -88], [63, -88], [63, 88], [-63, 88]], np.float32) * 2.0
+    quad = (corners @ rot.T + np.array([w / 2, h / 2], np.float32)).astype(np.float32)
+    face[..., 3] = cv2.erode(face[..., 3], np.ones((9, 9), np.uint8))  # no printed edge line
+    laid = np.empty((h, w, 3), np.float32)
+    laid[:] = np.median(face[face[..., 3] > 0][:, :3], axis=0)
+    _paste_card(laid, face, quad)
+    grey = cv2.cvtColor(np.clip(laid, 0, 255).astype(np.uint8), cv2.COLOR_BGR2GRAY).astype(np.float32)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    across = (xx - w / 2) * np.cos(t + 0.6) + (yy - h / 2) * np.sin(t + 0.6)
+    photo = np.clip(0.75 * np.minimum(grey, float(np.median(grey))) + 255 * np.exp(-(across / 55) ** 2), 0, 255)
+    return camera(cv2.cvtColor(photo.astype(np.uint8), cv2.COLOR_GRAY2BGR), rng, 0.2), quad
+
+
+@pytest.mark.parametrize(("card", "seed", "tilt"), [("AH", 6, 40.0), ("6D", 7, -35.0)])
+def test_a_card_under_glare_is_found_by_its_two_indices(card: str, seed: int, tilt: float) -> None:
+    """Glare across a card's middle leaves its two corner indices: they place the card (read as
+    no card before), never surely."""
+    img, quad = _glared(card, seed, tilt)
+    d = read_card(img, load_default_classifier())
+    assert (d.card, d.confidence <= DOUBT) == (card, True), (d.card, d.confidence)
+    err = min(np.abs(d.corners - np.roll(quad, k, axis=0)).max() for k in range(4))
+    assert err < 0.2 * 88 * 4.0, err
