@@ -370,7 +370,7 @@ DIM, LIT = 150.0, 230.0
 def lit(image: np.ndarray) -> np.ndarray:
     """``image`` (BGR uint8), brightened if it is :data:`DIM` (a card on a dark cloth, paper at
     about 40 of 255 read as no card); otherwise the image itself."""
-    top = float(np.percentile(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), 99))
+    top = float(np.percentile(cv2.cvtColor(image[::4, ::4], cv2.COLOR_BGR2GRAY), 99))  # every 16th pixel will do
     if top >= DIM:
         return image
     return cv2.convertScaleAbs(image, alpha=LIT / max(top, 1.0))

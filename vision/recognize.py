@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import cast
+from typing import TypeAlias, cast
 
 import cv2
 import numpy as np
@@ -1179,7 +1179,11 @@ def _boxes_round(pts: np.ndarray, tilt: float) -> list[np.ndarray]:
     return out
 
 
-def _ink(img: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+#: a photo's dark marks as OpenCV's connected components: count, labels, stats, centres
+Ink: TypeAlias = tuple[int, np.ndarray, np.ndarray, np.ndarray]
+
+
+def _ink(img: np.ndarray) -> Ink:
     """The dark marks of a photo (darker than what lies round them), as OpenCV's connected
     components: their count, labels, stats and centres (component 0 is the ground)."""
     grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY) if img.ndim == 3 else img
@@ -1198,13 +1202,14 @@ INDEX_MARKS = ((0.087, 0.085), (0.087, 0.125), (0.087, 0.19))
 MAX_PAIRED = 24
 
 
-def pair_outlines(img: np.ndarray) -> list[np.ndarray]:
+def pair_outlines(img: np.ndarray, ink: Ink | None = None) -> list[np.ndarray]:
     """Outlines (upright-ordered quads) of a card guessed from two alike marks that may be its
     two corner indices, which lie opposite each other about its middle: a card whose edges and
     most pips are lost under a sheet's glare still shows both indices. Each pair gives the card
-    whose diagonal of index marks they are, either way round, as a rank, a middle or a suit sign."""
+    whose diagonal of index marks they are, either way round, as a rank, a middle or a suit sign.
+    ``ink``: :func:`_ink` of ``img``, if made already."""
     h, w = img.shape[:2]
-    n, _labels, stats, centres = _ink(img)
+    _n, _labels, stats, centres = ink or _ink(img)
     area = stats[1:, cv2.CC_STAT_AREA].astype(np.float32)
     size = np.maximum(stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT])
     marks = np.flatnonzero((area >= 5e-5 * h * w) & (size <= 0.2 * min(h, w)))
@@ -1229,15 +1234,15 @@ def pair_outlines(img: np.ndarray) -> list[np.ndarray]:
     return out
 
 
-def ink_outlines(img: np.ndarray) -> list[np.ndarray]:
+def ink_outlines(img: np.ndarray, ink: Ink | None = None) -> list[np.ndarray]:
     """Outlines (upright-ordered quads) of a card guessed from where its printed marks lie: for a
     card whose edges do not show (white on a white sheet, under a sleeve's glare, in shade). Dark
     marks smaller than a card are gathered into the largest groups; round each group a card is
     guessed at the tilt of the tightest box round its marks (turned by :data:`INK_TURNS`) and at
     the tilt its marks' rows show (:func:`_rows_tilt`, turned by :data:`ROWS_TURNS`), for the
-    corner index to confirm."""
+    corner index to confirm. ``ink``: :func:`_ink` of ``img``, if made already."""
     h, w = img.shape[:2]
-    n, labels, stats, centres = _ink(img)
+    n, labels, stats, centres = ink or _ink(img)
     # a mark is larger than noise and smaller than a card (not the table's edge, not a shadow)
     small = (stats[:, cv2.CC_STAT_AREA] >= 5e-5 * h * w) & (stats[:, cv2.CC_STAT_WIDTH] <= 0.4 * w) \
         & (stats[:, cv2.CC_STAT_HEIGHT] <= 0.4 * h)
@@ -1492,9 +1497,10 @@ def _read_by_marks(classifier: CardClassifier, image: np.ndarray, pyramid: Pyram
     """The surest reading of an outline guessed from the card's printed marks
     (:func:`ink_outlines`, a nearly square one both ways round) whose corner index shows the card
     read, held below sure: a guessed outline fits a card seen at a slant badly."""
-    inked = ink_outlines(image)
+    ink = _ink(image)
+    inked = ink_outlines(image, ink)
     inked += [t for q in inked for t in _quarter_turns(q)]
-    paired = pair_outlines(image)
+    paired = pair_outlines(image, ink)
     if paired and _index_reader(classifier) is not None:  # read whole only where an index shows
         inked += [q for q, r in zip(paired, _read_warped(classifier, pyramid, paired), strict=True)
                   if r.label not in (UNKNOWN, "back") and r.confidence >= 0.5]
