@@ -19,6 +19,7 @@ Missing hardware degrades: no OLED, no LEDs, no buttons or no web are warnings i
 
 from __future__ import annotations
 
+import gc
 import importlib.util
 import logging
 import secrets
@@ -175,6 +176,9 @@ class Companion:
         #: teaching the card model a deck from a phone (it gets the model once the pipeline has it)
         self.enrolment = EnrolmentMode(None, paper=str((config.get("table") or {}).get("paper", "A3")))
         self.classifier_name = "none"
+        #: the card model loaded, with what it was loaded for (simulated?, deck): the demo's next
+        #: game on the same deck reads with it rather than loading a second copy
+        self._model: tuple[tuple[bool, str], CardClassifier, str] | None = None
         self.preview = JpegPreview()
 
     @property
@@ -191,8 +195,10 @@ class Companion:
         self._start_web(session)
         if not (self.scripted or (self.demo and not self.options.frames)):
             self.pipeline = self._pipeline(demo=self.demo)  # the model, before READY
-        loop = self._loop(session)
-        self._spawn("pegpi-table", lambda: self._table_loop(loop, source))
+        # the thread takes the loop out of a list: a closure holding the loop itself would keep the
+        # first game's pipeline (its mat images and its model) alive through every later demo game
+        first = [self._loop(session)]
+        self._spawn("pegpi-table", lambda: self._table_loop(first.pop(), source))
         feed = BoardFeed(session, self.outputs, guard=self._guard)
         self._spawn("pegpi-outputs", feed.run)
         self.stats.ready_at = time.monotonic()
@@ -336,9 +342,15 @@ class Companion:
             # hand Gin's included): the camera keeps a plain grid so its preview still works
             log.warning("%s: %s is scored from the phone", exc, game.spec.title)
             layout = layout_for("layout", min(max(game.num_players, 1), 8), "A3")
-        classifier, name = load_classifier(simulated=demo, deck=game.spec.deck)
-        if isinstance(classifier, DeckReader):
-            _add_enrolled_decks(classifier)
+        wanted = (demo, game.spec.deck)
+        if self._model is not None and self._model[0] == wanted:
+            _, classifier, name = self._model  # the demo's next game reads the same deck
+        else:
+            self._model = None  # the model of another deck goes before this one is loaded
+            classifier, name = load_classifier(simulated=demo, deck=game.spec.deck)
+            if isinstance(classifier, DeckReader):
+                _add_enrolled_decks(classifier)
+            self._model = (wanted, classifier, name)
         log.info("classifier: %s", name)
         self.classifier_name = name
         album = None
@@ -386,8 +398,19 @@ class Companion:
         session.store.set_meta("demo", self._demo_key(session.game_id))
         log.info("demo: next game, %s", session.game.spec.title)
         if self.pipeline is not None:
+            self._drop_pipeline(loop)
             self.pipeline = self._pipeline(demo=True)
         return self._loop(session)
+
+    def _drop_pipeline(self, loop: TableLoop) -> None:
+        """Let the finished game's pipeline go, and every hook to it, before the next is built: else
+        two pipelines (mat images, tracker, model) are in memory at once, raising the peak."""
+        self.pipeline = loop.pipeline = None
+        assert self.session is not None
+        self.session.on_resolved = None
+        self.enrolment.reader = self.enrolment.on_deck = None
+        gc.collect()  # whatever of it lies in reference cycles
+        release_free_memory()  # and the C heap's pages it held back to the system
 
     def _loop(self, session: Session) -> TableLoop:
         """The table loop of :attr:`pipeline`, wired to the session and the enrolment: every hook

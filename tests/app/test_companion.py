@@ -287,6 +287,72 @@ def test_the_demo_s_next_game_wires_the_phone_s_corrections_to_its_own_pipeline(
         companion.close()
 
 
+def test_the_demo_s_games_hold_one_pipeline_at_a_time_and_load_their_model_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--all`` plays game after game for as long as the companion runs (the runtime soak): the
+    game before's pipeline (its mat images, its tracker) is let go before the next game's is built,
+    the first game's too, and games on the same deck read with the model already loaded; so the
+    companion's memory is one game's, however many it has played."""
+    import weakref
+
+    from pegpi import companion as module
+    from vision.pipeline import TablePipeline
+
+    built: list[weakref.ref[TablePipeline]] = []
+    alive_at_build: list[int] = []  # pipelines still in memory as each is built
+
+    def build(*args: Any, **kwargs: Any) -> TablePipeline:
+        alive_at_build.append(sum(ref() is not None for ref in built))
+        pipeline = TablePipeline(*args, **kwargs)
+        built.append(weakref.ref(pipeline))
+        return pipeline
+
+    loads: list[str] = []
+    real_load = module.load_classifier
+
+    def load(**kwargs: Any) -> Any:
+        loads.append(kwargs["deck"])
+        return real_load(**kwargs)
+
+    games: list[str] = []
+
+    class EndedCamera:
+        """A simulated camera whose game ends at once: the demo goes on to its next game."""
+
+        def __init__(self, spec: dict[str, Any]) -> None:
+            games.append(spec["title"])
+            self.press: list[Any] = []
+            self.truth: list[Any] = []
+            if len(games) == 3:
+                companion.stop()
+
+        def open(self) -> None:
+            pass
+
+        def read(self) -> None:
+            return None
+
+        def close(self) -> None:
+            pass
+
+    monkeypatch.setattr(module, "TablePipeline", build)
+    monkeypatch.setattr(module, "load_classifier", load)
+    monkeypatch.setattr(module, "SimCamera", EndedCamera)
+    config = load_config(system=None, overrides={"demo": {"seed": 2}})
+    companion = Companion(config, Options(source="demo", db=str(tmp_path / "t.db"), web=None, display="none",
+                                          speed=0.0, seed=2, cycle=True))
+    companion.start()
+    try:
+        assert companion.finished.wait(60)
+    finally:
+        companion.stop()
+        companion.close()
+    assert companion.error is None
+    assert games == ["Cribbage", "Three-hand Cribbage", "Three-hand Solo Cribbage"]
+    assert len(built) == 3 and alive_at_build == [0, 0, 0]
+    assert loads == ["french52"]  # the three are played with one deck: its model is loaded once
+
+
 def test_the_runtime_bench_runs_the_companion_with_the_services_environment() -> None:
     """`pegpi bench runtime` measures the companion as systemd starts it on the device: every
     setting it adds (such as the malloc arenas that its memory figure depends on) is in the unit."""
