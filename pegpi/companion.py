@@ -406,8 +406,7 @@ class Companion:
         """Let the finished game's pipeline go, and every hook to it, before the next is built: else
         two pipelines (mat images, tracker, model) are in memory at once, raising the peak."""
         self.pipeline = loop.pipeline = None
-        assert self.session is not None
-        self.session.on_resolved = None
+        loop.session.on_resolved = None
         self.enrolment.reader = self.enrolment.on_deck = None
         gc.collect()  # whatever of it lies in reference cycles
         release_free_memory()  # and the C heap's pages it held back to the system

@@ -809,10 +809,10 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
         segs = _segments(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
         # with nothing read surely the photo may be a close-up whose cards are larger than it:
         # their corners are looked for at close-up sizes too, and a card read at one is not sure
-        close = [f * max(small.shape[:2]) for f in CLOSE_UP]
         sized = any(whole and d.confidence >= 0.97 for d, whole in found)  # a whole card (a back too)
+        close = [] if sure or sized else [f * max(small.shape[:2]) for f in CLOSE_UP]
         heights = [(float(np.median(sure)), False)] if sure else [(hgt, False) for hgt in card_h] + \
-            [(c, True) for c in close if not sized and all(abs(hgt / c - 1) > 0.2 for hgt in card_h)]
+            [(c, True) for c in close if all(abs(hgt / c - 1) > 0.2 for hgt in card_h)]
         edge = [(q / scale, guess) for hgt, guess in heights for q in _segment_hypotheses(segs, hgt)
                 if ref is None or abs(_height(q) / scale / ref - 1) <= 0.25]
         # each is a guess at one index corner (its top-left): its far corner is not read
@@ -1041,21 +1041,33 @@ def _mark(quad: np.ndarray, grey: np.ndarray) -> bool:
     """Whether ``quad`` is a small dark mark on paler ground, such as a pip on a card's paper."""
     if _height(quad) >= MARK_SIZE * max(grey.shape[:2]):
         return False
-    inside = np.zeros(grey.shape[:2], np.uint8)
-    cv2.fillConvexPoly(inside, quad.round().astype(np.int32), 1)
-    ring = np.zeros_like(inside)
     centre = quad.mean(axis=0)
-    cv2.fillConvexPoly(ring, ((quad - centre) * 1.5 + centre).round().astype(np.int32), 1)
-    ring[inside > 0] = 0
-    return bool(ring.any()) and float(np.median(grey[ring > 0])) - float(np.median(grey[inside > 0])) > MARK_DARKER
+    inside, ring = _within(grey, quad), _within(grey, (quad - centre) * 1.5 + centre, hole=quad)
+    return inside.size > 0 and ring.size > 0 and float(np.median(ring)) - float(np.median(inside)) > MARK_DARKER
 
 
 def _pale_inside(quad: np.ndarray, pale: np.ndarray) -> bool:
     """Whether what ``quad`` holds is mostly :data:`PALE` (``pale``: :func:`_pale` of the photo)."""
-    mask = np.zeros(pale.shape[:2], np.uint8)
-    cv2.fillConvexPoly(mask, quad.round().astype(np.int32), 1)
-    held = pale[mask > 0]
+    held = _within(pale, quad)
     return held.size > 0 and float(np.median(held)) >= PALE
+
+
+def _within(img: np.ndarray, quad: np.ndarray, hole: np.ndarray | None = None) -> np.ndarray:
+    """The pixels of ``img`` inside the convex ``quad`` and outside ``hole``, drawn on a mask of the
+    quad's bounding box only (a whole-photo mask for each of a photo's outlines costs more)."""
+    h, w = img.shape[:2]
+    x0, y0 = np.clip(np.floor(quad.min(axis=0)), 0, None).astype(int)
+    x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
+    x1, y1 = min(int(x1), w), min(int(y1), h)
+    if x1 <= x0 or y1 <= y0:
+        return img[:0, :0].reshape(-1, *img.shape[2:])
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    offset = np.array([x0, y0], np.float32)
+    cv2.fillConvexPoly(mask, (quad - offset).round().astype(np.int32), 1)
+    if hole is not None:
+        cv2.fillConvexPoly(mask, (hole - offset).round().astype(np.int32), 0)
+    values: np.ndarray = img[y0:y1, x0:x1][mask > 0]
+    return values
 
 
 def _large_quads(mask: np.ndarray, min_area: float, out: list[np.ndarray],
@@ -1197,7 +1209,7 @@ def _ink(img: np.ndarray) -> Ink:
 
 #: where a corner index's rank, its middle and its suit sign lie on a card (shares of its width and
 #: height from the corner): two alike marks may be a card's two ranks, or its two suit signs
-INDEX_MARKS = ((0.087, 0.085), (0.087, 0.125), (0.087, 0.19))
+INDEX_MARKS = ((INDEX_MIDDLE[0], 0.085), INDEX_MIDDLE, (INDEX_MIDDLE[0], 0.19))
 #: at most this many of a photo's marks (the largest) are paired
 MAX_PAIRED = 24
 
