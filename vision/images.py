@@ -40,6 +40,19 @@ def read_image(path: str | Path) -> np.ndarray:
     return image
 
 
+def at_megapixels(image: np.ndarray, megapixels: float) -> np.ndarray:
+    """``image`` resized, its shape kept, to hold about ``megapixels`` million pixels: how the photo
+    benches time a photo of the size a phone takes (12 megapixels) from a smaller one."""
+    if not megapixels > 0:
+        raise ValueError(f"a photo's size in megapixels is a positive number, not {megapixels}")
+    h, w = image.shape[:2]
+    s = (megapixels * 1e6 / (h * w)) ** 0.5
+    size = (max(MIN_SIDE, round(w * s)), max(MIN_SIDE, round(h * s)))
+    if size == (w, h):
+        return image
+    return cv2.resize(image, size, interpolation=cv2.INTER_CUBIC if s > 1 else cv2.INTER_AREA)
+
+
 def image_files(paths: Iterable[str | Path]) -> list[Path]:
     """``paths`` with each folder replaced by the image files under it (sorted, subfolders too).
     Files are kept as given, whatever their name, so that :func:`read_image` can say what is wrong

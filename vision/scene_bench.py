@@ -28,8 +28,8 @@ import numpy as np
 
 from vision.api import BACK, CONFIDENT, CardClassifier
 from vision.errors import ImageFileError, PhotoLabelError
-from vision.images import read_image
-from vision.photo_bench import label_of, peak_resident_mb
+from vision.images import at_megapixels, read_image
+from vision.photo_bench import cpu_tail, label_of, peak_resident_mb
 
 #: what ``other_labels`` may name, as the card labels a reading gives
 _OTHERS = {"BLACK JOKER": "BJ", "RED JOKER": "RJ", "JOKER": "RJ BJ"}
@@ -143,6 +143,7 @@ class SceneReport:
             "median_ms_per_photo": round(float(np.median([r.ms for r in self.readings])), 1) if self.readings else None,
             "median_cpu_ms_per_photo": round(float(np.median([r.cpu_ms for r in self.readings])), 1)
             if self.readings else None,
+            **cpu_tail([r.cpu_ms for r in self.readings]),
             "peak_mb": round(self.peak_mb, 1),
         }
 
@@ -153,9 +154,10 @@ def _figures(readings: Sequence[SceneReading]) -> dict[str, int]:
             "confident_mistakes": sum(c >= CONFIDENT for r in readings for _card, c in r.wrong)}
 
 
-def measure_scenes(scenes: Sequence[Scene], classifier: CardClassifier, *,
+def measure_scenes(scenes: Sequence[Scene], classifier: CardClassifier, *, megapixels: float | None = None,
                    progress: Callable[[int, int], None] | None = None) -> SceneReport:
-    """Run ``recognize`` on each photo, one at a time, and compare with its listed cards."""
+    """Run ``recognize`` on each photo, one at a time, and compare with its listed cards;
+    ``megapixels``: each photo first resized to that size (not timed)."""
     from vision.recognize import recognize
 
     report = SceneReport()
@@ -165,6 +167,8 @@ def measure_scenes(scenes: Sequence[Scene], classifier: CardClassifier, *,
         except ImageFileError as exc:
             report.skipped.append((str(scene.path), exc.reason))
             continue
+        if megapixels is not None:
+            image = at_megapixels(image, megapixels)
         began, began_cpu = time.perf_counter(), time.process_time()
         found = recognize(image, classifier)
         report.readings.append(SceneReading(scene, tuple((d.card, float(d.confidence)) for d in found),

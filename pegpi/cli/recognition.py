@@ -55,6 +55,8 @@ def register(commands: Any, benches: Any) -> None:
                    help="read each photo as `pegpi recognize` does (its surest card), not as `pegpi classify`")
     b.add_argument("--every", type=int, default=1, metavar="N",
                    help="read every Nth photo only, in name order (a quicker sample)")
+    b.add_argument("--megapixels", type=float, default=None, metavar="MP",
+                   help="resize each photo to this many megapixels first, untimed (12: a phone's photo)")
     b.add_argument("--model", type=Path, default=None, help="another ONNX card model (default: the shipped one)")
     b.add_argument("--decks", default="none",
                    help="enrolled decks to use, comma-separated, or 'all' (default: none; their cards' names "
@@ -66,6 +68,8 @@ def register(commands: Any, benches: Any) -> None:
                                           "labels.csv: cards found, wrong readings, confident mistakes")
     b.add_argument("folder", type=Path, help="a folder of photos with a labels.csv (columns file, cards)")
     b.add_argument("--every", type=int, default=1, metavar="N", help="read every Nth listed photo only")
+    b.add_argument("--megapixels", type=float, default=None, metavar="MP",
+                   help="resize each photo to this many megapixels first, untimed (12: a phone's photo)")
     b.add_argument("--model", type=Path, default=None, help="another ONNX card model (default: the shipped one)")
     b.add_argument("--json", action="store_true")
     b.set_defaults(func=cmd_bench_scenes, **PHOTO_HEAP)
@@ -329,7 +333,21 @@ def _skipped(res: dict[str, Any]) -> str:
 
 def _cost(res: dict[str, Any]) -> str:
     return (f"{res['median_ms_per_photo']:.0f} ms a photo (median, one thread; "
-            f"{res['median_cpu_ms_per_photo']:.0f} ms of CPU); peak memory {res['peak_mb']:.0f} MB")
+            f"{res['median_cpu_ms_per_photo']:.0f} ms of CPU; 90th percentile {res['p90_cpu_ms_per_photo']:.0f} ms, "
+            f"mean {res['mean_cpu_ms_per_photo']:.0f} ms); peak memory {res['peak_mb']:.0f} MB")
+
+
+def _megapixels(value: float | None) -> float | None:
+    """``--megapixels`` checked: a positive number of megapixels, or None."""
+    if value is not None and not 0 < value <= 100:
+        raise PegpiError(f"--megapixels wants a size between 0 and 100 megapixels (got {value})")
+    return value
+
+
+def _sized(res: dict[str, Any], megapixels: float | None) -> str:
+    """How the photos were sized, for a bench's first line."""
+    res["megapixels"] = megapixels
+    return f", each resized to {megapixels:g} megapixels" if megapixels is not None else ""
 
 
 def _one_thread() -> None:
@@ -357,12 +375,14 @@ def cmd_bench_photos(args: argparse.Namespace) -> int:
     if args.every < 1:
         raise PegpiError(f"--every wants a whole number of 1 or more (got {args.every})")
     items = items[::args.every]
-    res = measure(items, clf, crops=args.crops, whole_photo=args.recognize,
+    megapixels = _megapixels(args.megapixels)
+    res = measure(items, clf, crops=args.crops, whole_photo=args.recognize, megapixels=megapixels,
                   progress=_after_each_photo(25, args.json)).as_dict()
+    sized = _sized(res, megapixels)
     if _json_printed(res, clf, args.json):
         return 0
     what = "upright crops" if args.crops else "photos read as recognize does" if args.recognize else "photos"
-    print(f"{res['photos']} {what} of real cards read by {clf.model_path.name}{_skipped(res)}")
+    print(f"{res['photos']} {what} of real cards read by {clf.model_path.name}{sized}{_skipped(res)}")
     if res["photos"]:
         print(f"  top-1 {res['top1']:.2%} ({res['right']} of {res['photos']}); confident mistakes (read at "
               f"{CONFIDENT} or more) {res['confident_mistake_rate']:.2%} ({res['confident_mistakes']}); "
@@ -396,12 +416,14 @@ def cmd_bench_scenes(args: argparse.Namespace) -> int:
         scenes = read_labels(args.folder)[::args.every]
     except PhotoLabelError as exc:
         raise PegpiError(str(exc)) from None
+    megapixels = _megapixels(args.megapixels)
     clf = _classifier("none", args.model)
-    res = measure_scenes(scenes, clf, progress=_after_each_photo(10, args.json)).as_dict()
+    res = measure_scenes(scenes, clf, megapixels=megapixels, progress=_after_each_photo(10, args.json)).as_dict()
+    sized = _sized(res, megapixels)
     if _json_printed(res, clf, args.json):
         return 0
     print(f"{res['photos']} photos of several real cards read as recognize does, by {clf.model_path.name}"
-          f"{_skipped(res)}")
+          f"{sized}{_skipped(res)}")
     if res["photos"]:
         print(f"  found {res['found']} of {res['cards_listed']} cards listed ({res['recall']:.1%}), "
               f"{res['found_surely']} of them surely; wrong readings {res['wrong_readings']}, confident "

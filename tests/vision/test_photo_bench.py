@@ -13,6 +13,7 @@ import pytest
 
 from pegpi.cli import main
 from vision.errors import PhotoLabelError
+from vision.images import at_megapixels
 from vision.photo_bench import collect, label_of
 from vision.render import HELDOUT_DESIGN_SEEDS, render_card
 from vision.render.photo import loose_crop, table_crop
@@ -162,3 +163,28 @@ def test_grey_photos_are_counted_apart_with_red_and_black_swaps(tmp_path, capsys
     assert res["by_colour"]["no colour"]["photos"] == 1 and res["by_colour"]["colour"]["photos"] == 1
     assert res["by_colour"]["colour"]["right"] == 0
     assert res["red_black_confusions"]["count"] >= 1
+
+
+def test_photos_are_timed_at_the_size_a_phone_takes_them(tmp_path, capsys):
+    """``--megapixels 12`` reads each photo enlarged to a phone's 12 megapixels (the size the
+    speed targets are for), says so, and gives the slow end of the times beside the median."""
+    for i, label in enumerate(("JH", "4C")):
+        cv2.imwrite(str(tmp_path / f"{label}.png"), photo(label, 31 + i))
+    assert main(["bench", "photos", str(tmp_path), "--megapixels", "12", "--json"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert res["megapixels"] == 12 and res["photos"] == 2 and res["right"] == 2
+    assert res["p90_cpu_ms_per_photo"] >= res["median_cpu_ms_per_photo"] > 0 and res["mean_cpu_ms_per_photo"] > 0
+    assert main(["bench", "photos", str(tmp_path), "--megapixels", "12"]) == 0
+    out = capsys.readouterr().out
+    assert "each resized to 12 megapixels" in out and "90th percentile" in out
+    assert main(["bench", "photos", str(tmp_path), "--megapixels", "0"]) == 2
+    assert "--megapixels" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("shape", "megapixels"), [((480, 640, 3), 12.0), ((3000, 4000, 3), 1.0), ((700, 500, 3), 0.35)])
+def test_a_photo_resized_to_a_number_of_megapixels_keeps_its_shape(shape, megapixels):
+    image = np.zeros(shape, np.uint8)
+    out = at_megapixels(image, megapixels)
+    h, w = out.shape[:2]
+    assert abs(h * w / 1e6 - megapixels) < 0.01 * megapixels
+    assert abs(w / h - shape[1] / shape[0]) < 0.01 and out.shape[2:] == shape[2:]

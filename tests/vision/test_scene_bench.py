@@ -53,6 +53,9 @@ def test_the_bench_reads_a_labelled_folder_and_names_misses_and_bad_files(tmp_pa
     assert main(["bench", "scenes", str(tmp_path), "--every", "2"]) == 0
     out = capsys.readouterr().out
     assert "found 2 of 2 cards listed" in out
+    assert main(["bench", "scenes", str(tmp_path), "--every", "2", "--megapixels", "12"]) == 0
+    out = capsys.readouterr().out
+    assert "each resized to 12 megapixels" in out and "found 2 of 2 cards listed" in out
 
 
 @pytest.mark.parametrize(("csv_text", "message"), [
