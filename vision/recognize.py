@@ -59,6 +59,27 @@ ASPECT = CARD_MM[1] / CARD_MM[0]  # 1.397
 CROP_W, CROP_H = 126, 176  # 2 px/mm, what the table pipeline gives the classifier
 _WORK = 1280  # long side of the image the detector works on
 
+#: a photo larger than the working size whose finest detail, once shrunk to it, is under this
+#: share of the next coarser detail is soft (out of focus, or enlarged): its detail lies at half
+#: that size, where it is worked on. Photos as taken measure 0.52-0.85 (5th percentile to most),
+#: the same photos enlarged twice 0.39-0.50.
+SOFT = 0.5
+
+
+def _detail(grey: np.ndarray) -> float:
+    """How much a grey image (float32) loses when halved: the mean difference from its halving
+    brought back to size."""
+    h, w = grey.shape
+    half = cv2.resize(grey, ((w + 1) // 2, (h + 1) // 2), interpolation=cv2.INTER_AREA)
+    return float(np.mean(np.abs(grey - cv2.resize(half, (w, h), interpolation=cv2.INTER_LINEAR))))
+
+
+def soft(image: np.ndarray) -> bool:
+    """Whether ``image`` (BGR) shows no detail at its finest scale (:data:`SOFT`)."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    half = cv2.resize(grey, ((grey.shape[1] + 1) // 2, (grey.shape[0] + 1) // 2), interpolation=cv2.INTER_AREA)
+    return _detail(grey) < SOFT * _detail(half)
+
 
 @dataclass(frozen=True)
 class Detection:
@@ -700,9 +721,10 @@ def _read_hypotheses(classifier: CardClassifier, image: Pyramid, quads: list[np.
 SMALLEST_SURE = 60.0
 
 
-def _small_held(d: Detection) -> Detection:
-    """``d`` held below sure if its card is too small in the image read (:data:`SMALLEST_SURE`)."""
-    if _height(d.corners) >= SMALLEST_SURE or d.confidence <= DOUBT:
+def _small_held(d: Detection, per_px: float = 1.0) -> Detection:
+    """``d`` held below sure if its card is too small in the image read (:data:`SMALLEST_SURE`),
+    measured in pixels of ``per_px`` of the image's (that of the working copy it was found in)."""
+    if _height(d.corners) * per_px >= SMALLEST_SURE or d.confidence <= DOUBT:
         return d
     return Detection(d.card, DOUBT, d.corners)
 
@@ -710,11 +732,22 @@ def _small_held(d: Detection) -> Detection:
 def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: float = 0.5,
               include_backs: bool = True) -> list[Detection]:
     """Every card found in ``image`` (BGR uint8) with its reading and corners. A photo in which
-    nothing is read surely is searched as a photo of one card too (:func:`read_card`'s search)."""
+    nothing is read surely is searched as a photo of one card too (:func:`read_card`'s search).
+    A large photo is worked on at most :data:`_WORK` pixels long, or half that if it is
+    :func:`soft` there."""
     # cards are cut from a copy at most twice the locator's size: a 12-megapixel photo is shrunk
     # once instead of by every crop
-    source_img, to_source = downscaled(image, 2 * _WORK)
-    found = [_small_held(d) for d in _recognize(source_img, classifier, min_confidence, include_backs)]
+    work, source_side = _WORK, 2 * _WORK
+    if max(image.shape[:2]) > _WORK and soft(downscaled(image, _WORK)[0]):
+        # a large photo without the detail of its size is worked on, and its cards cut, at the size
+        # of its detail: more pixels only outline more smooth shapes and give crops no sharper,
+        # and their hypotheses made confident mistakes
+        work = source_side = _WORK // 2
+    source_img, to_source = downscaled(image, source_side)
+    # a card's size is judged in the working copy's pixels, so that a soft photo makes no small
+    # card sure
+    per_px = min(1.0, work / max(source_img.shape[:2]))
+    found = [_small_held(d, per_px) for d in _recognize(source_img, classifier, min_confidence, include_backs, work)]
     if to_source != 1.0:
         found = [Detection(d.card, d.confidence, d.corners / to_source) for d in found]
     if all(d.confidence <= DOUBT for d in found):
@@ -732,9 +765,9 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
 
 
 def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: float,
-               include_backs: bool) -> list[Detection]:
+               include_backs: bool, work: int = _WORK) -> list[Detection]:
     h, w = image.shape[:2]
-    small, scale = downscaled(image, _WORK)
+    small, scale = downscaled(image, work)
     quads, n_single, card_h = _candidates(small)
     # the photo's own frame is a whole card outline too (a card that fills the photo), taken
     # only when its corner index shows the card it reads

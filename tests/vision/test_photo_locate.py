@@ -11,9 +11,10 @@ from vision.api import CARD_MM
 from vision.classify import load_default_classifier
 from vision.doubt import DOUBT
 from vision.locate import card_shaped, downscaled, nested_losers, outermost
-from vision.recognize import _single_cards, card_outlines, read_card, recognize
+from vision.images import at_megapixels
+from vision.recognize import _single_cards, card_outlines, read_card, recognize, soft
 from vision.render import HELDOUT_DESIGN_SEEDS, render_card
-from vision.render.photo import _paste_card, background, camera
+from vision.render.photo import _paste_card, background, camera, compose_scene
 
 
 def _filling(card: str, seed: int, share: float, light: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -426,3 +427,20 @@ def test_a_card_under_glare_is_found_by_its_two_indices(card: str, seed: int, ti
     assert (d.card, d.confidence <= DOUBT) == (card, True), (d.card, d.confidence)
     err = min(np.abs(d.corners - np.roll(quad, k, axis=0)).max() for k in range(4))
     assert err < 0.2 * 88 * 4.0, err
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_large_photo_enlarged_from_a_small_one_is_read_at_the_size_of_its_detail(seed: int) -> None:
+    """A sharp photo of 3 megapixels shows detail at its working size; the same scene taken at
+    640 x 480 and enlarged to a phone's 12 megapixels does not (so recognize works on it at the
+    size of its detail), and the enlargement's cards are read as the small photo's are."""
+    rng = np.random.default_rng(seed)
+    faces = [render_card(c, HELDOUT_DESIGN_SEEDS[seed], px_per_mm=6.0, alpha=True) for c in ("AS", "7H", "QD")]
+    sharp, _ = compose_scene(faces, rng, layout="scatter", size=(2000, 1500), card_px=(500, 600), strength=0.3)
+    small = cv2.resize(sharp, (640, 480), interpolation=cv2.INTER_AREA)
+    enlarged = at_megapixels(small, 12)
+    assert not soft(downscaled(sharp, 1280)[0]) and not soft(small)
+    assert soft(downscaled(enlarged, 1280)[0])
+    clf = load_default_classifier()
+    assert {d.card for d in recognize(enlarged, clf) if d.confidence > DOUBT} \
+        == {d.card for d in recognize(small, clf) if d.confidence > DOUBT} == {"AS", "7H", "QD"}
