@@ -43,6 +43,7 @@ from vision.grey import grey_suits_for
 from vision.locate import (
     FRAME_SHARE,
     PHOTO_ASPECT,
+    PHOTO_LONG_SIDE,
     card_shaped,
     downscaled,
     frame_quad,
@@ -66,6 +67,17 @@ _WORK = 1280  # long side of the image the detector works on
 SOFT = 0.5
 
 
+def _detail_sized(image: np.ndarray, long_side: int) -> tuple[np.ndarray, float]:
+    """``image`` shrunk to ``long_side`` (:func:`vision.locate.downscaled`), or to half that if it
+    was larger and is :func:`soft` there (its detail lies at half the size), and the factor."""
+    small, scale = downscaled(image, long_side)
+    if scale == 1.0 or not soft(small):
+        return small, scale
+    # shrunk again from the photo, not from ``small``: readings near the line between sure and not
+    # moved with the resampling (halving ``small`` gave two confident mistakes more on the scenes)
+    return downscaled(image, long_side // 2)
+
+
 def _detail(grey: np.ndarray) -> float:
     """How much a grey image (float32) loses when halved: the mean difference from its halving
     brought back to size."""
@@ -75,8 +87,10 @@ def _detail(grey: np.ndarray) -> float:
 
 
 def soft(image: np.ndarray) -> bool:
-    """Whether ``image`` (BGR) shows no detail at its finest scale (:data:`SOFT`)."""
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    """Whether ``image`` (BGR) shows no detail at its finest scale (:data:`SOFT`), judged on its
+    middle quarter (where the cards are; a quarter of the cost)."""
+    h, w = image.shape[:2]
+    grey = cv2.cvtColor(image[h // 4:h - h // 4, w // 4:w - w // 4], cv2.COLOR_BGR2GRAY).astype(np.float32)
     half = cv2.resize(grey, ((grey.shape[1] + 1) // 2, (grey.shape[0] + 1) // 2), interpolation=cv2.INTER_AREA)
     return _detail(grey) < SOFT * _detail(half)
 
@@ -737,13 +751,16 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
     :func:`soft` there."""
     # cards are cut from a copy at most twice the locator's size: a 12-megapixel photo is shrunk
     # once instead of by every crop
-    work, source_side = _WORK, 2 * _WORK
-    if max(image.shape[:2]) > _WORK and soft(downscaled(image, _WORK)[0]):
-        # a large photo without the detail of its size is worked on, and its cards cut, at the size
-        # of its detail: more pixels only outline more smooth shapes and give crops no sharper,
-        # and their hypotheses made confident mistakes
-        work = source_side = _WORK // 2
-    source_img, to_source = downscaled(image, source_side)
+    work, source_img, to_source = _WORK, image, 1.0
+    if max(image.shape[:2]) > _WORK:
+        probe, scale = _detail_sized(image, _WORK)
+        if max(probe.shape[:2]) < _WORK:
+            # a large photo without the detail of its size is worked on, and its cards cut, at the
+            # size of its detail: more pixels only outline more smooth shapes and give crops no
+            # sharper, and their hypotheses made confident mistakes
+            source_img, to_source, work = probe, scale, max(probe.shape[:2])
+        else:
+            source_img, to_source = downscaled(image, 2 * _WORK)
     # a card's size is judged in the working copy's pixels, so that a soft photo makes no small
     # card sure
     per_px = min(1.0, work / max(source_img.shape[:2]))
@@ -1416,7 +1433,7 @@ def read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
 def _one_card(image: np.ndarray, classifier: CardClassifier, *, others: bool) -> Detection:
     """:func:`read_card`; ``others``: failing all else, the cards :func:`recognize` finds are read
     too (False when recognize itself asks)."""
-    small, scale = downscaled(image)
+    small, scale = _detail_sized(image, PHOTO_LONG_SIDE)
     d = _small_held(_read_card(small, classifier, others))
     if scale == 1.0:
         return d
