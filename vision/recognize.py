@@ -43,7 +43,6 @@ from vision.grey import grey_suits_for
 from vision.locate import (
     FRAME_SHARE,
     PHOTO_ASPECT,
-    PHOTO_LONG_SIDE,
     card_shaped,
     downscaled,
     frame_quad,
@@ -69,7 +68,8 @@ SOFT = 0.5
 
 def _detail_sized(image: np.ndarray, long_side: int) -> tuple[np.ndarray, float]:
     """``image`` shrunk to ``long_side`` (:func:`vision.locate.downscaled`), or to half that if it
-    was larger and is :func:`soft` there (its detail lies at half the size), and the factor."""
+    was larger and is :func:`soft` there (its detail lies at half the size), and the factor;
+    :func:`recognize` works on a photo at that size."""
     small, scale = downscaled(image, long_side)
     if scale == 1.0 or not soft(small):
         return small, scale
@@ -1433,7 +1433,8 @@ def read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
 def _one_card(image: np.ndarray, classifier: CardClassifier, *, others: bool) -> Detection:
     """:func:`read_card`; ``others``: failing all else, the cards :func:`recognize` finds are read
     too (False when recognize itself asks)."""
-    small, scale = _detail_sized(image, PHOTO_LONG_SIDE)
+    # a soft large photo too: read smaller, soft photos were read no better (HISTORY, session 36)
+    small, scale = downscaled(image)
     d = _small_held(_read_card(small, classifier, others))
     if scale == 1.0:
         return d
