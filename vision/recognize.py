@@ -78,12 +78,16 @@ def _detail_sized(image: np.ndarray, long_side: int) -> tuple[np.ndarray, float]
     return downscaled(image, long_side // 2)
 
 
+def _halved(grey: np.ndarray) -> np.ndarray:
+    h, w = grey.shape
+    return cv2.resize(grey, ((w + 1) // 2, (h + 1) // 2), interpolation=cv2.INTER_AREA)
+
+
 def _detail(grey: np.ndarray) -> float:
     """How much a grey image (float32) loses when halved: the mean difference from its halving
     brought back to size."""
-    h, w = grey.shape
-    half = cv2.resize(grey, ((w + 1) // 2, (h + 1) // 2), interpolation=cv2.INTER_AREA)
-    return float(np.mean(np.abs(grey - cv2.resize(half, (w, h), interpolation=cv2.INTER_LINEAR))))
+    back = cv2.resize(_halved(grey), grey.shape[::-1], interpolation=cv2.INTER_LINEAR)
+    return float(np.mean(np.abs(grey - back)))
 
 
 def soft(image: np.ndarray) -> bool:
@@ -91,8 +95,7 @@ def soft(image: np.ndarray) -> bool:
     middle quarter (where the cards are; a quarter of the cost)."""
     h, w = image.shape[:2]
     grey = cv2.cvtColor(image[h // 4:h - h // 4, w // 4:w - w // 4], cv2.COLOR_BGR2GRAY).astype(np.float32)
-    half = cv2.resize(grey, ((grey.shape[1] + 1) // 2, (grey.shape[0] + 1) // 2), interpolation=cv2.INTER_AREA)
-    return _detail(grey) < SOFT * _detail(half)
+    return _detail(grey) < SOFT * _detail(_halved(grey))
 
 
 @dataclass(frozen=True)
@@ -735,10 +738,9 @@ def _read_hypotheses(classifier: CardClassifier, image: Pyramid, quads: list[np.
 SMALLEST_SURE = 60.0
 
 
-def _small_held(d: Detection, per_px: float = 1.0) -> Detection:
-    """``d`` held below sure if its card is too small in the image read (:data:`SMALLEST_SURE`),
-    measured in pixels of ``per_px`` of the image's (that of the working copy it was found in)."""
-    if _height(d.corners) * per_px >= SMALLEST_SURE or d.confidence <= DOUBT:
+def _small_held(d: Detection) -> Detection:
+    """``d`` held below sure if its card is too small in the image read (:data:`SMALLEST_SURE`)."""
+    if _height(d.corners) >= SMALLEST_SURE or d.confidence <= DOUBT:
         return d
     return Detection(d.card, DOUBT, d.corners)
 
@@ -756,15 +758,12 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
         probe, scale = _detail_sized(image, _WORK)
         if max(probe.shape[:2]) < _WORK:
             # a large photo without the detail of its size is worked on, and its cards cut, at the
-            # size of its detail: more pixels only outline more smooth shapes and give crops no
-            # sharper, and their hypotheses made confident mistakes
+            # size of its detail: more pixels only outline more smooth shapes, give crops no
+            # sharper, and make a small card's pixels many enough to be sure
             source_img, to_source, work = probe, scale, max(probe.shape[:2])
         else:
             source_img, to_source = downscaled(image, 2 * _WORK)
-    # a card's size is judged in the working copy's pixels, so that a soft photo makes no small
-    # card sure
-    per_px = min(1.0, work / max(source_img.shape[:2]))
-    found = [_small_held(d, per_px) for d in _recognize(source_img, classifier, min_confidence, include_backs, work)]
+    found = [_small_held(d) for d in _recognize(source_img, classifier, min_confidence, include_backs, work)]
     if to_source != 1.0:
         found = [Detection(d.card, d.confidence, d.corners / to_source) for d in found]
     if all(d.confidence <= DOUBT for d in found):

@@ -153,8 +153,8 @@ def test_the_development_set_s_photos_enlarged_to_a_phone_s_size_make_no_confide
         name: str, listed: str) -> None:
     """Photos of the development set, enlarged to 12 megapixels (a soft phone photo of the same
     scene), that `pegpi recognize` read surely wrong at that size though not as taken: the
-    working copy outlined the enlargement's smooth shapes, and a card's size in pixels counted
-    the enlargement's pixels."""
+    working copy outlined the enlargement's smooth shapes, and a small card's enlarged pixels
+    were many enough to be sure."""
     image = at_megapixels(cv2.imread(str(REAL.parent / name)), 12)
     for d in recognize(image, load_default_classifier()):
         assert d.card in listed.split() or d.confidence <= DOUBT, (name, d.card, d.confidence)
