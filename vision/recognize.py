@@ -924,6 +924,11 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     # surer card of the same suit is not sure
     later |= {id(d) for i, (d, whole) in enumerate(kept) if not whole and suited(d.card)
               and any(suited(k.card) and k.card[-1] == d.card[-1] and _amid(d, k) for k, _kw in kept[:i])}
+    # nor is a hypothesis whose outline mostly covers a surer card's of the same suit: it reads that
+    # card's print a little off (`mber_poker_hand_6`'s 7H read again as a 9H, its outline shifted)
+    later |= {id(d) for i, (d, whole) in enumerate(kept) if not whole and suited(d.card)
+              and any(suited(k.card) and k.card[-1] == d.card[-1] and _overlap(d.corners, k.corners) > SAME_PRINT
+                      for k, _kw in kept[:i])}
     # ranked and kept: now the doubts wait for are applied, and a black card read from its index
     # alone needs the suit network's word
     kept = [(Detection(d.card, min(d.confidence, DOUBT), d.corners) if id(d) in later else d, whole)
@@ -1031,6 +1036,18 @@ def _amid(d: Detection, k: Detection) -> bool:
     inset = AMID * float(np.linalg.norm(k.corners[1] - k.corners[0]))
     return any(cv2.pointPolygonTest(k.corners.astype(np.float32), (float(c[0]), float(c[1])), True) >= inset
                for c in _index_centres(d.corners))
+
+
+#: two outlines sharing more than this of their union lie over one card's print
+SAME_PRINT = 0.6
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> float:
+    """The share of two convex quads' union that they have in common."""
+    a, b = a.astype(np.float32), b.astype(np.float32)
+    inter, _ = cv2.intersectConvexConvex(a, b)
+    union = cv2.contourArea(a) + cv2.contourArea(b) - inter
+    return float(inter / union) if union > 0 else 0.0
 
 
 def _index_centres(quad: np.ndarray) -> list[np.ndarray]:
