@@ -140,6 +140,8 @@ class PhotoReport:
     skipped: list[tuple[str, str]] = field(default_factory=list)
     #: the process's peak resident memory when the last photo was read, MB
     peak_mb: float = 0.0
+    #: the size each photo was resized to before it was read (None: as taken)
+    megapixels: float | None = None
 
     @property
     def mistakes(self) -> list[PhotoReading]:
@@ -182,6 +184,7 @@ class PhotoReport:
             "median_cpu_ms_per_photo": round(float(np.median([r.cpu_ms for r in self.readings])), 1) if n else None,
             **cpu_tail([r.cpu_ms for r in self.readings]),
             "peak_mb": round(self.peak_mb, 1),
+            "megapixels": self.megapixels,
         }
 
 
@@ -240,7 +243,7 @@ def measure(items: Sequence[tuple[Path, str]], classifier: CardClassifier, *, cr
     from vision.doubt import COLOURLESS, colour_strength
     from vision.recognize import read_card, recognize
 
-    report = PhotoReport("crops" if crops else "recognize" if whole_photo else "photos")
+    report = PhotoReport("crops" if crops else "recognize" if whole_photo else "photos", megapixels=megapixels)
     groups = capture_groups(path for path, _truth in items)
     for i, (path, truth) in enumerate(items):
         try:

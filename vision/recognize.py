@@ -46,57 +46,20 @@ from vision.locate import (
     card_shaped,
     downscaled,
     frame_quad,
+    halved,
     inside,
     lit,
     nested_losers,
     outermost,
     right_angled,
     sides_ratio,
+    soft,
 )
 from vision.model_input import INPUT_H, INPUT_W
 
 ASPECT = CARD_MM[1] / CARD_MM[0]  # 1.397
 CROP_W, CROP_H = 126, 176  # 2 px/mm, what the table pipeline gives the classifier
 _WORK = 1280  # long side of the image the detector works on
-
-#: a photo larger than the working size whose finest detail, once shrunk to it, is under this
-#: share of the next coarser detail is soft (out of focus, or enlarged): its detail lies at half
-#: that size, where it is worked on. Photos as taken measure 0.52-0.85 (5th percentile to most),
-#: the same photos enlarged twice 0.39-0.50.
-SOFT = 0.5
-
-
-def _detail_sized(image: np.ndarray, long_side: int) -> tuple[np.ndarray, float]:
-    """``image`` shrunk to ``long_side`` (:func:`vision.locate.downscaled`), or to half that if it
-    was larger and is :func:`soft` there (its detail lies at half the size), and the factor;
-    :func:`recognize` works on a photo at that size."""
-    small, scale = downscaled(image, long_side)
-    if scale == 1.0 or not soft(small):
-        return small, scale
-    # shrunk again from the photo, not from ``small``: readings near the line between sure and not
-    # moved with the resampling (halving ``small`` gave two confident mistakes more on the scenes)
-    return downscaled(image, long_side // 2)
-
-
-def _halved(grey: np.ndarray) -> np.ndarray:
-    h, w = grey.shape
-    return cv2.resize(grey, ((w + 1) // 2, (h + 1) // 2), interpolation=cv2.INTER_AREA)
-
-
-def _detail(grey: np.ndarray) -> float:
-    """How much a grey image (float32) loses when halved: the mean difference from its halving
-    brought back to size."""
-    back = cv2.resize(_halved(grey), grey.shape[::-1], interpolation=cv2.INTER_LINEAR)
-    return float(np.mean(np.abs(grey - back)))
-
-
-def soft(image: np.ndarray) -> bool:
-    """Whether ``image`` (BGR) shows no detail at its finest scale (:data:`SOFT`), judged on its
-    middle quarter (where the cards are; a quarter of the cost)."""
-    h, w = image.shape[:2]
-    grey = cv2.cvtColor(image[h // 4:h - h // 4, w // 4:w - w // 4], cv2.COLOR_BGR2GRAY).astype(np.float32)
-    return _detail(grey) < SOFT * _detail(_halved(grey))
-
 
 @dataclass(frozen=True)
 class Detection:
@@ -604,8 +567,7 @@ class Pyramid:
             level += 1
             if level == len(self.levels):
                 top = self.levels[-1]
-                self.levels.append(cv2.resize(top, ((top.shape[1] + 1) // 2, (top.shape[0] + 1) // 2),
-                                              interpolation=cv2.INTER_AREA))
+                self.levels.append(halved(top))
         h0, w0 = self.levels[0].shape[:2]
         h, w = self.levels[level].shape[:2]
         return warp(self.levels[level], quad * np.array([w / w0, h / h0], np.float32))
@@ -750,17 +712,17 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
     """Every card found in ``image`` (BGR uint8) with its reading and corners. A photo in which
     nothing is read surely is searched as a photo of one card too (:func:`read_card`'s search).
     A large photo is worked on at most :data:`_WORK` pixels long, or half that if it is
-    :func:`soft` there."""
+    :func:`vision.locate.soft` there."""
     # cards are cut from a copy at most twice the locator's size: a 12-megapixel photo is shrunk
     # once instead of by every crop
     work, source_img, to_source = _WORK, image, 1.0
     if max(image.shape[:2]) > _WORK:
-        probe, scale = _detail_sized(image, _WORK)
-        if max(probe.shape[:2]) < _WORK:
+        if soft(downscaled(image, _WORK)[0]):
             # a large photo without the detail of its size is worked on, and its cards cut, at the
             # size of its detail: more pixels only outline more smooth shapes, give crops no
             # sharper, and make a small card's pixels many enough to be sure
-            source_img, to_source, work = probe, scale, max(probe.shape[:2])
+            work = _WORK // 2
+            source_img, to_source = downscaled(image, work)
         else:
             source_img, to_source = downscaled(image, 2 * _WORK)
     found = [_small_held(d) for d in _recognize(source_img, classifier, min_confidence, include_backs, work)]
@@ -781,7 +743,7 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
 
 
 def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: float,
-               include_backs: bool, work: int = _WORK) -> list[Detection]:
+               include_backs: bool, work: int) -> list[Detection]:
     h, w = image.shape[:2]
     small, scale = downscaled(image, work)
     quads, n_single, card_h = _candidates(small)
@@ -920,15 +882,12 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     if not any(whole for _d, whole in kept):
         later |= {id(d) for d, _w in kept if not any(k is not d and k.card != "back" and id(k) not in guessed
                                                       and _same_size(d, k) for k, _kw in kept)}
-    # a card's pips seen as a card's corner read as a card of its suit: an index amid the face of a
-    # surer card of the same suit is not sure
+    # a hypothesis over a surer card of the same suit reads that card's print as another card of
+    # its suit, and is not sure: its index amid the card's face (the pips seen as a corner), or its
+    # outline mostly the card's (a little off it: `mber_poker_hand_6`'s 7H read again as a 9H)
     later |= {id(d) for i, (d, whole) in enumerate(kept) if not whole and suited(d.card)
-              and any(suited(k.card) and k.card[-1] == d.card[-1] and _amid(d, k) for k, _kw in kept[:i])}
-    # nor is a hypothesis whose outline mostly covers a surer card's of the same suit: it reads that
-    # card's print a little off (`mber_poker_hand_6`'s 7H read again as a 9H, its outline shifted)
-    later |= {id(d) for i, (d, whole) in enumerate(kept) if not whole and suited(d.card)
-              and any(suited(k.card) and k.card[-1] == d.card[-1] and _overlap(d.corners, k.corners) > SAME_PRINT
-                      for k, _kw in kept[:i])}
+              and any(suited(k.card) and k.card[-1] == d.card[-1]
+                      and (_amid(d, k) or _overlap(d.corners, k.corners) > SAME_PRINT) for k, _kw in kept[:i])}
     # ranked and kept: now the doubts wait for are applied, and a black card read from its index
     # alone needs the suit network's word
     kept = [(Detection(d.card, min(d.confidence, DOUBT), d.corners) if id(d) in later else d, whole)

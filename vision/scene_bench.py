@@ -117,6 +117,8 @@ class SceneReport:
     readings: list[SceneReading] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
     peak_mb: float = 0.0
+    #: the size each photo was resized to before it was read (None: as taken)
+    megapixels: float | None = None
 
     def as_dict(self) -> dict[str, Any]:
         listed = sum(len(r.scene.cards) for r in self.readings)
@@ -145,6 +147,7 @@ class SceneReport:
             if self.readings else None,
             **cpu_tail([r.cpu_ms for r in self.readings]),
             "peak_mb": round(self.peak_mb, 1),
+            "megapixels": self.megapixels,
         }
 
 
@@ -160,7 +163,7 @@ def measure_scenes(scenes: Sequence[Scene], classifier: CardClassifier, *, megap
     ``megapixels``: each photo first resized to that size (not timed)."""
     from vision.recognize import recognize
 
-    report = SceneReport()
+    report = SceneReport(megapixels=megapixels)
     for i, scene in enumerate(scenes):
         try:
             image = read_image(scene.path)

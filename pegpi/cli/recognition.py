@@ -344,10 +344,9 @@ def _megapixels(value: float | None) -> float | None:
     return value
 
 
-def _sized(res: dict[str, Any], megapixels: float | None) -> str:
+def _sized(res: dict[str, Any]) -> str:
     """How the photos were sized, for a bench's first line."""
-    res["megapixels"] = megapixels
-    return f", each resized to {megapixels:g} megapixels" if megapixels is not None else ""
+    return f", each resized to {res['megapixels']:g} megapixels" if res["megapixels"] is not None else ""
 
 
 def _one_thread() -> None:
@@ -378,11 +377,10 @@ def cmd_bench_photos(args: argparse.Namespace) -> int:
     megapixels = _megapixels(args.megapixels)
     res = measure(items, clf, crops=args.crops, whole_photo=args.recognize, megapixels=megapixels,
                   progress=_after_each_photo(25, args.json)).as_dict()
-    sized = _sized(res, megapixels)
     if _json_printed(res, clf, args.json):
         return 0
     what = "upright crops" if args.crops else "photos read as recognize does" if args.recognize else "photos"
-    print(f"{res['photos']} {what} of real cards read by {clf.model_path.name}{sized}{_skipped(res)}")
+    print(f"{res['photos']} {what} of real cards read by {clf.model_path.name}{_sized(res)}{_skipped(res)}")
     if res["photos"]:
         print(f"  top-1 {res['top1']:.2%} ({res['right']} of {res['photos']}); confident mistakes (read at "
               f"{CONFIDENT} or more) {res['confident_mistake_rate']:.2%} ({res['confident_mistakes']}); "
@@ -419,11 +417,10 @@ def cmd_bench_scenes(args: argparse.Namespace) -> int:
     megapixels = _megapixels(args.megapixels)
     clf = _classifier("none", args.model)
     res = measure_scenes(scenes, clf, megapixels=megapixels, progress=_after_each_photo(10, args.json)).as_dict()
-    sized = _sized(res, megapixels)
     if _json_printed(res, clf, args.json):
         return 0
     print(f"{res['photos']} photos of several real cards read as recognize does, by {clf.model_path.name}"
-          f"{sized}{_skipped(res)}")
+          f"{_sized(res)}{_skipped(res)}")
     if res["photos"]:
         print(f"  found {res['found']} of {res['cards_listed']} cards listed ({res['recall']:.1%}), "
               f"{res['found_surely']} of them surely; wrong readings {res['wrong_readings']}, confident "

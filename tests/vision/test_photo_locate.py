@@ -11,8 +11,8 @@ from vision.api import CARD_MM
 from vision.classify import load_default_classifier
 from vision.doubt import DOUBT
 from vision.images import at_megapixels
-from vision.locate import card_shaped, downscaled, nested_losers, outermost
-from vision.recognize import _single_cards, card_outlines, read_card, recognize, soft
+from vision.locate import card_shaped, downscaled, nested_losers, outermost, soft
+from vision.recognize import _single_cards, card_outlines, read_card, recognize
 from vision.render import HELDOUT_DESIGN_SEEDS, render_card
 from vision.render.photo import _paste_card, background, camera, compose_scene
 
