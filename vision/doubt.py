@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from vision.api import BACK, UNKNOWN, Prediction
+from vision.images import whole_median
 
 #: the highest confidence a doubtful reading keeps
 DOUBT = 0.8
@@ -44,7 +45,7 @@ def colour_strength(image: np.ndarray) -> float:
     # channel by channel: numpy's reductions over a last axis of three are several times slower
     b, g, r = cv2.split(small)
     light = b + g + r
-    bright = small[light >= np.median(light)]
+    bright = small[light >= whole_median(light, 3 * 255)]  # sums of three whole channels
     cast = bright.mean(axis=0) + 1.0
     b, g, r = (c * (cast.mean() / k) for c, k in zip((b, g, r), cast, strict=True))
     spread = np.maximum(np.maximum(b, g), r) - np.minimum(np.minimum(b, g), r)

@@ -53,6 +53,20 @@ def at_megapixels(image: np.ndarray, megapixels: float) -> np.ndarray:
     return cv2.resize(image, size, interpolation=cv2.INTER_CUBIC if s > 1 else cv2.INTER_AREA)
 
 
+def whole_median(values: np.ndarray, top: int = 255) -> float:
+    """The median of ``values``, whole numbers from 0 to ``top`` (a grey image, a sum of
+    channels), exactly as ``np.median`` gives it but counted instead of sorted: several times
+    cheaper on a photo's pixels."""
+    n = values.size
+    if n == 0:
+        raise ValueError("the median of no values")
+    counts = np.bincount(values.ravel().astype(np.intp, copy=False), minlength=top + 1)
+    upto = np.cumsum(counts)
+    # the values ranked (n - 1) // 2 and n // 2 from the lowest (the same rank when n is odd)
+    low, high = np.searchsorted(upto, [(n - 1) // 2 + 1, n // 2 + 1])
+    return (float(low) + float(high)) / 2
+
+
 def image_files(paths: Iterable[str | Path]) -> list[Path]:
     """``paths`` with each folder replaced by the image files under it (sorted, subfolders too).
     Files are kept as given, whatever their name, so that :func:`read_image` can say what is wrong

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+import math
 from typing import TypeAlias, cast
 
 import cv2
@@ -55,6 +56,7 @@ from vision.locate import (
     sides_ratio,
     soft,
 )
+from vision.images import whole_median
 from vision.model_input import INPUT_H, INPUT_W
 
 ASPECT = CARD_MM[1] / CARD_MM[0]  # 1.397
@@ -119,7 +121,7 @@ def _masks(img: np.ndarray, grey: np.ndarray, *, lighter: bool = False) -> list[
     if lighter:
         masks.append(_lighter_than_around(grey))
     grey = cv2.GaussianBlur(grey, (5, 5), 0)
-    med = float(np.median(grey))
+    med = whole_median(grey)
     for lo, hi in ((max(8, 0.3 * med), min(255, max(30, 0.8 * med))), (6, 18)):
         edges = cv2.Canny(grey, int(lo), int(hi))
         edges = cv2.morphologyEx(cv2.dilate(edges, np.ones((3, 3), np.uint8)), cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
@@ -137,17 +139,21 @@ def _masks(img: np.ndarray, grey: np.ndarray, *, lighter: bool = False) -> list[
 
 def _order(quad: np.ndarray) -> np.ndarray:
     """Corners clockwise (image y down) starting anywhere."""
-    c = quad.mean(axis=0)
-    ang = np.arctan2(quad[:, 1] - c[1], quad[:, 0] - c[0])
-    return quad[np.argsort(ang)].astype(np.float32)
+    # in plain floats: thousands of hypotheses a photo are ordered, numpy's calls cost more than
+    # their sums on four points
+    pts = quad.tolist()
+    cx, cy = sum(p[0] for p in pts) / 4, sum(p[1] for p in pts) / 4
+    ang = [math.atan2(y - cy, x - cx) for x, y in pts]
+    return np.asarray([pts[i] for i in sorted(range(4), key=ang.__getitem__)], np.float32)
 
 
 def _upright(quad: np.ndarray) -> np.ndarray:
     """A clockwise quad re-indexed so that corner 0 -> 1 is a short side (top)."""
     q = _order(quad)
-    d01 = np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[3] - q[2])
-    d12 = np.linalg.norm(q[2] - q[1]) + np.linalg.norm(q[0] - q[3])
-    return q if d01 <= d12 else np.roll(q, -1, axis=0)
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = q.tolist()
+    d01 = math.hypot(x1 - x0, y1 - y0) + math.hypot(x3 - x2, y3 - y2)
+    d12 = math.hypot(x2 - x1, y2 - y1) + math.hypot(x0 - x3, y0 - y3)
+    return q if d01 <= d12 else q[[1, 2, 3, 0]]
 
 
 def _single_cards(contour: np.ndarray, min_area: float) -> np.ndarray | None:
@@ -509,16 +515,18 @@ def _candidates(img: np.ndarray) -> tuple[list[np.ndarray], int, list[float]]:
 
 def _distinct(quads: Sequence[np.ndarray], near: float = 4.0) -> list[int]:
     """Indices of ``quads`` left once each quad with every corner within ``near`` pixels of an
-    earlier kept one's is dropped (one vectorised comparison per quad)."""
-    if not quads:
-        return []
-    flat = np.stack([np.asarray(q, np.float32).reshape(8) for q in quads])
-    kept = np.empty_like(flat)
+    earlier kept one's is dropped. Kept quads are filed by their first corner on a grid
+    ``near`` wide: a quad that near one has its first corner in the same or a neighbouring cell."""
+    flat = [np.asarray(q, np.float32).reshape(8).tolist() for q in quads]
+    cells: dict[tuple[int, int], list[list[float]]] = {}
     keep: list[int] = []
     for i, q in enumerate(flat):
-        if not keep or float(np.abs(kept[:len(keep)] - q).max(axis=1).min()) > near:
-            kept[len(keep)] = q
-            keep.append(i)
+        cx, cy = math.floor(q[0] / near), math.floor(q[1] / near)
+        if any(max(abs(a - b) for a, b in zip(k, q, strict=True)) <= near
+               for dx in (-1, 0, 1) for dy in (-1, 0, 1) for k in cells.get((cx + dx, cy + dy), ())):
+            continue
+        cells.setdefault((cx, cy), []).append(q)
+        keep.append(i)
     return keep
 
 
@@ -579,21 +587,26 @@ class Pyramid:
         from the level :meth:`warp` would use; the whole crop is never made."""
         ph, pw = size
         out = np.empty((len(quads), ways, ph, pw, 3), np.uint8)
+        if not len(quads):
+            return out
         dst = np.array([[0, 0], [INPUT_W, 0], [INPUT_W, INPUT_H], [0, INPUT_H]], np.float32)
         h0, w0 = self.levels[0].shape[:2]
-        for i, quad in enumerate(quads):
-            span = max(float(np.linalg.norm(quad[3] - quad[0])), float(np.linalg.norm(quad[2] - quad[1])))
+        qs = np.asarray(quads, np.float32)
+        # each card's level, worked out for all at once (a photo's thousands of hypotheses)
+        spans = np.maximum(np.hypot(*(qs[:, 3] - qs[:, 0]).T), np.hypot(*(qs[:, 2] - qs[:, 1]).T)).tolist()
+        turned = [0, 1, 2, 3], [2, 3, 0, 1]  # the top-left corner, then the bottom-right's
+        for i, span in enumerate(spans):
             level = 0
             while span / 2 ** (level + 1) >= CROP_H and level + 1 < len(self.levels):
                 level += 1
             if span / 2 ** (level + 1) >= CROP_H:
-                self.warp(quad)  # makes the level it needs
+                self.warp(qs[i])  # makes the level it needs
                 level = len(self.levels) - 1
             img = self.levels[level]
             h, w = img.shape[:2]
-            q = (quad * np.array([w / w0, h / h0], np.float32)).astype(np.float32)
+            q = qs[i] * np.array([w / w0, h / h0], np.float32)
             for way in range(ways):
-                m = cv2.getPerspectiveTransform(np.roll(q, -2 * way, axis=0), dst)
+                m = cv2.getPerspectiveTransform(q[turned[way]], dst)
                 cv2.warpPerspective(img, m, (pw, ph), dst=out[i, way], flags=cv2.INTER_LINEAR)
         return out
 

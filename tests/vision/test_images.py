@@ -13,7 +13,7 @@ import pytest
 
 from pegpi.cli import main
 from vision.errors import ImageFileError
-from vision.images import image_files, read_image
+from vision.images import image_files, read_image, whole_median
 from vision.render import HELDOUT_DESIGN_SEEDS, render_card
 
 
@@ -95,3 +95,17 @@ def test_enrolment_stores_nothing_while_an_image_is_unreadable(photos: Path, tmp
     assert not (store / "decks" / "house.npz").exists()
     assert main(["enroll", "--list"]) == 0
     assert "no deck enrolled" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("top", [255, 3 * 255])
+def test_a_counted_median_is_the_sorted_one(top: int) -> None:
+    """The locators' medians of grey levels and channel sums are counted, not sorted: the same
+    figure for odd and even counts, a flat image and one of two levels."""
+    rng = np.random.default_rng(7)
+    samples = [rng.integers(0, top + 1, n) for n in (1, 2, 5, 6, 999, 1000)]
+    samples += [np.full(40, top // 2), np.repeat([0, top], 50), rng.integers(0, top + 1, (64, 48))]
+    for values in samples:
+        values = values.astype(np.uint8 if top == 255 else np.float32)
+        assert whole_median(values, top) == float(np.median(values))
+    with pytest.raises(ValueError, match="no values"):
+        whole_median(np.zeros(0, np.uint8))
