@@ -29,9 +29,9 @@ bottom-left as read).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-import math
 from typing import TypeAlias, cast
 
 import cv2
@@ -41,6 +41,7 @@ from vision.api import CARD_MM, UNKNOWN, CardClassifier, Prediction
 from vision.doubt import COLOURLESS, DOUBT, INDEX_SAYS, colour_strength, doubted, held, suited
 from vision.grey import SUITS as GREY_SUITS
 from vision.grey import grey_suits_for
+from vision.images import whole_median
 from vision.locate import (
     FRAME_SHARE,
     PHOTO_ASPECT,
@@ -56,7 +57,6 @@ from vision.locate import (
     sides_ratio,
     soft,
 )
-from vision.images import whole_median
 from vision.model_input import INPUT_H, INPUT_W
 
 ASPECT = CARD_MM[1] / CARD_MM[0]  # 1.397
