@@ -180,19 +180,23 @@ class PhotoReport:
             "mistakes": [{"photo": r.path, "truth": r.truth, "read": r.card, "confidence": round(r.confidence, 4)}
                          for r in wrong],
             "skipped": [{"photo": p, "reason": why} for p, why in self.skipped],
-            "median_ms_per_photo": round(float(np.median([r.ms for r in self.readings])), 1) if n else None,
-            "median_cpu_ms_per_photo": round(float(np.median([r.cpu_ms for r in self.readings])), 1) if n else None,
-            **cpu_tail([r.cpu_ms for r in self.readings]),
+            **time_figures([r.ms for r in self.readings], [r.cpu_ms for r in self.readings]),
             "peak_mb": round(self.peak_mb, 1),
             "megapixels": self.megapixels,
         }
 
 
-def cpu_tail(cpu_ms: Sequence[float]) -> dict[str, float | None]:
-    """The slow end of a bench's CPU times a photo: the 90th percentile and the mean (a few photos
-    that need the last resorts take seconds, which a median does not show)."""
-    return {"p90_cpu_ms_per_photo": round(float(np.percentile(cpu_ms, 90)), 1) if len(cpu_ms) else None,
-            "mean_cpu_ms_per_photo": round(float(np.mean(cpu_ms)), 1) if len(cpu_ms) else None}
+def time_figures(ms: Sequence[float], cpu_ms: Sequence[float]) -> dict[str, float | None]:
+    """A bench's times a photo (None without photos): the median wall and CPU times, and the slow
+    end of the CPU times, their 90th percentile and mean (a few photos that need the last resorts
+    take seconds, which a median does not show)."""
+    if not len(ms):
+        return dict.fromkeys(("median_ms_per_photo", "median_cpu_ms_per_photo", "p90_cpu_ms_per_photo",
+                              "mean_cpu_ms_per_photo"))
+    return {"median_ms_per_photo": round(float(np.median(ms)), 1),
+            "median_cpu_ms_per_photo": round(float(np.median(cpu_ms)), 1),
+            "p90_cpu_ms_per_photo": round(float(np.percentile(cpu_ms, 90)), 1),
+            "mean_cpu_ms_per_photo": round(float(np.mean(cpu_ms)), 1)}
 
 
 def peak_resident_mb() -> float:

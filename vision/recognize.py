@@ -63,6 +63,7 @@ ASPECT = CARD_MM[1] / CARD_MM[0]  # 1.397
 CROP_W, CROP_H = 126, 176  # 2 px/mm, what the table pipeline gives the classifier
 _WORK = 1280  # long side of the image the detector works on
 
+
 @dataclass(frozen=True)
 class Detection:
     card: str
@@ -517,7 +518,7 @@ def _distinct(quads: Sequence[np.ndarray], near: float = 4.0) -> list[int]:
     """Indices of ``quads`` left once each quad with every corner within ``near`` pixels of an
     earlier kept one's is dropped. Kept quads are filed by their first corner on a grid
     ``near`` wide: a quad that near one has its first corner in the same or a neighbouring cell."""
-    flat = [np.asarray(q, np.float32).reshape(8).tolist() for q in quads]
+    flat = np.asarray(quads, np.float32).reshape(-1, 8).tolist()
     cells: dict[tuple[int, int], list[list[float]]] = {}
     keep: list[int] = []
     for i, q in enumerate(flat):
@@ -567,15 +568,19 @@ class Pyramid:
     def __init__(self, image: np.ndarray) -> None:
         self.levels = [image]
 
-    def warp(self, quad: np.ndarray) -> np.ndarray:
-        """:func:`warp` of ``quad`` (pixels of the full image)."""
-        span = max(float(np.linalg.norm(quad[3] - quad[0])), float(np.linalg.norm(quad[2] - quad[1])))
+    def _level(self, span: float) -> int:
+        """The level where a card ``span`` pixels high in the full image is one to two crops high
+        (halvings made as needed; none under 16 pixels a side is halved again)."""
         level = 0
         while span / 2 ** (level + 1) >= CROP_H and min(self.levels[level].shape[:2]) >= 16:
             level += 1
             if level == len(self.levels):
-                top = self.levels[-1]
-                self.levels.append(halved(top))
+                self.levels.append(halved(self.levels[-1]))
+        return level
+
+    def warp(self, quad: np.ndarray) -> np.ndarray:
+        """:func:`warp` of ``quad`` (pixels of the full image)."""
+        level = self._level(max(float(np.linalg.norm(quad[3] - quad[0])), float(np.linalg.norm(quad[2] - quad[1]))))
         h0, w0 = self.levels[0].shape[:2]
         h, w = self.levels[level].shape[:2]
         return warp(self.levels[level], quad * np.array([w / w0, h / h0], np.float32))
@@ -596,13 +601,7 @@ class Pyramid:
         spans = np.maximum(np.hypot(*(qs[:, 3] - qs[:, 0]).T), np.hypot(*(qs[:, 2] - qs[:, 1]).T)).tolist()
         turned = [0, 1, 2, 3], [2, 3, 0, 1]  # the top-left corner, then the bottom-right's
         for i, span in enumerate(spans):
-            level = 0
-            while span / 2 ** (level + 1) >= CROP_H and level + 1 < len(self.levels):
-                level += 1
-            if span / 2 ** (level + 1) >= CROP_H:
-                self.warp(qs[i])  # makes the level it needs
-                level = len(self.levels) - 1
-            img = self.levels[level]
+            img = self.levels[self._level(span)]
             h, w = img.shape[:2]
             q = qs[i] * np.array([w / w0, h / h0], np.float32)
             for way in range(ways):
@@ -900,7 +899,7 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     # outline mostly the card's (a little off it: `mber_poker_hand_6`'s 7H read again as a 9H)
     later |= {id(d) for i, (d, whole) in enumerate(kept) if not whole and suited(d.card)
               and any(suited(k.card) and k.card[-1] == d.card[-1]
-                      and (_amid(d, k) or _overlap(d.corners, k.corners) > SAME_PRINT) for k, _kw in kept[:i])}
+                      and (_amid(d, k) or _in_common(d.corners, k.corners) > SAME_PRINT) for k, _kw in kept[:i])}
     # ranked and kept: now the doubts wait for are applied, and a black card read from its index
     # alone needs the suit network's word
     kept = [(Detection(d.card, min(d.confidence, DOUBT), d.corners) if id(d) in later else d, whole)
@@ -1014,7 +1013,7 @@ def _amid(d: Detection, k: Detection) -> bool:
 SAME_PRINT = 0.6
 
 
-def _overlap(a: np.ndarray, b: np.ndarray) -> float:
+def _in_common(a: np.ndarray, b: np.ndarray) -> float:
     """The share of two convex quads' union that they have in common."""
     a, b = a.astype(np.float32), b.astype(np.float32)
     inter, _ = cv2.intersectConvexConvex(a, b)

@@ -24,12 +24,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from vision.api import BACK, CONFIDENT, CardClassifier
 from vision.errors import ImageFileError, PhotoLabelError
 from vision.images import at_megapixels, read_image
-from vision.photo_bench import cpu_tail, label_of, peak_resident_mb
+from vision.photo_bench import label_of, peak_resident_mb, time_figures
 
 #: what ``other_labels`` may name, as the card labels a reading gives
 _OTHERS = {"BLACK JOKER": "BJ", "RED JOKER": "RJ", "JOKER": "RJ BJ"}
@@ -142,10 +140,7 @@ class SceneReport:
                  "wrong": [{"card": card, "confidence": round(c, 4)} for card, c in r.wrong]}
                 for r in self.readings if r.missed or r.wrong],
             "skipped": [{"photo": p, "reason": why} for p, why in self.skipped],
-            "median_ms_per_photo": round(float(np.median([r.ms for r in self.readings])), 1) if self.readings else None,
-            "median_cpu_ms_per_photo": round(float(np.median([r.cpu_ms for r in self.readings])), 1)
-            if self.readings else None,
-            **cpu_tail([r.cpu_ms for r in self.readings]),
+            **time_figures([r.ms for r in self.readings], [r.cpu_ms for r in self.readings]),
             "peak_mb": round(self.peak_mb, 1),
             "megapixels": self.megapixels,
         }
