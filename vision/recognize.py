@@ -39,6 +39,7 @@ import numpy as np
 
 from vision.api import CARD_MM, UNKNOWN, CardClassifier, Prediction
 from vision.doubt import COLOURLESS, DOUBT, INDEX_SAYS, colour_strength, doubted, held, suited
+from vision.finder import finder_for
 from vision.grey import SUITS as GREY_SUITS
 from vision.grey import grey_suits_for
 from vision.images import whole_median
@@ -737,14 +738,16 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
             source_img, to_source = downscaled(image, work)
         else:
             source_img, to_source = downscaled(image, 2 * _WORK)
-    found = [_small_held(d) for d in _recognize(source_img, classifier, min_confidence, include_backs, work)]
+    found, shown = _recognize(source_img, classifier, min_confidence, include_backs, work)
+    found = [_small_held(d) for d in found]
     if to_source != 1.0:
         found = [Detection(d.card, d.confidence, d.corners / to_source) for d in found]
-    if all(d.confidence <= DOUBT for d in found):
-        # nothing read surely (or nothing at all): the photo may be of one card whose edges do not
-        # show (white on white, a sleeve's glare), which the single-card search finds by GrabCut or
-        # its marks; a card it reads at least as surely comes first, and stands for the readings
-        # inside its outline (its print) or round it (the table round it)
+    if not shown:
+        # nothing read surely (or nothing at all; in a photo with no colour, nothing that would be
+        # sure but for its suit): the photo may be of one card whose edges do not show (white on
+        # white, a sleeve's glare), which the single-card search finds by GrabCut or its marks; a
+        # card it reads at least as surely comes first, and stands for the readings inside its
+        # outline (its print) or round it (the table round it)
         lone = _one_card(source_img, classifier, others=False)  # the photo shrunk once only
         lone = Detection(lone.card, lone.confidence, lone.corners / to_source)
         if lone.card != UNKNOWN and lone.confidence >= min_confidence and (include_backs or lone.card != "back") \
@@ -755,8 +758,12 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
 
 
 def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: float,
-               include_backs: bool, work: int) -> list[Detection]:
+               include_backs: bool, work: int) -> tuple[list[Detection], bool]:
+    """The cards found in ``image`` and whether one is shown surely: read sure and large enough
+    to be, before a photo with no colour holds every suit below sure."""
     h, w = image.shape[:2]
+    # the finder knows French indices, as the index network does: not used while decks are enrolled
+    marks = _marks(classifier, image) if _index_reader(classifier) is not None else None
     small, scale = downscaled(image, work)
     quads, n_single, card_h = _candidates(small)
     # the photo's own frame is a whole card outline too (a card that fills the photo), taken
@@ -777,7 +784,10 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
              and p.confidence >= min_confidence
              and (i > 0 or (index is not None and index.label == p.label))]
     ref = float(np.median(faces)) if faces else None
-    rest = [q for q in full[n_single:] if ref is None or abs(_height(q) / ref - 1) <= 0.25]
+    # a hypothesis is read only with an index corner near a mark of the index finder (if the
+    # model has one and it marks anything): a card is read from its index
+    rest = [q for q, near in zip(full[n_single:], _near_marks(full[n_single:], marks), strict=True)
+            if near and (ref is None or abs(_height(q) / ref - 1) <= 0.25)]
     read += [(q, r) for q, r in zip(rest, _read_hypotheses(classifier, source, rest, 0), strict=True) if r is not None]
     found: list[tuple[Detection, bool]] = []
     # hypotheses whose index leans to a card: confidence, quad, card, the ways round it was read,
@@ -838,6 +848,7 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
             [(c, True) for c in close if all(abs(hgt / c - 1) > 0.2 for hgt in card_h)]
         edge = [(q / scale, guess) for hgt, guess in heights for q in _segment_hypotheses(segs, hgt)
                 if ref is None or abs(_height(q) / scale / ref - 1) <= 0.25]
+        edge = [e for e, near in zip(edge, _near_marks([q for q, _g in edge], marks, ways=1), strict=True) if near]
         # each is a guess at one index corner (its top-left): its far corner is not read
         for (q, guess), r in zip(edge, _read_warped(classifier, source, [q for q, _g in edge], ways=1), strict=True):
             if r.label in (UNKNOWN, "back") or r.confidence < NUDGE_FROM:
@@ -905,9 +916,10 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     kept = [(Detection(d.card, min(d.confidence, DOUBT), d.corners) if id(d) in later else d, whole)
             for d, whole in kept]
     kept = _suits_checked(classifier, source, kept)
+    shown = any(_small_held(d).confidence > DOUBT for d, _whole in kept)
     if colourless:  # no colour in the photo: suits by shape, and none sure
-        return _greyed(classifier, source, [d for d, _whole in kept], [whole for _d, whole in kept])
-    return [d for d, _whole in kept]
+        return _greyed(classifier, source, [d for d, _whole in kept], [whole for _d, whole in kept]), shown
+    return [d for d, _whole in kept], shown
 
 
 def _greyed(classifier: CardClassifier, source: Pyramid, found: list[Detection],
@@ -1019,6 +1031,39 @@ def _in_common(a: np.ndarray, b: np.ndarray) -> float:
     inter, _ = cv2.intersectConvexConvex(a, b)
     union = cv2.contourArea(a) + cv2.contourArea(b) - inter
     return float(inter / union) if union > 0 else 0.0
+
+
+#: a hypothesis is near a mark of the index finder when one of its index middles is within this
+#: share of its width of one
+NEAR_MARK = 0.25
+
+
+def _marks(classifier: CardClassifier, image: np.ndarray) -> np.ndarray | None:
+    """Where the index finder beside ``classifier``'s model marks index middles in ``image``,
+    ``(n, 2)``; None when there is no finder or it marks nothing (then no hypothesis is passed over)."""
+    finder = finder_for(classifier)
+    if finder is None:
+        return None
+    marks = np.array([(m.x, m.y) for m in finder.find(image)], np.float32).reshape(-1, 2)
+    return marks if len(marks) else None
+
+
+def _near_marks(quads: Sequence[np.ndarray], marks: np.ndarray | None, ways: int = 2) -> list[bool]:
+    """For each quad (upright-ordered), whether the middle of its top-left index (and with
+    ``ways=2`` of its bottom-right one) lies within :data:`NEAR_MARK` of its width of a mark."""
+    if marks is None or not quads:
+        return [True] * len(quads)
+    qs = np.asarray(quads, np.float32).reshape(-1, 4, 2)
+    fx, fy = INDEX_MIDDLE
+    middles = [qs[:, 0] + fx * (qs[:, 1] - qs[:, 0]) + fy * (qs[:, 3] - qs[:, 0]),
+               qs[:, 2] + fx * (qs[:, 3] - qs[:, 2]) + fy * (qs[:, 1] - qs[:, 2])][:ways]
+    reach = NEAR_MARK * np.hypot(*(qs[:, 1] - qs[:, 0]).T)
+    near = np.zeros(len(qs), bool)
+    for mid in middles:
+        gap = np.hypot(mid[:, None, 0] - marks[None, :, 0], mid[:, None, 1] - marks[None, :, 1]).min(axis=1)
+        near |= gap <= reach
+    out: list[bool] = near.tolist()
+    return out
 
 
 def _index_centres(quad: np.ndarray) -> list[np.ndarray]:

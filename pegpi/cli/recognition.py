@@ -74,6 +74,14 @@ def register(commands: Any, benches: Any) -> None:
     b.add_argument("--json", action="store_true")
     b.set_defaults(func=cmd_bench_scenes, **PHOTO_HEAP)
 
+    b = benches.add_parser("finder", help="the index finder on photos whose CSV lists the boxes round their printed "
+                                          "corner indices: boxes found, marks right, time a photo")
+    b.add_argument("folders", nargs="+", type=Path, help="folders of photos with a labels.csv or index.csv "
+                                                          "(columns file and boxes)")
+    b.add_argument("--threshold", type=float, default=None, help="the heat a mark needs (default: the product's)")
+    b.add_argument("--json", action="store_true")
+    b.set_defaults(func=cmd_bench_finder, **PHOTO_HEAP)
+
     b = benches.add_parser("enrolment", help="a deck the model cannot read (Decktet-like) taught at the simulated "
                                              "table through the phone's enrolment wizard, then read from table frames")
     b.add_argument("--deals", type=int, default=63, help="tables of 16 cards read before and after (63: 1008 cards)")
@@ -430,6 +438,42 @@ def cmd_bench_scenes(args: argparse.Namespace) -> int:
     for m in res["photos_with_misses"]:
         wrong = ", ".join(f"{w['card']} ({w['confidence']:.2f})" for w in m["wrong"])
         print(f"  {m['photo']}: missed {' '.join(m['missed']) or 'none'}" + (f"; wrong {wrong}" if wrong else ""))
+    for sk in res["skipped"]:
+        print(f"  skipped: {sk['photo']}: {sk['reason']}")
+    return 0
+
+
+def cmd_bench_finder(args: argparse.Namespace) -> int:
+    from vision.errors import PhotoLabelError
+    from vision.finder import MARK_FROM, finder_for
+    from vision.finder_bench import measure_finder, read_boxes
+
+    _one_thread()
+    threshold = MARK_FROM if args.threshold is None else args.threshold
+    if not 0 < threshold < 1:
+        raise PegpiError(f"--threshold wants a heat between 0 and 1 (got {threshold})")
+    photos = []
+    for folder in args.folders:
+        if not folder.is_dir():
+            raise PegpiError(f"no folder at {folder}")
+        try:
+            photos += read_boxes(folder)
+        except PhotoLabelError as exc:
+            raise PegpiError(str(exc)) from None
+    clf = _classifier("none")
+    finder = finder_for(clf)
+    if finder is None:
+        raise PegpiError(f"{clf.model_path.name} names no index finder in its cards.json")
+    res = measure_finder(photos, finder, threshold, progress=_after_each_photo(50, args.json)).as_dict()
+    if _json_printed(res, clf, args.json):
+        return 0
+    print(f"{res['photos']} photos, {res['boxes']} printed indices boxed, marked by the index finder beside "
+          f"{clf.model_path.name} at {threshold}{_skipped(res)}")
+    if res["photos"]:
+        print(f"  found {res['found']} of {res['boxes']} ({res['found_share']:.1%}); {res['marks_per_photo']} marks a "
+              f"photo, {res['marks_right']:.1%} of them in a box; {_cost(res)}")
+        print("  by group: " + "; ".join(f"{g} {v['found']}/{v['boxes']} ({v['marks_per_photo']} marks a photo)"
+                                         for g, v in res["by_group"].items()))
     for sk in res["skipped"]:
         print(f"  skipped: {sk['photo']}: {sk['reason']}")
     return 0

@@ -1,6 +1,6 @@
 """The networks the card model is made of, in torch: the card network (:class:`CardNet`), the
-index network (:class:`IndexNet`) and the suit network (:class:`SuitNet`), and the wrappers that
-go into their ONNX files.
+index network (:class:`IndexNet`), the suit network (:class:`SuitNet`) and the index finder
+(:class:`FinderNet`), and the wrappers that go into their ONNX files.
 
 Input: ``float32 [N, 3, 176, 128]``, BGR in 0..1 (see :func:`vision.model_input.preprocess`).
 
@@ -237,3 +237,31 @@ class SuitNet(nn.Module):
         """Logits (spades, clubs) of crop tops ``[N, 3, SUIT_H, 128]`` (or of whole crops: their top is taken)."""
         return self.head(mean_max(self.features(top[:, :, :SUIT_H])))
 
+
+
+def _cbr(cin: int, cout: int, stride: int = 1, dilation: int = 1) -> nn.Sequential:
+    return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, dilation, dilation=dilation, bias=False),
+                         nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
+
+
+class FinderNet(nn.Module):
+    """Marks printed corner indices in a whole photo (:mod:`vision.train.finder`): three maps at a
+    quarter of the photo's size, the logit of an index's middle in each cell, and the log of its
+    box's width and height in cells. A branch at an eighth of the size with dilated convolutions
+    sees round a whole index (and the card's corner by it) and is joined back at a quarter."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.near = nn.Sequential(_cbr(3, 16, 2), _cbr(16, 32, 2), _cbr(32, 32))
+        self.far = nn.Sequential(_cbr(32, 64, 2), _cbr(64, 64, dilation=2), _cbr(64, 64, dilation=4))
+        self.fuse = _cbr(96, 32)
+        self.head = nn.Conv2d(32, 3, 1)
+        with torch.no_grad():
+            self.head.bias[0] = -2.2  # few cells hold a middle: start the heat low
+
+    def forward(self, photo: torch.Tensor) -> torch.Tensor:
+        """``[N, 3, H, W]`` BGR in 0..1 (H and W multiples of 8) to ``[N, 3, H / 4, W / 4]``."""
+        near = self.near(photo)
+        far = F.interpolate(self.far(near), size=near.shape[2:], mode="nearest")
+        out: torch.Tensor = self.head(self.fuse(torch.cat([near, far], 1)))
+        return out

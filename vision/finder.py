@@ -1,0 +1,123 @@
+"""Where a photo shows printed corner indices: the index finder network.
+
+A card is read from the rank and suit printed in its corner, so an outline worth reading has an
+index at one of its index corners. The finder (``cards_finder.onnx``, trained on rendered photos
+alone by :mod:`vision.train.finder`) looks at the whole photo shrunk to :data:`LONG_SIDE` pixels
+once, in a few milliseconds, and marks the middles of the indices it sees.
+:func:`vision.recognize.recognize` then reads only the hypotheses with an index corner near a
+mark, instead of every shape in the photo that could be a card.
+
+The table pipeline never loads it: the mat's layout says where the cards are.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+import onnxruntime as ort
+from numpy.typing import NDArray
+
+from vision.api import CardClassifier
+from vision.classify import OnnxCardClassifier
+from vision.errors import ModelFileError
+
+FINDER_FILE = "cards_finder.onnx"
+#: the long side, in pixels, of the photo as the finder sees it
+LONG_SIDE = 320
+#: the finder's maps have a cell for each STRIDE x STRIDE pixels of what it sees
+STRIDE = 4
+#: a cell is a mark when its heat reaches this and no neighbour's is higher (on the development
+#: photos 98.8 % of the printed indices have a mark inside at 0.15, 97.3 % at 0.2, where a card
+#: of the scenes is lost; see models/MODEL_CARD.md)
+MARK_FROM = 0.15
+
+
+@dataclass(frozen=True)
+class IndexMark:
+    """Where the finder sees the middle of a corner index, in the photo's pixels, how strongly
+    (0..1), and the size of the index's upright box (0 if the finder gave none)."""
+
+    x: float
+    y: float
+    strength: float
+    width: float = 0.0
+    height: float = 0.0
+
+
+def peaks(heat: NDArray[np.float32], threshold: float, to_image: float,
+          sizes: NDArray[np.float32] | None = None) -> list[IndexMark]:
+    """The marks of a heat map: cells at least ``threshold`` and no lower than any neighbour;
+    ``to_image``: the photo's pixels per pixel the finder saw; ``sizes``: its two log box-size maps."""
+    keep = (heat >= threshold) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))
+    ys, xs = np.nonzero(keep)
+    cell = STRIDE * to_image
+    out = []
+    for y, x in zip(ys.tolist(), xs.tolist(), strict=True):
+        w = h = 0.0
+        if sizes is not None:
+            w, h = (float(np.exp(sizes[k, y, x])) * cell for k in (0, 1))
+        out.append(IndexMark((x + 0.5) * cell, (y + 0.5) * cell, float(heat[y, x]), w, h))
+    return out
+
+
+class IndexFinder:
+    """The finder network loaded from ``path`` (an ONNX file taking a photo ``[1, 3, H, W]``,
+    BGR in 0..1, and giving ``[1, 3, H / 4, W / 4]``: the logit of an index middle, then the log
+    width and height of its box in cells)."""
+
+    def __init__(self, path: Path, threads: int = 1) -> None:
+        if not path.exists():
+            raise ModelFileError(f"no index finder network at {path}")
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 3
+        options.enable_cpu_mem_arena = False
+        try:
+            self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        except Exception as e:  # onnxruntime raises its own types for a corrupt file
+            raise ModelFileError(f"{path} is not a readable ONNX network ({e.__class__.__name__})") from e
+        self.input = self.session.get_inputs()[0].name
+
+    def find(self, image: np.ndarray, threshold: float = MARK_FROM) -> list[IndexMark]:
+        """The index middles seen in ``image`` (BGR uint8, any size), strongest first."""
+        if image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 8:
+            raise ValueError(f"the index finder needs a colour photo at least 8 px a side, not an array of shape {image.shape}")
+        h, w = image.shape[:2]
+        s = LONG_SIDE / max(h, w)
+        small = cv2.resize(image, (max(8, round(w * s)), max(8, round(h * s))),
+                           interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
+        sh, sw = small.shape[:2]
+        small = cv2.copyMakeBorder(small, 0, -sh % 8, 0, -sw % 8, cv2.BORDER_REPLICATE)
+        x = small.transpose(2, 0, 1)[None].astype(np.float32)
+        x *= np.float32(1 / 255)
+        maps = np.asarray(self.session.run(None, {self.input: x})[0][0], np.float32)
+        heat = 1 / (1 + np.exp(-maps[0]))
+        # cells of the padding are no part of the photo
+        heat[-(-sh // STRIDE):] = 0
+        heat[:, -(-sw // STRIDE):] = 0
+        marks = peaks(heat, threshold, max(h, w) / LONG_SIDE, maps[1:])
+        return sorted(marks, key=lambda m: -m.strength)
+
+
+@functools.lru_cache(maxsize=2)
+def _load(path: Path) -> IndexFinder:
+    return IndexFinder(path)
+
+
+def finder_for(classifier: CardClassifier) -> IndexFinder | None:
+    """The index finder beside ``classifier``'s model (named by ``finder_model`` in its
+    ``cards.json``), loaded once; None for a classifier without a model file or a model without one."""
+    if not isinstance(classifier, OnnxCardClassifier):
+        return None
+    meta = classifier.meta.get("finder_model")
+    if not isinstance(meta, dict) or not isinstance(meta.get("file"), str):
+        return None
+    path = classifier.model_path.parent / meta["file"]
+    if not path.exists():
+        raise ModelFileError(f"{classifier.model_path.name} names an index finder, {path} is missing")
+    return _load(path)

@@ -1,0 +1,130 @@
+"""How well the index finder marks the printed corner indices of real photos (``pegpi bench
+finder``).
+
+A folder of photos comes with a CSV (``labels.csv`` or ``index.csv``) whose ``boxes`` column
+lists, for each photo, the boxes round its printed corner indices as JSON:
+``[["6D", 0, 147, 71, 264], ...]`` (a label, then x0, y0, x1, y1 in the photo's pixels). The
+development photos' ``single/index.csv`` and ``scenes/labels.csv`` have this form. A box is
+found when a mark lies inside it; a mark is right when it lies inside a box. Rows without boxes
+are left out.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from vision.errors import ImageFileError, PhotoLabelError
+from vision.finder import IndexFinder
+from vision.images import read_image
+from vision.photo_bench import peak_resident_mb, time_figures
+
+#: the CSVs a folder's boxes may be listed in, in the order they are looked for
+BOX_TABLES = ("labels.csv", "index.csv")
+
+
+@dataclass(frozen=True, slots=True)
+class BoxedPhoto:
+    """A photo and the boxes round the corner indices it shows, ``(n, 4)``: x0, y0, x1, y1."""
+
+    path: Path
+    boxes: np.ndarray
+    group: str = "-"
+
+
+def read_boxes(folder: Path) -> list[BoxedPhoto]:
+    """The photos of ``folder`` whose CSV (:data:`BOX_TABLES`) lists index boxes."""
+    table = next((folder / t for t in BOX_TABLES if (folder / t).is_file()), None)
+    if table is None:
+        raise PhotoLabelError(f"no {' or '.join(BOX_TABLES)} in {folder}: list each photo's index boxes in a "
+                              "boxes column (JSON, e.g. [[\"6D\", 0, 147, 71, 264]])")
+    out: list[BoxedPhoto] = []
+    with table.open(newline="", encoding="utf-8") as f:
+        rows = csv.DictReader(f)
+        if not rows.fieldnames or not {"file", "boxes"} <= set(rows.fieldnames):
+            raise PhotoLabelError(f"{table}: wants the columns file and boxes, has {rows.fieldnames}")
+        for line, row in enumerate(rows, start=2):
+            text = (row.get("boxes") or "").strip()
+            if not text:
+                continue
+            try:
+                boxes = np.array([[float(v) for v in b[1:5]] for b in json.loads(text)], np.float32).reshape(-1, 4)
+            except (ValueError, TypeError, IndexError) as exc:
+                raise PhotoLabelError(f"{table}, line {line}: boxes are not a JSON list of "
+                                      f"[label, x0, y0, x1, y1] ({exc})") from None
+            if len(boxes):
+                out.append(BoxedPhoto(folder / (row.get("file") or "").strip(), boxes,
+                                      (row.get("capture_group") or "").strip() or "-"))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class FinderReading:
+    photo: BoxedPhoto
+    #: each box: whether a mark lies inside it
+    found: tuple[bool, ...]
+    #: each mark: whether it lies inside a box
+    right: tuple[bool, ...]
+    ms: float
+    cpu_ms: float
+
+
+@dataclass
+class FinderReport:
+    threshold: float
+    readings: list[FinderReading] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    peak_mb: float = 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        groups: dict[str, list[FinderReading]] = {}
+        for r in self.readings:
+            groups.setdefault(r.photo.group, []).append(r)
+        return {"mode": "finder", "threshold": self.threshold, **_figures(self.readings),
+                "by_group": {g: _figures(rs) for g, rs in sorted(groups.items())},
+                "photos_with_misses": [{"photo": str(r.photo.path), "boxes": len(r.found),
+                                        "missed": len(r.found) - sum(r.found)} for r in self.readings if not all(r.found)],
+                "skipped": [{"photo": p, "reason": why} for p, why in self.skipped],
+                **time_figures([r.ms for r in self.readings], [r.cpu_ms for r in self.readings]),
+                "peak_mb": round(self.peak_mb, 1)}
+
+
+def _figures(readings: Sequence[FinderReading]) -> dict[str, Any]:
+    boxes = sum(len(r.found) for r in readings)
+    marks = sum(len(r.right) for r in readings)
+    return {"photos": len(readings), "boxes": boxes, "found": sum(sum(r.found) for r in readings),
+            "found_share": round(sum(sum(r.found) for r in readings) / boxes, 4) if boxes else None,
+            "marks": marks, "marks_right": round(sum(sum(r.right) for r in readings) / marks, 4) if marks else None,
+            "marks_per_photo": round(marks / len(readings), 2) if readings else None}
+
+
+def measure_finder(photos: Sequence[BoxedPhoto], finder: IndexFinder, threshold: float, *,
+                   progress: Callable[[int, int], None] | None = None) -> FinderReport:
+    """Mark each photo's indices, one photo at a time, and compare with its boxes."""
+    report = FinderReport(threshold)
+    for i, photo in enumerate(photos):
+        try:
+            image = read_image(photo.path)
+        except ImageFileError as exc:
+            report.skipped.append((str(photo.path), exc.reason))
+            continue
+        began, began_cpu = time.perf_counter(), time.process_time()
+        marks = finder.find(image, threshold)
+        ms, cpu_ms = (time.perf_counter() - began) * 1e3, (time.process_time() - began_cpu) * 1e3
+        b = photo.boxes
+        inside = np.array([[(b[:, 0] <= m.x) & (m.x <= b[:, 2]) & (b[:, 1] <= m.y) & (m.y <= b[:, 3])]
+                           for m in marks], bool).reshape(len(marks), len(b))
+        found = tuple(bool(v) for v in np.any(inside, axis=0))
+        right = tuple(bool(v) for v in np.any(inside, axis=1))
+        report.readings.append(FinderReading(photo, found, right, ms, cpu_ms))
+        report.peak_mb = peak_resident_mb()
+        if progress is not None:
+            progress(i + 1, len(photos))
+    return report
