@@ -738,16 +738,16 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
             source_img, to_source = downscaled(image, work)
         else:
             source_img, to_source = downscaled(image, 2 * _WORK)
-    found, shown = _recognize(source_img, classifier, min_confidence, include_backs, work)
+    found, n_sure = _recognize(source_img, classifier, min_confidence, include_backs, work)
     found = [_small_held(d) for d in found]
     if to_source != 1.0:
         found = [Detection(d.card, d.confidence, d.corners / to_source) for d in found]
-    if not shown:
-        # nothing read surely (or nothing at all; in a photo with no colour, nothing that would be
-        # sure but for its suit): the photo may be of one card whose edges do not show (white on
-        # white, a sleeve's glare), which the single-card search finds by GrabCut or its marks; a
-        # card it reads at least as surely comes first, and stands for the readings inside its
-        # outline (its print) or round it (the table round it)
+    if all(d.confidence <= DOUBT for d in found) and n_sure < 2:
+        # nothing read surely (or nothing at all): the photo may be of one card whose edges do not
+        # show (white on white, a sleeve's glare), which the single-card search finds by GrabCut or
+        # its marks; a card it reads at least as surely comes first, and stands for the readings
+        # inside its outline (its print) or round it (the table round it). A photo without colour
+        # in which two cards would be sure but for their suits shows more than one card: no search
         lone = _one_card(source_img, classifier, others=False)  # the photo shrunk once only
         lone = Detection(lone.card, lone.confidence, lone.corners / to_source)
         if lone.card != UNKNOWN and lone.confidence >= min_confidence and (include_backs or lone.card != "back") \
@@ -758,9 +758,9 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
 
 
 def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: float,
-               include_backs: bool, work: int) -> tuple[list[Detection], bool]:
-    """The cards found in ``image`` and whether one is shown surely: read sure and large enough
-    to be, before a photo with no colour holds every suit below sure."""
+               include_backs: bool, work: int) -> tuple[list[Detection], int]:
+    """The cards found in ``image`` and how many of them were read surely (and large enough to
+    be) before a photo with no colour held every suit below sure."""
     h, w = image.shape[:2]
     # the finder knows French indices, as the index network does: not used while decks are enrolled
     marks = _marks(classifier, image) if _index_reader(classifier) is not None else None
@@ -916,10 +916,10 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     kept = [(Detection(d.card, min(d.confidence, DOUBT), d.corners) if id(d) in later else d, whole)
             for d, whole in kept]
     kept = _suits_checked(classifier, source, kept)
-    shown = any(_small_held(d).confidence > DOUBT for d, _whole in kept)
+    n_sure = sum(_small_held(d).confidence > DOUBT for d, _whole in kept)
     if colourless:  # no colour in the photo: suits by shape, and none sure
-        return _greyed(classifier, source, [d for d, _whole in kept], [whole for _d, whole in kept]), shown
-    return [d for d, _whole in kept], shown
+        return _greyed(classifier, source, [d for d, _whole in kept], [whole for _d, whole in kept]), n_sure
+    return [d for d, _whole in kept], n_sure
 
 
 def _greyed(classifier: CardClassifier, source: Pyramid, found: list[Detection],
