@@ -1054,23 +1054,27 @@ def _near_marks(quads: Sequence[np.ndarray], marks: np.ndarray | None, ways: int
     if marks is None or not quads:
         return [True] * len(quads)
     qs = np.asarray(quads, np.float32).reshape(-1, 4, 2)
-    fx, fy = INDEX_MIDDLE
-    middles = [qs[:, 0] + fx * (qs[:, 1] - qs[:, 0]) + fy * (qs[:, 3] - qs[:, 0]),
-               qs[:, 2] + fx * (qs[:, 3] - qs[:, 2]) + fy * (qs[:, 1] - qs[:, 2])][:ways]
     reach = NEAR_MARK * np.hypot(*(qs[:, 1] - qs[:, 0]).T)
     near = np.zeros(len(qs), bool)
-    for mid in middles:
+    for mid in _index_middles(qs)[:ways]:
         gap = np.hypot(mid[:, None, 0] - marks[None, :, 0], mid[:, None, 1] - marks[None, :, 1]).min(axis=1)
         near |= gap <= reach
     out: list[bool] = near.tolist()
     return out
 
 
+def _index_middles(qs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The middles of the top-left and the bottom-right corner indices of the cards outlined by
+    ``qs`` (``(n, 4, 2)``, upright-ordered), each ``(n, 2)``."""
+    fx, fy = INDEX_MIDDLE
+    return (qs[:, 0] + fx * (qs[:, 1] - qs[:, 0]) + fy * (qs[:, 3] - qs[:, 0]),
+            qs[:, 2] + fx * (qs[:, 3] - qs[:, 2]) + fy * (qs[:, 1] - qs[:, 2]))
+
+
 def _index_centres(quad: np.ndarray) -> list[np.ndarray]:
     """The middles of the two corner indices of a card outlined by ``quad`` (upright-ordered):
     a quad read turned, whose corner sits elsewhere on the same print, finds them at the same place."""
-    fx, fy = INDEX_MIDDLE
-    return [quad[i] + fx * (quad[(i + 1) % 4] - quad[i]) + fy * (quad[(i + 3) % 4] - quad[i]) for i in (0, 2)]
+    return [m[0] for m in _index_middles(np.asarray(quad)[None])]
 
 
 # -- one card per image ------------------------------------------------------------------------
