@@ -63,6 +63,37 @@ def black_pairs(labels: Sequence[str]) -> tuple[Indices, Indices]:
 SPADES, CLUBS = black_pairs(LABELS)
 
 
+def side_session(path: Path, what: str, threads: int = 1) -> ort.InferenceSession:
+    """An onnxruntime session of ``what`` (a network that ships beside the card model, e.g. "a
+    grey suit network") from ``path``, on ``threads`` threads without a memory arena; a
+    :class:`ModelFileError` naming the file when it is missing or unreadable."""
+    if not path.exists():
+        raise ModelFileError(f"no file at {path} for {what}")
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.log_severity_level = 3
+    options.enable_cpu_mem_arena = False
+    try:
+        return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    except Exception as e:  # onnxruntime raises its own types for a corrupt file
+        raise ModelFileError(f"{path} is not a readable ONNX network ({e.__class__.__name__})") from e
+
+
+def side_file(classifier: object, key: str, what: str) -> Path | None:
+    """The file of ``what``, the network ``cards.json`` names under ``key`` beside
+    ``classifier``'s model; None for a classifier without a model file or a model without one."""
+    if not isinstance(classifier, OnnxCardClassifier):
+        return None
+    meta = classifier.meta.get(key)
+    if not isinstance(meta, dict) or not isinstance(meta.get("file"), str):
+        return None
+    path: Path = classifier.model_path.parent / str(meta["file"])
+    if not path.exists():
+        raise ModelFileError(f"{classifier.model_path.name} names {what}, {path} is missing")
+    return path
+
+
 def model_id(path: Path) -> str:
     """A short hash of a model file: enrolled descriptors belong to the model that made them."""
     return hashlib.sha256(path.read_bytes()).hexdigest()[:16]

@@ -18,12 +18,10 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-import onnxruntime as ort
 from numpy.typing import NDArray
 
 from vision.api import CardClassifier
-from vision.classify import OnnxCardClassifier
-from vision.errors import ModelFileError
+from vision.classify import side_file, side_session
 
 FINDER_FILE = "cards_finder.onnx"
 #: the long side, in pixels, of the photo as the finder sees it
@@ -71,17 +69,7 @@ class IndexFinder:
     width and height of its box in cells)."""
 
     def __init__(self, path: Path, threads: int = 1) -> None:
-        if not path.exists():
-            raise ModelFileError(f"no index finder network at {path}")
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        options.log_severity_level = 3
-        options.enable_cpu_mem_arena = False
-        try:
-            self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-        except Exception as e:  # onnxruntime raises its own types for a corrupt file
-            raise ModelFileError(f"{path} is not a readable ONNX network ({e.__class__.__name__})") from e
+        self.session = side_session(path, "an index finder", threads)
         self.input = self.session.get_inputs()[0].name
 
     def find(self, image: np.ndarray, threshold: float = MARK_FROM) -> list[IndexMark]:
@@ -113,12 +101,5 @@ def _load(path: Path) -> IndexFinder:
 def finder_for(classifier: CardClassifier) -> IndexFinder | None:
     """The index finder beside ``classifier``'s model (named by ``finder_model`` in its
     ``cards.json``), loaded once; None for a classifier without a model file or a model without one."""
-    if not isinstance(classifier, OnnxCardClassifier):
-        return None
-    meta = classifier.meta.get("finder_model")
-    if not isinstance(meta, dict) or not isinstance(meta.get("file"), str):
-        return None
-    path = classifier.model_path.parent / meta["file"]
-    if not path.exists():
-        raise ModelFileError(f"{classifier.model_path.name} names an index finder, {path} is missing")
-    return _load(path)
+    path = side_file(classifier, "finder_model", "an index finder")
+    return None if path is None else _load(path)

@@ -11,7 +11,6 @@ are left out.
 
 from __future__ import annotations
 
-import csv
 import json
 import time
 from collections.abc import Callable, Sequence
@@ -24,7 +23,7 @@ import numpy as np
 from vision.errors import ImageFileError, PhotoLabelError
 from vision.finder import IndexFinder
 from vision.images import read_image
-from vision.photo_bench import peak_resident_mb, time_figures
+from vision.photo_bench import peak_resident_mb, table_rows, time_figures
 
 #: the CSVs a folder's boxes may be listed in, in the order they are looked for
 BOX_TABLES = ("labels.csv", "index.csv")
@@ -46,22 +45,18 @@ def read_boxes(folder: Path) -> list[BoxedPhoto]:
         raise PhotoLabelError(f"no {' or '.join(BOX_TABLES)} in {folder}: list each photo's index boxes in a "
                               "boxes column (JSON, e.g. [[\"6D\", 0, 147, 71, 264]])")
     out: list[BoxedPhoto] = []
-    with table.open(newline="", encoding="utf-8") as f:
-        rows = csv.DictReader(f)
-        if not rows.fieldnames or not {"file", "boxes"} <= set(rows.fieldnames):
-            raise PhotoLabelError(f"{table}: wants the columns file and boxes, has {rows.fieldnames}")
-        for line, row in enumerate(rows, start=2):
-            text = (row.get("boxes") or "").strip()
-            if not text:
-                continue
-            try:
-                boxes = np.array([[float(v) for v in b[1:5]] for b in json.loads(text)], np.float32).reshape(-1, 4)
-            except (ValueError, TypeError, IndexError) as exc:
-                raise PhotoLabelError(f"{table}, line {line}: boxes are not a JSON list of "
-                                      f"[label, x0, y0, x1, y1] ({exc})") from None
-            if len(boxes):
-                out.append(BoxedPhoto(folder / (row.get("file") or "").strip(), boxes,
-                                      (row.get("capture_group") or "").strip() or "-"))
+    for line, row in table_rows(table, ("file", "boxes")):
+        text = row.get("boxes", "").strip()
+        if not text:
+            continue
+        try:
+            boxes = np.array([[float(v) for v in b[1:5]] for b in json.loads(text)], np.float32).reshape(-1, 4)
+        except (ValueError, TypeError, IndexError) as exc:
+            raise PhotoLabelError(f"{table}, line {line}: boxes are not a JSON list of "
+                                  f"[label, x0, y0, x1, y1] ({exc})") from None
+        if len(boxes):
+            out.append(BoxedPhoto(folder / row.get("file", "").strip(), boxes,
+                                  row.get("capture_group", "").strip() or "-"))
     return out
 
 

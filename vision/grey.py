@@ -19,12 +19,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
-import onnxruntime as ort
 from numpy.typing import NDArray
 
 from vision.api import CardClassifier
-from vision.classify import OnnxCardClassifier
-from vision.errors import ModelFileError
+from vision.classify import side_file, side_session
 from vision.model_input import Image, half_turned, preprocess_batch, to_tensor
 
 #: the network's answers, in its order
@@ -36,17 +34,7 @@ class GreySuits:
     128]`` and giving each suit's probability in :data:`SUITS` order)."""
 
     def __init__(self, path: Path, threads: int = 1) -> None:
-        if not path.exists():
-            raise ModelFileError(f"no grey suit network at {path}")
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        options.log_severity_level = 3
-        options.enable_cpu_mem_arena = False
-        try:
-            self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-        except Exception as e:  # onnxruntime raises its own types for a corrupt file
-            raise ModelFileError(f"{path} is not a readable ONNX network ({e.__class__.__name__})") from e
+        self.session = side_session(path, "a grey suit network", threads)
         self.rows = int(self.session.get_inputs()[0].shape[2])
 
     def odds(self, crops: Sequence[Image]) -> NDArray[np.float32]:
@@ -71,12 +59,5 @@ def _load(path: Path) -> GreySuits:
 def grey_suits_for(classifier: CardClassifier) -> GreySuits | None:
     """The grey suit network beside ``classifier``'s model (named by ``grey_model`` in its
     ``cards.json``), loaded once; None for a classifier without a model file or a model without one."""
-    if not isinstance(classifier, OnnxCardClassifier):
-        return None
-    grey = classifier.meta.get("grey_model")
-    if not isinstance(grey, dict) or not isinstance(grey.get("file"), str):
-        return None
-    path = classifier.model_path.parent / grey["file"]
-    if not path.exists():
-        raise ModelFileError(f"{classifier.model_path.name} names a grey suit network, {path} is missing")
-    return _load(path)
+    path = side_file(classifier, "grey_model", "a grey suit network")
+    return None if path is None else _load(path)

@@ -98,6 +98,16 @@ def collect(paths: Sequence[Path], extra: Sequence[str] = ()) -> list[tuple[Path
     return found
 
 
+def table_rows(table: Path, columns: Sequence[str]) -> list[tuple[int, dict[str, str]]]:
+    """The rows of a photo folder's CSV ``table``, each with its line number (empty cells as
+    ``""``); a :class:`PhotoLabelError` when it lacks one of ``columns``."""
+    with table.open(newline="", encoding="utf-8") as f:
+        rows = csv.DictReader(f)
+        if not rows.fieldnames or not set(columns) <= set(rows.fieldnames):
+            raise PhotoLabelError(f"{table}: wants the columns {' and '.join(columns)}, has {rows.fieldnames}")
+        return [(line, {k: v or "" for k, v in row.items() if k is not None}) for line, row in enumerate(rows, start=2)]
+
+
 def capture_groups(paths: Iterable[Path]) -> dict[str, str]:
     """The capture group of each photo (its path as text) that an ``index.csv`` beside it names
     (columns ``file`` and ``capture_group``, as the development photos have); others have none."""

@@ -16,7 +16,6 @@ or more.
 
 from __future__ import annotations
 
-import csv
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -27,7 +26,7 @@ from typing import Any
 from vision.api import BACK, CONFIDENT, CardClassifier
 from vision.errors import ImageFileError, PhotoLabelError
 from vision.images import at_megapixels, read_image
-from vision.photo_bench import label_of, peak_resident_mb, time_figures
+from vision.photo_bench import label_of, peak_resident_mb, table_rows, time_figures
 
 #: what ``other_labels`` may name, as the card labels a reading gives
 _OTHERS = {"BLACK JOKER": "BJ", "RED JOKER": "RJ", "JOKER": "RJ BJ"}
@@ -50,27 +49,23 @@ def read_labels(folder: Path) -> list[Scene]:
         raise PhotoLabelError(f"no labels.csv in {folder}: list each photo's cards in it "
                               "(columns file and cards, e.g. 'IMG_1.jpg,4S 6D')")
     scenes: list[Scene] = []
-    with index.open(newline="", encoding="utf-8") as f:
-        rows = csv.DictReader(f)
-        if not rows.fieldnames or not {"file", "cards"} <= set(rows.fieldnames):
-            raise PhotoLabelError(f"{index}: wants the columns file and cards, has {rows.fieldnames}")
-        for line, row in enumerate(rows, start=2):
-            name = (row.get("file") or "").strip()
-            cards = []
-            for text in (row.get("cards") or "").split():
-                card = label_of(text)
-                if card is None or card == BACK:
-                    raise PhotoLabelError(f"{index}, line {line}: {text!r} is no card (write cards as QS, 10H, TH)")
-                cards.append(card)
-            if not name or not cards:
-                raise PhotoLabelError(f"{index}, line {line}: a photo and at least one card are needed")
-            allowed: set[str] = set()
-            for other in (row.get("other_labels") or "").split(";"):
-                allowed.update(_OTHERS.get(other.strip().upper(), "").split())
-            if (row.get("n_backs") or "").strip() not in ("", "0"):
-                allowed.add(BACK)
-            scenes.append(Scene(folder / name, tuple(cards), frozenset(allowed),
-                                (row.get("capture_group") or "").strip() or "-"))
+    for line, row in table_rows(index, ("file", "cards")):
+        name = (row.get("file") or "").strip()
+        cards = []
+        for text in (row.get("cards") or "").split():
+            card = label_of(text)
+            if card is None or card == BACK:
+                raise PhotoLabelError(f"{index}, line {line}: {text!r} is no card (write cards as QS, 10H, TH)")
+            cards.append(card)
+        if not name or not cards:
+            raise PhotoLabelError(f"{index}, line {line}: a photo and at least one card are needed")
+        allowed: set[str] = set()
+        for other in (row.get("other_labels") or "").split(";"):
+            allowed.update(_OTHERS.get(other.strip().upper(), "").split())
+        if (row.get("n_backs") or "").strip() not in ("", "0"):
+            allowed.add(BACK)
+        scenes.append(Scene(folder / name, tuple(cards), frozenset(allowed),
+                            (row.get("capture_group") or "").strip() or "-"))
     return scenes
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import cv2
@@ -12,7 +11,7 @@ import pytest
 
 import vision.recognize as recognize_module
 from vision.api import CARD_MM
-from vision.classify import MODELS_DIR, OnnxCardClassifier, load_default_classifier
+from vision.classify import OnnxCardClassifier, load_default_classifier
 from vision.enroll import enroll
 from vision.errors import ModelFileError
 from vision.finder import IndexFinder, IndexMark, finder_for
@@ -103,19 +102,11 @@ def test_hypotheses_are_near_a_mark_by_either_index_corner() -> None:
     assert _near_marks([quad], None) == [True]  # no finder, or nothing marked: nothing is passed over
 
 
-def _model_copy(tmp_path: Path) -> Path:
-    for f in MODELS_DIR.iterdir():
-        if f.suffix in (".onnx", ".json", ".txt"):
-            shutil.copy(f, tmp_path / f.name)
-    return tmp_path / "cards.onnx"
-
-
-def test_recognize_finds_the_same_cards_reading_only_near_marks(tmp_path: Path) -> None:
-    model = _model_copy(tmp_path)
+def test_recognize_finds_the_same_cards_reading_only_near_marks(tmp_path: Path, model_copy: Path) -> None:
     meta = json.loads((tmp_path / "cards.json").read_text())
     del meta["finder_model"]
     (tmp_path / "cards.json").write_text(json.dumps(meta))
-    everything, marked = OnnxCardClassifier(model), load_default_classifier()
+    everything, marked = OnnxCardClassifier(model_copy), load_default_classifier()
     assert finder_for(everything) is None
     for seed, cards, layout in SCENES[1:3]:
         image, _corners, _design = _scene(seed, cards, layout)
@@ -125,14 +116,13 @@ def test_recognize_finds_the_same_cards_reading_only_near_marks(tmp_path: Path) 
         assert near <= set(cards)
 
 
-def test_a_missing_or_broken_finder_is_named(tmp_path: Path) -> None:
-    model = _model_copy(tmp_path)
+def test_a_missing_or_broken_finder_is_named(tmp_path: Path, model_copy: Path) -> None:
     (tmp_path / "cards_finder.onnx").write_bytes(b"not a network")
     with pytest.raises(ModelFileError, match="cards_finder.onnx"):
         IndexFinder(tmp_path / "cards_finder.onnx")
     (tmp_path / "cards_finder.onnx").unlink()
     with pytest.raises(ModelFileError, match="names an index finder"):
-        finder_for(OnnxCardClassifier(model))
+        finder_for(OnnxCardClassifier(model_copy))
 
 
 def test_the_finder_is_not_asked_while_a_deck_is_enrolled(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
-from vision.classify import MODELS_DIR, OnnxCardClassifier, by_rank, load_default_classifier, rank_groups
+from vision.classify import OnnxCardClassifier, by_rank, load_default_classifier, rank_groups
 from vision.doubt import DOUBT, suited
 from vision.errors import ModelFileError
 from vision.grey import grey_suits_for
@@ -77,22 +76,14 @@ def test_without_colour_a_rank_is_read_as_surely_as_all_its_suits_together() -> 
         assert rindex.label[:-1] == index.label[:-1] and rindex.confidence >= index.confidence - 1e-6
 
 
-def _model_copy(tmp_path: Path) -> Path:
-    for f in MODELS_DIR.iterdir():
-        if f.suffix in (".onnx", ".json", ".txt"):
-            shutil.copy(f, tmp_path / f.name)
-    return tmp_path / "cards.onnx"
-
-
-def test_a_missing_or_broken_grey_network_is_named(tmp_path: Path) -> None:
-    model = _model_copy(tmp_path)
+def test_a_missing_or_broken_grey_network_is_named(tmp_path: Path, model_copy: Path) -> None:
     (tmp_path / "cards_grey.onnx").write_bytes(b"not a network")
     with pytest.raises(ModelFileError, match="cards_grey.onnx"):
-        grey_suits_for(OnnxCardClassifier(model))
+        grey_suits_for(OnnxCardClassifier(model_copy))
     (tmp_path / "cards_grey.onnx").unlink()
     with pytest.raises(ModelFileError, match="names a grey suit network"):
-        grey_suits_for(OnnxCardClassifier(model))
+        grey_suits_for(OnnxCardClassifier(model_copy))
     meta = json.loads((tmp_path / "cards.json").read_text())
     del meta["grey_model"]
     (tmp_path / "cards.json").write_text(json.dumps(meta))
-    assert grey_suits_for(OnnxCardClassifier(model)) is None  # a model without one reads as before
+    assert grey_suits_for(OnnxCardClassifier(model_copy)) is None  # a model without one reads as before
