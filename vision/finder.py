@@ -22,6 +22,7 @@ from numpy.typing import NDArray
 
 from vision.api import CardClassifier
 from vision.classify import side_file, side_session
+from vision.model_input import to_tensor
 
 FINDER_FILE = "cards_finder.onnx"
 #: the long side, in pixels, of the photo as the finder sees it
@@ -38,29 +39,43 @@ MARK_FROM = 0.1
 @dataclass(frozen=True)
 class IndexMark:
     """Where the finder sees the middle of a corner index, in the photo's pixels, how strongly
-    (0..1), and the size of the index's upright box (0 if the finder gave none)."""
+    (0..1), and the size of the index's upright box."""
 
     x: float
     y: float
     strength: float
-    width: float = 0.0
-    height: float = 0.0
+    width: float
+    height: float
 
 
-def peaks(heat: NDArray[np.float32], threshold: float, to_image: float,
-          sizes: NDArray[np.float32] | None = None) -> list[IndexMark]:
-    """The marks of a heat map: cells at least ``threshold`` and no lower than any neighbour;
-    ``to_image``: the photo's pixels per pixel the finder saw; ``sizes``: its two log box-size maps."""
+def finder_input(image: np.ndarray) -> tuple[NDArray[np.float32], tuple[int, int], float]:
+    """``image`` (BGR uint8) as the finder takes it: shrunk to :data:`LONG_SIDE` pixels long and
+    padded to multiples of 8, ``[1, 3, H, W]`` in 0..1; the shrunk photo's height and width before
+    the padding; and the photo's pixels per pixel the finder sees."""
+    h, w = image.shape[:2]
+    s = LONG_SIDE / max(h, w)
+    small = cv2.resize(image, (max(8, round(w * s)), max(8, round(h * s))),
+                       interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
+    sh, sw = small.shape[:2]
+    padded = cv2.copyMakeBorder(small, 0, -sh % 8, 0, -sw % 8, cv2.BORDER_REPLICATE)
+    return to_tensor(padded[None]), (sh, sw), max(h, w) / LONG_SIDE
+
+
+def marks_of(maps: NDArray[np.float32], shown: tuple[int, int], to_image: float, threshold: float) -> list[IndexMark]:
+    """The marks of the finder's ``maps`` (``[3, H / 4, W / 4]``: middle logits, log box sizes) for
+    a photo ``shown`` high and wide before its padding, strongest first: cells of heat at least
+    ``threshold`` that no neighbour beats, in the photo's pixels (``to_image`` per pixel seen)."""
+    heat = 1 / (1 + np.exp(-maps[0]))
+    # cells of the padding are no part of the photo
+    heat[-(-shown[0] // STRIDE):] = 0
+    heat[:, -(-shown[1] // STRIDE):] = 0
     keep = (heat >= threshold) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))
     ys, xs = np.nonzero(keep)
     cell = STRIDE * to_image
-    out = []
-    for y, x in zip(ys.tolist(), xs.tolist(), strict=True):
-        w = h = 0.0
-        if sizes is not None:
-            w, h = (float(np.exp(sizes[k, y, x])) * cell for k in (0, 1))
-        out.append(IndexMark((x + 0.5) * cell, (y + 0.5) * cell, float(heat[y, x]), w, h))
-    return out
+    marks = [IndexMark((x + 0.5) * cell, (y + 0.5) * cell, float(heat[y, x]),
+                       float(np.exp(maps[1, y, x])) * cell, float(np.exp(maps[2, y, x])) * cell)
+             for y, x in zip(ys.tolist(), xs.tolist(), strict=True)]
+    return sorted(marks, key=lambda m: -m.strength)
 
 
 class IndexFinder:
@@ -76,21 +91,9 @@ class IndexFinder:
         """The index middles seen in ``image`` (BGR uint8, any size), strongest first."""
         if image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 8:
             raise ValueError(f"the index finder needs a colour photo at least 8 px a side, not an array of shape {image.shape}")
-        h, w = image.shape[:2]
-        s = LONG_SIDE / max(h, w)
-        small = cv2.resize(image, (max(8, round(w * s)), max(8, round(h * s))),
-                           interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
-        sh, sw = small.shape[:2]
-        small = cv2.copyMakeBorder(small, 0, -sh % 8, 0, -sw % 8, cv2.BORDER_REPLICATE)
-        x = small.transpose(2, 0, 1)[None].astype(np.float32)
-        x *= np.float32(1 / 255)
+        x, shown, to_image = finder_input(image)
         maps = np.asarray(self.session.run(None, {self.input: x})[0][0], np.float32)
-        heat = 1 / (1 + np.exp(-maps[0]))
-        # cells of the padding are no part of the photo
-        heat[-(-sh // STRIDE):] = 0
-        heat[:, -(-sw // STRIDE):] = 0
-        marks = peaks(heat, threshold, max(h, w) / LONG_SIDE, maps[1:])
-        return sorted(marks, key=lambda m: -m.strength)
+        return marks_of(maps, shown, to_image, threshold)
 
 
 @functools.lru_cache(maxsize=2)

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from vision.errors import ImageFileError, PhotoLabelError
-from vision.finder import IndexFinder
+from vision.finder import IndexFinder, IndexMark
 from vision.images import read_image
 from vision.photo_bench import peak_resident_mb, table_rows, time_figures
 
@@ -100,6 +100,15 @@ def _figures(readings: Sequence[FinderReading]) -> dict[str, Any]:
             "marks_per_photo": round(marks / len(readings), 2) if readings else None}
 
 
+def box_hits(marks: Sequence[IndexMark], boxes: np.ndarray) -> tuple[tuple[bool, ...], tuple[bool, ...]]:
+    """For each box (``(n, 4)``: x0, y0, x1, y1), whether a mark lies inside it; for each mark,
+    whether it lies inside a box."""
+    b = boxes
+    inside = np.array([(b[:, 0] <= m.x) & (m.x <= b[:, 2]) & (b[:, 1] <= m.y) & (m.y <= b[:, 3]) for m in marks],
+                      bool).reshape(len(marks), len(b))
+    return tuple(bool(v) for v in np.any(inside, axis=0)), tuple(bool(v) for v in np.any(inside, axis=1))
+
+
 def measure_finder(photos: Sequence[BoxedPhoto], finder: IndexFinder, threshold: float, *,
                    progress: Callable[[int, int], None] | None = None) -> FinderReport:
     """Mark each photo's indices, one photo at a time, and compare with its boxes."""
@@ -113,11 +122,7 @@ def measure_finder(photos: Sequence[BoxedPhoto], finder: IndexFinder, threshold:
         began, began_cpu = time.perf_counter(), time.process_time()
         marks = finder.find(image, threshold)
         ms, cpu_ms = (time.perf_counter() - began) * 1e3, (time.process_time() - began_cpu) * 1e3
-        b = photo.boxes
-        inside = np.array([[(b[:, 0] <= m.x) & (m.x <= b[:, 2]) & (b[:, 1] <= m.y) & (m.y <= b[:, 3])]
-                           for m in marks], bool).reshape(len(marks), len(b))
-        found = tuple(bool(v) for v in np.any(inside, axis=0))
-        right = tuple(bool(v) for v in np.any(inside, axis=1))
+        found, right = box_hits(marks, photo.boxes)
         report.readings.append(FinderReading(photo, found, right, ms, cpu_ms))
         report.peak_mb = peak_resident_mb()
         if progress is not None:

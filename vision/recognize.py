@@ -739,7 +739,6 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
         else:
             source_img, to_source = downscaled(image, 2 * _WORK)
     found, n_sure = _recognize(source_img, classifier, min_confidence, include_backs, work)
-    found = [_small_held(d) for d in found]
     if to_source != 1.0:
         found = [Detection(d.card, d.confidence, d.corners / to_source) for d in found]
     if all(d.confidence <= DOUBT for d in found) and n_sure < 2:
@@ -759,8 +758,8 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
 
 def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: float,
                include_backs: bool, work: int) -> tuple[list[Detection], int]:
-    """The cards found in ``image`` and how many of them were read surely (and large enough to
-    be) before a photo with no colour held every suit below sure."""
+    """The cards found in ``image`` (a card too small to be sure held below it) and how many
+    of them were read surely before a photo with no colour held every suit below sure."""
     h, w = image.shape[:2]
     # the finder knows French indices, as the index network does: not used while decks are enrolled
     marks = _marks(classifier, image) if _index_reader(classifier) is not None else None
@@ -915,8 +914,8 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     # alone needs the suit network's word
     kept = [(Detection(d.card, min(d.confidence, DOUBT), d.corners) if id(d) in later else d, whole)
             for d, whole in kept]
-    kept = _suits_checked(classifier, source, kept)
-    n_sure = sum(_small_held(d).confidence > DOUBT for d, _whole in kept)
+    kept = [(_small_held(d), whole) for d, whole in _suits_checked(classifier, source, kept)]
+    n_sure = sum(d.confidence > DOUBT for d, _whole in kept)
     if colourless:  # no colour in the photo: suits by shape, and none sure
         return _greyed(classifier, source, [d for d, _whole in kept], [whole for _d, whole in kept]), n_sure
     return [d for d, _whole in kept], n_sure

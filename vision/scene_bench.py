@@ -50,9 +50,9 @@ def read_labels(folder: Path) -> list[Scene]:
                               "(columns file and cards, e.g. 'IMG_1.jpg,4S 6D')")
     scenes: list[Scene] = []
     for line, row in table_rows(index, ("file", "cards")):
-        name = (row.get("file") or "").strip()
+        name = row.get("file", "").strip()
         cards = []
-        for text in (row.get("cards") or "").split():
+        for text in row.get("cards", "").split():
             card = label_of(text)
             if card is None or card == BACK:
                 raise PhotoLabelError(f"{index}, line {line}: {text!r} is no card (write cards as QS, 10H, TH)")
@@ -60,12 +60,12 @@ def read_labels(folder: Path) -> list[Scene]:
         if not name or not cards:
             raise PhotoLabelError(f"{index}, line {line}: a photo and at least one card are needed")
         allowed: set[str] = set()
-        for other in (row.get("other_labels") or "").split(";"):
+        for other in row.get("other_labels", "").split(";"):
             allowed.update(_OTHERS.get(other.strip().upper(), "").split())
-        if (row.get("n_backs") or "").strip() not in ("", "0"):
+        if row.get("n_backs", "").strip() not in ("", "0"):
             allowed.add(BACK)
         scenes.append(Scene(folder / name, tuple(cards), frozenset(allowed),
-                            (row.get("capture_group") or "").strip() or "-"))
+                            row.get("capture_group", "").strip() or "-"))
     return scenes
 
 

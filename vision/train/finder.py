@@ -28,8 +28,8 @@ import cv2
 import numpy as np
 
 from vision.api import CARD_MM
-from vision.finder import FINDER_FILE, LONG_SIDE, STRIDE, peaks
-from vision.finder_bench import read_boxes
+from vision.finder import FINDER_FILE, LONG_SIDE, STRIDE, IndexMark, finder_input, marks_of
+from vision.finder_bench import box_hits, read_boxes
 from vision.render import design_from_seed, index_box, render_card
 from vision.render.cards import CARD_IDS, is_heldout
 from vision.render.photo import compose_scene
@@ -224,36 +224,28 @@ def focal_loss(out: torch.Tensor, heat: torch.Tensor, size: torch.Tensor, mask: 
     return (lp + ln) / n + 0.2 * ls
 
 
-def heat_of(net: FinderNet, img: np.ndarray) -> np.ndarray:
-    """The heat map (probabilities) of one photo already at the network's size."""
+def marks_seen(net: FinderNet, img: np.ndarray, threshold: float) -> list[IndexMark]:
+    """The marks ``net`` gives ``img``, prepared and read as :class:`vision.finder.IndexFinder` does."""
     import torch
 
-    h, w = img.shape[:2]
-    img = cv2.copyMakeBorder(img, 0, -h % 8, 0, -w % 8, cv2.BORDER_REPLICATE)
+    x, shown, to_image = finder_input(img)
     with torch.no_grad():
-        x = torch.from_numpy(img.astype(np.float32) / 255).permute(2, 0, 1)[None]
-        heat: np.ndarray = torch.sigmoid(net(x)[0, 0]).numpy()
-    return heat
+        maps = net(torch.from_numpy(x))[0].numpy()
+    return marks_of(maps, shown, to_image, threshold)
 
 
 def measure(net: FinderNet, photos: list[Photo], thresholds: tuple[float, ...] = (0.2, 0.3, 0.5)) -> dict[str, dict[str, float]]:
-    """For each threshold: the share of boxes with a peak inside (found), the share of peaks inside
-    a box (precision), and peaks a photo."""
+    """For each threshold: the share of boxes with a mark inside (found), the share of marks inside
+    a box (precision), and marks a photo."""
     net.eval()
-    heats = [heat_of(net, img) for img, _b in photos]
-    net.train()
     out = {}
     for t in thresholds:
-        boxes = found = n_peaks = good = 0
-        for heat, (_img, bs) in zip(heats, photos, strict=True):
-            pts = [(s.x, s.y) for s in peaks(heat, t, 1.0)]
-            inside = [[b[0] <= x <= b[2] and b[1] <= y <= b[3] for b in bs] for x, y in pts]
-            boxes += len(bs)
-            found += sum(any(row[j] for row in inside) for j in range(len(bs)))
-            n_peaks += len(pts)
-            good += sum(any(row) for row in inside)
-        out[str(t)] = {"found": round(found / max(boxes, 1), 4), "precision": round(good / max(n_peaks, 1), 4),
-                       "peaks_per_photo": round(n_peaks / max(len(photos), 1), 2), "boxes": boxes}
+        hits = [box_hits(marks_seen(net, img, t), bs) for img, bs in photos]
+        boxes, found = sum(len(f) for f, _r in hits), sum(sum(f) for f, _r in hits)
+        marks, right = sum(len(r) for _f, r in hits), sum(sum(r) for _f, r in hits)
+        out[str(t)] = {"found": round(found / max(boxes, 1), 4), "precision": round(right / max(marks, 1), 4),
+                       "peaks_per_photo": round(marks / max(len(photos), 1), 2), "boxes": boxes}
+    net.train()
     return out
 
 
@@ -266,7 +258,7 @@ def batches(photos: list[Photo], rng: np.random.Generator, size: int) -> Iterato
 def train(photos: list[Photo], *, steps: int, seed: int, batch: int = 16) -> FinderNet:
     import torch
 
-    from vision.train.model import FinderNet, take_step
+    from vision.train.model import FinderNet, nhwc_tensor, take_step
 
     rng = np.random.default_rng(seed)
     torch.manual_seed(seed)
@@ -276,7 +268,7 @@ def train(photos: list[Photo], *, steps: int, seed: int, batch: int = 16) -> Fin
     t0 = time.time()
     for step, (x, bs) in zip(range(steps), batches(photos, rng, batch), strict=False):
         tg = [targets((CROP, CROP), b) for b in bs]
-        out = net(torch.from_numpy(x.astype(np.float32) / 255).permute(0, 3, 1, 2))
+        out = net(nhwc_tensor(x))
         loss = focal_loss(out, *(torch.from_numpy(np.stack([t[k] for t in tg])) for k in range(3)))
         take_step(opt, sched, loss, step, steps)
         if step % 250 == 0 or step == steps - 1:
