@@ -1080,6 +1080,9 @@ def _index_centres(quad: np.ndarray) -> list[np.ndarray]:
 
 _ONE_WORK = 640  # long side the single-card locator works on
 GRABCUT_SEED = 1  # OpenCV's random generator's seed for each GrabCut
+#: GrabCut works on the image shrunk to the first of these long sides, then the next if that
+#: outlines nothing: its time grows with the pixels, and a white card on white may need more
+GRABCUT_SIDES = (160, 240)
 #: an outline inside another at least this many times its size is not taken for the other's print
 MUCH_LARGER = 6.0
 
@@ -1210,21 +1213,9 @@ def card_outlines(img: np.ndarray, min_share: float = 0.01, *, grabcut: bool | N
     if (grabcut or (grabcut is None and not quads)) and min(sh, sw) >= 40:
         # no clean outline (clutter, shadow, a table as light as the card): let GrabCut split
         # the card from what surrounds it, starting from "the card is in the middle"
-        s = min(1.0, 240 / max(sh, sw))
-        tiny = cv2.resize(small, (int(sw * s), int(sh * s)), interpolation=cv2.INTER_AREA) if s < 1 else small
-        th, tw = tiny.shape[:2]
-        gc = np.zeros((th, tw), np.uint8)
-        bgd, fgd = np.zeros((1, 65), np.float64), np.zeros((1, 65), np.float64)
-        try:
-            # GrabCut seeds its colour models from OpenCV's shared random generator: seeded, one
-            # photo reads the same every time, whatever was read before it
-            cv2.setRNGSeed(GRABCUT_SEED)
-            cv2.grabCut(tiny, gc, (int(0.03 * tw), int(0.03 * th), int(0.94 * tw), int(0.94 * th)), bgd, fgd, 4,
-                        cv2.GC_INIT_WITH_RECT)
-            fg = np.where((gc == cv2.GC_FGD) | (gc == cv2.GC_PR_FGD), 255, 0).astype(np.uint8)
-            _large_quads(cv2.resize(fg, (sw, sh), interpolation=cv2.INTER_NEAREST), min_area, quads)
-        except cv2.error:
-            pass  # a flat image: GrabCut has nothing to model
+        for side in GRABCUT_SIDES:
+            if _grabcut_quads(small, side, min_area, quads):
+                break
     # a card lies inside the table's outline when the table is lighter than what surrounds it:
     # an outline inside one :data:`MUCH_LARGER` is not taken for its print, but left for the
     # corner indices to judge (nested_losers)
@@ -1236,6 +1227,29 @@ def card_outlines(img: np.ndarray, min_share: float = 0.01, *, grabcut: bool | N
         score = {id(q): round(_edge_support(edges, q), 1) for q in quads}
         quads.sort(key=lambda q: (-score[id(q)], -cv2.contourArea(q)))
     return [q / scale for q in quads]
+
+
+def _grabcut_quads(small: np.ndarray, side: int, min_area: float, quads: list[np.ndarray]) -> bool:
+    """Adds to ``quads`` the outlines GrabCut separates in ``small`` shrunk to ``side`` long,
+    starting from "the card is in the middle"; whether it added any."""
+    sh, sw = small.shape[:2]
+    s = min(1.0, side / max(sh, sw))
+    tiny = cv2.resize(small, (int(sw * s), int(sh * s)), interpolation=cv2.INTER_AREA) if s < 1 else small
+    th, tw = tiny.shape[:2]
+    gc = np.zeros((th, tw), np.uint8)
+    bgd, fgd = np.zeros((1, 65), np.float64), np.zeros((1, 65), np.float64)
+    before = len(quads)
+    try:
+        # GrabCut seeds its colour models from OpenCV's shared random generator: seeded, one
+        # photo reads the same every time, whatever was read before it
+        cv2.setRNGSeed(GRABCUT_SEED)
+        cv2.grabCut(tiny, gc, (int(0.03 * tw), int(0.03 * th), int(0.94 * tw), int(0.94 * th)), bgd, fgd, 4,
+                    cv2.GC_INIT_WITH_RECT)
+    except cv2.error:
+        return False  # a flat image: GrabCut has nothing to model
+    fg = np.where((gc == cv2.GC_FGD) | (gc == cv2.GC_PR_FGD), 255, 0).astype(np.uint8)
+    _large_quads(cv2.resize(fg, (sw, sh), interpolation=cv2.INTER_NEAREST), min_area, quads)
+    return len(quads) > before
 
 
 #: a card's printed marks (indices, pips, a court's picture) span about this share of its long
