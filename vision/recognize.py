@@ -1080,9 +1080,9 @@ def _index_centres(quad: np.ndarray) -> list[np.ndarray]:
 
 _ONE_WORK = 640  # long side the single-card locator works on
 GRABCUT_SEED = 1  # OpenCV's random generator's seed for each GrabCut
-#: GrabCut works on the image shrunk to the first of these long sides, then the next if that
-#: outlines nothing: its time grows with the pixels, and a white card on white may need more
-GRABCUT_SIDES = (160, 240)
+#: GrabCut works on the image shrunk to this long side: its time grows with the pixels, and
+#: most of its runs outline nothing (see HISTORY, session 39)
+GRABCUT_SIDE = 160
 #: an outline inside another at least this many times its size is not taken for the other's print
 MUCH_LARGER = 6.0
 
@@ -1213,9 +1213,7 @@ def card_outlines(img: np.ndarray, min_share: float = 0.01, *, grabcut: bool | N
     if (grabcut or (grabcut is None and not quads)) and min(sh, sw) >= 40:
         # no clean outline (clutter, shadow, a table as light as the card): let GrabCut split
         # the card from what surrounds it, starting from "the card is in the middle"
-        for side in GRABCUT_SIDES:
-            if _grabcut_quads(small, side, min_area, quads):
-                break
+        _grabcut_quads(small, GRABCUT_SIDE, min_area, quads)
     # a card lies inside the table's outline when the table is lighter than what surrounds it:
     # an outline inside one :data:`MUCH_LARGER` is not taken for its print, but left for the
     # corner indices to judge (nested_losers)
@@ -1229,16 +1227,15 @@ def card_outlines(img: np.ndarray, min_share: float = 0.01, *, grabcut: bool | N
     return [q / scale for q in quads]
 
 
-def _grabcut_quads(small: np.ndarray, side: int, min_area: float, quads: list[np.ndarray]) -> bool:
+def _grabcut_quads(small: np.ndarray, side: int, min_area: float, quads: list[np.ndarray]) -> None:
     """Adds to ``quads`` the outlines GrabCut separates in ``small`` shrunk to ``side`` long,
-    starting from "the card is in the middle"; whether it added any."""
+    starting from "the card is in the middle"."""
     sh, sw = small.shape[:2]
     s = min(1.0, side / max(sh, sw))
     tiny = cv2.resize(small, (int(sw * s), int(sh * s)), interpolation=cv2.INTER_AREA) if s < 1 else small
     th, tw = tiny.shape[:2]
     gc = np.zeros((th, tw), np.uint8)
     bgd, fgd = np.zeros((1, 65), np.float64), np.zeros((1, 65), np.float64)
-    before = len(quads)
     try:
         # GrabCut seeds its colour models from OpenCV's shared random generator: seeded, one
         # photo reads the same every time, whatever was read before it
@@ -1246,10 +1243,18 @@ def _grabcut_quads(small: np.ndarray, side: int, min_area: float, quads: list[np
         cv2.grabCut(tiny, gc, (int(0.03 * tw), int(0.03 * th), int(0.94 * tw), int(0.94 * th)), bgd, fgd, 4,
                     cv2.GC_INIT_WITH_RECT)
     except cv2.error:
-        return False  # a flat image: GrabCut has nothing to model
+        return  # a flat image: GrabCut has nothing to model
     fg = np.where((gc == cv2.GC_FGD) | (gc == cv2.GC_PR_FGD), 255, 0).astype(np.uint8)
-    _large_quads(cv2.resize(fg, (sw, sh), interpolation=cv2.INTER_NEAREST), min_area, quads)
-    return len(quads) > before
+    found: list[np.ndarray] = []
+    _large_quads(cv2.resize(fg, (sw, sh), interpolation=cv2.INTER_NEAREST), min_area, found)
+    # GrabCut takes the margin outside its rectangle for the table: an outline reaching that
+    # margin runs on to the photo's edge as far as anyone can tell, and is put there (a card
+    # the photo cuts off must show as cut off, see _on_border)
+    mx, my = (int(0.03 * tw) + 1.5) * sw / tw, (int(0.03 * th) + 1.5) * sh / th
+    for q in found:
+        x, y = q[:, 0], q[:, 1]
+        x[x <= mx], x[x >= sw - mx], y[y <= my], y[y >= sh - my] = 0, sw, 0, sh
+    quads += found
 
 
 #: a card's printed marks (indices, pips, a court's picture) span about this share of its long
@@ -1360,10 +1365,12 @@ def ink_outlines(img: np.ndarray, ink: Ink | None = None) -> list[np.ndarray]:
     small[0] = False
     marks = (small[labels] * 255).astype(np.uint8)
     out: list[np.ndarray] = []
+    # how far each pixel lies from a mark: the marks grown by a disc at any size, at the cost of one
+    gap = cv2.distanceTransform(255 - marks, cv2.DIST_L2, cv2.DIST_MASK_PRECISE)
     for share in (0.10, 0.18):  # marks this close (of the photo's short side) are one card's
         d = max(3, int(share * min(h, w)) | 1)
-        groups, _ = cv2.findContours(cv2.dilate(marks, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d))),
-                                     cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        grown = ((gap <= d / 2) * 255).astype(np.uint8)
+        groups, _ = cv2.findContours(grown, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         largest = sorted(groups, key=cv2.contourArea, reverse=True)[:2]
         # a card of few pips filling the photo: its corners' marks may lie further apart
         for group in [[g] for g in largest] + ([largest] if len(largest) == 2 and share == 0.18 else []):
@@ -1616,9 +1623,16 @@ def _read_by_marks(classifier: CardClassifier, image: np.ndarray, pyramid: Pyram
     if paired and _index_reader(classifier) is not None:  # read whole only where an index shows
         inked += [q for q, r in zip(paired, _read_warped(classifier, pyramid, paired), strict=True)
                   if r.label not in (UNKNOWN, "back") and r.confidence >= 0.5]
+    # a first look at every outline, then those that may win read again moved (as read_card does)
+    reads = _read_doubting(classifier, [pyramid.warp(q) for q in inked], colourless, moved=False)
+    top = max((p.confidence + 0.05 * shows for p, shows, _i in reads if p.label != UNKNOWN), default=0.0)
+    near = [i for i, (p, shows, _i) in enumerate(reads) if p.label != UNKNOWN
+            and p.confidence >= MAY_WIN[0] and p.confidence + 0.05 * shows >= top - MAY_WIN[1]]
+    for i, r in zip(near, _read_doubting(classifier, [pyramid.warp(inked[i]) for i in near], colourless),
+                    strict=True):
+        reads[i] = r
     # without colour the suit is the grey suit network's to say (:func:`_greyed`): the rank will do
-    shown = [(p, q) for q, (p, shows, index) in zip(inked, _read_doubting(
-        classifier, [pyramid.warp(q) for q in inked], colourless), strict=True)
+    shown = [(p, q) for q, (p, shows, index) in zip(inked, reads, strict=True)
         if p.confidence >= 0.5 and (shows or (colourless and suited(p.label) and index is not None
                                               and _shows_index(index) and index.label[:-1] == p.label[:-1]))]
     if not shown:
@@ -1686,8 +1700,10 @@ def _read_card(image: np.ndarray, classifier: CardClassifier, others: bool) -> D
         # (unless it made the outlines) and, unless GrabCut's outline reads a card surely, with
         # the hypotheses of recognize()
         more = [] if grabbed else [q for q in card_outlines(image, grabcut=True) if _unlike(q, quads)]
-        for q, (p, _shows, _index) in zip(more, _read_doubting(classifier, [pyramid.warp(q) for q in more], colourless),
-                                  strict=True):
+        for q, (p, _shows, index) in zip(more, _read_doubting(classifier, [pyramid.warp(q) for q in more], colourless),
+                                 strict=True):
+            if p.label == "back" and _back_unsure(q, index, h, w, share=BACK_SHARE):
+                p = held(p)  # as in _best_outline: a back the photo cuts off may be any patterned thing
             if p.label != UNKNOWN and p.confidence >= 0.5 and _surer(p.label, p.confidence, best):
                 best = Detection(p.label, p.confidence, q)
         # the card may show no edge (white on white, a sleeve's glare): guess its outline from
