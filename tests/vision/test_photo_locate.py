@@ -12,7 +12,7 @@ from vision.classify import load_default_classifier
 from vision.doubt import DOUBT
 from vision.images import at_megapixels
 from vision.locate import card_shaped, downscaled, nested_losers, outermost, soft
-from vision.recognize import _single_cards, card_outlines, read_card, recognize
+from vision.recognize import _on_border, _single_cards, card_outlines, read_card, recognize
 from vision.render import HELDOUT_DESIGN_SEEDS, render_card
 from vision.render.photo import _paste_card, background, camera, compose_scene
 
@@ -174,6 +174,15 @@ def test_recognize_is_not_sure_of_a_back_the_photo_cuts_off(seed: int) -> None:
     assert [(d.card, d.confidence > DOUBT) for d in recognize(_back_on_table(seed, 0.0), clf)] == [("back", True)]
     cut = recognize(_back_on_table(seed, 0.6), clf)
     assert cut and all(d.card != "back" or d.confidence <= DOUBT for d in cut), cut
+
+
+@pytest.mark.parametrize(("seed", "cut"), [(4, 0.4), (6, 0.4), (6, 0.6), (4, 0.0), (5, 0.0), (6, 0.0)])
+def test_grabcut_outlines_a_card_the_photo_cuts_off_up_to_the_edge(seed: int, cut: float) -> None:
+    """GrabCut takes a margin round the photo for the table: its outline of a card that runs off
+    the photo still reaches the edge, so the card shows as cut off; a card lying whole does not."""
+    photo = _back_on_table(seed, cut)
+    quads = card_outlines(photo, grabcut=True)
+    assert quads and _on_border(quads[0], *photo.shape[:2]) == (cut > 0), quads
 
 
 def test_a_court_s_picture_read_as_a_back_is_never_sure() -> None:
