@@ -1080,6 +1080,7 @@ def _index_centres(quad: np.ndarray) -> list[np.ndarray]:
 
 _ONE_WORK = 640  # long side the single-card locator works on
 GRABCUT_SEED = 1  # OpenCV's random generator's seed for each GrabCut
+GRABCUT_MARGIN = 0.03  # the share of each side round GrabCut's rectangle taken for the table
 #: GrabCut works on the image shrunk to this long side: its time grows with the pixels, and
 #: most of its runs outline nothing (see HISTORY, session 39)
 GRABCUT_SIDE = 160
@@ -1240,8 +1241,9 @@ def _grabcut_quads(small: np.ndarray, side: int, min_area: float, quads: list[np
         # GrabCut seeds its colour models from OpenCV's shared random generator: seeded, one
         # photo reads the same every time, whatever was read before it
         cv2.setRNGSeed(GRABCUT_SEED)
-        cv2.grabCut(tiny, gc, (int(0.03 * tw), int(0.03 * th), int(0.94 * tw), int(0.94 * th)), bgd, fgd, 4,
-                    cv2.GC_INIT_WITH_RECT)
+        mx, my = int(GRABCUT_MARGIN * tw), int(GRABCUT_MARGIN * th)
+        cv2.grabCut(tiny, gc, (mx, my, int((1 - 2 * GRABCUT_MARGIN) * tw), int((1 - 2 * GRABCUT_MARGIN) * th)),
+                    bgd, fgd, 4, cv2.GC_INIT_WITH_RECT)
     except cv2.error:
         return  # a flat image: GrabCut has nothing to model
     fg = np.where((gc == cv2.GC_FGD) | (gc == cv2.GC_PR_FGD), 255, 0).astype(np.uint8)
@@ -1250,10 +1252,10 @@ def _grabcut_quads(small: np.ndarray, side: int, min_area: float, quads: list[np
     # GrabCut takes the margin outside its rectangle for the table: an outline reaching that
     # margin runs on to the photo's edge as far as anyone can tell, and is put there (a card
     # the photo cuts off must show as cut off, see _on_border)
-    mx, my = (int(0.03 * tw) + 1.5) * sw / tw, (int(0.03 * th) + 1.5) * sh / th
+    near_x, near_y = (mx + 1.5) * sw / tw, (my + 1.5) * sh / th
     for q in found:
         x, y = q[:, 0], q[:, 1]
-        x[x <= mx], x[x >= sw - mx], y[y <= my], y[y >= sh - my] = 0, sw, 0, sh
+        x[x <= near_x], x[x >= sw - near_x], y[y <= near_y], y[y >= sh - near_y] = 0, sw, 0, sh
     quads += found
 
 
@@ -1626,8 +1628,7 @@ def _read_by_marks(classifier: CardClassifier, image: np.ndarray, pyramid: Pyram
     # a first look at every outline, then those that may win read again moved (as read_card does)
     reads = _read_doubting(classifier, [pyramid.warp(q) for q in inked], colourless, moved=False)
     top = max((p.confidence + 0.05 * shows for p, shows, _i in reads if p.label != UNKNOWN), default=0.0)
-    near = [i for i, (p, shows, _i) in enumerate(reads) if p.label != UNKNOWN
-            and p.confidence >= MAY_WIN[0] and p.confidence + 0.05 * shows >= top - MAY_WIN[1]]
+    near = _may_win(reads, top)
     for i, r in zip(near, _read_doubting(classifier, [pyramid.warp(inked[i]) for i in near], colourless),
                     strict=True):
         reads[i] = r
@@ -1644,6 +1645,13 @@ def _read_by_marks(classifier: CardClassifier, image: np.ndarray, pyramid: Pyram
 #: an outline read at first look at least ``MAY_WIN[0]`` and within ``MAY_WIN[1]`` of the best
 #: may win once read moved, and is read so
 MAY_WIN = (0.3, 0.2)
+
+
+def _may_win(reads: list[tuple[Prediction, bool, Prediction | None]], top: float) -> list[int]:
+    """Which first-look readings may win once read moved (:data:`MAY_WIN`), ``top`` being the best
+    one's rank key (its confidence, 0.05 more if its corner shows its index)."""
+    return [i for i, (p, shows, _index) in enumerate(reads) if p.label != UNKNOWN
+            and p.confidence >= MAY_WIN[0] and p.confidence + 0.05 * shows >= top - MAY_WIN[1]]
 
 
 def _best_outline(quads: list[np.ndarray], reads: list[tuple[Prediction, bool, Prediction | None]],
@@ -1681,8 +1689,7 @@ def _read_card(image: np.ndarray, classifier: CardClassifier, others: bool) -> D
     _turn_squarish(classifier, pyramid, quads, reads, colourless, moved=False)
     _grow_frames(classifier, pyramid, quads, reads, colourless, h * w, moved=False)
     _first, best_key, _shows = _best_outline(quads, reads, h, w)
-    near = [i for i, (p, shows, _index) in enumerate(reads) if p.label != UNKNOWN
-            and p.confidence >= MAY_WIN[0] and p.confidence + 0.05 * shows >= best_key - MAY_WIN[1]]
+    near = _may_win(reads, best_key)
     for i, r in zip(near, _read_doubting(classifier, [pyramid.warp(quads[i]) for i in near], colourless), strict=True):
         reads[i] = r
     best, best_key, best_shows = _best_outline(quads, reads, h, w)
