@@ -12,7 +12,6 @@ are left out.
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,10 +19,9 @@ from typing import Any
 
 import numpy as np
 
-from vision.errors import ImageFileError, PhotoLabelError
+from vision.errors import PhotoLabelError
 from vision.finder import IndexFinder, IndexMark
-from vision.images import read_image
-from vision.photo_bench import peak_resident_mb, table_rows, time_figures
+from vision.photo_bench import read_each, table_rows, time_figures, timed
 
 #: the CSVs a folder's boxes may be listed in, in the order they are looked for
 BOX_TABLES = ("labels.csv", "index.csv")
@@ -113,18 +111,11 @@ def measure_finder(photos: Sequence[BoxedPhoto], finder: IndexFinder, threshold:
                    progress: Callable[[int, int], None] | None = None) -> FinderReport:
     """Mark each photo's indices, one photo at a time, and compare with its boxes."""
     report = FinderReport(threshold)
-    for i, photo in enumerate(photos):
-        try:
-            image = read_image(photo.path)
-        except ImageFileError as exc:
-            report.skipped.append((str(photo.path), exc.reason))
-            continue
-        began, began_cpu = time.perf_counter(), time.process_time()
-        marks = finder.find(image, threshold)
-        ms, cpu_ms = (time.perf_counter() - began) * 1e3, (time.process_time() - began_cpu) * 1e3
-        found, right = box_hits(marks, photo.boxes)
-        report.readings.append(FinderReading(photo, found, right, ms, cpu_ms))
-        report.peak_mb = peak_resident_mb()
-        if progress is not None:
-            progress(i + 1, len(photos))
+
+    def one(i: int, image: np.ndarray) -> None:
+        marks, ms, cpu_ms = timed(lambda: finder.find(image, threshold))
+        found, right = box_hits(marks, photos[i].boxes)
+        report.readings.append(FinderReading(photos[i], found, right, ms, cpu_ms))
+
+    read_each(report, [photo.path for photo in photos], one, progress=progress)
     return report

@@ -28,7 +28,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
@@ -216,6 +216,44 @@ def peak_resident_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+class BenchReport(Protocol):
+    """What every photo bench's report keeps besides its readings."""
+
+    skipped: list[tuple[str, str]]
+    peak_mb: float
+
+
+def read_each(report: BenchReport, paths: Sequence[str | Path], read: Callable[[int, np.ndarray], None], *,
+              megapixels: float | None = None, progress: Callable[[int, int], None] | None = None) -> None:
+    """Opens the photos of ``paths`` one at a time (each resized to ``megapixels`` first if given,
+    untimed) and hands each to ``read`` with its place in ``paths``. A photo that cannot be opened
+    is added to ``report.skipped`` with its reason; after each photo read, ``report.peak_mb`` is
+    brought up to date and ``progress`` told how many of ``paths`` are done."""
+    for i, path in enumerate(paths):
+        try:
+            image = read_image(path)
+        except ImageFileError as exc:
+            report.skipped.append((str(path), exc.reason))
+            continue
+        if megapixels is not None:
+            image = at_megapixels(image, megapixels)
+        read(i, image)
+        del image  # one photo held at a time
+        report.peak_mb = peak_resident_mb()
+        if progress is not None:
+            progress(i + 1, len(paths))
+
+
+_T = TypeVar("_T")
+
+
+def timed(work: Callable[[], _T]) -> tuple[_T, float, float]:
+    """``work()``'s result, and the wall and the CPU milliseconds it took."""
+    began, began_cpu = time.perf_counter(), time.process_time()
+    out = work()
+    return out, (time.perf_counter() - began) * 1e3, (time.process_time() - began_cpu) * 1e3
+
+
 def _figures(readings: Sequence[PhotoReading]) -> dict[str, int]:
     return {"photos": len(readings), "right": sum(r.right for r in readings),
             "confident_mistakes": sum(not r.right and r.confidence >= CONFIDENT for r in readings)}
@@ -259,30 +297,22 @@ def measure(items: Sequence[tuple[Path, str]], classifier: CardClassifier, *, cr
 
     report = PhotoReport("crops" if crops else "recognize" if whole_photo else "photos", megapixels=megapixels)
     groups = capture_groups(path for path, _truth in items)
-    for i, (path, truth) in enumerate(items):
-        try:
-            image = read_image(path)
-        except ImageFileError as exc:
-            report.skipped.append((str(path), exc.reason))
-            continue
-        if megapixels is not None:
-            image = at_megapixels(image, megapixels)
-        began, began_cpu = time.perf_counter(), time.process_time()
+
+    def read(image: np.ndarray) -> tuple[str, float]:
         if crops:
             p = classifier.classify([image])[0]
-            card, confidence = p.label, p.confidence
-        elif whole_photo:
+            return p.label, p.confidence
+        if whole_photo:
             found = recognize(image, classifier)
-            card, confidence = (found[0].card, found[0].confidence) if found else (UNKNOWN, 0.0)
-        else:
-            d = read_card(image, classifier)
-            card, confidence = d.card, d.confidence
-        report.readings.append(PhotoReading(str(path), truth, card, float(confidence),
-                                            (time.perf_counter() - began) * 1e3, groups.get(str(path), "-"),
-                                            (time.process_time() - began_cpu) * 1e3,
-                                            colour_strength(image) < COLOURLESS))
-        del image
-        report.peak_mb = peak_resident_mb()
-        if progress is not None:
-            progress(i + 1, len(items))
+            return (found[0].card, found[0].confidence) if found else (UNKNOWN, 0.0)
+        d = read_card(image, classifier)
+        return d.card, d.confidence
+
+    def one(i: int, image: np.ndarray) -> None:
+        path, truth = items[i]
+        (card, confidence), ms, cpu_ms = timed(lambda: read(image))
+        report.readings.append(PhotoReading(str(path), truth, card, float(confidence), ms, groups.get(str(path), "-"),
+                                            cpu_ms, colour_strength(image) < COLOURLESS))
+
+    read_each(report, [path for path, _truth in items], one, megapixels=megapixels, progress=progress)
     return report

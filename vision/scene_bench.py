@@ -16,17 +16,17 @@ or more.
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from vision.api import BACK, CONFIDENT, CardClassifier
-from vision.errors import ImageFileError, PhotoLabelError
-from vision.images import at_megapixels, read_image
-from vision.photo_bench import label_of, peak_resident_mb, table_rows, time_figures
+from vision.errors import PhotoLabelError
+from vision.photo_bench import label_of, read_each, table_rows, time_figures, timed
 
 #: what ``other_labels`` may name, as the card labels a reading gives
 _OTHERS = {"BLACK JOKER": "BJ", "RED JOKER": "RJ", "JOKER": "RJ BJ"}
@@ -154,21 +154,10 @@ def measure_scenes(scenes: Sequence[Scene], classifier: CardClassifier, *, megap
     from vision.recognize import recognize
 
     report = SceneReport(megapixels=megapixels)
-    for i, scene in enumerate(scenes):
-        try:
-            image = read_image(scene.path)
-        except ImageFileError as exc:
-            report.skipped.append((str(scene.path), exc.reason))
-            continue
-        if megapixels is not None:
-            image = at_megapixels(image, megapixels)
-        began, began_cpu = time.perf_counter(), time.process_time()
-        found = recognize(image, classifier)
-        report.readings.append(SceneReading(scene, tuple((d.card, float(d.confidence)) for d in found),
-                                            (time.perf_counter() - began) * 1e3,
-                                            (time.process_time() - began_cpu) * 1e3))
-        del image
-        report.peak_mb = peak_resident_mb()
-        if progress is not None:
-            progress(i + 1, len(scenes))
+
+    def one(i: int, image: np.ndarray) -> None:
+        found, ms, cpu_ms = timed(lambda: recognize(image, classifier))
+        report.readings.append(SceneReading(scenes[i], tuple((d.card, float(d.confidence)) for d in found), ms, cpu_ms))
+
+    read_each(report, [scene.path for scene in scenes], one, megapixels=megapixels, progress=progress)
     return report
