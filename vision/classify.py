@@ -12,12 +12,13 @@ on black cards the card network reads unsurely (``cards_suit.onnx``, :func:`weig
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar, cast
 
 import numpy as np
 import onnxruntime as ort
@@ -92,6 +93,22 @@ def side_file(classifier: object, key: str, what: str) -> Path | None:
     if not path.exists():
         raise ModelFileError(f"{classifier.model_path.name} names {what}, {path} is missing")
     return path
+
+
+_Side = TypeVar("_Side")
+
+
+@functools.lru_cache(maxsize=4)
+def _side_loaded(make: Callable[[Path], object], path: Path) -> object:
+    return make(path)
+
+
+def side_network(classifier: object, key: str, what: str, make: Callable[[Path], _Side]) -> _Side | None:
+    """The network of ``what`` that ``cards.json`` names under ``key`` beside ``classifier``'s
+    model (see :func:`side_file`), made from its file by ``make`` once and kept (a few such
+    networks at most); None for a classifier without a model file or a model without one."""
+    path = side_file(classifier, key, what)
+    return None if path is None else cast(_Side, _side_loaded(make, path))
 
 
 def model_id(path: Path) -> str:

@@ -12,7 +12,6 @@ The table pipeline never loads it: the mat's layout says where the cards are.
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,7 +20,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.api import CardClassifier
-from vision.classify import side_file, side_session
+from vision.classify import side_network, side_session
 from vision.model_input import to_tensor
 
 FINDER_FILE = "cards_finder.onnx"
@@ -96,13 +95,7 @@ class IndexFinder:
         return marks_of(maps, shown, to_image, threshold)
 
 
-@functools.lru_cache(maxsize=2)
-def _load(path: Path) -> IndexFinder:
-    return IndexFinder(path)
-
-
 def finder_for(classifier: CardClassifier) -> IndexFinder | None:
     """The index finder beside ``classifier``'s model (named by ``finder_model`` in its
     ``cards.json``), loaded once; None for a classifier without a model file or a model without one."""
-    path = side_file(classifier, "finder_model", "an index finder")
-    return None if path is None else _load(path)
+    return side_network(classifier, "finder_model", "an index finder", IndexFinder)

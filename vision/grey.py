@@ -14,7 +14,6 @@ The table pipeline never loads it: the mat's camera sees colour.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -22,7 +21,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.api import CardClassifier
-from vision.classify import side_file, side_session
+from vision.classify import side_network, side_session
 from vision.model_input import Image, half_turned, preprocess_batch, to_tensor
 
 #: the network's answers, in its order
@@ -51,13 +50,7 @@ class GreySuits:
         return both
 
 
-@functools.lru_cache(maxsize=2)
-def _load(path: Path) -> GreySuits:
-    return GreySuits(path)
-
-
 def grey_suits_for(classifier: CardClassifier) -> GreySuits | None:
     """The grey suit network beside ``classifier``'s model (named by ``grey_model`` in its
     ``cards.json``), loaded once; None for a classifier without a model file or a model without one."""
-    path = side_file(classifier, "grey_model", "a grey suit network")
-    return None if path is None else _load(path)
+    return side_network(classifier, "grey_model", "a grey suit network", GreySuits)
