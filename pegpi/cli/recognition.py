@@ -9,7 +9,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from games.errors import PegpiError
 from vision.bench import DESIGN_POOLS, SECTIONS
@@ -365,6 +365,27 @@ def _one_thread() -> None:
     cv2.setNumThreads(1)
 
 
+_Labelled = TypeVar("_Labelled")
+
+
+def _labelled(folder: Path, read: Callable[[Path], list[_Labelled]]) -> list[_Labelled]:
+    """``read(folder)``, the labelled photos of a bench's folder; what is wrong with the folder or
+    its labels as a :class:`PegpiError` that names it."""
+    from vision.errors import PhotoLabelError
+
+    if not folder.is_dir():
+        raise PegpiError(f"no folder at {folder}")
+    try:
+        return read(folder)
+    except PhotoLabelError as exc:
+        raise PegpiError(str(exc)) from None
+
+
+def _print_skipped(res: dict[str, Any]) -> None:
+    for sk in res["skipped"]:
+        print(f"  skipped: {sk['photo']}: {sk['reason']}")
+
+
 def cmd_bench_photos(args: argparse.Namespace) -> int:
     from vision.api import CONFIDENT, IMAGE_EXT
     from vision.errors import PhotoLabelError
@@ -403,25 +424,18 @@ def cmd_bench_photos(args: argparse.Namespace) -> int:
         print(f"  red and black swapped: {red['count']} ({red['confident']} confident)")
     for m in res["mistakes"]:
         print(f"  wrong: {m['photo']}: {m['truth']} read as {m['read']} ({m['confidence']:.2f})")
-    for sk in res["skipped"]:
-        print(f"  skipped: {sk['photo']}: {sk['reason']}")
+    _print_skipped(res)
     return 0
 
 
 def cmd_bench_scenes(args: argparse.Namespace) -> int:
     from vision.api import CONFIDENT
-    from vision.errors import PhotoLabelError
     from vision.scene_bench import measure_scenes, read_labels
 
     _one_thread()
     if args.every < 1:
         raise PegpiError(f"--every wants a whole number of 1 or more (got {args.every})")
-    if not args.folder.is_dir():
-        raise PegpiError(f"no folder at {args.folder}")
-    try:
-        scenes = read_labels(args.folder)[::args.every]
-    except PhotoLabelError as exc:
-        raise PegpiError(str(exc)) from None
+    scenes = _labelled(args.folder, read_labels)[::args.every]
     megapixels = _megapixels(args.megapixels)
     clf = _classifier("none", args.model)
     res = measure_scenes(scenes, clf, megapixels=megapixels, progress=_after_each_photo(10, args.json)).as_dict()
@@ -438,13 +452,11 @@ def cmd_bench_scenes(args: argparse.Namespace) -> int:
     for m in res["photos_with_misses"]:
         wrong = ", ".join(f"{w['card']} ({w['confidence']:.2f})" for w in m["wrong"])
         print(f"  {m['photo']}: missed {' '.join(m['missed']) or 'none'}" + (f"; wrong {wrong}" if wrong else ""))
-    for sk in res["skipped"]:
-        print(f"  skipped: {sk['photo']}: {sk['reason']}")
+    _print_skipped(res)
     return 0
 
 
 def cmd_bench_finder(args: argparse.Namespace) -> int:
-    from vision.errors import PhotoLabelError
     from vision.finder import MARK_FROM, finder_for
     from vision.finder_bench import measure_finder, read_boxes
 
@@ -452,14 +464,7 @@ def cmd_bench_finder(args: argparse.Namespace) -> int:
     threshold = MARK_FROM if args.threshold is None else args.threshold
     if not 0 < threshold < 1:
         raise PegpiError(f"--threshold wants a heat between 0 and 1 (got {threshold})")
-    photos = []
-    for folder in args.folders:
-        if not folder.is_dir():
-            raise PegpiError(f"no folder at {folder}")
-        try:
-            photos += read_boxes(folder)
-        except PhotoLabelError as exc:
-            raise PegpiError(str(exc)) from None
+    photos = [photo for folder in args.folders for photo in _labelled(folder, read_boxes)]
     clf = _classifier("none")
     finder = finder_for(clf)
     if finder is None:
@@ -474,8 +479,7 @@ def cmd_bench_finder(args: argparse.Namespace) -> int:
               f"photo, {res['marks_right']:.1%} of them in a box; {_cost(res)}")
         print("  by group: " + "; ".join(f"{g} {v['found']}/{v['boxes']} ({v['marks_per_photo']} marks a photo)"
                                          for g, v in res["by_group"].items()))
-    for sk in res["skipped"]:
-        print(f"  skipped: {sk['photo']}: {sk['reason']}")
+    _print_skipped(res)
     return 0
 
 
