@@ -90,12 +90,17 @@ class FinderReport:
 
 
 def _figures(readings: Sequence[FinderReading]) -> dict[str, Any]:
-    boxes = sum(len(r.found) for r in readings)
-    marks = sum(len(r.right) for r in readings)
-    return {"photos": len(readings), "boxes": boxes, "found": sum(sum(r.found) for r in readings),
-            "found_share": round(sum(sum(r.found) for r in readings) / boxes, 4) if boxes else None,
-            "marks": marks, "marks_right": round(sum(sum(r.right) for r in readings) / marks, 4) if marks else None,
+    boxes, found, marks, right = hit_counts([(r.found, r.right) for r in readings])
+    return {"photos": len(readings), "boxes": boxes, "found": found,
+            "found_share": round(found / boxes, 4) if boxes else None,
+            "marks": marks, "marks_right": round(right / marks, 4) if marks else None,
             "marks_per_photo": round(marks / len(readings), 2) if readings else None}
+
+
+def hit_counts(hits: Sequence[tuple[tuple[bool, ...], tuple[bool, ...]]]) -> tuple[int, int, int, int]:
+    """Of photos' :func:`box_hits`: the boxes, the boxes found, the marks, and the marks in a box."""
+    return (sum(len(f) for f, _r in hits), sum(sum(f) for f, _r in hits),
+            sum(len(r) for _f, r in hits), sum(sum(r) for _f, r in hits))
 
 
 def box_hits(marks: Sequence[IndexMark], boxes: np.ndarray) -> tuple[tuple[bool, ...], tuple[bool, ...]]:

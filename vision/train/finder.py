@@ -29,7 +29,7 @@ import numpy as np
 
 from vision.api import CARD_MM
 from vision.finder import FINDER_FILE, LONG_SIDE, STRIDE, IndexMark, finder_input, marks_of
-from vision.finder_bench import box_hits, read_boxes
+from vision.finder_bench import box_hits, hit_counts, read_boxes
 from vision.render import design_from_seed, index_box, render_card
 from vision.render.cards import CARD_IDS, is_heldout
 from vision.render.photo import compose_scene
@@ -240,9 +240,7 @@ def measure(net: FinderNet, photos: list[Photo], thresholds: tuple[float, ...] =
     net.eval()
     out = {}
     for t in thresholds:
-        hits = [box_hits(marks_seen(net, img, t), bs) for img, bs in photos]
-        boxes, found = sum(len(f) for f, _r in hits), sum(sum(f) for f, _r in hits)
-        marks, right = sum(len(r) for _f, r in hits), sum(sum(r) for _f, r in hits)
+        boxes, found, marks, right = hit_counts([box_hits(marks_seen(net, img, t), bs) for img, bs in photos])
         out[str(t)] = {"found": round(found / max(boxes, 1), 4), "precision": round(right / max(marks, 1), 4),
                        "peaks_per_photo": round(marks / max(len(photos), 1), 2), "boxes": boxes}
     net.train()
