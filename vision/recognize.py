@@ -1520,6 +1520,13 @@ def _back_unsure(quad: np.ndarray, index: Prediction | None, h: int, w: int, *, 
     return _on_border(quad, h, w) or not _back_shown(quad, index, h * w, share)
 
 
+def _back_judged(p: Prediction, quad: np.ndarray, index: Prediction | None, h: int, w: int) -> Prediction:
+    """``p``, an outline's reading in an ``h`` x ``w`` photo of one card, held below sure if it is a
+    back not surely one (:func:`_back_unsure`): a patch of pattern the photo cuts off, a court's
+    framed picture."""
+    return held(p) if p.label == "back" and _back_unsure(quad, index, h, w, share=BACK_SHARE) else p
+
+
 def _on_border(quad: np.ndarray, h: int, w: int, share: float = 0.015) -> bool:
     """Whether two or more corners of ``quad`` lie on the photo's edge (within ``share`` of its
     size): an outline the photo cuts off."""
@@ -1664,8 +1671,8 @@ def _best_outline(quads: list[np.ndarray], reads: list[tuple[Prediction, bool, P
     best: Detection | None = None
     best_key, best_shows = 0.0, False
     for i, (q, (p, shows, index)) in enumerate(zip(quads, reads, strict=True)):
-        if i and p.label == "back" and _back_unsure(q, index, h, w, share=BACK_SHARE):
-            p = held(p)
+        if i:  # the photo's own frame is no outline that could cut a card off
+            p = _back_judged(p, q, index, h, w)
         key = p.confidence + (0.05 if shows else 0.0)
         if i not in losers and p.label != UNKNOWN and p.confidence >= 0.5 and key > best_key:
             best, best_key, best_shows = Detection(p.label, p.confidence, q), key, shows
@@ -1709,8 +1716,7 @@ def _read_card(image: np.ndarray, classifier: CardClassifier, others: bool) -> D
         more = [] if grabbed else [q for q in card_outlines(image, grabcut=True) if _unlike(q, quads)]
         for q, (p, _shows, index) in zip(more, _read_doubting(classifier, [pyramid.warp(q) for q in more], colourless),
                                  strict=True):
-            if p.label == "back" and _back_unsure(q, index, h, w, share=BACK_SHARE):
-                p = held(p)  # as in _best_outline: a back the photo cuts off may be any patterned thing
+            p = _back_judged(p, q, index, h, w)
             if p.label != UNKNOWN and p.confidence >= 0.5 and _surer(p.label, p.confidence, best):
                 best = Detection(p.label, p.confidence, q)
         # the card may show no edge (white on white, a sleeve's glare): guess its outline from
