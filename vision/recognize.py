@@ -318,16 +318,17 @@ def _strip_hypotheses(contour: np.ndarray, grey: np.ndarray, *, inner_edge: bool
     # an edge of a card crosses the whole row; the frame of a court picture stops short of it
     full = np.percentile(gx[int(0.02 * S):max(int(0.02 * S) + 1, int(0.98 * S))], 8, axis=0)
     full = cv2.GaussianBlur(full.reshape(1, -1), (0, 0), 1.5).ravel()
+    # an edge stands well above the row's usual gradient
+    strong, strong_full = 2.5 * float(np.median(profile)) + 1.0, 2.5 * float(np.median(full)) + 1.0
     hyps = []
     for along, across in ((short / ASPECT, short), (short * ASPECT, short)):
         if along > long_ * 1.02:
             continue
         card_w = min(along, across)
         gap = max(3, int(0.15 * card_w))
-        peaks = [i for i in range(1, L - 1) if profile[i] >= profile[max(0, i - gap):i + gap + 1].max()
-                 and profile[i] > 2.5 * float(np.median(profile)) + 1.0]
-        inner = [x for x in peaks if 0.2 * card_w < x < long_ - 0.2 * card_w
-                 and full[x] > 2.5 * float(np.median(full)) + 1.0]
+        peaks = [i for i in range(1, L - 1) if profile[i] > strong
+                 and profile[i] >= profile[max(0, i - gap):i + gap + 1].max()]
+        inner = [x for x in peaks if 0.2 * card_w < x < long_ - 0.2 * card_w and full[x] > strong_full]
         if inner_edge and not inner:
             continue
         starts = {0.0, long_ - along}
@@ -861,7 +862,10 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     if unsure and read_indices is not None:
         # an outline a little off its card cuts the index: read the outlines near it, and take
         # the surest that reads the same card surely
-        unsure = sorted(unsure, key=lambda u: -u[0])[:MAX_UNSURE]
+        # a card read whole at over 0.9 ranks above any guess at it (:func:`_clash`, a face is
+        # reported once): its guesses are not read again
+        read_whole = {d.card for d, whole in found if whole and d.confidence > 0.9}
+        unsure = [u for u in sorted(unsure, key=lambda u: -u[0])[:MAX_UNSURE] if u[2] not in read_whole]
         moved = [_nudged(u[1]) for u in unsure]
         again: list[list[Prediction]] = [[] for _ in unsure]
         for ways in (1, 2):  # an edge's guess at one index corner is read again at that corner only
