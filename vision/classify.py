@@ -421,10 +421,10 @@ class OnnxCardClassifier:
         odds: Floats = clubs.reshape(-1, len(pre)).mean(axis=0)
         return odds
 
-    def run(self, crops: Sequence[Image], *, embeddings: bool = True) -> tuple[Floats, Floats]:
+    def run(self, crops: Sequence[Image], *, embeddings: bool = True, moved: bool = True) -> tuple[Floats, Floats]:
         """Calibrated probabilities over :attr:`model_labels` and unit embeddings, one row per
-        crop (``embeddings=False``: see :meth:`outputs`)."""
-        probs, emb, _ = self.outputs(crops, index=False, embeddings=embeddings)
+        crop (``embeddings=False``, ``moved=False``: see :meth:`outputs`)."""
+        probs, emb, _ = self.outputs(crops, index=False, embeddings=embeddings, moved=moved)
         return probs, emb
 
     def index_predictions(self, corner: Floats, *, ranks_only: bool = False) -> list[Prediction]:
@@ -516,12 +516,13 @@ class OnnxCardClassifier:
             out.append(Prediction(label, conf))
         return out
 
-    def classify(self, crops: Sequence[Image]) -> list[Prediction]:
+    def classify(self, crops: Sequence[Image], *, moved: bool = True) -> list[Prediction]:
         """Read each upright crop: a card id (``"10H"``, ``"RJ"``, an enrolled name), ``"back"``
         or ``"unknown"``, with a calibrated confidence; a club or spade whose corner index and
         suit network both give the other suit is held at :data:`vision.doubt.DOUBT`, so the
-        table asks."""
-        probs, emb = self.run(crops, embeddings=False)
+        table asks. ``moved=False``: a first look, no unsure crop read again moved (see
+        :meth:`outputs`)."""
+        probs, emb = self.run(crops, embeddings=False, moved=moved)
         whole = self.predict(probs, emb)
         if not self.reads_index or self.decks or self.suit_session is None:
             return whole

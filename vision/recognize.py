@@ -38,6 +38,7 @@ import cv2
 import numpy as np
 
 from vision.api import CARD_MM, UNKNOWN, CardClassifier, Prediction
+from vision.classify import OnnxCardClassifier
 from vision.doubt import COLOURLESS, DOUBT, INDEX_SAYS, colour_strength, doubted, held, suited
 from vision.finder import finder_for
 from vision.grey import SUITS as GREY_SUITS
@@ -702,11 +703,24 @@ def _read_hypotheses(classifier: CardClassifier, image: Pyramid, quads: list[np.
             out += _read_quads(classifier, [image.warp(q) for q in part])
             continue
         index = _read_warped(classifier, image, part)
-        keep = [j for j in range(len(part)) if i + j < n_whole or index[j].label not in (UNKNOWN, "back")]
-        whole = iter(classifier.classify([image.warp(part[j]) for j in keep]) if keep else [])
-        chosen = set(keep)
-        out += [(next(whole), index[j]) if j in chosen else None for j in range(len(part))]
+        outlines = [j for j in range(len(part)) if i + j < n_whole]
+        guesses = [j for j in range(len(part)) if i + j >= n_whole and index[j].label not in (UNKNOWN, "back")]
+        read = dict(zip(outlines, _whole_readings(classifier, [image.warp(part[j]) for j in outlines]), strict=True))
+        # a guess is taken by its index, the whole card only confirming it: a first look will do
+        read |= zip(guesses, _whole_readings(classifier, [image.warp(part[j]) for j in guesses], moved=False),
+                    strict=True)
+        out += [(read[j], index[j]) if j in read else None for j in range(len(part))]
     return out
+
+
+def _whole_readings(classifier: CardClassifier, crops: list[np.ndarray], *, moved: bool = True) -> list[Prediction]:
+    """The whole-card readings of ``crops``; ``moved=False``: at a first look, if the classifier
+    reads unsure crops again moved (:meth:`vision.classify.OnnxCardClassifier.classify`)."""
+    if not crops:
+        return []
+    if not moved and isinstance(classifier, OnnxCardClassifier):
+        return classifier.classify(crops, moved=False)
+    return classifier.classify(crops)
 
 
 #: a card seen less than this many pixels high is never read surely: its index is a few pixels
