@@ -145,6 +145,12 @@ def test_a_crop_still_unsure_both_ways_round_is_read_again_moved_and_all_its_rea
     # a first look over many outlines (moved=False) reads none of them moved
     first_look = OnnxCardClassifier(path, suits=False).outputs(crops, index=False, moved=False)[0]
     assert np.allclose(first_look, two_ways, atol=1e-6)
+    # and so does classify asked for a first look (recognize's guesses, taken by their index)
+    asked = OnnxCardClassifier(path, suits=False)
+    assert np.allclose(asked.run(crops, moved=False)[0], two_ways, atol=1e-6)
+    assert [p.label for p in asked.classify(crops, moved=False)] == \
+        [asked.model_labels[k] for k in two_ways.argmax(axis=1)]
+    assert not np.allclose(read[unsure], two_ways[unsure], atol=1e-3)  # moving changed the unsure ones
     # an unsure crop's reading: the mean of ten, as given and moved 3 px four ways, each both ways round
     pre = preprocess_batch(crops)
     views = [pre] + shifted(pre, ((3, 0), (-3, 0), (0, 3), (0, -3)))
