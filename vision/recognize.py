@@ -705,10 +705,10 @@ def _read_hypotheses(classifier: CardClassifier, image: Pyramid, quads: list[np.
         index = _read_warped(classifier, image, part)
         outlines = [j for j in range(len(part)) if i + j < n_whole]
         guesses = [j for j in range(len(part)) if i + j >= n_whole and index[j].label not in (UNKNOWN, "back")]
-        read = dict(zip(outlines, _whole_readings(classifier, [image.warp(part[j]) for j in outlines]), strict=True))
         # a guess is taken by its index, the whole card only confirming it: a first look will do
-        read |= zip(guesses, _whole_readings(classifier, [image.warp(part[j]) for j in guesses], moved=False),
-                    strict=True)
+        whole = _whole_readings(classifier, [image.warp(part[j]) for j in outlines]) + \
+            _whole_readings(classifier, [image.warp(part[j]) for j in guesses], moved=False)
+        read = dict(zip(outlines + guesses, whole, strict=True))
         out += [(read[j], index[j]) if j in read else None for j in range(len(part))]
     return out
 
@@ -1232,7 +1232,7 @@ def card_outlines(img: np.ndarray, min_share: float = 0.01, *, grabcut: bool | N
     if (grabcut or (grabcut is None and not quads)) and min(sh, sw) >= 40:
         # no clean outline (clutter, shadow, a table as light as the card): let GrabCut split
         # the card from what surrounds it, starting from "the card is in the middle"
-        _grabcut_quads(small, GRABCUT_SIDE, min_area, quads)
+        _grabcut_quads(small, min_area, quads)
     # a card lies inside the table's outline when the table is lighter than what surrounds it:
     # an outline inside one :data:`MUCH_LARGER` is not taken for its print, but left for the
     # corner indices to judge (nested_losers)
@@ -1246,11 +1246,11 @@ def card_outlines(img: np.ndarray, min_share: float = 0.01, *, grabcut: bool | N
     return [q / scale for q in quads]
 
 
-def _grabcut_quads(small: np.ndarray, side: int, min_area: float, quads: list[np.ndarray]) -> None:
-    """Adds to ``quads`` the outlines GrabCut separates in ``small`` shrunk to ``side`` long,
-    starting from "the card is in the middle"."""
+def _grabcut_quads(small: np.ndarray, min_area: float, quads: list[np.ndarray]) -> None:
+    """Adds to ``quads`` the outlines GrabCut separates in ``small`` shrunk to :data:`GRABCUT_SIDE`
+    long, starting from "the card is in the middle"."""
     sh, sw = small.shape[:2]
-    s = min(1.0, side / max(sh, sw))
+    s = min(1.0, GRABCUT_SIDE / max(sh, sw))
     tiny = cv2.resize(small, (int(sw * s), int(sh * s)), interpolation=cv2.INTER_AREA) if s < 1 else small
     th, tw = tiny.shape[:2]
     gc = np.zeros((th, tw), np.uint8)
@@ -1652,11 +1652,8 @@ def _read_by_marks(classifier: CardClassifier, image: np.ndarray, pyramid: Pyram
                   if r.label not in (UNKNOWN, "back") and r.confidence >= 0.5]
     # a first look at every outline, then those that may win read again moved (as read_card does)
     reads = _read_doubting(classifier, [pyramid.warp(q) for q in inked], colourless, moved=False)
-    top = max((p.confidence + 0.05 * shows for p, shows, _i in reads if p.label != UNKNOWN), default=0.0)
-    near = _may_win(reads, top)
-    for i, r in zip(near, _read_doubting(classifier, [pyramid.warp(inked[i]) for i in near], colourless),
-                    strict=True):
-        reads[i] = r
+    top = max((_rank(p, shows) for p, shows, _i in reads if p.label != UNKNOWN), default=0.0)
+    _read_again_moved(classifier, pyramid, inked, reads, top, colourless)
     # without colour the suit is the grey suit network's to say (:func:`_greyed`): the rank will do
     shown = [(p, q) for q, (p, shows, index) in zip(inked, reads, strict=True)
         if p.confidence >= 0.5 and (shows or (colourless and suited(p.label) and index is not None
@@ -1672,11 +1669,19 @@ def _read_by_marks(classifier: CardClassifier, image: np.ndarray, pyramid: Pyram
 MAY_WIN = (0.3, 0.2)
 
 
-def _may_win(reads: list[tuple[Prediction, bool, Prediction | None]], top: float) -> list[int]:
-    """Which first-look readings may win once read moved (:data:`MAY_WIN`), ``top`` being the best
-    one's rank key (its confidence, 0.05 more if its corner shows its index)."""
-    return [i for i, (p, shows, _index) in enumerate(reads) if p.label != UNKNOWN
-            and p.confidence >= MAY_WIN[0] and p.confidence + 0.05 * shows >= top - MAY_WIN[1]]
+def _rank(p: Prediction, shows: bool) -> float:
+    """A one-card photo's outline ranked: its confidence, 0.05 more if its corner shows the card."""
+    return p.confidence + 0.05 * shows
+
+
+def _read_again_moved(classifier: CardClassifier, pyramid: Pyramid, quads: list[np.ndarray],
+                      reads: list[tuple[Prediction, bool, Prediction | None]], top: float, colourless: bool) -> None:
+    """Reads again moved, in place, the first-look ``reads`` of ``quads`` that may win so
+    (:data:`MAY_WIN`), ``top`` being the best one's rank (:func:`_rank`)."""
+    near = [i for i, (p, shows, _index) in enumerate(reads)
+            if p.label != UNKNOWN and p.confidence >= MAY_WIN[0] and _rank(p, shows) >= top - MAY_WIN[1]]
+    for i, r in zip(near, _read_doubting(classifier, [pyramid.warp(quads[i]) for i in near], colourless), strict=True):
+        reads[i] = r
 
 
 def _best_outline(quads: list[np.ndarray], reads: list[tuple[Prediction, bool, Prediction | None]],
@@ -1691,7 +1696,7 @@ def _best_outline(quads: list[np.ndarray], reads: list[tuple[Prediction, bool, P
     for i, (q, (p, shows, index)) in enumerate(zip(quads, reads, strict=True)):
         if i:  # the photo's own frame is no outline that could cut a card off
             p = _back_judged(p, q, index, h, w)
-        key = p.confidence + (0.05 if shows else 0.0)
+        key = _rank(p, shows)
         if i not in losers and p.label != UNKNOWN and p.confidence >= 0.5 and key > best_key:
             best, best_key, best_shows = Detection(p.label, p.confidence, q), key, shows
     return best, best_key, best_shows
@@ -1714,9 +1719,7 @@ def _read_card(image: np.ndarray, classifier: CardClassifier, others: bool) -> D
     _turn_squarish(classifier, pyramid, quads, reads, colourless, moved=False)
     _grow_frames(classifier, pyramid, quads, reads, colourless, h * w, moved=False)
     _first, best_key, _shows = _best_outline(quads, reads, h, w)
-    near = _may_win(reads, best_key)
-    for i, r in zip(near, _read_doubting(classifier, [pyramid.warp(quads[i]) for i in near], colourless), strict=True):
-        reads[i] = r
+    _read_again_moved(classifier, pyramid, quads, reads, best_key, colourless)
     best, best_key, best_shows = _best_outline(quads, reads, h, w)
     marked: Detection | None = None  # the marks' reading (_read_by_marks), once asked for
     marks_read = False
