@@ -12,6 +12,7 @@ The table pipeline never loads it: the mat's layout says where the cards are.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -99,3 +100,69 @@ def finder_for(classifier: CardClassifier) -> IndexFinder | None:
     """The index finder beside ``classifier``'s model (named by ``finder_model`` in its
     ``cards.json``), loaded once; None for a classifier without a model file or a model without one."""
     return side_network(classifier, "finder_model", "an index finder", IndexFinder)
+
+
+# -- reading a mark ---------------------------------------------------------------------------
+
+MARK_READER_FILE = "cards_mark.onnx"
+#: the mark reader sees a square of MARK_PATCH pixels a side
+MARK_PATCH = 48
+#: ... spanning this many times the longer side of the mark's box: the index and a little round it
+MARK_SIDE = 1.5
+
+
+def mark_patch(image: np.ndarray, x: float, y: float, side: float, quarter: int = 0) -> np.ndarray:
+    """The square of ``side`` pixels of ``image`` round (``x``, ``y``) sampled to
+    :data:`MARK_PATCH` pixels a side (BGR uint8), turned so that its strongest straight lines (a
+    card's edges, an index's strokes) run across and down, then ``quarter`` quarter turns
+    anticlockwise; the photo's edge pixels repeat beyond it. So a mark reader sees an index one of
+    four ways round whatever the card's angle in the photo."""
+    n = max(2, round(side * 1.5))  # room for the turn's corners
+    x0, y0 = round(x - n / 2), round(y - n / 2)
+    h, w = image.shape[:2]
+    pad = max(0, -x0, -y0, x0 + n - w, y0 + n - h)
+    if pad:
+        image = cv2.copyMakeBorder(image, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+        x0, y0 = x0 + pad, y0 + pad
+    q = round(MARK_PATCH * 1.5)
+    window = cv2.resize(image[y0:y0 + n, x0:x0 + n], (q, q), interpolation=cv2.INTER_AREA if n > q else cv2.INTER_LINEAR)
+    turn = square_turn(window[(q - MARK_PATCH) // 2:(q + MARK_PATCH) // 2, (q - MARK_PATCH) // 2:(q + MARK_PATCH) // 2])
+    to = cv2.getRotationMatrix2D((q / 2, q / 2), turn + 90 * quarter, 1.0) - np.array([[0, 0, (q - MARK_PATCH) / 2]] * 2)
+    return cv2.warpAffine(window, to, (MARK_PATCH, MARK_PATCH), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def square_turn(patch: np.ndarray) -> float:
+    """The turn (degrees anticlockwise, -45 to 45) that brings the strongest straight lines of
+    ``patch`` (BGR) upright or level: the mean of its gradients' directions, taken four times
+    round so that lines at right angles agree, weighted by their strength."""
+    grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gx, gy = cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1)
+    strength = np.sqrt(gx * gx + gy * gy)
+    angle = 4 * np.arctan2(gy, gx)
+    return float(np.degrees(np.arctan2((strength * np.sin(angle)).sum(), (strength * np.cos(angle)).sum()) / 4))
+
+
+class MarkReader:
+    """The network that reads the card whose index lies at a finder's mark, loaded from ``path``
+    (an ONNX file taking patches ``[N, 3, 48, 48]``, BGR in 0..1, any way round, and giving a
+    logit for each of the classifier's labels; ``unknown``: no index there)."""
+
+    def __init__(self, path: Path, threads: int = 1) -> None:
+        self.session = side_session(path, "a mark reader", threads)
+        self.input = self.session.get_inputs()[0].name
+
+    def probabilities(self, image: np.ndarray, marks: Sequence[IndexMark]) -> NDArray[np.float32]:
+        """For each mark, the probability of each label (``[len(marks), labels]``)."""
+        if not marks:
+            return np.zeros((0, 0), np.float32)
+        patches = np.stack([mark_patch(image, m.x, m.y, MARK_SIDE * max(m.width, m.height)) for m in marks])
+        logits = np.asarray(self.session.run(None, {self.input: to_tensor(patches)})[0], np.float32)
+        e = np.exp(logits - logits.max(axis=1, keepdims=True))
+        out: NDArray[np.float32] = e / e.sum(axis=1, keepdims=True)
+        return out
+
+
+def mark_reader_for(classifier: CardClassifier) -> MarkReader | None:
+    """The mark reader beside ``classifier``'s model (named by ``mark_model`` in its
+    ``cards.json``), loaded once; None without one."""
+    return side_network(classifier, "mark_model", "a mark reader", MarkReader)

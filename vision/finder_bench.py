@@ -29,11 +29,13 @@ BOX_TABLES = ("labels.csv", "index.csv")
 
 @dataclass(frozen=True, slots=True)
 class BoxedPhoto:
-    """A photo and the boxes round the corner indices it shows, ``(n, 4)``: x0, y0, x1, y1."""
+    """A photo and the boxes round the corner indices it shows, ``(n, 4)``: x0, y0, x1, y1, and
+    each box's label."""
 
     path: Path
     boxes: np.ndarray
     group: str = "-"
+    labels: tuple[str, ...] = ()
 
 
 def read_boxes(folder: Path) -> list[BoxedPhoto]:
@@ -48,13 +50,15 @@ def read_boxes(folder: Path) -> list[BoxedPhoto]:
         if not text:
             continue
         try:
-            boxes = np.array([[float(v) for v in b[1:5]] for b in json.loads(text)], np.float32).reshape(-1, 4)
+            listed = json.loads(text)
+            boxes = np.array([[float(v) for v in b[1:5]] for b in listed], np.float32).reshape(-1, 4)
+            labels = tuple(str(b[0]) for b in listed)
         except (ValueError, TypeError, IndexError) as exc:
             raise PhotoLabelError(f"{table}, line {line}: boxes are not a JSON list of "
                                   f"[label, x0, y0, x1, y1] ({exc})") from None
         if len(boxes):
             out.append(BoxedPhoto(folder / row.get("file", "").strip(), boxes,
-                                  row.get("capture_group", "").strip() or "-"))
+                                  row.get("capture_group", "").strip() or "-", labels))
     return out
 
 

@@ -38,9 +38,9 @@ import cv2
 import numpy as np
 
 from vision.api import CARD_MM, UNKNOWN, CardClassifier, Prediction
-from vision.classify import OnnxCardClassifier
+from vision.classify import LABELS, OnnxCardClassifier
 from vision.doubt import COLOURLESS, DOUBT, INDEX_SAYS, colour_strength, doubted, held, suited
-from vision.finder import finder_for
+from vision.finder import IndexMark, finder_for, mark_reader_for
 from vision.grey import SUITS as GREY_SUITS
 from vision.grey import grey_suits_for
 from vision.images import whole_median
@@ -407,6 +407,8 @@ CLOSE_UP = (0.5, 0.8, 1.2)
 #: a hypothesis at the end of a straight edge is taken from its index alone at this confidence
 #: (chosen on composed photos of validation designs, see models/MODEL_CARD.md)
 EDGE_SURE = 0.97
+#: a card read from a finder's mark alone (:func:`_marked_cards`) is taken from this probability
+MARK_READ = 0.8
 #: the straight part of a card's edge starts about this far from its (rounded) corner
 CORNER_MM = 3.0
 
@@ -777,7 +779,8 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     of them were read surely before a photo with no colour held every suit below sure."""
     h, w = image.shape[:2]
     # the finder knows French indices, as the index network does: not used while decks are enrolled
-    marks = _marks(classifier, image) if _index_reader(classifier) is not None else None
+    seen_marks = _marks(classifier, image) if _index_reader(classifier) is not None else []
+    marks = np.array([(m.x, m.y) for m in seen_marks], np.float32).reshape(-1, 2) if seen_marks else None
     small, scale = downscaled(image, work)
     quads, n_single, card_h = _candidates(small)
     # the photo's own frame is a whole card outline too (a card that fills the photo), taken
@@ -934,9 +937,10 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
             for d, whole in kept]
     kept = [(_small_held(d), whole) for d, whole in _suits_checked(classifier, source, kept)]
     n_sure = sum(d.confidence > DOUBT for d, _whole in kept)
+    cards = [d for d, _whole in kept]
     if colourless:  # no colour in the photo: suits by shape, and none sure
-        return _greyed(classifier, source, [d for d, _whole in kept], [whole for _d, whole in kept]), n_sure
-    return [d for d, _whole in kept], n_sure
+        cards = _greyed(classifier, source, cards, [whole for _d, whole in kept])
+    return cards + _marked_cards(classifier, image, seen_marks, cards), n_sure
 
 
 def _greyed(classifier: CardClassifier, source: Pyramid, found: list[Detection],
@@ -1055,14 +1059,38 @@ def _in_common(a: np.ndarray, b: np.ndarray) -> float:
 NEAR_MARK = 0.25
 
 
-def _marks(classifier: CardClassifier, image: np.ndarray) -> np.ndarray | None:
-    """Where the index finder beside ``classifier``'s model marks index middles in ``image``,
-    ``(n, 2)``; None when there is no finder or it marks nothing (then no hypothesis is passed over)."""
+def _marks(classifier: CardClassifier, image: np.ndarray) -> list[IndexMark]:
+    """Where the index finder beside ``classifier``'s model marks index middles in ``image``;
+    none without a finder (then no hypothesis is passed over)."""
     finder = finder_for(classifier)
-    if finder is None:
-        return None
-    marks = np.array([(m.x, m.y) for m in finder.find(image)], np.float32).reshape(-1, 2)
-    return marks if len(marks) else None
+    return [] if finder is None else finder.find(image)
+
+
+def _marked_cards(classifier: CardClassifier, image: np.ndarray, marks: Sequence[IndexMark],
+                  found: Sequence[Detection]) -> list[Detection]:
+    """The cards read by the mark reader from the finder's marks that lie on no card of ``found``
+    (an index whose card shows no outline: cut off by the photo's edge, under others, washed out),
+    each card once, read at :data:`MARK_READ` or more and never sure: nothing but its index shows
+    it. Its corners are those of the mark's box."""
+    reader = mark_reader_for(classifier)
+    lone = [m for m in marks if not any(cv2.pointPolygonTest(d.corners.astype(np.float32), (m.x, m.y), False) >= 0
+                                         for d in found)]
+    if reader is None or not lone:
+        return []
+    probs = reader.probabilities(image, lone)
+    taken = {d.card for d in found}
+    out: list[Detection] = []
+    for j in np.argsort(-probs.max(axis=1)):
+        k = int(np.argmax(probs[j]))
+        card, conf = LABELS[k], float(probs[j, k])
+        if conf < MARK_READ or card in (UNKNOWN, "back") or card in taken:
+            continue
+        taken.add(card)
+        m = lone[j]
+        box = np.array([(m.x - m.width / 2, m.y - m.height / 2), (m.x + m.width / 2, m.y - m.height / 2),
+                        (m.x + m.width / 2, m.y + m.height / 2), (m.x - m.width / 2, m.y + m.height / 2)], np.float32)
+        out.append(Detection(card, min(conf, DOUBT), box))
+    return out
 
 
 def _near_marks(quads: Sequence[np.ndarray], marks: np.ndarray | None, ways: int = 2) -> list[bool]:

@@ -53,6 +53,15 @@ def compose(rng: np.random.Generator, designs: range) -> Photo:
     of one or two cards 0.8-1.7 times its height) and the boxes of the corner indices it shows (both
     corners of each card; a box whose middle a later card covers or the photo's edge cuts off is
     left out), shrunk to :data:`vision.finder.LONG_SIDE`."""
+    img, boxes, _corners = scene(rng, designs)
+    s = LONG_SIDE / 640
+    small = cv2.resize(img, (LONG_SIDE, round(480 * s)), interpolation=cv2.INTER_AREA)
+    return small, np.array([b for _card, b in boxes], np.float32).reshape(-1, 4) * s
+
+
+def scene(rng: np.random.Generator, designs: range) -> tuple[np.ndarray, list[tuple[str, list[float]]], list[np.ndarray]]:
+    """The photo :func:`compose` shrinks (640 x 480), each index box it shows with its card, and
+    each card's corners."""
     design = int(designs[int(rng.integers(len(designs)))])
     while is_heldout(design):
         design = int(designs[int(rng.integers(len(designs)))])
@@ -77,10 +86,8 @@ def compose(rng: np.random.Generator, designs: range) -> Photo:
             if not (0 <= mx < 640 and 0 <= my < 480) \
                     or any(cv2.pointPolygonTest(p, (float(mx), float(my)), False) >= 0 for p in above):
                 continue
-            boxes.append([*pts.min(axis=0), *pts.max(axis=0)])
-    s = LONG_SIDE / 640
-    small = cv2.resize(img, (LONG_SIDE, round(480 * s)), interpolation=cv2.INTER_AREA)
-    return small, np.array(boxes, np.float32).reshape(-1, 4) * s
+            boxes.append((card, [*pts.min(axis=0), *pts.max(axis=0)]))
+    return img, boxes, corners
 
 
 def _closer(img: np.ndarray, corners: list[np.ndarray], rng: np.random.Generator) -> tuple[np.ndarray, list[np.ndarray]]:

@@ -265,3 +265,22 @@ class FinderNet(nn.Module):
         far = F.interpolate(self.far(near), size=near.shape[2:], mode="nearest")
         out: torch.Tensor = self.head(self.fuse(torch.cat([near, far], 1)))
         return out
+
+
+class MarkNet(nn.Module):
+    """Reads the card whose corner index lies at a finder's mark (:mod:`vision.train.marks`):
+    a patch of 48 x 48 pixels round the mark, any way round, to a logit for each label of the
+    card network (``unknown``: no index there). Three stages of two convolutions, each halving
+    the patch, then one wider convolution pooled over the 6 x 6 left."""
+
+    def __init__(self, channels: tuple[int, int, int] = (24, 48, 96), labels: int = 56) -> None:
+        super().__init__()
+        a, b, c = channels
+        self.body = nn.Sequential(_cbr(3, a), _cbr(a, a), nn.MaxPool2d(2), _cbr(a, b), _cbr(b, b), nn.MaxPool2d(2),
+                                  _cbr(b, c), _cbr(c, c), nn.MaxPool2d(2), _cbr(c, 2 * c))
+        self.head = nn.Linear(2 * c, labels)
+
+    def forward(self, patches: torch.Tensor) -> torch.Tensor:
+        """``[N, 3, 48, 48]`` BGR in 0..1 to ``[N, labels]`` logits."""
+        out: torch.Tensor = self.head(self.body(patches).mean(dim=(2, 3)))
+        return out
