@@ -20,9 +20,9 @@ import math
 import multiprocessing as mp
 import os
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
@@ -291,6 +291,20 @@ def export(net: FinderNet, path: Path) -> None:
                       dynamo=False)
 
 
+def keep_run(net: torch.nn.Module, path: Path, export: Callable[[Any, Path], None], facts: dict[str, object],
+             started: float) -> None:
+    """Keep a trained side network: its weights (``.pt``) and ONNX file (``path``, written by
+    ``export``) and its ``facts`` with the run's minutes (``.json``) beside it; print the facts."""
+    import torch
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    torch.save({"state_dict": net.state_dict()}, path.with_suffix(".pt"))
+    export(net, path)
+    facts["minutes"] = round((time.time() - started) / 60, 1)
+    path.with_suffix(".json").write_text(json.dumps(facts, indent=2) + "\n")
+    print(json.dumps(facts), flush=True)
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(prog="python -m vision.train.finder", description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", type=Path, required=True, help="folder for cards_finder.onnx and its figures")
@@ -315,12 +329,7 @@ def main(argv: list[str] | None = None) -> None:
                                 "validation_renders": measure(net, va)}
     if args.real:
         facts["real_boxes"] = measure(net, real_photos(args.real))
-    args.out.mkdir(parents=True, exist_ok=True)
-    torch.save({"state_dict": net.state_dict()}, args.out / "cards_finder.pt")
-    export(net, args.out / FINDER_FILE)
-    facts["minutes"] = round((time.time() - t0) / 60, 1)
-    (args.out / "cards_finder.json").write_text(json.dumps(facts, indent=2) + "\n")
-    print(json.dumps(facts), flush=True)
+    keep_run(net, args.out / FINDER_FILE, export, facts, t0)
 
 
 if __name__ == "__main__":

@@ -22,7 +22,6 @@ on two CPU threads and writes ``cards_mark.onnx`` and its figures (``cards_mark.
 from __future__ import annotations
 
 import argparse
-import json
 import multiprocessing as mp
 import os
 import time
@@ -37,7 +36,7 @@ from vision.classify import LABELS
 from vision.finder import MARK_PATCH, MARK_READER_FILE, MARK_SIDE, IndexFinder, mark_patch
 from vision.finder_bench import read_boxes
 from vision.train.data import TRAIN_DESIGNS, VAL_DESIGNS
-from vision.train.finder import scene
+from vision.train.finder import keep_run, scene
 
 if TYPE_CHECKING:
     import torch
@@ -263,12 +262,7 @@ def main(argv: list[str] | None = None) -> None:
                                 "seed": args.seed, "rendered_patches": len(rendered[1]),
                                 "real_patches": 0 if real is None else len(real[1]),
                                 "real_folders": [p.name for p in args.real], "validation_renders": measure(net, val)}
-    args.out.mkdir(parents=True, exist_ok=True)
-    torch.save({"state_dict": net.state_dict()}, args.out / "cards_mark.pt")
-    export(net, args.out / MARK_READER_FILE)
-    facts["minutes"] = round((time.time() - t0) / 60, 1)
-    (args.out / "cards_mark.json").write_text(json.dumps(facts, indent=2) + "\n")
-    print(json.dumps(facts), flush=True)
+    keep_run(net, args.out / MARK_READER_FILE, export, facts, t0)
 
 
 if __name__ == "__main__":
