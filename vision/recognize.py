@@ -940,7 +940,7 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     cards = [d for d, _whole in kept]
     if colourless:  # no colour in the photo: suits by shape, and none sure
         cards = _greyed(classifier, source, cards, [whole for _d, whole in kept])
-    return cards + _marked_cards(classifier, image, seen_marks, cards), n_sure
+    return cards + _marked_cards(classifier, image, seen_marks, cards, min_confidence), n_sure
 
 
 def _greyed(classifier: CardClassifier, source: Pyramid, found: list[Detection],
@@ -1067,15 +1067,15 @@ def _marks(classifier: CardClassifier, image: np.ndarray) -> list[IndexMark]:
 
 
 def _marked_cards(classifier: CardClassifier, image: np.ndarray, marks: Sequence[IndexMark],
-                  found: Sequence[Detection]) -> list[Detection]:
+                  found: Sequence[Detection], min_confidence: float) -> list[Detection]:
     """The cards read by the mark reader from the finder's marks that lie on no card of ``found``
     (an index whose card shows no outline: cut off by the photo's edge, under others, washed out),
     each card once, read at :data:`MARK_READ` or more and never sure: nothing but its index shows
-    it. Its corners are those of the mark's box."""
+    it (none when ``min_confidence`` asks for more than that). Its corners are those of the mark's box."""
     reader = mark_reader_for(classifier)
     lone = [m for m in marks if not any(cv2.pointPolygonTest(d.corners.astype(np.float32), (m.x, m.y), False) >= 0
                                          for d in found)]
-    if reader is None or not lone:
+    if reader is None or not lone or min(MARK_READ, DOUBT) < min_confidence:
         return []
     probs = reader.probabilities(image, lone)
     taken = {d.card for d in found}
