@@ -47,6 +47,12 @@ class IndexMark:
     width: float
     height: float
 
+    def box(self) -> np.ndarray:
+        """The mark's upright box as four corners (4 x 2 float32): top-left, top-right,
+        bottom-right, bottom-left."""
+        x0, y0, x1, y1 = self.x - self.width / 2, self.y - self.height / 2, self.x + self.width / 2, self.y + self.height / 2
+        return np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], np.float32)
+
 
 def finder_input(image: np.ndarray) -> tuple[NDArray[np.float32], tuple[int, int], float]:
     """``image`` (BGR uint8) as the finder takes it: shrunk to :data:`LONG_SIDE` pixels long and

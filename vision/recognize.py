@@ -1072,10 +1072,12 @@ def _marked_cards(classifier: CardClassifier, image: np.ndarray, marks: Sequence
     (an index whose card shows no outline: cut off by the photo's edge, under others, washed out),
     each card once, read at :data:`MARK_READ` or more and never sure: nothing but its index shows
     it (none when ``min_confidence`` asks for more than that). Its corners are those of the mark's box."""
-    reader = mark_reader_for(classifier)
+    reader = mark_reader_for(classifier) if marks and min(MARK_READ, DOUBT) >= min_confidence else None
+    if reader is None:
+        return []
     lone = [m for m in marks if not any(cv2.pointPolygonTest(d.corners.astype(np.float32), (m.x, m.y), False) >= 0
                                          for d in found)]
-    if reader is None or not lone or min(MARK_READ, DOUBT) < min_confidence:
+    if not lone:
         return []
     probs = reader.probabilities(image, lone)
     taken = {d.card for d in found}
@@ -1086,10 +1088,7 @@ def _marked_cards(classifier: CardClassifier, image: np.ndarray, marks: Sequence
         if conf < MARK_READ or card in (UNKNOWN, "back") or card in taken:
             continue
         taken.add(card)
-        m = lone[j]
-        box = np.array([(m.x - m.width / 2, m.y - m.height / 2), (m.x + m.width / 2, m.y - m.height / 2),
-                        (m.x + m.width / 2, m.y + m.height / 2), (m.x - m.width / 2, m.y + m.height / 2)], np.float32)
-        out.append(Detection(card, min(conf, DOUBT), box))
+        out.append(Detection(card, min(conf, DOUBT), lone[j].box()))
     return out
 
 
