@@ -456,19 +456,24 @@ class OnnxCardClassifier:
         h, w = session.get_inputs()[0].shape[2:]
         return int(h), int(w)
 
-    def read_corner_patches(self, patches: Image) -> list[Prediction]:
+    def read_corner_patches(self, patches: Image, read: NDArray[np.bool_] | None = None) -> list[Prediction]:
         """The index network's readings of corner patches cut straight from a photo, ``(N, ways,
         h, w, 3)`` uint8 (:attr:`index_shape`; each way a corner of one card as the top-left of
         its upright crop): for each card, the way that shows a card or back most surely. Cheaper
-        than :meth:`read_indices`, which needs whole crops."""
+        than :meth:`read_indices`, which needs whole crops. ``read`` (``(N, ways)``): only the
+        patches it marks are read, the others taken for no index."""
         if not self.reads_index or len(patches) == 0:
             return []
         n, ways = patches.shape[:2]
-        flat = patches.transpose(1, 0, 2, 3, 4).reshape(n * ways, *patches.shape[2:])
         session = self.index_session
         assert session is not None
-        probs = session.run(None, {"corner": to_tensor(flat)})[0]
-        return self.index_predictions(probs.reshape(ways, n, -1).transpose(1, 0, 2))
+        unknown = self.model_labels.index(UNKNOWN)
+        probs = np.zeros((n, ways, len(self.model_labels)), np.float32)
+        probs[:, :, unknown] = 1.0
+        pick = np.ones((n, ways), bool) if read is None else read
+        if pick.any():
+            probs[pick] = session.run(None, {"corner": to_tensor(patches[pick])})[0]
+        return self.index_predictions(probs)
 
     def _read_corners(self, pre: Image) -> Floats:
         """The index network's probabilities for the top-left corners of preprocessed crops."""

@@ -590,11 +590,13 @@ class Pyramid:
         h, w = self.levels[level].shape[:2]
         return warp(self.levels[level], quad * np.array([w / w0, h / h0], np.float32))
 
-    def corners(self, quads: Sequence[np.ndarray], size: tuple[int, int], ways: int = 2) -> np.ndarray:
+    def corners(self, quads: Sequence[np.ndarray], size: tuple[int, int], ways: int = 2,
+                cut: np.ndarray | None = None) -> np.ndarray:
         """The index corners of ``quads`` as the index network reads them, ``(N, ways, h, w, 3)``
         (``size`` = (h, w)): the top-left of each upright crop at the model's input size, and
         (``ways=2``) the top-left of the crop turned round (the card's bottom-right), cut straight
-        from the level :meth:`warp` would use; the whole crop is never made."""
+        from the level :meth:`warp` would use; the whole crop is never made. ``cut`` (``(N,
+        ways)`` bool): only the corners it marks are cut, the others left unset."""
         ph, pw = size
         out = np.empty((len(quads), ways, ph, pw, 3), np.uint8)
         if not len(quads):
@@ -610,6 +612,8 @@ class Pyramid:
             h, w = img.shape[:2]
             q = qs[i] * np.array([w / w0, h / h0], np.float32)
             for way in range(ways):
+                if cut is not None and not cut[i, way]:
+                    continue
                 m = cv2.getPerspectiveTransform(q[turned[way]], dst)
                 cv2.warpPerspective(img, m, (pw, ph), dst=out[i, way], flags=cv2.INTER_LINEAR)
         return out
@@ -661,15 +665,18 @@ def _index_reader(classifier: CardClassifier) -> Callable[[list[np.ndarray]], li
 
 
 def _read_warped(classifier: CardClassifier, image: Pyramid, quads: list[np.ndarray],
-                 chunk: int = 256, ways: int = 2) -> list[Prediction]:
+                 chunk: int = 256, ways: int = 2, near: np.ndarray | None = None) -> list[Prediction]:
     """The corner index readings of ``quads``, cut and read a chunk at a time (a photo may give
     thousands of hypotheses: their patches are not all held at once); ``ways=1``: the corner at
-    each quad's top-left only."""
-    read = cast(Callable[[np.ndarray], list[Prediction]], getattr(classifier, "read_corner_patches", None))
+    each quad's top-left only; ``near`` (``(N, 2)`` bool, :func:`_near_ways`): of the two corners,
+    only those near a mark of the index finder (where no card's index was marked, none is read)."""
+    read = cast(Callable[[np.ndarray, np.ndarray | None], list[Prediction]],
+                getattr(classifier, "read_corner_patches", None))
     size = cast(tuple[int, int], getattr(classifier, "index_shape", (0, 0)))
     out: list[Prediction] = []
     for i in range(0, len(quads), chunk):
-        out += read(image.corners(quads[i:i + chunk], size, ways))
+        cut = None if near is None else near[i:i + chunk, :ways]
+        out += read(image.corners(quads[i:i + chunk], size, ways, cut), cut)
     return out
 
 
@@ -692,11 +699,12 @@ CHUNK = 64
 
 
 def _read_hypotheses(classifier: CardClassifier, image: Pyramid, quads: list[np.ndarray],
-                     n_whole: int) -> list[tuple[Prediction, Prediction | None] | None]:
+                     n_whole: int, near: np.ndarray | None = None) -> list[tuple[Prediction, Prediction | None] | None]:
     """Each quad's whole-card and index readings, ``CHUNK`` crops at a time. The first ``n_whole``
     are whole card outlines; every other quad is first read by its corner index alone (a network
     several times cheaper) and gets ``None`` when no card index shows there, as such a hypothesis
-    is never taken whatever the whole card reads."""
+    is never taken whatever the whole card reads. ``near``: which index corners of each quad
+    are read (:func:`_read_warped`), all without it."""
     read_indices = _index_reader(classifier)
     out: list[tuple[Prediction, Prediction | None] | None] = []
     for i in range(0, len(quads), CHUNK):
@@ -704,7 +712,7 @@ def _read_hypotheses(classifier: CardClassifier, image: Pyramid, quads: list[np.
         if read_indices is None:
             out += _read_quads(classifier, [image.warp(q) for q in part])
             continue
-        index = _read_warped(classifier, image, part)
+        index = _read_warped(classifier, image, part, near=None if near is None else near[i:i + CHUNK])
         outlines = [j for j in range(len(part)) if i + j < n_whole]
         guesses = [j for j in range(len(part)) if i + j >= n_whole and index[j].label not in (UNKNOWN, "back")]
         # a guess is taken by its index, the whole card only confirming it: a first look will do
@@ -803,9 +811,12 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     ref = float(np.median(faces)) if faces else None
     # a hypothesis is read only with an index corner near a mark of the index finder (if the
     # model has one and it marks anything): a card is read from its index
-    rest = [q for q, near in zip(full[n_single:], _near_marks(full[n_single:], marks), strict=True)
-            if near and (ref is None or abs(_height(q) / ref - 1) <= 0.25)]
-    read += [(q, r) for q, r in zip(rest, _read_hypotheses(classifier, source, rest, 0), strict=True) if r is not None]
+    near_ways = _near_ways(full[n_single:], marks)
+    near_rest = [i for i, q in enumerate(full[n_single:])
+                 if near_ways[i].any() and (ref is None or abs(_height(q) / ref - 1) <= 0.25)]
+    rest = [full[n_single + i] for i in near_rest]
+    read += [(q, r) for q, r in zip(rest, _read_hypotheses(classifier, source, rest, 0, near_ways[near_rest]), strict=True)
+             if r is not None]
     found: list[tuple[Detection, bool]] = []
     # hypotheses whose index leans to a card: confidence, quad, card, the ways round it was read,
     # and whether its size is a close-up's guess
@@ -887,7 +898,10 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
         again: list[list[Prediction]] = [[] for _ in unsure]
         for ways in (1, 2):  # an edge's guess at one index corner is read again at that corner only
             picked = [j for j, u in enumerate(unsure) if u[3] == ways]
-            readings = iter(_read_warped(classifier, source, [m for j in picked for m in moved[j]], ways=ways))
+            nudges = [m for j in picked for m in moved[j]]
+            # of both index corners, those near a mark (as the hypotheses were read)
+            near = _near_ways(nudges, marks) if ways == 2 else None
+            readings = iter(_read_warped(classifier, source, nudges, ways=ways, near=near))
             for j in picked:
                 again[j] = [next(readings) for _m in moved[j]]
         for (_c, _q, label, _w, guess), ms, rs in zip(unsure, moved, again, strict=True):
@@ -1095,16 +1109,23 @@ def _marked_cards(classifier: CardClassifier, image: np.ndarray, marks: Sequence
 def _near_marks(quads: Sequence[np.ndarray], marks: np.ndarray | None, ways: int = 2) -> list[bool]:
     """For each quad (upright-ordered), whether the middle of its top-left index (and with
     ``ways=2`` of its bottom-right one) lies within :data:`NEAR_MARK` of its width of a mark."""
+    out: list[bool] = np.any(_near_ways(quads, marks)[:, :ways], axis=1).tolist()
+    return out
+
+
+def _near_ways(quads: Sequence[np.ndarray], marks: np.ndarray | None) -> np.ndarray:
+    """For each quad (upright-ordered), whether the middles of its top-left and of its
+    bottom-right index lie within :data:`NEAR_MARK` of its width of a mark, ``(N, 2)`` bool (all
+    True without marks)."""
     if marks is None or not quads:
-        return [True] * len(quads)
+        return np.ones((len(quads), 2), bool)
     qs = np.asarray(quads, np.float32).reshape(-1, 4, 2)
     reach = NEAR_MARK * np.hypot(*(qs[:, 1] - qs[:, 0]).T)
-    near = np.zeros(len(qs), bool)
-    for mid in _index_middles(qs)[:ways]:
+    near = np.zeros((len(qs), 2), bool)
+    for way, mid in enumerate(_index_middles(qs)):
         gap = np.hypot(mid[:, None, 0] - marks[None, :, 0], mid[:, None, 1] - marks[None, :, 1]).min(axis=1)
-        near |= gap <= reach
-    out: list[bool] = near.tolist()
-    return out
+        near[:, way] = gap <= reach
+    return near
 
 
 def _index_middles(qs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -253,6 +253,24 @@ def test_a_card_of_which_only_the_index_shows_is_read_from_the_index() -> None:
                for _, index in junk) <= 1
 
 
+def test_corner_patches_left_unread_count_as_no_index() -> None:
+    """A photo's hypotheses have their corners read only where the index finder marks an index:
+    a card whose other corner is left unread reads as it does from both, and a card with no
+    corner read reads as no card."""
+    h, w = clf().index_shape
+    corners = []
+    for cid in ("AS", "7D", "QH"):
+        crop = preprocess_batch([render_card(cid, HELDOUT_DESIGN_SEEDS[3], px_per_mm=2.0)])[0]
+        corners.append([crop[:h, :w], half_turned(crop[None])[0, :h, :w]])
+    patches = np.array(corners, np.uint8)  # (3 cards, 2 ways, h, w, 3)
+    both = clf().read_corner_patches(patches)
+    read = np.array([[True, False], [False, True], [False, False]])
+    some = clf().read_corner_patches(patches, read)
+    assert [p.label for p in both] == ["AS", "7D", "QH"]
+    assert [p.label for p in some[:2]] == ["AS", "7D"]
+    assert some[2].label == UNKNOWN
+
+
 def test_the_index_network_ships_beside_the_model(tmp_path: Path) -> None:
     """``cards.json`` names the index network's file (and the suit network's); it reads
     clean cards' corners, and a model whose index or suit network is missing says so instead of

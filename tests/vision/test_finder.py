@@ -15,7 +15,7 @@ from vision.classify import LABELS, OnnxCardClassifier, load_default_classifier
 from vision.enroll import enroll
 from vision.errors import ModelFileError
 from vision.finder import IndexFinder, IndexMark, finder_for, mark_reader_for
-from vision.recognize import _near_marks, recognize
+from vision.recognize import _near_marks, _near_ways, recognize
 from vision.render import HELDOUT_DESIGN_SEEDS, index_box, render_card
 from vision.render.decktet import DECKTET_NAMES, render_decktet
 from vision.render.photo import compose_scene, index_shown, table_crop
@@ -105,6 +105,10 @@ def test_hypotheses_are_near_a_mark_by_either_index_corner() -> None:
     assert _near_marks([quad], bottom_right, ways=1) == [False]  # a guess at one corner: that corner only
     assert _near_marks([quad], far) == [False]
     assert _near_marks([quad], None) == [True]  # no finder, or nothing marked: nothing is passed over
+    # each index corner is read only where it is near a mark
+    assert _near_ways([quad], top_left).tolist() == [[True, False]]
+    assert _near_ways([quad], bottom_right).tolist() == [[False, True]]
+    assert _near_ways([quad], np.concatenate([top_left, far])).tolist() == [[True, False]]
 
 
 def test_recognize_finds_the_same_cards_reading_only_near_marks(tmp_path: Path, model_copy: Path) -> None:
