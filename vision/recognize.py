@@ -668,8 +668,8 @@ def _read_warped(classifier: CardClassifier, image: Pyramid, quads: list[np.ndar
                  chunk: int = 256, ways: int = 2, near: np.ndarray | None = None) -> list[Prediction]:
     """The corner index readings of ``quads``, cut and read a chunk at a time (a photo may give
     thousands of hypotheses: their patches are not all held at once); ``ways=1``: the corner at
-    each quad's top-left only; ``near`` (``(N, 2)`` bool, :func:`_near_ways`): of the two corners,
-    only those near a mark of the index finder (where no card's index was marked, none is read)."""
+    each quad's top-left only; ``near`` (``(N, 2)`` bool, :func:`_near_ways`): only the corners it
+    marks are read (those near a mark of the index finder), an unread corner counting as no index."""
     read = cast(Callable[[np.ndarray, np.ndarray | None], list[Prediction]],
                 getattr(classifier, "read_corner_patches", None))
     size = cast(tuple[int, int], getattr(classifier, "index_shape", (0, 0)))
