@@ -788,7 +788,7 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     h, w = image.shape[:2]
     # the finder knows French indices, as the index network does: not used while decks are enrolled
     seen_marks = _marks(classifier, image) if _index_reader(classifier) is not None else []
-    marks = np.array([(m.x, m.y) for m in seen_marks], np.float32).reshape(-1, 2) if seen_marks else None
+    marks = _points(seen_marks)
     small, scale = downscaled(image, work)
     quads, n_single, card_h = _candidates(small)
     # the photo's own frame is a whole card outline too (a card that fills the photo), taken
@@ -1104,6 +1104,11 @@ def _marked_cards(classifier: CardClassifier, image: np.ndarray, marks: Sequence
         taken.add(card)
         out.append(Detection(card, min(conf, DOUBT), lone[j].box()))
     return out
+
+
+def _points(marks: Sequence[IndexMark]) -> np.ndarray | None:
+    """The middles of ``marks``, ``(n, 2)``, as :func:`_near_marks` takes them; None without any."""
+    return np.array([(m.x, m.y) for m in marks], np.float32).reshape(-1, 2) if marks else None
 
 
 def _near_marks(quads: Sequence[np.ndarray], marks: np.ndarray | None, ways: int = 2) -> list[bool]:
@@ -1690,13 +1695,19 @@ def _surer(card: str, confidence: float, best: Detection | None) -> bool:
 def _read_by_marks(classifier: CardClassifier, image: np.ndarray, pyramid: Pyramid, colourless: bool) -> Detection | None:
     """The surest reading of an outline guessed from the card's printed marks
     (:func:`ink_outlines`, a nearly square one both ways round) whose corner index shows the card
-    read, held below sure: a guessed outline fits a card seen at a slant badly."""
+    read, held below sure: a guessed outline fits a card seen at a slant badly. Only outlines
+    with an index corner near a mark of the index finder are read (if it marks anything), as
+    only a corner showing the card lets a reading stand."""
     ink = _ink(image)
     inked = ink_outlines(image, ink)
     inked += [t for q in inked for t in _quarter_turns(q)]
     paired = pair_outlines(image, ink)
+    seen = _marks(classifier, image) if _index_reader(classifier) is not None and (inked or paired) else []
+    marks = _points(seen)
+    inked = [q for q, near in zip(inked, _near_marks(inked, marks), strict=True) if near]
     if paired and _index_reader(classifier) is not None:  # read whole only where an index shows
-        inked += [q for q, r in zip(paired, _read_warped(classifier, pyramid, paired), strict=True)
+        near = _near_ways(paired, marks)
+        inked += [q for q, r in zip(paired, _read_warped(classifier, pyramid, paired, near=near), strict=True)
                   if r.label not in (UNKNOWN, "back") and r.confidence >= 0.5]
     # a first look at every outline, then those that may win read again moved (as read_card does)
     reads = _read_doubting(classifier, [pyramid.warp(q) for q in inked], colourless, moved=False)

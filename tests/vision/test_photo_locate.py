@@ -3,13 +3,17 @@ court's printed frame is a strong card-shaped rectangle inside the card."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
 
 from vision.api import CARD_MM
-from vision.classify import load_default_classifier
+from vision.classify import OnnxCardClassifier, load_default_classifier
 from vision.doubt import DOUBT
+from vision.finder import finder_for
 from vision.images import at_megapixels
 from vision.locate import card_shaped, downscaled, nested_losers, outermost, soft
 from vision.recognize import _on_border, _single_cards, card_outlines, read_card, recognize
@@ -263,6 +267,23 @@ def test_a_card_whose_edges_do_not_show_is_found_by_its_marks(card: str, seed: i
     assert d.confidence <= DOUBT
     err = min(np.abs(d.corners - np.roll(quad, k, axis=0)).max() for k in range(4))
     assert err < 0.2 * 88 * 3.4, err  # a fifth of the card's height
+
+
+def test_the_search_by_printed_marks_reads_the_same_only_near_the_finder_s_marks(tmp_path: Path,
+                                                                                  model_copy: Path) -> None:
+    """The search by printed marks reads only the outlines with an index corner near a mark of the
+    index finder (a reading stands only where its corner shows the card): it finds what it found
+    reading every outline."""
+    meta = json.loads((tmp_path / "cards.json").read_text())
+    del meta["finder_model"]
+    (tmp_path / "cards.json").write_text(json.dumps(meta))
+    everything = OnnxCardClassifier(model_copy)
+    assert finder_for(everything) is None
+    for card, seed, tilt in (("7C", 1, 12.0), ("9D", 3, 30.0)):
+        img, _quad = _white_on_white(card, seed, tilt)
+        near, every = read_card(img, load_default_classifier()), read_card(img, everything)
+        assert (near.card, near.card) == (card, every.card)
+        assert near.confidence == pytest.approx(every.confidence, abs=1e-4)
 
 
 def test_a_photo_is_outlined_the_same_whatever_was_read_before_it() -> None:
