@@ -175,4 +175,4 @@ def test_the_finder_is_not_asked_while_a_deck_is_enrolled(tmp_path: Path, monkey
     recognize(image, enrolled)
     assert asked == []
     recognize(image, french)
-    assert asked == [french]
+    assert asked and all(c is french for c in asked)  # by recognize, and by its one-card search if it runs
