@@ -786,8 +786,7 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     """The cards found in ``image`` (a card too small to be sure held below it) and how many
     of them were read surely before a photo with no colour held every suit below sure."""
     h, w = image.shape[:2]
-    # the finder knows French indices, as the index network does: not used while decks are enrolled
-    seen_marks = _marks(classifier, image) if _index_reader(classifier) is not None else []
+    seen_marks = _marks(classifier, image)
     marks = _points(seen_marks)
     small, scale = downscaled(image, work)
     quads, n_single, card_h = _candidates(small)
@@ -1075,7 +1074,10 @@ NEAR_MARK = 0.25
 
 def _marks(classifier: CardClassifier, image: np.ndarray) -> list[IndexMark]:
     """Where the index finder beside ``classifier``'s model marks index middles in ``image``;
-    none without a finder (then no hypothesis is passed over)."""
+    none without a finder (then no hypothesis is passed over), and none while decks are enrolled:
+    it knows French indices, as the index network does, and is not asked then."""
+    if _index_reader(classifier) is None:
+        return []
     finder = finder_for(classifier)
     return [] if finder is None else finder.find(image)
 
@@ -1702,8 +1704,7 @@ def _read_by_marks(classifier: CardClassifier, image: np.ndarray, pyramid: Pyram
     inked = ink_outlines(image, ink)
     inked += [t for q in inked for t in _quarter_turns(q)]
     paired = pair_outlines(image, ink)
-    seen = _marks(classifier, image) if _index_reader(classifier) is not None and (inked or paired) else []
-    marks = _points(seen)
+    marks = _points(_marks(classifier, image)) if inked or paired else None
     inked = [q for q, near in zip(inked, _near_marks(inked, marks), strict=True) if near]
     if paired and _index_reader(classifier) is not None:  # read whole only where an index shows
         near = _near_ways(paired, marks)
