@@ -95,11 +95,16 @@ def test_what_is_not_a_photo_is_refused_by_name() -> None:
         finder.find(np.zeros((4, 100, 3), np.uint8))
 
 
-def test_hypotheses_are_near_a_mark_by_either_index_corner() -> None:
+def test_hypotheses_are_near_a_mark_of_their_size_by_either_index_corner() -> None:
     quad = np.array([[100, 100], [163, 100], [163, 188], [100, 188]], np.float32)  # 1 px a mm
-    top_left = np.array([[100 + 0.087 * 63, 100 + 0.125 * 88]], np.float32)
-    bottom_right = np.array([[163 - 0.087 * 63, 188 - 0.125 * 88]], np.float32)
-    far = np.array([[400, 400]], np.float32)
+
+    def mark(x: float, y: float, size: float = 16.0) -> np.ndarray:  # an index about a fifth of the card high
+        return np.array([[x, y, size]], np.float32)
+
+    tl = (100 + 0.087 * 63, 100 + 0.125 * 88)
+    top_left = mark(*tl)
+    bottom_right = mark(163 - 0.087 * 63, 188 - 0.125 * 88)
+    far = mark(400, 400)
     assert _near_marks([quad], top_left) == [True]
     assert _near_marks([quad], bottom_right) == [True]
     assert _near_marks([quad], bottom_right, ways=1) == [False]  # a guess at one corner: that corner only
@@ -109,6 +114,12 @@ def test_hypotheses_are_near_a_mark_by_either_index_corner() -> None:
     assert _near_ways([quad], top_left).tolist() == [[True, False]]
     assert _near_ways([quad], bottom_right).tolist() == [[False, True]]
     assert _near_ways([quad], np.concatenate([top_left, far])).tolist() == [[True, False]]
+    # a mark a fifth of the card's width away, or of another card's size (a pip, a close-up's
+    # index), is no index of this hypothesis
+    assert _near_marks([quad], mark(tl[0] + 0.2 * 63, tl[1])) == [False]
+    assert _near_marks([quad], mark(*tl, size=3)) == [False]
+    assert _near_marks([quad], mark(*tl, size=45)) == [False]
+    assert _near_marks([quad], mark(tl[0] + 0.1 * 63, tl[1], size=8)) == [True]
 
 
 def test_recognize_finds_the_same_cards_reading_only_near_marks(tmp_path: Path, model_copy: Path) -> None:
