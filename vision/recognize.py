@@ -419,7 +419,7 @@ def _segments(grey: np.ndarray) -> np.ndarray:
     return np.zeros((0, 2, 2), np.float32) if found is None else found.reshape(-1, 2, 2)
 
 
-def _segment_hypotheses(segs: np.ndarray, card_h: float) -> list[np.ndarray]:
+def _segment_hypotheses(segs: np.ndarray, card_h: float) -> np.ndarray:
     """Index corners at the ends of straight edges (:func:`_segments`) anywhere in a photo,
     found without outlining anything (a held fan on a table as light as its cards, a hand
     against a busy background): each edge from a few mm to a card long may be a card's top edge
@@ -430,15 +430,16 @@ def _segment_hypotheses(segs: np.ndarray, card_h: float) -> list[np.ndarray]:
     keep = np.flatnonzero((length >= CORNER_MM * per_mm) & (length <= 1.05 * card_h))
     keep = keep[np.argsort(-length[keep])][:MAX_SEGMENTS]
     w = card_h / ASPECT
-    hyps = []
-    for (a, b), ln in zip(segs[keep], length[keep], strict=True):
-        for end, other in ((a, b), (b, a)):
-            u = (other - end) / ln  # along the edge, away from the corner
-            p = end - u * CORNER_MM * per_mm
-            down = np.array([-u[1], u[0]], np.float32)  # the edge as the top: the card lies below it
-            hyps.append(np.array([p, p + u * w, p + u * w + down * card_h, p + down * card_h], np.float32))
-            right = np.array([u[1], -u[0]], np.float32)  # the edge as the left side: the card lies right of it
-            hyps.append(np.array([p, p + right * w, p + right * w + u * card_h, p + u * card_h], np.float32))
+    # all at once (a photo has hundreds of edges): each edge's two ends, in order, as the corner
+    ends = segs[keep]
+    others = ends[:, ::-1]
+    u = (others - ends) / length[keep][:, None, None]  # along the edge, away from the corner
+    p = ends - u * CORNER_MM * per_mm
+    down = np.stack([-u[..., 1], u[..., 0]], axis=-1)  # the edge as the top: the card lies below it
+    right = np.stack([u[..., 1], -u[..., 0]], axis=-1)  # the edge as the left side: the card lies right of it
+    as_top = np.stack([p, p + u * w, p + u * w + down * card_h, p + down * card_h], axis=-2)
+    as_left = np.stack([p, p + right * w, p + right * w + u * card_h, p + u * card_h], axis=-2)
+    hyps: np.ndarray = np.stack([as_top, as_left], axis=2).reshape(-1, 4, 2).astype(np.float32)
     return hyps
 
 
@@ -873,9 +874,11 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
         close = [] if sure or sized else [f * max(small.shape[:2]) for f in CLOSE_UP]
         heights = [(float(np.median(sure)), False)] if sure else [(hgt, False) for hgt in card_h] + \
             [(c, True) for c in close if all(abs(hgt / c - 1) > 0.2 for hgt in card_h)]
-        edge = [(q / scale, guess) for hgt, guess in heights for q in _segment_hypotheses(segs, hgt)
-                if ref is None or abs(_height(q) / scale / ref - 1) <= 0.25]
-        edge = [e for e, near in zip(edge, _near_marks([q for q, _g in edge], marks, ways=1), strict=True) if near]
+        edge: list[tuple[np.ndarray, bool]] = []
+        for hgt, guess in heights:  # each hypothesis is a card ``hgt`` high
+            if ref is None or abs(hgt / scale / ref - 1) <= 0.25:
+                qs = _segment_hypotheses(segs, hgt) / np.float32(scale)
+                edge += [(q, guess) for q in qs[_near_ways(qs, marks)[:, 0]]]
         # each is a guess at one index corner (its top-left): its far corner is not read
         for (q, guess), r in zip(edge, _read_warped(classifier, source, [q for q, _g in edge], ways=1), strict=True):
             if r.label in (UNKNOWN, "back") or r.confidence < NUDGE_FROM:
@@ -1125,12 +1128,12 @@ def _near_marks(quads: Sequence[np.ndarray], marks: np.ndarray | None, ways: int
     return out
 
 
-def _near_ways(quads: Sequence[np.ndarray], marks: np.ndarray | None) -> np.ndarray:
+def _near_ways(quads: Sequence[np.ndarray] | np.ndarray, marks: np.ndarray | None) -> np.ndarray:
     """For each quad (upright-ordered), whether the middles of its top-left and of its
     bottom-right index each lie within :data:`NEAR_MARK` of its width of a mark (``marks``:
     :func:`_points`) whose size fits its height (:data:`MARK_SHARE`), ``(N, 2)`` bool (all True
     without marks)."""
-    if marks is None or not quads:
+    if marks is None or len(quads) == 0:
         return np.ones((len(quads), 2), bool)
     qs = np.asarray(quads, np.float32).reshape(-1, 4, 2)
     reach = NEAR_MARK * np.hypot(*(qs[:, 1] - qs[:, 0]).T)
