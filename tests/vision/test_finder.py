@@ -114,9 +114,9 @@ def test_hypotheses_are_near_a_mark_of_their_size_by_either_index_corner() -> No
     assert _near_ways([quad], top_left).tolist() == [[True, False]]
     assert _near_ways([quad], bottom_right).tolist() == [[False, True]]
     assert _near_ways([quad], np.concatenate([top_left, far])).tolist() == [[True, False]]
-    # a mark a fifth of the card's width away, or of another card's size (a pip, a close-up's
+    # a mark a quarter of the card's width away, or of another card's size (a pip, a close-up's
     # index), is no index of this hypothesis
-    assert _near_marks([quad], mark(tl[0] + 0.2 * 63, tl[1])) == [False]
+    assert _near_marks([quad], mark(tl[0] + 0.25 * 63, tl[1])) == [False]
     assert _near_marks([quad], mark(*tl, size=3)) == [False]
     assert _near_marks([quad], mark(*tl, size=45)) == [False]
     assert _near_marks([quad], mark(tl[0] + 0.1 * 63, tl[1], size=8)) == [True]
