@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from vision.classify import OnnxCardClassifier, by_rank, load_default_classifier, rank_groups
-from vision.doubt import DOUBT, suited
+from vision.doubt import COLOURLESS, DOUBT, colour_strength, suited
 from vision.errors import ModelFileError
 from vision.grey import grey_suits_for
 from vision.recognize import read_card, recognize
@@ -87,3 +87,29 @@ def test_a_missing_or_broken_grey_network_is_named(tmp_path: Path, model_copy: P
     del meta["grey_model"]
     (tmp_path / "cards.json").write_text(json.dumps(meta))
     assert grey_suits_for(OnnxCardClassifier(model_copy)) is None  # a model without one reads as before
+
+
+def _noisy(image: np.ndarray, seed: int) -> np.ndarray:
+    """A grey photo with a webcam's noise in each channel: colour enough to pass for a colour photo."""
+    noise = np.random.default_rng(seed).normal(0, 12, image.shape)
+    return np.clip(image.astype(np.float32) + noise, 0, 255).astype(np.uint8)
+
+
+RED = ("8H", "AH", "3D", "10D", "6H", "9D")
+
+
+def test_a_red_card_in_a_noisy_grey_photo_is_never_read_surely_as_another_suit() -> None:
+    """Noise gives a grey photo colour enough to pass for a colour one; the card network then
+    takes its grey hearts for spades, and the signs' shapes must keep such a reading unsure."""
+    clf = load_default_classifier()
+    photos = [_noisy(_grey_photo(card, seed), seed) for seed, card in enumerate(RED, start=3)]
+    assert all(colour_strength(p) >= COLOURLESS for p in photos)  # read as colour photos
+    reads = [read_card(p, clf) for p in photos]
+    assert all(d.card == card or d.confidence <= DOUBT for d, card in zip(reads, RED, strict=True)), \
+        [(card, d.card, round(d.confidence, 3)) for d, card in zip(reads, RED, strict=True)]
+    rng = np.random.default_rng(8)
+    faces = [render_card(c, HELDOUT_DESIGN_SEEDS[2], px_per_mm=3.0, alpha=True) for c in ("7H", "QD", "4S")]
+    scene, _ = compose_scene(faces, rng, layout="scatter", size=(1024, 768), card_px=(200, 260), strength=0.4)
+    found = recognize(_noisy(_grey(scene), 8), clf)
+    assert all(d.card in ("7H", "QD", "4S") for d in found if d.confidence > DOUBT), \
+        [(d.card, round(d.confidence, 3)) for d in found]
