@@ -42,7 +42,7 @@ from vision.classify import LABELS, OnnxCardClassifier
 from vision.doubt import COLOURLESS, DOUBT, INDEX_SAYS, colour_strength, doubted, held, suited
 from vision.finder import IndexMark, finder_for, mark_reader_for
 from vision.grey import SUITS as GREY_SUITS
-from vision.grey import grey_suits_for
+from vision.grey import grey_suits_for, shape_denied
 from vision.images import whole_median
 from vision.locate import (
     FRAME_SHARE,
@@ -998,32 +998,22 @@ def _greyed(classifier: CardClassifier, source: Pyramid, found: list[Detection],
     return [d for i, d in enumerate(out) if not any(k.card == d.card and _overlaps(d, k) for k in out[:i])]
 
 
-#: a suited card read surely in a photo with colour stays sure unless the grey suit network,
-#: reading its signs by shape, gives another suit at least these odds: noise or a cast can give
-#: a grey photo colour enough to pass for one, and the card network then reads its grey hearts
-#: as spades at 0.92-0.99 (the development singles noised or cast warm: in all 25 such mistakes
-#: the shape gave the true suit at 0.98 or more; no right sure reading's other suits reached 0.33;
-#: a card cut by the photo's edge leaves the network unsure, see HISTORY, session 43)
-SHAPE_DENIES = 0.8
-
-
 def _shapes_agree(classifier: CardClassifier, source: Pyramid, found: list[Detection],
                   whole: Sequence[bool]) -> list[Detection]:
     """``found`` with each suited card read surely, seen ``whole`` or lying apart from the others,
     held below sure when the grey suit network surely reads its signs as another suit's
-    (:data:`SHAPE_DENIES`). A card under others is not asked: the top of its crop shows the cards
-    over it."""
+    (:func:`vision.grey.shape_denied`). A card under others is not asked: the top of its crop
+    shows the cards over it."""
     reader = grey_suits_for(classifier)
     check = [i for i, d in enumerate(found)
              if d.confidence > DOUBT and suited(d.card) and (whole[i] or _apart(d, found))]
     if reader is None or not check:
         return found
-    odds = reader.odds([source.warp(found[i].corners) for i in check])
+    denied = shape_denied(reader, [source.warp(found[i].corners) for i in check], [found[i].card for i in check])
     out = list(found)
-    for i, o in zip(check, odds, strict=True):
-        d = found[i]
-        if max(float(p) for suit, p in zip(GREY_SUITS, o, strict=True) if suit != d.card[-1]) >= SHAPE_DENIES:
-            out[i] = Detection(d.card, DOUBT, d.corners)
+    for i, no in zip(check, denied, strict=True):
+        if no:
+            out[i] = Detection(found[i].card, DOUBT, found[i].corners)
     return out
 
 
