@@ -11,8 +11,10 @@ any suit read without colour does.
 
 Colour can also mislead: noise or a cast gives a grey photo (a NoIR camera's, a dim webcam's)
 colour enough to pass for one, and the card network then reads its grey hearts as spades
-surely. So the photo commands and the table pipeline hold a suited card read surely whose signs
-this network reads as another suit's (:func:`shape_checked`).
+surely. So the photo commands hold a suited card read surely whose signs this network reads as
+another suit's (:func:`shape_denied`). The table pipeline does not load it yet: asked on every
+card read, it took the companion's 10,000-frame soak from +2-3 MB to +8-10 MB (models/HISTORY.md,
+session 43).
 """
 
 from __future__ import annotations
@@ -23,9 +25,8 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.api import CardClassifier, Prediction
-from vision.classify import side_network, side_session
-from vision.doubt import DOUBT, held, suited
+from vision.api import CardClassifier
+from vision.classify import MOST_PER_RUN, side_network, side_session
 from vision.model_input import Image, half_turned, preprocess_batch, to_tensor
 
 #: the network's answers, in its order
@@ -49,7 +50,10 @@ class GreySuits:
         grey = pre.mean(axis=3, keepdims=True, dtype=np.float32).round().astype(np.uint8)
         pre = np.ascontiguousarray(np.broadcast_to(grey, pre.shape))  # a colour crop is read grey too
         tops = np.concatenate([pre[:, :self.rows], half_turned(pre)[:, :self.rows]])
-        probs = np.asarray(self.session.run(None, {"top": to_tensor(tops)})[0], np.float32)
+        # in parts, as the card network runs: the memory a call needs stays the same however many
+        # cards a photo holds
+        probs = np.concatenate([np.asarray(self.session.run(None, {"top": to_tensor(tops[i:i + MOST_PER_RUN])})[0],
+                                           np.float32) for i in range(0, len(tops), MOST_PER_RUN)])
         both: NDArray[np.float32] = probs.reshape(2, len(pre), len(SUITS)).mean(axis=0)
         return both
 
@@ -74,16 +78,3 @@ def shape_denied(reader: GreySuits, crops: Sequence[Image], cards: Sequence[str]
     return [max(float(p) for suit, p in zip(SUITS, o, strict=True) if suit != card[-1]) >= SHAPE_DENIES
             for o, card in zip(odds, cards, strict=True)]
 
-
-def shape_checked(reader: GreySuits | None, crops: Sequence[Image], readings: Sequence[Prediction]) -> list[Prediction]:
-    """``readings`` of ``crops`` with each suited card read surely held at :data:`DOUBT` where its
-    signs' shapes deny its suit (:func:`shape_denied`); as they are without a network."""
-    out = list(readings)
-    check = [i for i, p in enumerate(readings) if p.confidence > DOUBT and suited(p.label)]
-    if reader is None or not check:
-        return out
-    for i, denied in zip(check, shape_denied(reader, [crops[i] for i in check], [readings[i].label for i in check]),
-                         strict=True):
-        if denied:
-            out[i] = held(readings[i])
-    return out

@@ -31,7 +31,6 @@ from vision.album import CropAlbum
 from vision.api import CardClassifier, Prediction
 from vision.errors import FrameError
 from vision.events import TableEvent
-from vision.grey import grey_suits_for, shape_checked
 from vision.locate import Locator, SeenCard, Sighting, crop_card
 from vision.mat import MatLayout
 from vision.mat_find import MatFinder, MatPose, warp_mat
@@ -84,8 +83,6 @@ class TablePipeline:
         #: where the crop behind each card placed is kept, filed under its card (None: nowhere)
         self.album = album
         self.classifier = classifier
-        #: the signs' shapes, which keep a grey heart (a NoIR or dim camera's) from a sure spade
-        self.shapes = grey_suits_for(classifier)
         self.config = cfg = config or PipelineConfig()
         self.finder = MatFinder(layout, detect_width=cfg.detect_width, hold_s=cfg.hold_s)
         self.locator = Locator(layout, cfg.locate_px_per_mm, threshold=cfg.threshold)
@@ -151,7 +148,7 @@ class TablePipeline:
         def classify(cards: Sequence[SeenCard]) -> list[Prediction]:
             began = clock()
             crops = [crop_card(frame, pose.to_frame, c.quad, self.config.crop_px_per_mm) for c in cards]
-            predictions = shape_checked(self.shapes, crops, self.classifier.classify(crops))
+            predictions = self.classifier.classify(crops)
             classify_ms[0] += (clock() - began) * 1e3
             if self.album is not None:
                 for card, crop, prediction in zip(cards, crops, predictions, strict=True):
