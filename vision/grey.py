@@ -12,7 +12,7 @@ any suit read without colour does.
 Colour can also mislead: noise or a cast gives a grey photo (a NoIR camera's, a dim webcam's)
 colour enough to pass for one, and the card network then reads its grey hearts as spades
 surely. So the photo commands hold a suited card read surely whose signs this network reads as
-another suit's (:func:`shape_denied`). The table pipeline does not load it yet: asked on every
+another suit's (:func:`shape_denies`). The table pipeline does not load it yet: asked on every
 card read, it took the companion's 10,000-frame soak from +2-3 MB to +8-10 MB (models/HISTORY.md,
 session 43).
 """
@@ -71,10 +71,9 @@ def grey_suits_for(classifier: CardClassifier) -> GreySuits | None:
 SHAPE_DENIES = 0.8
 
 
-def shape_denied(reader: GreySuits, crops: Sequence[Image], cards: Sequence[str]) -> list[bool]:
-    """For each upright crop of a suited card read as ``cards[i]``: whether the network surely
-    reads its signs as another suit's (:data:`SHAPE_DENIES`)."""
-    odds = reader.odds(crops)
+def shape_denies(odds: NDArray[np.float32], cards: Sequence[str]) -> list[bool]:
+    """For each suited card read as ``cards[i]`` whose crop this network gave ``odds[i]``
+    (:meth:`GreySuits.odds`): whether it surely reads the signs as another suit's
+    (:data:`SHAPE_DENIES`)."""
     return [max(float(p) for suit, p in zip(SUITS, o, strict=True) if suit != card[-1]) >= SHAPE_DENIES
             for o, card in zip(odds, cards, strict=True)]
-

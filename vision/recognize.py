@@ -42,7 +42,7 @@ from vision.classify import LABELS, OnnxCardClassifier
 from vision.doubt import COLOURLESS, DOUBT, INDEX_SAYS, colour_strength, doubted, held, suited
 from vision.finder import IndexMark, finder_for, mark_reader_for
 from vision.grey import SUITS as GREY_SUITS
-from vision.grey import grey_suits_for, shape_denied
+from vision.grey import grey_suits_for, shape_denies
 from vision.images import whole_median
 from vision.locate import (
     FRAME_SHARE,
@@ -140,28 +140,14 @@ def _masks(img: np.ndarray, grey: np.ndarray, *, lighter: bool = False) -> list[
     return out
 
 
-def _order(quad: np.ndarray) -> np.ndarray:
-    """Corners clockwise (image y down) starting anywhere."""
-    # in plain floats: thousands of hypotheses a photo are ordered, numpy's calls cost more than
-    # their sums on four points
-    pts = quad.tolist()
-    cx, cy = sum(p[0] for p in pts) / 4, sum(p[1] for p in pts) / 4
-    ang = [math.atan2(y - cy, x - cx) for x, y in pts]
-    return np.asarray([pts[i] for i in sorted(range(4), key=ang.__getitem__)], np.float32)
-
-
 def _upright(quad: np.ndarray) -> np.ndarray:
-    """A clockwise quad re-indexed so that corner 0 -> 1 is a short side (top)."""
-    q = _order(quad)
-    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = q.tolist()
-    d01 = math.hypot(x1 - x0, y1 - y0) + math.hypot(x3 - x2, y3 - y2)
-    d12 = math.hypot(x2 - x1, y2 - y1) + math.hypot(x0 - x3, y0 - y3)
-    return q if d01 <= d12 else q[[1, 2, 3, 0]]
+    """:func:`_upright_all` of one quad."""
+    return _upright_all([quad])[0]
 
 
 def _upright_all(quads: Sequence[np.ndarray]) -> list[np.ndarray]:
-    """:func:`_upright` of each quad, worked out for all at once (a photo has a thousand
-    hypotheses): the same corners in the same order."""
+    """Each quad's corners clockwise (image y down), re-indexed so that corner 0 -> 1 is a short
+    side (the top); worked out for all at once (a photo has a thousand hypotheses)."""
     if not len(quads):
         return []
     q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
@@ -985,9 +971,8 @@ def _greyed(classifier: CardClassifier, source: Pyramid, found: list[Detection],
     ``whole`` or lying apart from the others with the suit the grey suit network reads by shape
     (:mod:`vision.grey`; the card network takes a grey heart for a spade). A card under others
     keeps its reading: the top of its crop shows the cards over it."""
-    reader = grey_suits_for(classifier)
-    suits = [i for i, d in enumerate(found) if suited(d.card) and (whole[i] or _apart(d, found))]
-    odds = reader.odds([source.warp(found[i].corners) for i in suits]) if reader is not None and suits else None
+    suits = _shown_suited(found, whole)
+    odds = _shape_odds(classifier, source, found, suits)
     out = list(found)
     for j, i in enumerate(suits):
         d = found[i]
@@ -1002,19 +987,33 @@ def _shapes_agree(classifier: CardClassifier, source: Pyramid, found: list[Detec
                   whole: Sequence[bool]) -> list[Detection]:
     """``found`` with each suited card read surely, seen ``whole`` or lying apart from the others,
     held below sure when the grey suit network surely reads its signs as another suit's
-    (:func:`vision.grey.shape_denied`). A card under others is not asked: the top of its crop
-    shows the cards over it."""
-    reader = grey_suits_for(classifier)
-    check = [i for i, d in enumerate(found)
-             if d.confidence > DOUBT and suited(d.card) and (whole[i] or _apart(d, found))]
-    if reader is None or not check:
+    (:func:`vision.grey.shape_denies`)."""
+    check = [i for i in _shown_suited(found, whole) if found[i].confidence > DOUBT]
+    odds = _shape_odds(classifier, source, found, check)
+    if odds is None:
         return found
-    denied = shape_denied(reader, [source.warp(found[i].corners) for i in check], [found[i].card for i in check])
     out = list(found)
-    for i, no in zip(check, denied, strict=True):
+    for i, no in zip(check, shape_denies(odds, [found[i].card for i in check]), strict=True):
         if no:
             out[i] = Detection(found[i].card, DOUBT, found[i].corners)
     return out
+
+
+def _shown_suited(found: Sequence[Detection], whole: Sequence[bool]) -> list[int]:
+    """Which of ``found`` are suited cards seen ``whole`` or lying apart from the others: a card
+    under others is not read by shape, the top of its crop shows the cards over it."""
+    return [i for i, d in enumerate(found) if suited(d.card) and (whole[i] or _apart(d, found))]
+
+
+def _shape_odds(classifier: CardClassifier, source: Pyramid, found: Sequence[Detection],
+                picked: Sequence[int]) -> np.ndarray | None:
+    """The grey suit network's odds for the ``picked`` cards of ``found`` (None without the
+    network or without a card picked)."""
+    reader = grey_suits_for(classifier)
+    if reader is None or not picked:
+        return None
+    odds: np.ndarray = reader.odds([source.warp(found[i].corners) for i in picked])
+    return odds
 
 
 def _same_size(d: Detection, k: Detection, within: float = 0.25) -> bool:
@@ -1515,7 +1514,7 @@ def ink_outlines(img: np.ndarray, ink: Ink | None = None) -> list[np.ndarray]:
             for tilt, turns in tilts:
                 for box in _boxes_round(pts, tilt):
                     about = box.mean(axis=0)
-                    out += [_upright(_turned(box, deg, about)) for deg in turns]
+                    out += _upright_all([_turned(box, deg, about) for deg in turns])
     return [out[i] for i in _distinct(out)]
 
 

@@ -69,4 +69,3 @@ def test_the_shipped_model_reads_the_table_through_the_pipeline():
     assert [(e.zone, e.slot, e.kind) for e in events] == [(e.zone, e.slot, e.kind) for e in sim.truth]
     placed = [e for e in events if e.kind == "placed"]
     assert sum(e.card == c for e, c in zip(placed, cards, strict=True)) >= len(cards) // 2
-
