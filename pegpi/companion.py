@@ -143,6 +143,7 @@ class Options:
     keep_crops: str | None = None  # a folder: keep the crop of every card read, filed under its card
     game: str | None = None  # the demo's game (default: the config's [demo] game, or cribbage)
     cycle: bool = False  # the demo plays every game in turn (device.demo.demo_games), one after another
+    grey_camera: bool = False  # the demo's camera shows no colour (as a NoIR module)
     source_factory: Callable[[str], FrameSource] | None = None  # tests: a frame source for a source spec
 
 
@@ -445,7 +446,7 @@ class Companion:
         return SimCamera({"steps": self.steps, "table": game.spec.table, "seats": game.num_players,
                           "paper": self._paper(game), "title": game.spec.title,
                           "fps": self._camera_settings().fps, "seed": self.options.seed,
-                          "start": resume_point(session)})
+                          "start": resume_point(session), "grey": self.options.grey_camera})
 
     # ------------------------------------------------------------------ running and stopping
 

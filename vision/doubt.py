@@ -29,6 +29,37 @@ DOUBT = 0.8
 #: 4-10 (such a photo cannot show that the camera would have seen red) and the others 13 or more
 COLOURLESS = 8.0
 
+#: a camera none of whose frames shows more colour than this (:func:`colour_strength` of an
+#: 80-pixel-wide copy, where averaging takes out the sensor's noise) is taken for a colourless one
+#: (a NoIR module, a grey webcam): the simulated table's colour frames give 61-84, the same turned
+#: grey with noise of sigma 10-20 give 2-4, and under a warm cast clipping the red channel 13-15
+CAMERA_COLOUR = 30.0
+
+
+class CameraColour:
+    """Whether a table camera shows colour, judged on every ``every``-th frame it gives: once one
+    frame has shown colour (the wood of the table, a red card, a hand) the camera is a colour one
+    for good; until then it is taken for colourless, the safe side."""
+
+    def __init__(self, every: int = 15, width: int = 80) -> None:
+        self.every, self.width = every, width
+        #: the most colour a frame has shown so far
+        self.most = 0.0
+        self._frames = 0
+
+    @property
+    def colourless(self) -> bool:
+        """Whether no frame seen so far has shown colour (:data:`CAMERA_COLOUR`)."""
+        return self.most < CAMERA_COLOUR
+
+    def see(self, frame: np.ndarray) -> None:
+        """Take in one BGR frame (measured only every ``every``-th, and only while colourless)."""
+        self._frames += 1
+        if self.colourless and (self._frames - 1) % self.every == 0:
+            h, w = frame.shape[:2]
+            small = cv2.resize(frame, (self.width, max(1, round(h * self.width / w))), interpolation=cv2.INTER_AREA)
+            self.most = max(self.most, colour_strength(small))
+
 
 def colour_strength(image: np.ndarray) -> float:
     """How much colour the photo shows: the 99th percentile over its pixels of the spread

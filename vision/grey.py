@@ -12,9 +12,11 @@ any suit read without colour does.
 Colour can also mislead: noise or a cast gives a grey photo (a NoIR camera's, a dim webcam's)
 colour enough to pass for one, and the card network then reads its grey hearts as spades
 surely. So the photo commands hold a suited card read surely whose signs this network reads as
-another suit's (:func:`shape_denies`). The table pipeline does not load it yet: asked on every
-card read, it took the companion's 10,000-frame soak from +2-3 MB to +8-10 MB (models/HISTORY.md,
-session 43).
+another suit's (:func:`shape_denies`). The table pipeline asks it only once its camera has shown
+no colour in any frame (:class:`vision.doubt.CameraColour`), and then gives a suited card the
+suit its signs' shapes surely show, unsure (:func:`suits_by_shape`): asked on every card of a
+colour camera too, it took the companion's 10,000-frame soak from +2-3 MB to +8-10 MB
+(models/HISTORY.md, session 43), and a colour camera's red cards show red.
 """
 
 from __future__ import annotations
@@ -25,8 +27,9 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.api import CardClassifier
+from vision.api import CardClassifier, Prediction
 from vision.classify import MOST_PER_RUN, side_network, side_session
+from vision.doubt import DOUBT, suited
 from vision.model_input import Image, half_turned, preprocess_batch, to_tensor
 
 #: the network's answers, in its order
@@ -77,3 +80,21 @@ def shape_denies(odds: NDArray[np.float32], cards: Sequence[str]) -> list[bool]:
     (:data:`SHAPE_DENIES`)."""
     return [max(float(p) for suit, p in zip(SUITS, o, strict=True) if suit != card[-1]) >= SHAPE_DENIES
             for o, card in zip(odds, cards, strict=True)]
+
+
+def suits_by_shape(reader: GreySuits, crops: Sequence[Image], predictions: Sequence[Prediction]) -> list[Prediction]:
+    """``predictions`` of upright ``crops`` from a camera that shows no colour: each suited card
+    whose signs this network surely reads as another suit's (:data:`SHAPE_DENIES`) takes that
+    suit, held at :data:`~vision.doubt.DOUBT` so the table asks ("Is that 7H?") instead of
+    scoring the grey heart the card network took for a spade. Readings the shapes do not deny
+    stand, sure ones included (a grey spade is a spade)."""
+    picked = [i for i, p in enumerate(predictions) if suited(p.label)]
+    if not picked:
+        return list(predictions)
+    odds = reader.odds([crops[i] for i in picked])
+    out = list(predictions)
+    for i, o, no in zip(picked, odds, shape_denies(odds, [predictions[i].label for i in picked]), strict=True):
+        if no:
+            p = predictions[i]
+            out[i] = Prediction(p.label[:-1] + SUITS[int(o.argmax())], min(p.confidence, DOUBT))
+    return out

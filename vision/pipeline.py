@@ -29,8 +29,10 @@ import numpy as np
 
 from vision.album import CropAlbum
 from vision.api import CardClassifier, Prediction
+from vision.doubt import CameraColour
 from vision.errors import FrameError
 from vision.events import TableEvent
+from vision.grey import GreySuits, grey_suits_for, suits_by_shape
 from vision.locate import Locator, SeenCard, Sighting, crop_card
 from vision.mat import MatLayout
 from vision.mat_find import MatFinder, MatPose, warp_mat
@@ -83,6 +85,10 @@ class TablePipeline:
         #: where the crop behind each card placed is kept, filed under its card (None: nowhere)
         self.album = album
         self.classifier = classifier
+        #: whether the camera shows colour; through one that does not (a NoIR module, a grey
+        #: webcam) the card network takes grey hearts for spades, so suits are read by shape too
+        self.colour = CameraColour()
+        self._shapes: GreySuits | None | bool = False  # the grey suit network, loaded on first need
         self.config = cfg = config or PipelineConfig()
         self.finder = MatFinder(layout, detect_width=cfg.detect_width, hold_s=cfg.hold_s)
         self.locator = Locator(layout, cfg.locate_px_per_mm, threshold=cfg.threshold)
@@ -128,6 +134,7 @@ class TablePipeline:
         timings = dict.fromkeys(STAGES, 0.0)
         clock = time.perf_counter
         start = clock()
+        self.colour.see(frame)
         pose = self.finder.find(frame, t)
         timings["markers"] = (clock() - start) * 1e3
         if pose is None:
@@ -149,6 +156,8 @@ class TablePipeline:
             began = clock()
             crops = [crop_card(frame, pose.to_frame, c.quad, self.config.crop_px_per_mm) for c in cards]
             predictions = self.classifier.classify(crops)
+            if self.colour.colourless:
+                predictions = self._by_shape(crops, predictions)
             classify_ms[0] += (clock() - began) * 1e3
             if self.album is not None:
                 for card, crop, prediction in zip(cards, crops, predictions, strict=True):
@@ -178,6 +187,15 @@ class TablePipeline:
         """Process a stream of frames (any frame source)."""
         for frame in frames:
             yield self.process(frame.image, frame.t)
+
+    def _by_shape(self, crops: list[np.ndarray], predictions: list[Prediction]) -> list[Prediction]:
+        """``predictions`` with suits the signs' shapes surely deny replaced and unsure
+        (:func:`vision.grey.suits_by_shape`); as they were for a classifier without the network."""
+        if self._shapes is False:
+            self._shapes = grey_suits_for(self.classifier)
+        if not isinstance(self._shapes, GreySuits):
+            return predictions
+        return suits_by_shape(self._shapes, crops, predictions)
 
     @staticmethod
     def _no_classify(cards: Sequence[SeenCard]) -> list[Prediction]:

@@ -77,7 +77,8 @@ class TableCamera:
     """Renders scenes of one mat through one camera. Create once per simulated table."""
 
     def __init__(self, layout: MatLayout, *, title: str, size: tuple[int, int], pose: CameraPose, seed: int,
-                 card_art: Callable[[str], np.ndarray], px_per_mm: float, noise: float, blur: float) -> None:
+                 card_art: Callable[[str], np.ndarray], px_per_mm: float, noise: float, blur: float,
+                 grey: bool = False) -> None:
         self.layout = layout
         self.size = size
         self.pose = pose
@@ -88,6 +89,8 @@ class TableCamera:
         self._art: dict[str, np.ndarray] = {}
         self._noise_level = noise
         self._blur = blur
+        #: a camera that shows no colour (a NoIR module): its noise still differs by channel
+        self.grey = grey
         self._vignette: np.ndarray | None = None
         self._noise: list[tuple[np.ndarray, np.ndarray]] = []
         self._mat: np.ndarray | None = None
@@ -230,6 +233,8 @@ class TableCamera:
             for _ in range(3):
                 noise = rng.normal(0, self._noise_level, frame.shape)
                 self._noise.append((np.clip(noise, 0, 255).astype(np.uint8), np.clip(-noise, 0, 255).astype(np.uint8)))
+        if self.grey:
+            frame = cv2.cvtColor(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
         if self._blur > 0:  # focus and motion blur
             frame = cv2.GaussianBlur(frame, (0, 0), self._blur)
         out = cv2.multiply(frame, self._vignette, scale=gain / 255.0, dtype=cv2.CV_8U)

@@ -124,7 +124,7 @@ class SimTable:
     def __init__(self, layout: MatLayout, script: Sequence[Step], *, title: str = "pegpi", fps: float = 30.0,
                  size: tuple[int, int] = (1280, 720), pose: CameraPose | None = None, seed: int = 0,
                  card_art: Callable[[str], np.ndarray] | None = None, px_per_mm: float = 3.0,
-                 timing: Timing | None = None, noise: float = 3.0, blur: float = 0.0) -> None:
+                 timing: Timing | None = None, noise: float = 3.0, blur: float = 0.0, grey: bool = False) -> None:
         self.layout = layout
         self.fps = fps
         self.size = size
@@ -133,7 +133,7 @@ class SimTable:
         self.seed = seed
         self.camera = TableCamera(layout, title=title, size=size, pose=self.pose, seed=seed,
                                   card_art=card_art or default_card_art(px_per_mm=px_per_mm), px_per_mm=px_per_mm,
-                                  noise=noise, blur=blur)
+                                  noise=noise, blur=blur, grey=grey)
         self.truth: list[TableEvent] = []
         self._rng = np.random.default_rng(seed)
         self._removed: list[CardOnMat] = []

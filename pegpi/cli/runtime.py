@@ -50,6 +50,8 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--events", action="store_true",
                    help="demo without rendering frames: feed the table events straight to the session")
     p.add_argument("--quit-at-end", action="store_true", help="stop when the source ends (the demo's game is over)")
+    p.add_argument("--grey-camera", action="store_true",
+                   help="the demo's camera shows no colour and more noise (as a NoIR module): suits are read by shape")
     p.add_argument("--keep-crops", metavar="DIR",
                    help="keep the crop of every card the table reads in DIR/CARD/ (a card named on the phone moves "
                         "to its folder); `pegpi bench photos DIR --crops` measures the model on them")
@@ -90,6 +92,8 @@ def register(commands: Any, benches: Any) -> None:
     b.add_argument("--seconds", type=float, default=12.0, help="how long to measure the frame rate")
     b.add_argument("--frames", type=int, default=0, metavar="N",
                    help="a soak: run until the companion has read N frames, following its memory")
+    b.add_argument("--grey-camera", action="store_true",
+                   help="the demo's camera shows no colour (as a NoIR module), so the suits are read by shape too")
     b.set_defaults(func=cmd_bench_runtime)
 
 
@@ -139,7 +143,8 @@ def cmd_run(args: argparse.Namespace) -> int:
                       seed=int(args.seed if args.seed is not None else demo.get("seed", 1)),
                       frames=not args.events and bool(demo.get("frames", True)), quit_at_end=args.quit_at_end,
                       keep_crops=args.keep_crops or config["camera"].get("keep_crops") or None,
-                      game=_demo_game(getattr(args, "game", None)), cycle=bool(getattr(args, "all", False)))
+                      game=_demo_game(getattr(args, "game", None)), cycle=bool(getattr(args, "all", False)),
+                      grey_camera=args.grey_camera)
     companion = Companion(config, options)
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, lambda *_: companion.stop())
@@ -209,11 +214,12 @@ def cmd_export(args: argparse.Namespace) -> int:
 def cmd_bench_runtime(args: argparse.Namespace) -> int:
     if args.frames < 0:
         raise CommandError(f"--frames takes a number of frames, not {args.frames}")
-    report = bench_runtime(seconds=args.seconds, frames=args.frames)
+    report = bench_runtime(seconds=args.seconds, frames=args.frames, grey=args.grey_camera)
     if args.json:
         print(json.dumps(report))
         return 0 if report["ok"] else 1
-    print(f"companion: pegpi demo (simulated camera at full speed, web page on, {report['classifier']})")
+    camera = "simulated grey camera" if args.grey_camera else "simulated camera"
+    print(f"companion: pegpi demo ({camera} at full speed, web page on, {report['classifier']})")
     print(f"start-up to ready (sd_notify READY=1): {report['startup_s']:.2f} s   (budget 3 s)")
     print(f"resident memory: {report['rss_mb']:.1f} MB now, {report['peak_mb']:.1f} MB peak   (budget 150 MB)")
     print(f"  of it now: {report['anon_mb']:.1f} MB the companion's own data, {report['file_mb']:.1f} MB libraries' code "
@@ -251,15 +257,16 @@ def _proc_kb(pid: int, key: str) -> float:
 SERVICE_ENV = {"PYTHONUNBUFFERED": "1", "MALLOC_ARENA_MAX": "2"}
 
 
-def demo_args(db: Path, port: int, *, soak: bool) -> list[str]:
+def demo_args(db: Path, port: int, *, soak: bool, grey: bool = False) -> list[str]:
     """The ``pegpi`` arguments of the companion the runtime bench measures: the demo at full speed
     with the web page on. A soak plays every game in turn (``--all``), one after another, since
-    one game's frames run out (cribbage's first demo game has under 12,000)."""
+    one game's frames run out (cribbage's first demo game has under 12,000). ``grey``: through a
+    camera that shows no colour."""
     return ["demo", "--speed", "0", "--db", str(db), "--web", f"127.0.0.1:{port}", "--display", "none",
-            "--config", os.devnull, *(["--all"] if soak else [])]
+            "--config", os.devnull, *(["--all"] if soak else []), *(["--grey-camera"] if grey else [])]
 
 
-def bench_runtime(seconds: float = 12.0, frames: int = 0) -> dict[str, Any]:
+def bench_runtime(seconds: float = 12.0, frames: int = 0, grey: bool = False) -> dict[str, Any]:
     """Run ``pegpi demo`` as systemd would (a notify socket), at full speed with the web page on:
     time to READY=1, its frame rate from its STATUS lines, its resident memory; then the pipeline
     and session alone on pre-rendered frames. ``frames``: a soak, measured until the companion
@@ -271,7 +278,7 @@ def bench_runtime(seconds: float = 12.0, frames: int = 0) -> dict[str, Any]:
         sock.bind(notify)
         port = _free_port()
         env = {**os.environ, **SERVICE_ENV, "NOTIFY_SOCKET": notify}
-        cmd = [sys.executable, "-m", "pegpi", *demo_args(Path(tmp) / "bench.db", port, soak=frames > 0)]
+        cmd = [sys.executable, "-m", "pegpi", *demo_args(Path(tmp) / "bench.db", port, soak=frames > 0, grey=grey)]
         start = time.perf_counter()
         proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         try:
@@ -346,14 +353,15 @@ def bench_runtime(seconds: float = 12.0, frames: int = 0) -> dict[str, Any]:
             sock.close()
         found = re.search(r"classifier: (.*)", err or "")
         report["classifier"] = found.group(1).strip() if found else "unknown classifier"
-    report["pipeline_fps"] = _pipeline_fps()
+    report["pipeline_fps"] = _pipeline_fps(grey=grey)
     report["ok"] = (report["startup_s"] <= 3.0 and report["peak_mb"] <= 150.0 and report["fps"] >= 30.0
                     and report["web_ok"])
     return report
 
 
-def _pipeline_fps(frames: int = 150) -> float:
-    """Frames per second of vision pipeline + session on pre-rendered frames of a simulated deal."""
+def _pipeline_fps(frames: int = 150, grey: bool = False) -> float:
+    """Frames per second of vision pipeline + session on pre-rendered frames of a simulated deal
+    (``grey``: through a camera that shows no colour)."""
     from device.demo import demo_record, sim_steps
     from device.protocols.script import record_to_script
     from device.session import Session
@@ -365,7 +373,8 @@ def _pipeline_fps(frames: int = 150) -> float:
     record = demo_record("cribbage", 1)
     layout = layout_for("pegging", 2)
     script, _ = sim_steps(record_to_script(record)[:40])
-    sim = SimTable(layout, script, fps=30.0, pose=CameraPose(fill=0.86, tilt=0.08, roll=1.5, offset=(10.0, 0.0)))
+    sim = SimTable(layout, script, fps=30.0, pose=CameraPose(fill=0.86, tilt=0.08, roll=1.5, offset=(10.0, 0.0)),
+                   grey=grey, noise=10.0 if grey else 3.0)
     rendered = [sim.render(i) for i in range(min(frames, len(sim.scenes)))]
     times = [sim.scenes[i].t for i in range(len(rendered))]
     classifier, _ = load_classifier(simulated=True)

@@ -428,5 +428,7 @@ def test_the_runtime_soak_plays_game_after_game() -> None:
 
     soak = build_parser().parse_args(demo_args(Path("bench.db"), 8080, soak=True))
     plain = build_parser().parse_args(demo_args(Path("bench.db"), 8080, soak=False))
-    assert soak.all and not plain.all
+    grey = build_parser().parse_args(demo_args(Path("bench.db"), 8080, soak=True, grey=True))
+    assert soak.all and not plain.all and grey.all
+    assert grey.grey_camera and not soak.grey_camera and not plain.grey_camera
     assert soak.speed == plain.speed == 0 and soak.web == plain.web == ("127.0.0.1", 8080)

@@ -3,9 +3,11 @@ tricks, and a layout grid whose cards touch."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
+from vision.doubt import DOUBT
 from vision.mat import layout_for
 from vision.pipeline import TablePipeline
 from vision.simtable import CameraPose, Clear, HandPass, Idle, Place, SimTable, Timing, default_card_art
@@ -69,3 +71,53 @@ def test_the_shipped_model_reads_the_table_through_the_pipeline():
     assert [(e.zone, e.slot, e.kind) for e in events] == [(e.zone, e.slot, e.kind) for e in sim.truth]
     placed = [e for e in events if e.kind == "placed"]
     assert sum(e.card == c for e, c in zip(placed, cards, strict=True)) >= len(cards) // 2
+
+
+def _grey_camera(image: np.ndarray, rng: np.random.Generator, cast: tuple[float, float, float] = (1.0, 1.0, 1.0)
+                 ) -> np.ndarray:
+    """A NoIR or dim camera's frame: no colour of its own (but a cast of the light), and noise in
+    each channel."""
+    grey = cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR).astype(np.float32)
+    return np.clip(grey * np.float32(cast) + rng.normal(0, 10, grey.shape), 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("cast", [(1.0, 1.0, 1.0), (0.8, 0.95, 1.15)], ids=["grey", "warm"])
+def test_a_grey_camera_never_reports_a_red_card_surely_as_another_suit(cast):
+    """The card network takes a grey heart for a spade: through a camera that shows no colour the
+    table reads suits by the signs' shapes as well, and asks about the card it would have scored
+    wrongly, proposing the suit the shapes show."""
+    classify = pytest.importorskip("vision.classify")
+    try:
+        model = classify.load_default_classifier(threads=1)
+    except FileNotFoundError:
+        pytest.skip("no card model in models/ yet")
+    layout = layout_for("pegging", 2)
+    cards = ["7H", "3D", "QH", "AH", "8D", "2H", "9S", "4C"]
+    script = [Idle(0.3)] + [Place(c, f"seat{i % 2}") for i, c in enumerate(cards)] + [Clear(), Idle(0.2)]
+    sim = SimTable(layout, script, fps=15, seed=6, timing=Timing(0.2, 0.5))
+    pipeline = TablePipeline(layout, model)
+    rng = np.random.default_rng(6)
+    events = [e for f in sim.frames() for e in pipeline.process(_grey_camera(f.image, rng, cast), f.t).events]
+    assert pipeline.colour.colourless
+    assert [(e.zone, e.slot, e.kind) for e in events] == [(e.zone, e.slot, e.kind) for e in sim.truth]
+    placed = [(c, e.card, round(e.confidence, 3)) for e, c in zip([e for e in events if e.kind == "placed"], cards,
+                                                                   strict=True)]
+    assert all(card == read or sure <= DOUBT for card, read, sure in placed), placed
+    assert sum(card == read for card, read, _sure in placed) >= len(cards) - 1, placed
+
+
+def test_a_colour_camera_is_told_from_a_grey_one():
+    """Colour shows in the frames of a colour camera (the table's wood, the red cards), not in a
+    grey camera's noise, nor in its light's cast."""
+    layout = layout_for("pegging", 2)
+    sim = SimTable(layout, [Idle(0.3), Place("7H", "seat0"), Idle(0.3)], fps=15, seed=7)
+    art = default_card_art()
+    seen = {"colour": TablePipeline(layout, TemplateClassifier.from_art(["7H", "back"], art)),
+            "grey": TablePipeline(layout, TemplateClassifier.from_art(["7H", "back"], art)),
+            "warm": TablePipeline(layout, TemplateClassifier.from_art(["7H", "back"], art))}
+    rng = np.random.default_rng(7)
+    for f in sim.frames():
+        seen["colour"].process(f.image, f.t)
+        seen["grey"].process(_grey_camera(f.image, rng), f.t)
+        seen["warm"].process(_grey_camera(f.image, rng, (0.8, 0.95, 1.15)), f.t)
+    assert {name: p.colour.colourless for name, p in seen.items()} == {"colour": False, "grey": True, "warm": True}
