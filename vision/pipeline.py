@@ -148,6 +148,7 @@ class TablePipeline:
             self._learn(mat, pose)
             return FrameResult(t, (), "learning", timings)
         start = clock()
+        self.locator.grey = self.colour.colourless
         sighting, foreground = self.locator.locate(mat, self._reference)
         timings["locate"] = (clock() - start) * 1e3
         classify_ms = [0.0]
