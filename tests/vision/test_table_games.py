@@ -55,15 +55,24 @@ def test_the_events_are_the_ones_played(table, seats, script, seed, setup):
     assert [(e.zone, e.slot, e.card, e.kind) for e in events] == [(e.zone, e.slot, e.card, e.kind) for e in sim.truth]
 
 
-def test_the_shipped_model_reads_the_table_through_the_pipeline():
+def _shipped_model():
     classify = pytest.importorskip("vision.classify")
     try:
-        model = classify.load_default_classifier(threads=1)
+        return classify.load_default_classifier(threads=1)
     except FileNotFoundError:
         pytest.skip("no card model in models/ yet")
+
+
+def _laid_in_turn(cards: list[str]) -> list:
+    """The cards laid in the two seats' rows in turn, then cleared away."""
+    return [Idle(0.3)] + [Place(c, f"seat{i % 2}") for i, c in enumerate(cards)] + [Clear(), Idle(0.2)]
+
+
+def test_the_shipped_model_reads_the_table_through_the_pipeline():
+    model = _shipped_model()
     layout = layout_for("pegging", 2)
     cards = ["AS", "7H", "10C", "3D", "9S", "QH"]
-    script = [Idle(0.3)] + [Place(c, f"seat{i % 2}") for i, c in enumerate(cards)] + [Clear(), Idle(0.2)]
+    script = _laid_in_turn(cards)
     sim = SimTable(layout, script, fps=15, seed=5, timing=Timing(0.2, 0.5))
     pipeline = TablePipeline(layout, model)
     events = [e for f in sim.frames() for e in pipeline.process(f.image, f.t).events]
@@ -86,14 +95,10 @@ def test_a_grey_camera_never_reports_a_red_card_surely_as_another_suit(cast):
     """The card network takes a grey heart for a spade: through a camera that shows no colour the
     table reads suits by the signs' shapes as well, and asks about the card it would have scored
     wrongly, proposing the suit the shapes show."""
-    classify = pytest.importorskip("vision.classify")
-    try:
-        model = classify.load_default_classifier(threads=1)
-    except FileNotFoundError:
-        pytest.skip("no card model in models/ yet")
+    model = _shipped_model()
     layout = layout_for("pegging", 2)
     cards = ["7H", "3D", "QH", "AH", "8D", "2H", "9S", "4C"]
-    script = [Idle(0.3)] + [Place(c, f"seat{i % 2}") for i, c in enumerate(cards)] + [Clear(), Idle(0.2)]
+    script = _laid_in_turn(cards)
     sim = SimTable(layout, script, fps=15, seed=6, timing=Timing(0.2, 0.5))
     pipeline = TablePipeline(layout, model)
     rng = np.random.default_rng(6)
