@@ -152,8 +152,7 @@ class Locator:
         if self.grey:
             # a grey camera sees a card back's mid-tones as the felt's grey, and is noisier: a
             # smoothed difference over a lower bound finds the card whole, not in fragments
-            if GREY_SMOOTH > 0:
-                peak = cv2.GaussianBlur(peak, (0, 0), GREY_SMOOTH * self.s)
+            peak = cv2.GaussianBlur(peak, (0, 0), GREY_SMOOTH * self.s)
             threshold = GREY_THRESHOLD
         _, mask = cv2.threshold(peak, threshold, 255, cv2.THRESH_BINARY)
         return cv2.morphologyEx(mask, cv2.MORPH_OPEN, self._kernel)

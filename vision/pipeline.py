@@ -23,6 +23,7 @@ import time
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -32,12 +33,14 @@ from vision.api import CardClassifier, Prediction
 from vision.doubt import CameraColour
 from vision.errors import FrameError
 from vision.events import TableEvent
-from vision.grey import GreySuits, grey_suits_for, suits_by_shape
 from vision.locate import Locator, SeenCard, Sighting, crop_card
 from vision.mat import MatLayout
 from vision.mat_find import MatFinder, MatPose, warp_mat
 from vision.sources import Frame
 from vision.track import Tracker, TrackerConfig
+
+if TYPE_CHECKING:
+    from vision.grey import GreySuits
 
 STAGES = ("markers", "warp", "locate", "classify", "track")
 
@@ -192,6 +195,8 @@ class TablePipeline:
     def _by_shape(self, crops: list[np.ndarray], predictions: list[Prediction]) -> list[Prediction]:
         """``predictions`` with suits the signs' shapes surely deny replaced and unsure
         (:func:`vision.grey.suits_by_shape`); as they were for a classifier without the network."""
+        from vision.grey import GreySuits, grey_suits_for, suits_by_shape  # onnxruntime: only when needed
+
         if self._shapes is False:
             self._shapes = grey_suits_for(self.classifier)
         if not isinstance(self._shapes, GreySuits):
