@@ -272,9 +272,8 @@ def sim_camera_main() -> None:
     layout = layout_for(spec["table"], int(spec["seats"]), spec["paper"])
     fps = float(spec["fps"])
     pose = CameraPose(fill=0.86, tilt=0.08, roll=1.5, offset=(10.0, 0.0))
-    grey = bool(spec.get("grey", False))  # a camera without colour, and the noise of a dim one
-    sim = SimTable(layout, script, title=spec["title"], fps=fps, pose=pose, seed=int(spec["seed"]), grey=grey,
-                   noise=10.0 if grey else 3.0)
+    sim = SimTable(layout, script, title=spec["title"], fps=fps, pose=pose, seed=int(spec["seed"]),
+                   grey=bool(spec.get("grey", False)))
     times = press_times(plan, layout, fps)
     press = [(t, index, step) for t, (_, index, step) in zip(times, plan.buttons, strict=True)]
     marks = step_marks(plan, sim.truth, times)

@@ -167,7 +167,7 @@ class _Session(Protocol):
 MOST_PER_RUN = 4
 
 
-class _InParts:
+class InParts:
     """An ``onnxruntime.InferenceSession`` whose ``run`` takes a batch of any size in parts of at
     most :data:`MOST_PER_RUN` rows, the outputs joined again."""
 
@@ -191,7 +191,7 @@ class _InParts:
 
 def _session(path: Path, options: Any) -> _Session:
     session: _Session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-    return _InParts(session)
+    return InParts(session)
 
 
 class OnnxCardClassifier:

@@ -28,7 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.api import CardClassifier, Prediction
-from vision.classify import MOST_PER_RUN, side_network, side_session
+from vision.classify import InParts, side_network, side_session
 from vision.doubt import DOUBT, suited
 from vision.model_input import Image, half_turned, preprocess_batch, to_tensor
 
@@ -41,7 +41,8 @@ class GreySuits:
     128]`` and giving each suit's probability in :data:`SUITS` order)."""
 
     def __init__(self, path: Path, threads: int = 1) -> None:
-        self.session = side_session(path, "a grey suit network", threads)
+        # in parts, as the card network runs: a call's memory stays the same however many cards
+        self.session = InParts(side_session(path, "a grey suit network", threads))
         self.rows = int(self.session.get_inputs()[0].shape[2])
 
     def odds(self, crops: Sequence[Image]) -> NDArray[np.float32]:
@@ -53,10 +54,7 @@ class GreySuits:
         grey = pre.mean(axis=3, keepdims=True, dtype=np.float32).round().astype(np.uint8)
         pre = np.ascontiguousarray(np.broadcast_to(grey, pre.shape))  # a colour crop is read grey too
         tops = np.concatenate([pre[:, :self.rows], half_turned(pre)[:, :self.rows]])
-        # in parts, as the card network runs: the memory a call needs stays the same however many
-        # cards a photo holds
-        probs = np.concatenate([np.asarray(self.session.run(None, {"top": to_tensor(tops[i:i + MOST_PER_RUN])})[0],
-                                           np.float32) for i in range(0, len(tops), MOST_PER_RUN)])
+        probs = np.asarray(self.session.run(None, {"top": to_tensor(tops)})[0], np.float32)
         both: NDArray[np.float32] = probs.reshape(2, len(pre), len(SUITS)).mean(axis=0)
         return both
 

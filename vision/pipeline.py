@@ -19,6 +19,7 @@ starts over.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
@@ -91,7 +92,6 @@ class TablePipeline:
         #: whether the camera shows colour; through one that does not (a NoIR module, a grey
         #: webcam) the card network takes grey hearts for spades, so suits are read by shape too
         self.colour = CameraColour()
-        self._shapes: GreySuits | None | bool = False  # the grey suit network, loaded on first need
         self.config = cfg = config or PipelineConfig()
         self.finder = MatFinder(layout, detect_width=cfg.detect_width, hold_s=cfg.hold_s)
         self.locator = Locator(layout, cfg.locate_px_per_mm, threshold=cfg.threshold)
@@ -195,13 +195,16 @@ class TablePipeline:
     def _by_shape(self, crops: list[np.ndarray], predictions: list[Prediction]) -> list[Prediction]:
         """``predictions`` with suits the signs' shapes surely deny replaced and unsure
         (:func:`vision.grey.suits_by_shape`); as they were for a classifier without the network."""
-        from vision.grey import GreySuits, grey_suits_for, suits_by_shape  # onnxruntime: only when needed
+        from vision.grey import suits_by_shape
 
-        if self._shapes is False:
-            self._shapes = grey_suits_for(self.classifier)
-        if not isinstance(self._shapes, GreySuits):
-            return predictions
-        return suits_by_shape(self._shapes, crops, predictions)
+        return predictions if self._shapes is None else suits_by_shape(self._shapes, crops, predictions)
+
+    @functools.cached_property
+    def _shapes(self) -> GreySuits | None:
+        """The grey suit network, loaded on first need (it brings onnxruntime)."""
+        from vision.grey import grey_suits_for
+
+        return grey_suits_for(self.classifier)
 
     @staticmethod
     def _no_classify(cards: Sequence[SeenCard]) -> list[Prediction]:

@@ -21,6 +21,8 @@ from vision.mat_print import render_mat
 
 MARGIN_MM = 70.0  # table visible around the mat (where arms come from)
 TABLE = (62, 84, 112)  # wood, BGR
+#: the sensor noise (sigma, per channel) of a camera that shows no colour: a NoIR module, a dim webcam
+GREY_NOISE = 10.0
 SKIN = (118, 150, 205)
 SHADOW_MM = (14.0, 18.0)  # where a hand's shadow falls, relative to the hand
 SHADOW_DEPTH = 0.6  # how much light the shadow leaves

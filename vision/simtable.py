@@ -23,7 +23,7 @@ import numpy as np
 from vision.errors import ScriptError
 from vision.events import TableEvent
 from vision.mat import MatLayout, Zone
-from vision.simcamera import MARGIN_MM, CameraPose, CardOnMat, TableCamera, default_card_art
+from vision.simcamera import GREY_NOISE, MARGIN_MM, CameraPose, CardOnMat, TableCamera, default_card_art
 from vision.sources import Frame, IterSource
 
 __all__ = ["CameraPose", "Clear", "HandPass", "Idle", "Light", "Place", "Remove", "Shake", "SimTable", "Step",
@@ -119,12 +119,15 @@ class _Walk:
 
 
 class SimTable:
-    """A placement script played on a mat, seen through a camera. Frames are rendered lazily."""
+    """A placement script played on a mat, seen through a camera. Frames are rendered lazily.
+    ``grey``: a camera that shows no colour; ``noise``: its sensor's sigma per channel (3, or
+    :data:`~vision.simcamera.GREY_NOISE` for a grey camera, by default)."""
 
     def __init__(self, layout: MatLayout, script: Sequence[Step], *, title: str = "pegpi", fps: float = 30.0,
                  size: tuple[int, int] = (1280, 720), pose: CameraPose | None = None, seed: int = 0,
                  card_art: Callable[[str], np.ndarray] | None = None, px_per_mm: float = 3.0,
-                 timing: Timing | None = None, noise: float = 3.0, blur: float = 0.0, grey: bool = False) -> None:
+                 timing: Timing | None = None, noise: float | None = None, blur: float = 0.0,
+                 grey: bool = False) -> None:
         self.layout = layout
         self.fps = fps
         self.size = size
@@ -133,7 +136,8 @@ class SimTable:
         self.seed = seed
         self.camera = TableCamera(layout, title=title, size=size, pose=self.pose, seed=seed,
                                   card_art=card_art or default_card_art(px_per_mm=px_per_mm), px_per_mm=px_per_mm,
-                                  noise=noise, blur=blur, grey=grey)
+                                  noise=(GREY_NOISE if grey else 3.0) if noise is None else noise, blur=blur,
+                                  grey=grey)
         self.truth: list[TableEvent] = []
         self._rng = np.random.default_rng(seed)
         self._removed: list[CardOnMat] = []

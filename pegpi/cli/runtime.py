@@ -374,7 +374,7 @@ def _pipeline_fps(frames: int = 150, grey: bool = False) -> float:
     layout = layout_for("pegging", 2)
     script, _ = sim_steps(record_to_script(record)[:40])
     sim = SimTable(layout, script, fps=30.0, pose=CameraPose(fill=0.86, tilt=0.08, roll=1.5, offset=(10.0, 0.0)),
-                   grey=grey, noise=10.0 if grey else 3.0)
+                   grey=grey)
     rendered = [sim.render(i) for i in range(min(frames, len(sim.scenes)))]
     times = [sim.scenes[i].t for i in range(len(rendered))]
     classifier, _ = load_classifier(simulated=True)

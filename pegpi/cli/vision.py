@@ -159,12 +159,11 @@ def _bench(args: argparse.Namespace) -> int:
     fps = 30.0
     report: dict[str, Any] = {"classifier": name, "frame": "1280x720", "threads": 1, "frame_ms": {},
                               "camera": "grey" if args.grey_camera else "colour"}
-    grey, noise = bool(args.grey_camera), 10.0 if args.grey_camera else 3.0
+    grey = bool(args.grey_camera)
     for cards in ([], _SIX, _TWELVE):
         script: list[Step] = [Idle(0.15), *(Place(card, zone, hand=False) for zone, card in cards)]
         script += [Idle(0.2), Shake(1.0), Idle(args.frames / fps)]
-        sim = SimTable(layout, script, title="cribbage", fps=fps, pose=pose, seed=len(cards), grey=grey,
-                       noise=noise)
+        sim = SimTable(layout, script, title="cribbage", fps=fps, pose=pose, seed=len(cards), grey=grey)
         frames = list(sim.frames())
         pipeline = TablePipeline(layout, classifier)
         measured = frames[-args.frames:]
@@ -190,7 +189,7 @@ def _bench(args: argparse.Namespace) -> int:
     script = [Idle(0.2)]
     for zone, card in _TWELVE:
         script += [Place(card, zone, hand=False), Idle(0.5)]
-    sim = SimTable(layout, script, title="cribbage", fps=fps, pose=pose, seed=99, grey=grey, noise=noise)
+    sim = SimTable(layout, script, title="cribbage", fps=fps, pose=pose, seed=99, grey=grey)
     pipeline = TablePipeline(layout, classifier)
     latencies, right = [], 0
     truth = {(e.zone, e.slot): e for e in sim.truth}
