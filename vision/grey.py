@@ -13,8 +13,8 @@ Colour can also mislead: noise or a cast gives a grey photo (a NoIR camera's, a 
 colour enough to pass for one, and the card network then reads its grey hearts as spades
 surely. So the photo commands hold a suited card read surely whose signs this network reads as
 another suit's (:func:`shape_denies`). The table pipeline asks it only once its camera has shown
-no colour in any frame (:class:`vision.doubt.CameraColour`), and then gives a suited card the
-suit its signs' shapes surely show, unsure (:func:`suits_by_shape`): asked on every card of a
+no colour in any frame (:class:`vision.doubt.CameraColour`), and then holds every suited card
+whose suit or colour the shapes deny, proposing theirs (:func:`suits_by_shape`): asked on every card of a
 colour camera too, it took the companion's 10,000-frame soak from +2-3 MB to +8-10 MB
 (models/HISTORY.md, session 43), and a colour camera's red cards show red.
 """
@@ -71,27 +71,43 @@ def grey_suits_for(classifier: CardClassifier) -> GreySuits | None:
 #: and 5 of 3,253 rendered table crops' reached 0.8; see models/HISTORY.md, session 43)
 SHAPE_DENIES = 0.8
 
+#: through a camera that shows no colour, a suited card's reading is also denied when this
+#: network gives its colour (hearts and diamonds, or spades and clubs) less than these odds: a red
+#: card half under a hand read 6S at 0.93 through a grey camera, its shapes at S 0.03, H 0.40,
+#: D 0.55. Over 1,614 suited table crops of 80 simulated games through grey and warm-cast
+#: cameras, black cards gave black 0.98 or more and red cards read as black gave black 0.09 at
+#: most (models/HISTORY.md, session 45). Photos that show colour are not checked so: an index read
+#: at a photo's edge, its crop mostly beyond it, gives the shapes too little to back either colour.
+SAME_COLOUR = 0.5
 
-def shape_denies(odds: NDArray[np.float32], cards: Sequence[str]) -> list[bool]:
+
+def shape_denies(odds: NDArray[np.float32], cards: Sequence[str], *, colourless: bool = False) -> list[bool]:
     """For each suited card read as ``cards[i]`` whose crop this network gave ``odds[i]``
-    (:meth:`GreySuits.odds`): whether it surely reads the signs as another suit's
-    (:data:`SHAPE_DENIES`)."""
-    return [max(float(p) for suit, p in zip(SUITS, o, strict=True) if suit != card[-1]) >= SHAPE_DENIES
-            for o, card in zip(odds, cards, strict=True)]
+    (:meth:`GreySuits.odds`): whether the shapes deny its suit, surely reading another
+    (:data:`SHAPE_DENIES`), or, ``colourless`` (nothing else tells red from black), not backing
+    its colour (:data:`SAME_COLOUR`)."""
+    out = []
+    for o, card in zip(odds, cards, strict=True):
+        mine = SUITS.index(card[-1])
+        other = max(float(p) for i, p in enumerate(o) if i != mine)
+        colour = sum(float(o[i]) for i, suit in enumerate(SUITS) if (suit in "HD") == (card[-1] in "HD"))
+        out.append(other >= SHAPE_DENIES or (colourless and colour < SAME_COLOUR))
+    return out
 
 
 def suits_by_shape(reader: GreySuits, crops: Sequence[Image], predictions: Sequence[Prediction]) -> list[Prediction]:
-    """``predictions`` of upright ``crops`` from a camera that shows no colour: each suited card
-    whose signs this network surely reads as another suit's (:data:`SHAPE_DENIES`) takes that
-    suit, held at :data:`~vision.doubt.DOUBT` so the table asks ("Is that 7H?") instead of
-    scoring the grey heart the card network took for a spade. Readings the shapes do not deny
-    stand, sure ones included (a grey spade is a spade)."""
+    """``predictions`` of upright ``crops`` from a camera that shows no colour, where only the
+    signs' shapes tell a heart from a spade. Each suited card whose suit the shapes deny
+    (:func:`shape_denies`) is held at :data:`~vision.doubt.DOUBT` and takes the suit the shapes
+    favour, so the table asks ("Is that 7H?") instead of scoring the grey heart the card network
+    took for a spade; the others keep their readings, sure ones too (a grey spade is a spade)."""
     picked = [i for i, p in enumerate(predictions) if suited(p.label)]
     if not picked:
         return list(predictions)
     odds = reader.odds([crops[i] for i in picked])
     out = list(predictions)
-    for i, o, no in zip(picked, odds, shape_denies(odds, [predictions[i].label for i in picked]), strict=True):
+    for i, o, no in zip(picked, odds, shape_denies(odds, [predictions[i].label for i in picked], colourless=True),
+                         strict=True):
         if no:
             p = predictions[i]
             out[i] = Prediction(p.label[:-1] + SUITS[int(o.argmax())], min(p.confidence, DOUBT))

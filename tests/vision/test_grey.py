@@ -113,3 +113,18 @@ def test_a_red_card_in_a_noisy_grey_photo_is_never_read_surely_as_another_suit()
     found = recognize(_noisy(_grey(scene), 8), clf)
     assert all(d.card in ("7H", "QD", "4S") for d in found if d.confidence > DOUBT), \
         [(d.card, round(d.confidence, 3)) for d in found]
+
+
+def test_a_soft_grey_diamond_the_shapes_do_not_back_as_a_spade_is_asked_about() -> None:
+    """Out of focus through a colourless table camera, a diamond's signs are too soft for the
+    shapes to say surely what they are, while the card network is sure of a spade: what the
+    shapes do not back is not scored, the table asks, proposing the diamond."""
+    from vision.grey import suits_by_shape
+
+    clf = load_default_classifier()
+    shapes = grey_suits_for(clf)
+    assert shapes is not None
+    crops = [cv2.GaussianBlur(_grey(render_card(card, 7, px_per_mm=2.0)[..., :3]), (0, 0), 4) for card in ("6D", "3D")]
+    predictions = clf.classify(crops)
+    told = suits_by_shape(shapes, crops, predictions)
+    assert [(p.label, p.confidence <= DOUBT) for p in told] == [("6D", True), ("3D", True)], (predictions, told)
