@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import math
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -113,16 +116,19 @@ print(held - resident())
 """
 
 
+def _alone(script: str, *args: str) -> float:
+    """The figure ``script`` prints, run in a fresh process of its own (the suite's other tests
+    leave this process's heap and high-water mark far from what one call takes)."""
+    root = str(Path(__file__).resolve().parents[2])
+    run = subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True,
+                         cwd=root, env={"PYTHONPATH": root, "PATH": "/usr/bin:/bin"}, check=True)
+    return float(run.stdout)
+
+
 def test_frames_freed_go_back_to_the_system_at_once(glibc: ctypes.CDLL) -> None:
     """Twelve frames (33 MB) read and let go, with small things made between them still in use:
     their memory is the system's again at once, without waiting for the next trim."""
-    import subprocess
-    import sys
-
-    root = str(Path(__file__).resolve().parents[2])
-    run = subprocess.run([sys.executable, "-c", _FRAMES_FREED, "mapped"], capture_output=True, text=True,
-                         cwd=root, env={"PYTHONPATH": root, "PATH": "/usr/bin:/bin"}, check=True)
-    assert float(run.stdout) > 28.0, run.stdout
+    assert _alone(_FRAMES_FREED, "mapped") > 28.0
 
 
 _MOVED_READINGS = """
@@ -163,14 +169,7 @@ def test_cards_read_again_moved_take_little_memory_for_the_call(glibc: ctypes.CD
     """Through a grey camera many cards are read unsure, and each is read again moved four ways,
     both ways round: that call sets the companion's peak, so it holds one moved view's tensor at
     a time (all eight at once for eight grey cards raised the peak by 12 MB)."""
-    import math
-    import subprocess
-    import sys
-
-    root = str(Path(__file__).resolve().parents[2])
-    run = subprocess.run([sys.executable, "-c", _MOVED_READINGS], capture_output=True, text=True,
-                         cwd=root, env={"PYTHONPATH": root, "PATH": "/usr/bin:/bin"}, check=True)
-    rise = float(run.stdout)
+    rise = _alone(_MOVED_READINGS)
     if math.isnan(rise):
         pytest.skip("cannot reset a process's high-water mark here")
     assert rise < 8.0, f"reading eight unsure cards raised the peak by {rise:.1f} MB"
