@@ -301,8 +301,9 @@ class DemoPlayers:
         self.loop = loop
         self.session: Session = loop.session
         self.speed = speed
-        #: answers the device refused, by the question they were given to: not given again
-        self._refused: set[tuple[str, str]] = set()
+        #: the last answer the device refused, with its question: not given again (only the
+        #: last is kept, so a demo that runs for days holds no growing record)
+        self._refused: tuple[str, str] | None = None
 
     def play_events(self, steps: list[JSON], *, pace: bool = False) -> None:
         """Table events straight from a placement script (no frames): the script runs, the kill
@@ -374,7 +375,7 @@ class DemoPlayers:
                 # read right but refused (a card misread earlier makes it so): set it aside
                 log.info("demo players: OK, leave the %s aside", card)
                 self.session.confirm(source="button")
-            elif (ask.text, card) in self._refused:
+            elif (ask.text, card) == self._refused:
                 # the right card was refused (the game's record went wrong earlier): let the
                 # device have its way rather than wait for ever, as people at a table would
                 log.info("demo players: OK, as the device says (%s)", ask.text)
@@ -385,7 +386,7 @@ class DemoPlayers:
         except PegpiError as exc:
             log.info("demo players could not answer %r: %s", ask.text, exc)
             if card is not None:
-                self._refused.add((ask.text, card))
+                self._refused = (ask.text, card)
 
 
 def _card_on(mat: dict[tuple[str, int], tuple[str, float]], zone: str, slot: int) -> str | None:

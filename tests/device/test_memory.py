@@ -90,18 +90,21 @@ def test_reading_many_cards_at_once_leaves_no_memory_behind(glibc: ctypes.CDLL) 
     assert after - before < 4.0, (before, after)
 
 
-_FRAMES_FREED = """
+#: the scripts' reader of their own process's memory figures (MB)
+_STATUS = """
+def status(key):
+    for line in open("/proc/self/status"):
+        if line.startswith(key + ":"):
+            return int(line.split()[1]) / 1024
+"""
+
+_FRAMES_FREED = _STATUS + """
 import ctypes, ctypes.util, sys
 import numpy as np
 from device.memory import map_big_blocks
 
 libc = ctypes.CDLL(ctypes.util.find_library("c"))
 libc.malloc.restype, libc.malloc.argtypes = ctypes.c_void_p, [ctypes.c_size_t]
-
-def resident():
-    for line in open("/proc/self/status"):
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
 
 if sys.argv[1] == "mapped":
     assert map_big_blocks()
@@ -110,9 +113,9 @@ frames = []
 for _ in range(12):
     frames.append(np.ones((720, 1280, 3), np.uint8))
     libc.malloc(4096)  # small things made between frames stay in use
-held = resident()
+held = status("VmRSS")
 del frames
-print(held - resident())
+print(held - status("VmRSS"))
 """
 
 
@@ -131,17 +134,12 @@ def test_frames_freed_go_back_to_the_system_at_once(glibc: ctypes.CDLL) -> None:
     assert _alone(_FRAMES_FREED, "mapped") > 28.0
 
 
-_MOVED_READINGS = """
+_MOVED_READINGS = _STATUS + """
 import numpy as np
 from device.memory import map_big_blocks, release_free_memory
 from vision.classify import OnnxCardClassifier
 from vision.render import CARD_IDS, HELDOUT_DESIGN_SEEDS, render_card
 from vision.render.photo import table_crop
-
-def status(key):
-    for line in open("/proc/self/status"):
-        if line.startswith(key + ":"):
-            return int(line.split()[1]) / 1024
 
 map_big_blocks()  # as the companion starts
 rng = np.random.default_rng(5)
