@@ -796,12 +796,13 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
 
 
 def _in_view_first(found: list[Detection], h: int, w: int) -> list[Detection]:
-    """``found`` with, of readings next to each other in rank and equally sure, a card in view
-    before one mostly beyond the photo's edge: a grey photo holds every suited card at one
-    confidence, and the card photographed is the one in view."""
+    """``found`` with, of readings next to each other in rank and equally sure, faces before
+    backs (as :func:`_recognize` ranks them, the cards read from marks alone included) and a card
+    in view before one mostly beyond the photo's edge: a grey photo holds every suited card at
+    one confidence, and the card photographed is the one in view."""
     out: list[Detection] = []
     for _c, run in groupby(found, key=lambda d: d.confidence):
-        out += sorted(run, key=lambda d: _cut_by_edge(d.corners, h, w))
+        out += sorted(run, key=lambda d: (d.card == "back", _cut_by_edge(d.corners, h, w)))
     return out
 
 
