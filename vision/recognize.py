@@ -30,9 +30,9 @@ bottom-left as read).
 from __future__ import annotations
 
 import math
-from itertools import groupby
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import groupby
 from typing import TypeAlias, cast
 
 import cv2
@@ -774,7 +774,7 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
             source_img, to_source = downscaled(image, work)
         else:
             source_img, to_source = downscaled(image, 2 * _WORK)
-    found, n_sure = _recognize(source_img, classifier, min_confidence, include_backs, work)
+    found, n_sure, marks = _recognize(source_img, classifier, min_confidence, include_backs, work)
     if to_source != 1.0:
         found = [Detection(d.card, d.confidence, d.corners / to_source) for d in found]
     if all(d.confidence <= DOUBT for d in found) and n_sure < 2:
@@ -790,8 +790,15 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
         rivals = [d.confidence for d in found if not inside(d.corners, lone.corners)]
         if lone.card != UNKNOWN and lone.confidence >= min_confidence and (include_backs or lone.card != "back") \
                 and lone.confidence >= max(rivals, default=0.0):
-            found = [lone] + [d for d in found if d.card != lone.card and not inside(d.corners, lone.corners)
-                              and not inside(lone.corners, d.corners)]
+            kept = [lone] + [d for d in found if d.card != lone.card and not inside(d.corners, lone.corners)
+                             and not inside(lone.corners, d.corners)]
+            if len(kept) <= len(found):
+                # a reading dropped (the photo's frame read as a card) hid the finder's marks on it
+                # from the mark reader: a card whose index alone shows may lie there
+                at_source = [Detection(d.card, d.confidence, d.corners * to_source) for d in kept]
+                kept += [Detection(d.card, d.confidence, d.corners / to_source)
+                         for d in _marked_cards(classifier, source_img, marks, at_source, min_confidence)]
+            found = kept
     return _in_view_first(found, *image.shape[:2])
 
 
@@ -814,9 +821,10 @@ def _cut_by_edge(quad: np.ndarray, h: int, w: int, share: float = 0.75) -> bool:
 
 
 def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: float,
-               include_backs: bool, work: int) -> tuple[list[Detection], int]:
-    """The cards found in ``image`` (a card too small to be sure held below it) and how many
-    of them were read surely before a photo with no colour held every suit below sure."""
+               include_backs: bool, work: int) -> tuple[list[Detection], int, list[IndexMark]]:
+    """The cards found in ``image`` (a card too small to be sure held below it), how many of them
+    were read surely before a photo with no colour held every suit below sure, and the index
+    finder's marks."""
     h, w = image.shape[:2]
     seen_marks = _marks(classifier, image)
     marks = _points(seen_marks)
@@ -987,7 +995,7 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     cards = [d for d, _whole in kept]
     # no colour in the photo: suits by shape, and none sure; else a suit its shape denies is not sure
     cards = (_greyed if colourless else _shapes_agree)(classifier, source, cards, [whole for _d, whole in kept])
-    return cards + _marked_cards(classifier, image, seen_marks, cards, min_confidence), n_sure
+    return cards + _marked_cards(classifier, image, seen_marks, cards, min_confidence), n_sure, seen_marks
 
 
 def _greyed(classifier: CardClassifier, source: Pyramid, found: list[Detection],

@@ -204,6 +204,33 @@ def test_a_court_s_picture_read_as_a_back_is_never_sure() -> None:
     assert _back_shown(frame, Prediction("back", 0.95), area)
 
 
+def _beside_one_cut_off(card: str, other: str, seed: int) -> np.ndarray:
+    """A grey 480 x 640 photo of ``card`` in full view, a little turned, and ``other`` beside it,
+    seven tenths of it beyond the photo's right edge (its index in view)."""
+    rng = np.random.default_rng(seed)
+    h, w = 640, 480
+    canvas = background(h, w, rng).astype(np.float32)
+    cw, ch = CARD_MM[0] * 3.4, CARD_MM[1] * 3.4
+    for c, cx, cy, deg in ((card, 0.36 * w, 0.55 * h, 8.0), (other, w + 0.2 * cw, 0.3 * h, -8.0)):
+        face = render_card(c, HELDOUT_DESIGN_SEEDS[seed % 8], px_per_mm=3.0, rng=rng, alpha=True)
+        t = np.radians(deg)
+        rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]], np.float32)
+        corners = np.array([[-cw, -ch], [cw, -ch], [cw, ch], [-cw, ch]], np.float32) / 2
+        _paste_card(canvas, face, (corners @ rot.T + np.array([cx, cy], np.float32)).astype(np.float32))
+    photo = camera(np.clip(canvas, 0, 255).astype(np.uint8), rng, 0.3)
+    return cv2.cvtColor(cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+
+
+@pytest.mark.parametrize(("card", "other", "seed"), [
+    ("7H", "KC", 1), ("4D", "QS", 2), ("9H", "JC", 3), ("8C", "QH", 5), ("5H", "KS", 6)])
+def test_of_cards_equally_sure_the_one_in_view_comes_first(card: str, other: str, seed: int) -> None:
+    """A grey photo holds both cards at one confidence; recognize's first card (its answer) is the
+    one in full view, not the one the photo's edge cuts off. The first two answered the other."""
+    found = recognize(_beside_one_cut_off(card, other, seed), load_default_classifier())
+    assert [d.card for d in found[:2]] == [card, other], [(d.card, d.confidence) for d in found]
+    assert found[0].confidence == found[1].confidence
+
+
 def _on_pale_wood(card: str, seed: int, squash: float) -> tuple[np.ndarray, np.ndarray]:
     """A 480 x 640 photo of a card on a table nearly as light as the card, lit brighter at one
     end, the card seen at a slant along its long side (``squash``: its height as seen over
