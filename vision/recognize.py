@@ -785,9 +785,11 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
         # in which two cards would be sure but for their suits shows more than one card: no search
         lone = _one_card(source_img, classifier, others=False)  # the photo shrunk once only
         lone = Detection(lone.card, lone.confidence, lone.corners / to_source)
-        # a reading inside its outline, far smaller (cards of one photo are one size), is its
-        # print: a pip of a grey diamond reads as a back, and does not outrank the card
-        rivals = [d.confidence for d in found if not inside(d.corners, lone.corners)]
+        # a reading inside its outline and under a quarter of its area (cards of one photo are
+        # one size) is its print, and so is a back inside a face (a grey diamond's pip, a court's
+        # frame read as one): neither outranks the card; a larger face inside it may be the card,
+        # outlined in part
+        rivals = [d.confidence for d in found if not _print_of(d, lone)]
         if lone.card != UNKNOWN and lone.confidence >= min_confidence and (include_backs or lone.card != "back") \
                 and lone.confidence >= max(rivals, default=0.0):
             kept = [lone] + [d for d in found if d.card != lone.card and not inside(d.corners, lone.corners)
@@ -800,6 +802,18 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
                          for d in _marked_cards(classifier, source_img, marks, at_source, min_confidence)]
             found = kept
     return _in_view_first(found, *image.shape[:2])
+
+
+#: a reading inside a card's outline and under this share of its area is the card's print
+PRINT_SHARE = 0.25
+
+
+def _print_of(d: Detection, card: Detection) -> bool:
+    """Whether reading ``d`` lies inside ``card``'s outline as part of its print: under
+    :data:`PRINT_SHARE` of its area, or a back inside a face."""
+    if d.card == "back" and card.card != "back":
+        return inside(d.corners, card.corners)
+    return inside(d.corners, card.corners, share=PRINT_SHARE)
 
 
 def _in_view_first(found: list[Detection], h: int, w: int) -> list[Detection]:
