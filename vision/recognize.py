@@ -529,18 +529,20 @@ def _candidates(img: np.ndarray) -> tuple[list[np.ndarray], int, list[float]]:
 
 def _distinct(quads: Sequence[np.ndarray], near: float = 4.0) -> list[int]:
     """Indices of ``quads`` left once each quad with every corner within ``near`` pixels of an
-    earlier kept one's is dropped. Kept quads are filed by their first corner on a grid
-    ``near`` wide: a quad that near one has its first corner in the same or a neighbouring cell."""
+    earlier kept one's is dropped. Kept quads are filed by their far corner on a grid ``near``
+    wide: a quad that near one has its far corner in the same or a neighbouring cell (hypotheses
+    share their first corner far more often, which would crowd a cell)."""
     flat = np.asarray(quads, np.float32).reshape(-1, 8).tolist()
     cells: dict[tuple[int, int], list[list[float]]] = {}
     keep: list[int] = []
     for i, q in enumerate(flat):
         x0, y0, x1, y1, x2, y2, x3, y3 = q
         cx, cy = math.floor(x2 / near), math.floor(y2 / near)
-        # spelt out, the corners nearest first: this runs some 300,000 times a photo
-        if any(abs(k[0] - x0) <= near and abs(k[1] - y0) <= near and abs(k[2] - x1) <= near and abs(k[3] - y1) <= near
-               and abs(k[6] - x3) <= near and abs(k[7] - y3) <= near and abs(k[4] - x2) <= near
-               and abs(k[5] - y2) <= near for dx in (-1, 0, 1) for dy in (-1, 0, 1) for k in cells.get((cx + dx, cy + dy), ())):
+        # spelt out: this runs some 300,000 times a photo
+        if any(abs(k[0] - x0) <= near and abs(k[1] - y0) <= near and abs(k[2] - x1) <= near
+               and abs(k[3] - y1) <= near and abs(k[6] - x3) <= near and abs(k[7] - y3) <= near
+               and abs(k[4] - x2) <= near and abs(k[5] - y2) <= near
+               for dx in (-1, 0, 1) for dy in (-1, 0, 1) for k in cells.get((cx + dx, cy + dy), ())):
             continue
         cells.setdefault((cx, cy), []).append(q)
         keep.append(i)
