@@ -16,7 +16,16 @@ from vision.doubt import DOUBT
 from vision.finder import finder_for
 from vision.images import at_megapixels
 from vision.locate import card_shaped, downscaled, nested_losers, outermost, soft
-from vision.recognize import _on_border, _single_cards, card_outlines, read_card, recognize
+from vision.recognize import (
+    Detection,
+    _in_view_first,
+    _on_border,
+    _print_of,
+    _single_cards,
+    card_outlines,
+    read_card,
+    recognize,
+)
 from vision.render import HELDOUT_DESIGN_SEEDS, render_card
 from vision.render.photo import _paste_card, background, camera, compose_scene
 
@@ -229,6 +238,35 @@ def test_of_cards_equally_sure_the_one_in_view_comes_first(card: str, other: str
     found = recognize(_beside_one_cut_off(card, other, seed), load_default_classifier())
     assert [d.card for d in found[:2]] == [card, other], [(d.card, d.confidence) for d in found]
     assert found[0].confidence == found[1].confidence
+
+
+def _box(x: float, y: float, w: float, h: float) -> np.ndarray:
+    return np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float32)
+
+
+def test_what_lies_inside_a_photo_s_one_card_is_its_print_only_if_far_smaller_or_a_back() -> None:
+    card = Detection("6D", 0.76, _box(100, 100, 250, 350))
+    assert _print_of(Detection("back", 0.8, _box(150, 150, 35, 45)), card)  # a pip read as a back
+    assert _print_of(Detection("back", 0.8, _box(130, 140, 180, 250)), card)  # a court's frame
+    assert _print_of(Detection("5D", 0.8, _box(150, 150, 60, 60)), card)  # an index's box
+    assert not _print_of(Detection("6D", 0.8, _box(110, 110, 200, 300)), card)  # the card, in part
+    assert not _print_of(Detection("back", 0.8, _box(400, 100, 250, 350)), card)  # beside it
+    # a face inside a card read as a back is its print only if far smaller (the back's design)
+    assert _print_of(Detection("6D", 0.8, _box(150, 150, 60, 60)), Detection("back", 0.9, card.corners))
+    assert not _print_of(Detection("6D", 0.8, _box(110, 110, 200, 300)), Detection("back", 0.9, card.corners))
+
+
+def test_of_readings_equally_sure_faces_and_cards_in_view_come_first() -> None:
+    h, w = 640, 480
+    cut = Detection("KC", 0.8, _box(400, 60, 250, 350))  # three quarters beyond the right edge
+    back = Detection("back", 0.8, _box(200, 300, 35, 45))
+    seen = Detection("7H", 0.8, _box(60, 150, 250, 350))
+    sure = Detection("2S", 0.97, _box(0, 0, 100, 140))
+    assert [d.card for d in _in_view_first([sure, cut, back, seen], h, w)] == ["2S", "7H", "KC", "back"]
+    # a surer reading keeps its place, whatever the photo's edge does to it
+    assert [d.card for d in _in_view_first([Detection("KC", 0.9, cut.corners), seen], h, w)] == ["KC", "7H"]
+    # only runs of readings next to each other are reordered: the ranking round them stands
+    assert [d.card for d in _in_view_first([cut, sure, seen], h, w)] == ["KC", "2S", "7H"]
 
 
 def _on_pale_wood(card: str, seed: int, squash: float) -> tuple[np.ndarray, np.ndarray]:
