@@ -776,9 +776,8 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
             source_img, to_source = downscaled(image, work)
         else:
             source_img, to_source = downscaled(image, 2 * _WORK)
+    # everything is worked out in the copy's pixels, and answered in the photo's at the end
     found, n_sure, marks = _recognize(source_img, classifier, min_confidence, include_backs, work)
-    if to_source != 1.0:
-        found = [Detection(d.card, d.confidence, d.corners / to_source) for d in found]
     if all(d.confidence <= DOUBT for d in found) and n_sure < 2:
         # nothing read surely (or nothing at all): the photo may be of one card whose edges do not
         # show (white on white, a sleeve's glare), which the single-card search finds by GrabCut or
@@ -786,7 +785,6 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
         # inside its outline (its print) or round it (the table round it). A photo without colour
         # in which two cards would be sure but for their suits shows more than one card: no search
         lone = _one_card(source_img, classifier, others=False)  # the photo shrunk once only
-        lone = Detection(lone.card, lone.confidence, lone.corners / to_source)
         # a reading inside its outline and under a quarter of its area (cards of one photo are
         # one size) is its print, and so is a back inside a face (a grey diamond's pip, a court's
         # frame read as one): neither outranks the card; a larger face inside it may be the card,
@@ -799,11 +797,12 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
             if len(kept) <= len(found):
                 # a reading dropped (the photo's frame read as a card) hid the finder's marks on it
                 # from the mark reader: a card whose index alone shows may lie there
-                at_source = [Detection(d.card, d.confidence, d.corners * to_source) for d in kept]
-                kept += [Detection(d.card, d.confidence, d.corners / to_source)
-                         for d in _marked_cards(classifier, source_img, marks, at_source, min_confidence)]
+                kept += _marked_cards(classifier, source_img, marks, kept, min_confidence)
             found = kept
-    return _in_view_first(found, *image.shape[:2])
+    found = _in_view_first(found, *source_img.shape[:2])
+    if to_source == 1.0:
+        return found
+    return [Detection(d.card, d.confidence, d.corners / to_source) for d in found]
 
 
 #: a reading inside a card's outline and under this share of its area is the card's print
@@ -831,8 +830,7 @@ def _in_view_first(found: list[Detection], h: int, w: int) -> list[Detection]:
 
 def _cut_by_edge(quad: np.ndarray, h: int, w: int, share: float = 0.75) -> bool:
     """Whether less than ``share`` of ``quad`` lies in the photo (``h`` x ``w``)."""
-    frame = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
-    seen, _ = cv2.intersectConvexConvex(quad.astype(np.float32), frame)
+    seen, _ = cv2.intersectConvexConvex(quad.astype(np.float32), frame_quad(h, w))
     return seen < share * max(1.0, cv2.contourArea(quad.astype(np.float32)))
 
 
