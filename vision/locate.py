@@ -10,7 +10,7 @@ edge) is an *occluder*, and the zones under it are frozen, not emptied.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -435,29 +435,36 @@ def inside(inner: np.ndarray, outer: np.ndarray, share: float = 0.8) -> bool:
 
 
 def outermost(quads: list[np.ndarray], frame_area: float | None = None, share: float = 0.8,
-              much_larger: float | None = None) -> list[np.ndarray]:
+              much_larger: float | None = None,
+              lies_on: Callable[[np.ndarray, np.ndarray], bool] | None = None) -> list[np.ndarray]:
     """``quads`` less each one lying inside a card outline larger by more than ``1 / share``: a
     card never lies inside another one (a card with its shadow is hardly larger, and kept apart).
     An outline covering :data:`FRAME_SHARE` of a photo of ``frame_area`` may be the table rather
     than a card, so it removes nothing: which of it and the outlines inside it is the card is for
     their corner indices to say (:func:`nested_losers`). Nor, with ``much_larger``, does one
-    that many times the size of the outline inside it (a pale table's outline round its card)."""
+    that many times the size of the outline inside it (a pale table's outline round its card),
+    nor one that ``lies_on(inner, outer)`` says the inner outline lies on (a card on a tray)."""
     big = [q for q in quads if frame_area is None or cv2.contourArea(q) < FRAME_SHARE * frame_area]
     return [q for q in quads
-            if not any(inside(q, b, share) for b in big
+            if not any(inside(q, b, share) and (lies_on is None or not lies_on(q, b)) for b in big
                        if b is not q and (much_larger is None or cv2.contourArea(b) < much_larger * cv2.contourArea(q)))]
 
 
-def nested_losers(quads: Sequence[np.ndarray], index_shows: Sequence[bool]) -> set[int]:
+def nested_losers(quads: Sequence[np.ndarray], index_shows: Sequence[bool],
+                  lies_on: Callable[[np.ndarray, np.ndarray], bool] | None = None) -> set[int]:
     """Of outlines read already, those to drop because they nest with another: an outline inside
     one whose corner shows a card index is part of that card's print (a court's frame, a pip);
-    an outline round one whose index shows, itself showing none, is the table round the card."""
+    an outline round one whose index shows, itself showing none, is the table round the card, and
+    so is one that the inner outline showing its index ``lies_on`` (a tray's outline whose
+    corner takes in the card's index)."""
     out: set[int] = set()
     for i, q in enumerate(quads):
         for j, big in enumerate(quads):
             if i == j or not inside(q, big):
                 continue
-            if index_shows[j]:
+            if index_shows[i] and lies_on is not None and lies_on(q, big):
+                out.add(j)
+            elif index_shows[j]:
                 out.add(i)
             elif index_shows[i]:
                 out.add(j)

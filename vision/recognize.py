@@ -1306,6 +1306,20 @@ def _mark(quad: np.ndarray, grey: np.ndarray) -> bool:
     return inside.size > 0 and ring.size > 0 and float(np.median(ring)) - float(np.median(inside)) > MARK_DARKER
 
 
+#: a card lying on something darker (a tray, a book, a dark mat) is paler than the ring of it
+#: round the card by this much (grey levels); a court's printed frame is darker than its paper
+CARD_PALER = 40
+
+
+def _on_darker(grey: np.ndarray) -> Callable[[np.ndarray, np.ndarray], bool]:
+    """Whether an outline lies on the larger one round it rather than being its print: it is
+    paler than what of the larger one shows round it by :data:`CARD_PALER` (``grey``: the photo)."""
+    def lies_on(inner: np.ndarray, outer: np.ndarray) -> bool:
+        card, ring = _within(grey, inner), _within(grey, outer, hole=inner)
+        return card.size > 0 and ring.size > 0 and float(np.median(card)) - float(np.median(ring)) > CARD_PALER
+    return lies_on
+
+
 def _pale_inside(quad: np.ndarray, pale: np.ndarray) -> bool:
     """Whether what ``quad`` holds is mostly :data:`PALE` (``pale``: :func:`_pale` of the photo)."""
     held = _within(pale, quad)
@@ -1389,7 +1403,7 @@ def card_outlines(img: np.ndarray, min_share: float = 0.01, *, grabcut: bool | N
     # a card lies inside the table's outline when the table is lighter than what surrounds it:
     # an outline inside one :data:`MUCH_LARGER` is not taken for its print, but left for the
     # corner indices to judge (nested_losers)
-    quads = outermost(quads, sh * sw, much_larger=MUCH_LARGER)
+    quads = outermost(quads, sh * sw, much_larger=MUCH_LARGER, lies_on=_on_darker(grey))
     if len(quads) > 1:
         # the outline that runs along the image's edges best first (an outline that swallowed
         # something touching the card leaves the card's edge somewhere), then the larger
@@ -1843,12 +1857,13 @@ def _read_again_moved(classifier: CardClassifier, pyramid: Pyramid, quads: list[
 
 
 def _best_outline(quads: list[np.ndarray], reads: list[tuple[Prediction, bool, Prediction | None]],
-                  h: int, w: int) -> tuple[Detection | None, float, bool]:
+                  h: int, w: int, lies_on: Callable[[np.ndarray, np.ndarray], bool] | None = None
+                  ) -> tuple[Detection | None, float, bool]:
     """Of a one-card photo's outlines (the first its own frame), the one read surest (0.5 or
     more, a corner showing the card counting 0.05 more) that is not another's print or the table
     round it (:func:`vision.locate.nested_losers`), an unsure back held; its rank key, and whether
     its corner shows the card."""
-    losers = nested_losers(quads, [shows for _p, shows, _index in reads])
+    losers = nested_losers(quads, [shows for _p, shows, _index in reads], lies_on)
     best: Detection | None = None
     best_key, best_shows = 0.0, False
     for i, (q, (p, shows, index)) in enumerate(zip(quads, reads, strict=True)):
@@ -1876,9 +1891,10 @@ def _read_card(image: np.ndarray, classifier: CardClassifier, others: bool) -> D
     reads = _read_doubting(classifier, [pyramid.warp(q) for q in quads], colourless, moved=False)
     _turn_squarish(classifier, pyramid, quads, reads, colourless, moved=False)
     _grow_frames(classifier, pyramid, quads, reads, colourless, h * w, moved=False)
-    _first, best_key, _shows = _best_outline(quads, reads, h, w)
+    lies_on = _on_darker(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+    _first, best_key, _shows = _best_outline(quads, reads, h, w, lies_on)
     _read_again_moved(classifier, pyramid, quads, reads, best_key, colourless)
-    best, best_key, best_shows = _best_outline(quads, reads, h, w)
+    best, best_key, best_shows = _best_outline(quads, reads, h, w, lies_on)
     marked: Detection | None = None  # the marks' reading (_read_by_marks), once asked for
     marks_read = False
     if best is not None and best.card not in BLANKS and not best_shows and best.confidence <= DOUBT:
