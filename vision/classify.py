@@ -26,7 +26,7 @@ from numpy.typing import NDArray
 
 from games.jsontypes import JSONObject
 from vision.api import BACK, UNKNOWN, Prediction
-from vision.doubt import held, other_black_suit, suit_outvoted, suited
+from vision.doubt import INDEX_SAYS, held, other_black_suit, suit_outvoted, suited
 from vision.enroll import EnrolledDeck, load_decks, negative_embeddings
 from vision.errors import ModelFileError
 from vision.model_input import SHIFTS, Image, half_turned, preprocess_batch, shifted, to_tensor
@@ -267,6 +267,7 @@ class OnnxCardClassifier:
         self._ranks = rank_groups(self.model_labels)
         #: where "no card" is among the labels (-1 for a model without it)
         self._none = self.model_labels.index(UNKNOWN) if UNKNOWN in self.model_labels else -1
+        self._back = self.model_labels.index(BACK) if BACK in self.model_labels else -1
         #: rows of a crop's top the suit network reads (its input's height)
         self._suit_rows = int(self.suit_session.get_inputs()[0].shape[2]) if self.suit_session is not None else 0
         #: the model can read a card from its corner index alone (it has an index network)
@@ -557,7 +558,30 @@ class OnnxCardClassifier:
         whole = self.predict(probs, emb)
         if corner is None or self.decks:
             return [(p, None) for p in whole]
-        return list(zip(whole, self.index_predictions(corner, ranks_only=ranks_only), strict=True))
+        if ranks_only:
+            corner = by_rank(corner, self._ranks)
+        return [(held(p) if self._gainsaid(p, ways) else p, index)
+                for p, index, ways in zip(whole, self.index_predictions(corner), corner, strict=True)]
+
+    def gainsaid_by_corners(self, patches: Image, whole: Sequence[Prediction]) -> list[bool]:
+        """For each card, whether its two index corners (``patches``, ``(N, 2, h, w, 3)`` as
+        :meth:`read_corner_patches` takes them) gainsay its ``whole`` reading (:meth:`_gainsaid`)."""
+        if not self.reads_index or len(patches) == 0:
+            return [False] * len(whole)
+        session = self.index_session
+        assert session is not None
+        n, ways = patches.shape[:2]
+        probs = session.run(None, {"corner": to_tensor(patches.reshape(n * ways, *patches.shape[2:]))})[0]
+        return [self._gainsaid(p, w) for p, w in zip(whole, probs.reshape(n, ways, -1), strict=True)]
+
+    def _gainsaid(self, p: Prediction, ways: Floats) -> bool:
+        """Whether a card's two index corners (``ways``, a row of probabilities each) read two
+        different cards at :data:`INDEX_SAYS` or more, one of them ``p``: a card shows one card at
+        both, so one corner is misread, and ``p`` may be too (a small jack of spades read as a club
+        whole and at one corner, as a spade at the other)."""
+        read = {self.model_labels[k] for w in ways
+                if (k := int(w.argmax())) not in (self._none, self._back) and w[k] >= INDEX_SAYS}
+        return len(read) > 1 and p.label in read
 
 
 def load_default_classifier(decks: Sequence[str] | bool | None = None, *, threads: int = 1,

@@ -732,6 +732,15 @@ def _read_hypotheses(classifier: CardClassifier, image: Pyramid, quads: list[np.
         whole = _whole_readings(classifier, [image.warp(part[j]) for j in outlines]) + \
             _whole_readings(classifier, [image.warp(part[j]) for j in guesses], moved=False)
         read = dict(zip(outlines + guesses, whole, strict=True))
+        # a whole card shows one card at both its corners: one read surely that they gainsay is not
+        gainsaid = getattr(classifier, "gainsaid_by_corners", None)
+        sure = [j for j in outlines if read[j].label not in (UNKNOWN, "back") and read[j].confidence > DOUBT]
+        if gainsaid is not None and sure:
+            size = cast(tuple[int, int], getattr(classifier, "index_shape", (0, 0)))
+            for j, no in zip(sure, gainsaid(image.corners([part[j] for j in sure], size), [read[j] for j in sure]),
+                             strict=True):
+                if no:
+                    read[j] = held(read[j])
         out += [(read[j], index[j]) if j in read else None for j in range(len(part))]
     return out
 
@@ -912,6 +921,8 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
             continue
         if p.label == "back" and i and _back_unsure(q, index, h, w, share=0.0):
             p = held(p)  # of any size: the cards of a photo of several may be small in it
+        elif p.label == "back" and not i and not _back_shown(q, index, 0.0):
+            p = held(p)  # the photo's own frame: a back fills it only if its corner shows one
         found.append((Detection(p.label, p.confidence, q), whole))
         if doubt_later:
             later.add(id(found[-1][0]))
