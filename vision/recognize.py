@@ -1844,7 +1844,57 @@ def _read_by_marks(classifier: CardClassifier, image: np.ndarray, pyramid: Pyram
     if not shown:
         return None
     p, q = max(shown, key=lambda pq: pq[0].confidence)
+    snapped = _snapped(q, cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+    if snapped is not None and p.confidence > DOUBT:
+        # the card's own edges run along the guess: read where they are, it stands as any outline
+        (again, shows, _index), = _read_doubting(classifier, [pyramid.warp(snapped)], colourless)
+        if shows and again.label == p.label:
+            return Detection(again.label, again.confidence, snapped)
     return Detection(p.label, min(p.confidence, DOUBT), q)
+
+
+#: a side of an outline guessed from marks is looked for this share of the card's width either
+#: side of the guess, turned up to SNAP_TURN degrees either way
+SNAP_REACH, SNAP_TURN = 0.12, 3.0
+#: ... and taken for the card's edge where this share of the points along it (away from the
+#: rounded corners) lies on an edge of the photo
+SNAP_SHOWN = 0.8
+
+
+def _snapped(quad: np.ndarray, grey: np.ndarray) -> np.ndarray | None:
+    """``quad``, an outline guessed from a card's printed marks, moved onto the card's own edges
+    (each side to the straight edge nearest it, :data:`SNAP_REACH`, :data:`SNAP_TURN`), if every
+    side finds one along :data:`SNAP_SHOWN` of it; else None (edges too faint to place it)."""
+    h, w = grey.shape[:2]
+    edges = cv2.dilate(cv2.Canny(cv2.GaussianBlur(grey, (3, 3), 0), 30, 90), np.ones((3, 3), np.uint8)) > 0
+    width = float(np.linalg.norm(quad[1] - quad[0]))
+    t = np.linspace(0.12, 0.88, 24, dtype=np.float32)[:, None]
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        mid, along = (a + b) / 2, b - a
+        # the nearest line along an edge, not the strongest: a cloth's pattern may run near the card
+        found: list[tuple[float, float, tuple[np.ndarray, np.ndarray]]] = []
+        for deg in np.arange(-SNAP_TURN, SNAP_TURN + 1e-3, 1.0):
+            c, s = np.cos(np.radians(deg)), np.sin(np.radians(deg))
+            turned = np.array([c * along[0] - s * along[1], s * along[0] + c * along[1]], np.float32)
+            normal = np.array([-turned[1], turned[0]], np.float32) / max(float(np.linalg.norm(turned)), 1e-6)
+            for off in np.arange(-SNAP_REACH * width, SNAP_REACH * width + 1e-3, 1.0):
+                start = mid - turned / 2 + normal * off
+                pts = start + t * turned
+                xs, ys = pts[:, 0].round().astype(int), pts[:, 1].round().astype(int)
+                inside = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
+                score = float(edges[ys[inside], xs[inside]].sum()) / len(pts)
+                if score >= SNAP_SHOWN:
+                    found.append((abs(float(off)), -score, (start, start + turned)))
+        if not found:
+            return None
+        lines.append(min(found, key=lambda f: f[:2])[2])
+    corners = [_line_meet(*lines[i - 1], *lines[i]) for i in range(4)]
+    if any(c is None for c in corners):
+        return None
+    snapped = np.array(corners, np.float32)
+    return snapped if card_shaped(snapped) else None
 
 
 #: an outline read at first look at least ``MAY_WIN[0]`` and within ``MAY_WIN[1]`` of the best

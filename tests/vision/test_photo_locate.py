@@ -588,3 +588,33 @@ def test_an_outline_paler_than_the_one_round_it_lies_on_it_and_a_darker_one_is_i
     assert nested_losers([tray, card], [True, True], lies_on) == {0}
     assert nested_losers([tray, card], [True, True]) == {1}
     assert nested_losers([card, frame], [True, True], lies_on) == {1}
+
+
+def _on_checked_cloth(card: str, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """A 480 x 640 photo of a card on a red and white checked tablecloth (40 px squares), turned a
+    little: the white squares join the card's paper in every mask, so no outline of it stands out."""
+    rng = np.random.default_rng(seed)
+    face = render_card(card, HELDOUT_DESIGN_SEEDS[seed % 8], px_per_mm=3.0, rng=rng, alpha=True)
+    yy, xx = np.mgrid[0:640, 0:480]
+    red = ((yy // 40 + xx // 40) % 2).astype(np.float32)[..., None]
+    canvas = red * np.array([60, 60, 190], np.float32) + (1 - red) * np.array([235, 235, 240], np.float32)
+    cw, ch = CARD_MM[0] * 3.0, CARD_MM[1] * 3.0
+    a = np.radians(rng.uniform(-25, 25))
+    turn = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    middle = (240 + rng.uniform(-60, 60), 320 + rng.uniform(-80, 80))
+    quad = (np.array([[-cw, -ch], [cw, -ch], [cw, ch], [-cw, ch]]) / 2 @ turn.T + middle).astype(np.float32)
+    _paste_card(canvas, face, quad)
+    return camera(np.clip(canvas, 0, 255).astype(np.uint8), rng, 0.3), quad
+
+
+@pytest.mark.parametrize(("card", "seed"), [("7H", 0), ("QS", 1), ("4C", 2), ("2D", 6)])
+def test_a_card_on_a_checked_cloth_is_read_surely_once_its_guessed_outline_meets_its_edges(card: str,
+                                                                                           seed: int) -> None:
+    """Placed by its printed marks, the card's outline is a guess and its reading never sure; moved
+    onto the straight edges nearest it (the card's own, not the cloth's), it is read as any
+    outline is."""
+    img, quad = _on_checked_cloth(card, seed)
+    d = read_card(img, load_default_classifier())
+    assert d.card == card and d.confidence > DOUBT, (d.card, d.confidence)
+    err = min(np.abs(d.corners - np.roll(quad, k, axis=0)).max() for k in range(4))
+    assert err < 0.25 * (CARD_MM[0] * 3.0), err
