@@ -1875,18 +1875,18 @@ def _snapped(quad: np.ndarray, grey: np.ndarray) -> np.ndarray | None:
         mid, along = (a + b) / 2, b - a
         # the nearest line along an edge, not the strongest: a cloth's pattern may run near the card
         found: list[tuple[float, float, tuple[np.ndarray, np.ndarray]]] = []
+        offs = np.arange(-SNAP_REACH * width, SNAP_REACH * width + 1e-3, 1.0, dtype=np.float32)
         for deg in np.arange(-SNAP_TURN, SNAP_TURN + 1e-3, 1.0):
             c, s = np.cos(np.radians(deg)), np.sin(np.radians(deg))
             turned = np.array([c * along[0] - s * along[1], s * along[0] + c * along[1]], np.float32)
             normal = np.array([-turned[1], turned[0]], np.float32) / max(float(np.linalg.norm(turned)), 1e-6)
-            for off in np.arange(-SNAP_REACH * width, SNAP_REACH * width + 1e-3, 1.0):
-                start = mid - turned / 2 + normal * off
-                pts = start + t * turned
-                xs, ys = pts[:, 0].round().astype(int), pts[:, 1].round().astype(int)
-                inside = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
-                score = float(edges[ys[inside], xs[inside]].sum()) / len(pts)
-                if score >= SNAP_SHOWN:
-                    found.append((abs(float(off)), -score, (start, start + turned)))
+            starts = mid - turned / 2 + offs[:, None] * normal  # every offset at once
+            pts = np.rint(starts[:, None, :] + t[None] * turned).astype(int)  # (offsets, points, 2)
+            xs, ys = pts[..., 0], pts[..., 1]
+            inside = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
+            scores = (edges[np.clip(ys, 0, h - 1), np.clip(xs, 0, w - 1)] & inside).sum(axis=1) / len(t)
+            found += [(abs(float(offs[k])), -float(scores[k]), (starts[k], starts[k] + turned))
+                      for k in np.flatnonzero(scores >= SNAP_SHOWN)]
         if not found:
             return None
         lines.append(min(found, key=lambda f: f[:2])[2])
