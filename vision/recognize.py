@@ -1418,7 +1418,7 @@ def card_outlines(img: np.ndarray, min_share: float = 0.01, *, grabcut: bool | N
     if len(quads) > 1:
         # the outline that runs along the image's edges best first (an outline that swallowed
         # something touching the card leaves the card's edge somewhere), then the larger
-        edges = cv2.dilate(cv2.Canny(cv2.GaussianBlur(grey, (3, 3), 0), 30, 90), np.ones((5, 5), np.uint8))
+        edges = _edge_map(grey, 5)
         score = {id(q): round(_edge_support(edges, q), 1) for q in quads}
         quads.sort(key=lambda q: (-score[id(q)], -cv2.contourArea(q)))
     return [q / scale for q in quads]
@@ -1590,6 +1590,13 @@ def ink_outlines(img: np.ndarray, ink: Ink | None = None) -> list[np.ndarray]:
     return [out[i] for i in _distinct(out)]
 
 
+def _edge_map(grey: np.ndarray, grow: int) -> np.ndarray:
+    """The photo's edges (Canny on ``grey`` softened a little), grown by ``grow`` pixels: where a
+    card's outline may be checked against the photo."""
+    edges: np.ndarray = cv2.dilate(cv2.Canny(cv2.GaussianBlur(grey, (3, 3), 0), 30, 90), np.ones((grow, grow), np.uint8))
+    return edges
+
+
 def _edge_support(edges: np.ndarray, quad: np.ndarray) -> float:
     """The share of points along the sides of ``quad`` (away from its rounded corners) that lie
     on an edge of ``edges``."""
@@ -1675,7 +1682,8 @@ def read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
     card counting a little surer. Failing that, or if it reads under :data:`WEAK`, GrabCut's
     outline, outlines guessed from the card's printed marks (:func:`ink_outlines`; also tried when
     the best reading is unsure and its corner shows no index of it) and the cards
-    :func:`recognize` finds are read too; a reading from the marks is never sure. A card under
+    :func:`recognize` finds are read too; a reading from the marks is never sure unless its
+    outline, moved onto the card's own edges (:func:`_snapped`), reads it so. A card under
     :data:`SMALLEST_SURE` pixels high is never sure. ``corners`` are in ``image``'s pixels (its
     own corners when the image was read as it is)."""
     h, w = image.shape[:2]
@@ -1820,9 +1828,10 @@ def _surer(card: str, confidence: float, best: Detection | None) -> bool:
 def _read_by_marks(classifier: CardClassifier, image: np.ndarray, pyramid: Pyramid, colourless: bool) -> Detection | None:
     """The surest reading of an outline guessed from the card's printed marks
     (:func:`ink_outlines`, a nearly square one both ways round) whose corner index shows the card
-    read, held below sure: a guessed outline fits a card seen at a slant badly. Only outlines
-    with an index corner near a mark of the index finder are read (if it marks anything), as
-    only a corner showing the card lets a reading stand."""
+    read, held below sure (a guessed outline fits a card seen at a slant badly) unless the guess
+    moved onto the card's edges (:func:`_snapped`) reads the same card with its corner showing
+    it. Only outlines with an index corner near a mark of the index finder are read (if it marks
+    anything), as only a corner showing the card lets a reading stand."""
     ink = _ink(image)
     inked = ink_outlines(image, ink)
     inked += [t for q in inked for t in _quarter_turns(q)]
@@ -1866,7 +1875,7 @@ def _snapped(quad: np.ndarray, grey: np.ndarray) -> np.ndarray | None:
     (each side to the straight edge nearest it, :data:`SNAP_REACH`, :data:`SNAP_TURN`), if every
     side finds one along :data:`SNAP_SHOWN` of it; else None (edges too faint to place it)."""
     h, w = grey.shape[:2]
-    edges = cv2.dilate(cv2.Canny(cv2.GaussianBlur(grey, (3, 3), 0), 30, 90), np.ones((3, 3), np.uint8)) > 0
+    edges = _edge_map(grey, 3) > 0
     width = float(np.linalg.norm(quad[1] - quad[0]))
     t = np.linspace(0.12, 0.88, 24, dtype=np.float32)[:, None]
     lines = []
