@@ -1590,10 +1590,12 @@ def ink_outlines(img: np.ndarray, ink: Ink | None = None) -> list[np.ndarray]:
     return [out[i] for i in _distinct(out)]
 
 
-def _edge_map(grey: np.ndarray, grow: int) -> np.ndarray:
+def _edge_map(grey: np.ndarray, grow: int, faint: bool = False) -> np.ndarray:
     """The photo's edges (Canny on ``grey`` softened a little), grown by ``grow`` pixels: where a
-    card's outline may be checked against the photo."""
-    edges: np.ndarray = cv2.dilate(cv2.Canny(cv2.GaussianBlur(grey, (3, 3), 0), 30, 90), np.ones((grow, grow), np.uint8))
+    card's outline may be checked against the photo; ``faint``: fainter edges too (a white card
+    on a white table)."""
+    low, high = (5, 15) if faint else (30, 90)
+    edges: np.ndarray = cv2.dilate(cv2.Canny(cv2.GaussianBlur(grey, (3, 3), 0), low, high), np.ones((grow, grow), np.uint8))
     return edges
 
 
@@ -1875,7 +1877,7 @@ def _snapped(quad: np.ndarray, grey: np.ndarray) -> np.ndarray | None:
     (each side to the straight edge nearest it, :data:`SNAP_REACH`, :data:`SNAP_TURN`), if every
     side finds one along :data:`SNAP_SHOWN` of it; else None (edges too faint to place it)."""
     h, w = grey.shape[:2]
-    edges = _edge_map(grey, 3) > 0
+    edges = _edge_map(grey, 3, faint=True) > 0  # a side must find one along most of its length
     width = float(np.linalg.norm(quad[1] - quad[0]))
     t = np.linspace(0.12, 0.88, 24, dtype=np.float32)[:, None]
     lines = []
