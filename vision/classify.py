@@ -565,8 +565,9 @@ class OnnxCardClassifier:
 
     def gainsaid_by_corners(self, patches: Image, whole: Sequence[Prediction]) -> list[bool]:
         """For each card, whether its two index corners (``patches``, ``(N, 2, h, w, 3)`` as
-        :meth:`read_corner_patches` takes them) gainsay its ``whole`` reading (:meth:`_gainsaid`)."""
-        if not self.reads_index or len(patches) == 0:
+        :meth:`read_corner_patches` takes them) gainsay its ``whole`` reading (:meth:`_gainsaid`);
+        never with decks enrolled (the index network knows French cards only)."""
+        if not self.reads_index or self.decks or len(patches) == 0:
             return [False] * len(whole)
         session = self.index_session
         assert session is not None
