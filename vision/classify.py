@@ -467,16 +467,20 @@ class OnnxCardClassifier:
         patches it marks are read, the others taken for no index."""
         if not self.reads_index or len(patches) == 0:
             return []
+        return self.index_predictions(self._corner_probs(patches, read))
+
+    def _corner_probs(self, patches: Image, read: NDArray[np.bool_] | None = None) -> Floats:
+        """The index network's probabilities for corner patches ``(N, ways, h, w, 3)``, ``(N, ways,
+        labels)``; with ``read``, the patches it does not mark are taken for no index."""
         n, ways = patches.shape[:2]
         session = self.index_session
         assert session is not None
-        unknown = self.model_labels.index(UNKNOWN)
         probs = np.zeros((n, ways, len(self.model_labels)), np.float32)
-        probs[:, :, unknown] = 1.0
+        probs[:, :, self._none] = 1.0
         pick = np.ones((n, ways), bool) if read is None else read
         if pick.any():
             probs[pick] = session.run(None, {"corner": to_tensor(patches[pick])})[0]
-        return self.index_predictions(probs)
+        return probs
 
     def _read_corners(self, pre: Image) -> Floats:
         """The index network's probabilities for the top-left corners of preprocessed crops."""
@@ -569,11 +573,7 @@ class OnnxCardClassifier:
         never with decks enrolled (the index network knows French cards only)."""
         if not self.reads_index or self.decks or len(patches) == 0:
             return [False] * len(whole)
-        session = self.index_session
-        assert session is not None
-        n, ways = patches.shape[:2]
-        probs = session.run(None, {"corner": to_tensor(patches.reshape(n * ways, *patches.shape[2:]))})[0]
-        return [self._gainsaid(p, w) for p, w in zip(whole, probs.reshape(n, ways, -1), strict=True)]
+        return [self._gainsaid(p, w) for p, w in zip(whole, self._corner_probs(patches), strict=True)]
 
     def _gainsaid(self, p: Prediction, ways: Floats) -> bool:
         """Whether a card's two index corners (``ways``, a row of probabilities each) read two

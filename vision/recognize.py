@@ -919,10 +919,10 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
         # a back is only taken from a whole card outline: hypotheses over patterned tables look like backs
         if p.label == "back" and (not include_backs or not whole or p.confidence < 0.8):
             continue
-        if p.label == "back" and i and _back_unsure(q, index, h, w, share=0.0):
-            p = held(p)  # of any size: the cards of a photo of several may be small in it
-        elif p.label == "back" and not i and not _back_shown(q, index, 0.0):
-            p = held(p)  # the photo's own frame: a back fills it only if its corner shows one
+        if p.label == "back" and (not _back_shown(q, index, 0.0) or (i and _on_border(q, h, w))):
+            # of any size (the cards of a photo of several may be small in it); the photo's own
+            # frame lies on its edge, and is a back only if its corner shows one
+            p = held(p)
         found.append((Detection(p.label, p.confidence, q), whole))
         if doubt_later:
             later.add(id(found[-1][0]))
@@ -1313,8 +1313,14 @@ def _mark(quad: np.ndarray, grey: np.ndarray) -> bool:
     if _height(quad) >= MARK_SIZE * max(grey.shape[:2]):
         return False
     centre = quad.mean(axis=0)
-    inside, ring = _within(grey, quad), _within(grey, (quad - centre) * 1.5 + centre, hole=quad)
-    return inside.size > 0 and ring.size > 0 and float(np.median(ring)) - float(np.median(inside)) > MARK_DARKER
+    return -_paler_than(grey, quad, (quad - centre) * 1.5 + centre) > MARK_DARKER
+
+
+def _paler_than(grey: np.ndarray, quad: np.ndarray, around: np.ndarray) -> float:
+    """How much paler (grey levels, medians) what ``quad`` holds is than the ring of ``around``
+    round it; 0 where either is empty."""
+    held, ring = _within(grey, quad), _within(grey, around, hole=quad)
+    return float(np.median(held)) - float(np.median(ring)) if held.size and ring.size else 0.0
 
 
 #: a card lying on something darker (a tray, a book, a dark mat) is paler than the ring of it
@@ -1326,8 +1332,7 @@ def _on_darker(grey: np.ndarray) -> Callable[[np.ndarray, np.ndarray], bool]:
     """Whether an outline lies on the larger one round it rather than being its print: it is
     paler than what of the larger one shows round it by :data:`CARD_PALER` (``grey``: the photo)."""
     def lies_on(inner: np.ndarray, outer: np.ndarray) -> bool:
-        card, ring = _within(grey, inner), _within(grey, outer, hole=inner)
-        return card.size > 0 and ring.size > 0 and float(np.median(card)) - float(np.median(ring)) > CARD_PALER
+        return _paler_than(grey, inner, outer) > CARD_PALER
     return lies_on
 
 
@@ -1599,11 +1604,15 @@ def _edge_map(grey: np.ndarray, grow: int, faint: bool = False) -> np.ndarray:
     return edges
 
 
+#: where along a card's side its edge is checked: away from the rounded corners, as shares of it
+ALONG_SIDE = np.linspace(0.12, 0.88, 24, dtype=np.float32)[:, None]
+
+
 def _edge_support(edges: np.ndarray, quad: np.ndarray) -> float:
-    """The share of points along the sides of ``quad`` (away from its rounded corners) that lie
-    on an edge of ``edges``."""
+    """The share of points along the sides of ``quad`` (:data:`ALONG_SIDE`) that lie on an edge of
+    ``edges``."""
     h, w = edges.shape[:2]
-    t = np.linspace(0.12, 0.88, 24, dtype=np.float32)[:, None]
+    t = ALONG_SIDE
     pts = np.concatenate([quad[i] + t * (quad[(i + 1) % 4] - quad[i]) for i in range(4)])
     xs = np.clip(pts[:, 0].round().astype(int), 0, w - 1)
     ys = np.clip(pts[:, 1].round().astype(int), 0, h - 1)
@@ -1827,13 +1836,14 @@ def _surer(card: str, confidence: float, best: Detection | None) -> bool:
     return best is None or (confidence > best.confidence and not (card == "back" and best.card != "back"))
 
 
-def _read_by_marks(classifier: CardClassifier, image: np.ndarray, pyramid: Pyramid, colourless: bool) -> Detection | None:
+def _read_by_marks(classifier: CardClassifier, image: np.ndarray, grey: np.ndarray, pyramid: Pyramid,
+                   colourless: bool) -> Detection | None:
     """The surest reading of an outline guessed from the card's printed marks
     (:func:`ink_outlines`, a nearly square one both ways round) whose corner index shows the card
     read, held below sure (a guessed outline fits a card seen at a slant badly) unless the guess
     moved onto the card's edges (:func:`_snapped`) reads the same card with its corner showing
     it. Only outlines with an index corner near a mark of the index finder are read (if it marks
-    anything), as only a corner showing the card lets a reading stand."""
+    anything), as only a corner showing the card lets a reading stand. ``grey``: ``image`` in grey."""
     ink = _ink(image)
     inked = ink_outlines(image, ink)
     inked += [t for q in inked for t in _quarter_turns(q)]
@@ -1855,7 +1865,7 @@ def _read_by_marks(classifier: CardClassifier, image: np.ndarray, pyramid: Pyram
     if not shown:
         return None
     p, q = max(shown, key=lambda pq: pq[0].confidence)
-    snapped = _snapped(q, cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+    snapped = _snapped(q, grey)
     if snapped is not None and p.confidence > DOUBT:
         # the card's own edges run along the guess: read where they are, it stands as any outline
         (again, shows, _index), = _read_doubting(classifier, [pyramid.warp(snapped)], colourless)
@@ -1879,7 +1889,7 @@ def _snapped(quad: np.ndarray, grey: np.ndarray) -> np.ndarray | None:
     h, w = grey.shape[:2]
     edges = _edge_map(grey, 3, faint=True) > 0  # a side must find one along most of its length
     width = float(np.linalg.norm(quad[1] - quad[0]))
-    t = np.linspace(0.12, 0.88, 24, dtype=np.float32)[:, None]
+    t = ALONG_SIDE
     lines = []
     for i in range(4):
         a, b = quad[i], quad[(i + 1) % 4]
@@ -1929,7 +1939,7 @@ def _read_again_moved(classifier: CardClassifier, pyramid: Pyramid, quads: list[
 
 
 def _best_outline(quads: list[np.ndarray], reads: list[tuple[Prediction, bool, Prediction | None]],
-                  h: int, w: int, lies_on: Callable[[np.ndarray, np.ndarray], bool] | None = None
+                  h: int, w: int, lies_on: Callable[[np.ndarray, np.ndarray], bool]
                   ) -> tuple[Detection | None, float, bool]:
     """Of a one-card photo's outlines (the first its own frame), the one read surest (0.5 or
     more, a corner showing the card counting 0.05 more) that is not another's print or the table
@@ -1963,7 +1973,8 @@ def _read_card(image: np.ndarray, classifier: CardClassifier, others: bool) -> D
     reads = _read_doubting(classifier, [pyramid.warp(q) for q in quads], colourless, moved=False)
     _turn_squarish(classifier, pyramid, quads, reads, colourless, moved=False)
     _grow_frames(classifier, pyramid, quads, reads, colourless, h * w, moved=False)
-    lies_on = _on_darker(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    lies_on = _on_darker(grey)
     _first, best_key, _shows = _best_outline(quads, reads, h, w, lies_on)
     _read_again_moved(classifier, pyramid, quads, reads, best_key, colourless)
     best, best_key, best_shows = _best_outline(quads, reads, h, w, lies_on)
@@ -1972,7 +1983,7 @@ def _read_card(image: np.ndarray, classifier: CardClassifier, others: bool) -> D
     if best is not None and best.card not in BLANKS and not best_shows and best.confidence <= DOUBT:
         # a face read unsurely by an outline whose corner shows no index of it: the outline may
         # be the card's wrong part; a guess from the marks whose index shows its card is surer
-        marked, marks_read = _read_by_marks(classifier, image, pyramid, colourless), True
+        marked, marks_read = _read_by_marks(classifier, image, grey, pyramid, colourless), True
         if marked is not None and marked.card != best.card:
             best = marked
     if best is None or best.confidence < WEAK or (best.card in BLANKS and best.confidence <= DOUBT):
@@ -1991,7 +2002,7 @@ def _read_card(image: np.ndarray, classifier: CardClassifier, others: bool) -> D
         # (a face whose index shows it outranks a back or joker not surely one)
         if best is None or best.confidence < WEAK or best.card in BLANKS:
             if not marks_read:
-                marked = _read_by_marks(classifier, image, pyramid, colourless)
+                marked = _read_by_marks(classifier, image, grey, pyramid, colourless)
             if marked is not None and (best is None or best.card in BLANKS or _surer(marked.card, marked.confidence, best)):
                 best = marked
         found = recognize(image, classifier) if others and (best is None or best.confidence <= DOUBT) else []

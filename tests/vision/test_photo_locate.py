@@ -542,6 +542,14 @@ def test_a_large_photo_enlarged_from_a_small_one_is_read_at_the_size_of_its_deta
         == {d.card for d in recognize(small, clf) if d.confidence > DOUBT} == {"AS", "7H", "QD"}
 
 
+def _turned_card(middle: tuple[float, float], degrees: float) -> np.ndarray:
+    """The outline of a card rendered at 3 px/mm, its middle at ``middle``, turned ``degrees``."""
+    cw, ch = CARD_MM[0] * 3.0, CARD_MM[1] * 3.0
+    a = np.radians(degrees)
+    turn = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    return (np.array([[-cw, -ch], [cw, -ch], [cw, ch], [-cw, ch]]) / 2 @ turn.T + middle).astype(np.float32)
+
+
 def _on_tray(card: str, seed: int, tilt: float) -> tuple[np.ndarray, np.ndarray]:
     """A 480 x 640 photo of a card lying on a dark tray (some four cards' area) on a pale table,
     turned ``tilt`` degrees: the tray's outline holds the card's, under six times its size."""
@@ -549,10 +557,7 @@ def _on_tray(card: str, seed: int, tilt: float) -> tuple[np.ndarray, np.ndarray]
     face = render_card(card, HELDOUT_DESIGN_SEEDS[seed % 8], px_per_mm=3.0, rng=rng, alpha=True)
     canvas = np.full((640, 480, 3), (170, 190, 205), np.float32)
     canvas[90:590, 50:430] = (38, 34, 30)
-    cw, ch = CARD_MM[0] * 3.0, CARD_MM[1] * 3.0
-    a = np.radians(tilt)
-    turn = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
-    quad = (np.array([[-cw, -ch], [cw, -ch], [cw, ch], [-cw, ch]]) / 2 @ turn.T + (240.0, 340.0)).astype(np.float32)
+    quad = _turned_card((240.0, 340.0), tilt)
     _paste_card(canvas, face, quad)
     return camera(np.clip(canvas, 0, 255).astype(np.uint8), rng, 0.3), quad
 
@@ -598,11 +603,8 @@ def _on_checked_cloth(card: str, seed: int) -> tuple[np.ndarray, np.ndarray]:
     yy, xx = np.mgrid[0:640, 0:480]
     red = ((yy // 40 + xx // 40) % 2).astype(np.float32)[..., None]
     canvas = red * np.array([60, 60, 190], np.float32) + (1 - red) * np.array([235, 235, 240], np.float32)
-    cw, ch = CARD_MM[0] * 3.0, CARD_MM[1] * 3.0
-    a = np.radians(rng.uniform(-25, 25))
-    turn = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
-    middle = (240 + rng.uniform(-60, 60), 320 + rng.uniform(-80, 80))
-    quad = (np.array([[-cw, -ch], [cw, -ch], [cw, ch], [-cw, ch]]) / 2 @ turn.T + middle).astype(np.float32)
+    tilt = rng.uniform(-25, 25)
+    quad = _turned_card((240 + rng.uniform(-60, 60), 320 + rng.uniform(-80, 80)), tilt)
     _paste_card(canvas, face, quad)
     return camera(np.clip(canvas, 0, 255).astype(np.uint8), rng, 0.3), quad
 
