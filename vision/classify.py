@@ -383,13 +383,16 @@ class OnnxCardClassifier:
         if len(unsure) == 0:
             return probs
         views = shifted(pre[unsure], self.shifts)
-        # one view's tensor at a time: all eight at once for four crops took 8.7 MB of float32,
-        # the companion's largest passing block (its peak memory through a grey camera)
-        extra = np.zeros((len(unsure), probs.shape[1]), np.float32)
-        for view in [*views, *(half_turned(v) for v in views)]:
-            extra += self.session.run(None, {"image": to_tensor(view)})[0]
+        views += [half_turned(v) for v in views]
+        # at most MOST_PER_RUN rows a call: all eight views of four crops at once took 8.7 MB of
+        # float32, the companion's largest passing block; one crop's views go four to a call
+        # (a call's own cost is most of one row's, and a photo mostly reads one crop moved)
+        rows = np.concatenate(views)  # view by view, each the unsure crops in order
+        read = np.concatenate([self.session.run(None, {"image": to_tensor(rows[i:i + MOST_PER_RUN])})[0]
+                               for i in range(0, len(rows), MOST_PER_RUN)])
+        extra = read.reshape(len(views), len(unsure), -1).sum(axis=0)
         had = readings[unsure, None]
-        probs[unsure] = (had * probs[unsure] + extra) / (had + 2 * len(views))
+        probs[unsure] = (had * probs[unsure] + extra) / (had + len(views))
         return probs
 
     def _read_suits(self, pre: Image, probs: Floats, back: Image | None = None) -> Floats:

@@ -57,11 +57,18 @@ def whole_median(values: np.ndarray, top: int = 255) -> float:
     """The median of ``values``, whole numbers from 0 to ``top`` (a grey image, a sum of
     channels), exactly as ``np.median`` gives it but counted instead of sorted: several times
     cheaper on a photo's pixels."""
-    n = values.size
+    if values.size == 0:
+        raise ValueError("the median of no values")
+    return counted_median(np.bincount(values.ravel().astype(np.intp, copy=False), minlength=top + 1))
+
+
+def counted_median(counts: np.ndarray) -> float:
+    """The median of values counted by value (``counts[v]``: how many values are ``v``, as a
+    histogram gives them), as ``np.median`` of the values themselves gives it."""
+    upto = np.cumsum(counts)
+    n = int(upto[-1])
     if n == 0:
         raise ValueError("the median of no values")
-    counts = np.bincount(values.ravel().astype(np.intp, copy=False), minlength=top + 1)
-    upto = np.cumsum(counts)
     # the values ranked (n - 1) // 2 and n // 2 from the lowest (the same rank when n is odd)
     low, high = np.searchsorted(upto, [(n - 1) // 2 + 1, n // 2 + 1])
     return (float(low) + float(high)) / 2

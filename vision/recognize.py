@@ -44,7 +44,7 @@ from vision.doubt import COLOURLESS, DOUBT, INDEX_SAYS, colour_strength, doubted
 from vision.finder import IndexMark, finder_for, mark_reader_for
 from vision.grey import SUITS as GREY_SUITS
 from vision.grey import grey_suits_for, shape_denies
-from vision.images import whole_median
+from vision.images import counted_median, whole_median
 from vision.locate import (
     FRAME_SHARE,
     PHOTO_ASPECT,
@@ -113,7 +113,7 @@ def _masks(img: np.ndarray, grey: np.ndarray, *, lighter: bool = False) -> list[
     b = max(2, min(img.shape[:2]) // 40)
     border = np.concatenate([lab[:b].reshape(-1, 3), lab[-b:].reshape(-1, 3), lab[:, :b].reshape(-1, 3),
                              lab[:, -b:].reshape(-1, 3)])
-    table = np.median(border, axis=0)
+    table = [whole_median(border[:, c]) for c in range(3)]
     # channel by channel: numpy's reductions over a last axis of three are several times slower
     dist = np.sqrt(sum(((c.astype(np.float32) - np.float32(t)) * np.float32(wt)) ** 2
                        for c, t, wt in zip(cv2.split(lab), table, (0.6, 1.0, 1.0), strict=True)))
@@ -1319,8 +1319,18 @@ def _mark(quad: np.ndarray, grey: np.ndarray) -> bool:
 def _paler_than(grey: np.ndarray, quad: np.ndarray, around: np.ndarray) -> float:
     """How much paler (grey levels, medians) what ``quad`` holds is than the ring of ``around``
     round it; 0 where either is empty."""
-    held, ring = _within(grey, quad), _within(grey, around, hole=quad)
-    return float(np.median(held)) - float(np.median(ring)) if held.size and ring.size else 0.0
+    held, ring = _grey_median(grey, quad), _grey_median(grey, around, hole=quad)
+    return held - ring if held is not None and ring is not None else 0.0
+
+
+def _grey_median(grey: np.ndarray, quad: np.ndarray, hole: np.ndarray | None = None) -> float | None:
+    """The median of the grey levels inside the convex ``quad`` and outside ``hole`` (``None``
+    where none is), counted by a histogram under :func:`_box_mask` (no pixels gathered)."""
+    box, mask = _box_mask(grey.shape, quad, hole)
+    if mask is None:
+        return None
+    counts = cv2.calcHist([grey[box]], [0], mask, [256], [0, 256]).ravel()
+    return counted_median(counts) if counts.sum() > 0 else None
 
 
 #: a card lying on something darker (a tray, a book, a dark mat) is paler than the ring of it
@@ -1331,8 +1341,20 @@ CARD_PALER = 40
 def _on_darker(grey: np.ndarray) -> Callable[[np.ndarray, np.ndarray], bool]:
     """Whether an outline lies on the larger one round it rather than being its print: it is
     paler than what of the larger one shows round it by :data:`CARD_PALER` (``grey``: the photo)."""
+    # a photo's outlines are judged in pairs, several times over: each median is counted once
+    held: dict[bytes, float | None] = {}
+    said: dict[bytes, bool] = {}
+
     def lies_on(inner: np.ndarray, outer: np.ndarray) -> bool:
-        return _paler_than(grey, inner, outer) > CARD_PALER
+        key = inner.tobytes()
+        if key not in held:
+            held[key] = _grey_median(grey, inner)
+        pair = key + outer.tobytes()
+        if pair not in said:
+            paper = held[key]
+            ring = None if paper is None else _grey_median(grey, outer, hole=inner)
+            said[pair] = paper is not None and ring is not None and paper - ring > CARD_PALER
+        return said[pair]
     return lies_on
 
 
@@ -1343,21 +1365,32 @@ def _pale_inside(quad: np.ndarray, pale: np.ndarray) -> bool:
 
 
 def _within(img: np.ndarray, quad: np.ndarray, hole: np.ndarray | None = None) -> np.ndarray:
-    """The pixels of ``img`` inside the convex ``quad`` and outside ``hole``, drawn on a mask of the
-    quad's bounding box only (a whole-photo mask for each of a photo's outlines costs more)."""
-    h, w = img.shape[:2]
+    """The pixels of ``img`` inside the convex ``quad`` and outside ``hole`` (see :func:`_box_mask`)."""
+    box, mask = _box_mask(img.shape, quad, hole)
+    if mask is None:
+        return img[:0, :0].reshape(-1, *img.shape[2:])
+    values: np.ndarray = img[box][mask > 0]
+    return values
+
+
+def _box_mask(shape: tuple[int, ...], quad: np.ndarray, hole: np.ndarray | None = None
+              ) -> tuple[tuple[slice, slice], np.ndarray | None]:
+    """The bounding box in an image of ``shape`` of the convex ``quad`` and a mask of it there
+    (1 inside ``quad``, 0 in ``hole``; ``None`` when the box is empty): a whole-photo mask for each
+    of a photo's outlines costs more."""
+    h, w = shape[:2]
     x0, y0 = np.clip(np.floor(quad.min(axis=0)), 0, None).astype(int)
     x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
     x1, y1 = min(int(x1), w), min(int(y1), h)
+    box = (slice(int(y0), y1), slice(int(x0), x1))
     if x1 <= x0 or y1 <= y0:
-        return img[:0, :0].reshape(-1, *img.shape[2:])
+        return box, None
     mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
     offset = np.array([x0, y0], np.float32)
     cv2.fillConvexPoly(mask, (quad - offset).round().astype(np.int32), 1)
     if hole is not None:
         cv2.fillConvexPoly(mask, (hole - offset).round().astype(np.int32), 0)
-    values: np.ndarray = img[y0:y1, x0:x1][mask > 0]
-    return values
+    return box, mask
 
 
 def _large_quads(mask: np.ndarray, min_area: float, out: list[np.ndarray],

@@ -171,6 +171,29 @@ def test_a_crop_still_unsure_both_ways_round_is_read_again_moved_and_all_its_rea
     assert (moved[:, 3:] == pre[0][:, :-3]).all() and (moved[:, :3] == pre[0][:, :1]).all()
 
 
+def test_unsure_crops_read_moved_go_to_the_network_in_bounded_calls() -> None:
+    """Unsure crops read moved take at most MOST_PER_RUN rows a model call, however many views
+    they have (the companion's memory stays bounded), and each reads as it does alone."""
+    rng = np.random.default_rng(31)
+    crops = [cv2.GaussianBlur(table_crop(render_card(cid, HELDOUT_DESIGN_SEEDS[9], px_per_mm=3.0, alpha=True), rng,
+                                         strength=1.0), (0, 0), 3) for cid in ("7S", "QH", "2C", "9D", "JS")]
+    model = OnnxCardClassifier(clf().model_path)
+    inner = model.session.session  # type: ignore[attr-defined]
+    sizes: list[int] = []
+
+    class Counting:
+        def run(self, names: None, feed: dict[str, np.ndarray]) -> list[np.ndarray]:
+            sizes.append(len(feed["image"]))
+            return inner.run(names, feed)  # type: ignore[no-any-return]
+
+    model.session.session = Counting()  # type: ignore[attr-defined]
+    read = model.run(crops)[0]
+    assert (read.max(axis=1) < model.sure_two_ways).sum() >= 2  # several crops were read moved
+    assert len(sizes) > 2 * len(model.shifts) // MOST_PER_RUN and max(sizes) <= MOST_PER_RUN
+    for k, crop in enumerate(crops):
+        np.testing.assert_allclose(read[k], OnnxCardClassifier(clf().model_path).run([crop])[0][0], atol=1e-5)
+
+
 def test_a_black_card_read_unsure_has_its_clubs_and_spades_weighed_by_the_suit_network() -> None:
     """A crop read as a black card less surely than 0.99 has its clubs and spades weighed
     again by the suit network, which reads the top of the crop both ways round; every other crop

@@ -18,6 +18,7 @@ from vision.images import at_megapixels
 from vision.locate import card_shaped, downscaled, nested_losers, outermost, soft
 from vision.recognize import (
     Detection,
+    _grey_median,
     _in_view_first,
     _on_border,
     _on_darker,
@@ -593,6 +594,26 @@ def test_an_outline_paler_than_the_one_round_it_lies_on_it_and_a_darker_one_is_i
     assert nested_losers([tray, card], [True, True], lies_on) == {0}
     assert nested_losers([tray, card], [True, True]) == {1}
     assert nested_losers([card, frame], [True, True], lies_on) == {1}
+
+
+def test_the_grey_level_under_an_outline_is_the_median_of_the_pixels_it_holds() -> None:
+    """How pale an outline is, less a hole in it, is counted from a histogram: the same figure as
+    the median of the pixels a mask of it picks, for outlines at a slant and reaching off the photo."""
+    rng = np.random.default_rng(12)
+    grey = rng.integers(0, 256, (240, 320), dtype=np.uint8)
+    for _ in range(20):
+        centre = rng.uniform([0, 0], [320, 240]).astype(np.float32)
+        outer = (_turned_card((float(centre[0]), float(centre[1])), rng.uniform(-40, 40)) - centre) \
+            * rng.uniform(0.3, 0.9) + centre
+        inner = (outer - centre) * 0.5 + centre
+        for hole in (None, inner):
+            mask = np.zeros(grey.shape, np.uint8)
+            cv2.fillConvexPoly(mask, outer.round().astype(np.int32), 1)
+            if hole is not None:
+                cv2.fillConvexPoly(mask, hole.round().astype(np.int32), 0)
+            got = _grey_median(grey, outer, hole)
+            assert got == (float(np.median(grey[mask > 0])) if mask.any() else None)
+    assert _grey_median(grey, np.array([[400, 300], [420, 300], [420, 330], [400, 330]], np.float32)) is None
 
 
 def _on_checked_cloth(card: str, seed: int) -> tuple[np.ndarray, np.ndarray]:
