@@ -1440,10 +1440,10 @@ def card_outlines(img: np.ndarray, min_share: float = 0.01, *, grabcut: bool | N
         back = np.array([sw / max(1, sw // 2), sh / max(1, sh // 2)], np.float32)
         for share in (0.04, 0.08):
             k = max(3, int(share * min(sh, sw) / 2) | 1)
-            kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+            disc = _disc_parts(k)
             for m in half:
                 opened: list[np.ndarray] = []
-                _large_quads(cv2.morphologyEx(m, cv2.MORPH_OPEN, kernel), min_area / 4, opened)
+                _large_quads(_opened(m, disc), min_area / 4, opened)
                 quads += [q * back for q in opened if _unlike(q * back, quads)]
     if (grabcut or (grabcut is None and not quads)) and min(sh, sw) >= 40:
         # no clean outline (clutter, shadow, a table as light as the card): let GrabCut split
@@ -1460,6 +1460,26 @@ def card_outlines(img: np.ndarray, min_share: float = 0.01, *, grabcut: bool | N
         score = {id(q): round(_edge_support(edges, q), 1) for q in quads}
         quads.sort(key=lambda q: (-score[id(q)], -cv2.contourArea(q)))
     return [q / scale for q in quads]
+
+
+def _disc_parts(k: int) -> list[np.ndarray]:
+    """OpenCV's elliptic ``k`` x ``k`` structuring element as the rectangles (centred, wider
+    ones flatter) whose union it is: its rows narrow away from the middle."""
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    c = k // 2
+    reach = [int(np.flatnonzero(disc[c + dy]).max()) - c for dy in range(c + 1)]  # each row's half-width
+    return [cv2.getStructuringElement(cv2.MORPH_RECT, (2 * a + 1, 2 * max(dy for dy in range(c + 1) if reach[dy] >= a) + 1))
+            for a in sorted(set(reach))]
+
+
+def _opened(mask: np.ndarray, parts: list[np.ndarray]) -> np.ndarray:
+    """``mask`` opened by the union of the rectangles ``parts`` (:func:`_disc_parts`): the same
+    pixels as opening by the disc itself, in a third less time (a rectangle is taken row and
+    column apart; a disc pixel by pixel). Eroding by a union is the least of the erosions, and
+    dilating by it the most of the dilations."""
+    eroded = np.minimum.reduce([cv2.erode(mask, r) for r in parts])
+    out: np.ndarray = np.maximum.reduce([cv2.dilate(eroded, r) for r in parts])
+    return out
 
 
 def _grabcut_quads(small: np.ndarray, min_area: float, quads: list[np.ndarray]) -> None:

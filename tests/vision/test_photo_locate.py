@@ -18,10 +18,12 @@ from vision.images import at_megapixels
 from vision.locate import card_shaped, downscaled, nested_losers, outermost, soft
 from vision.recognize import (
     Detection,
+    _disc_parts,
     _grey_median,
     _in_view_first,
     _on_border,
     _on_darker,
+    _opened,
     _print_of,
     _single_cards,
     card_outlines,
@@ -614,6 +616,20 @@ def test_the_grey_level_under_an_outline_is_the_median_of_the_pixels_it_holds() 
             got = _grey_median(grey, outer, hole)
             assert got == (float(np.median(grey[mask > 0])) if mask.any() else None)
     assert _grey_median(grey, np.array([[400, 300], [420, 300], [420, 330], [400, 330]], np.float32)) is None
+
+
+def test_opening_by_a_disc_in_rectangles_opens_as_the_disc_itself() -> None:
+    """The locator opens off what touches a card with a disc taken as rectangles: the same pixels
+    as OpenCV's elliptic element, at every size it uses, on masks with blobs, lines and edges."""
+    rng = np.random.default_rng(3)
+    for k in range(3, 42, 2):
+        mask = np.zeros((120, 160), np.uint8)
+        for _ in range(6):
+            cv2.circle(mask, (int(rng.integers(0, 160)), int(rng.integers(0, 120))), int(rng.integers(2, 30)), 255, -1)
+            cv2.line(mask, (int(rng.integers(0, 160)), 0), (int(rng.integers(0, 160)), 119), 255, int(rng.integers(1, 8)))
+        mask[rng.random(mask.shape) < 0.02] ^= 255
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+        assert (_opened(mask, _disc_parts(k)) == cv2.morphologyEx(mask, cv2.MORPH_OPEN, disc)).all(), k
 
 
 def _on_checked_cloth(card: str, seed: int) -> tuple[np.ndarray, np.ndarray]:
