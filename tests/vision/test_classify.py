@@ -85,6 +85,20 @@ def test_clean_heldout_cards(cid: str) -> None:
     assert np.mean([p.label == cid for p in clf().classify(crops)]) >= 0.8
 
 
+def _calls_counted(model: OnnxCardClassifier) -> list[int]:
+    """The number of crops in each call ``model`` makes of its card network from now on."""
+    inner = model.session.session  # type: ignore[attr-defined]
+    sizes: list[int] = []
+
+    class Counting:
+        def run(self, names: None, feed: dict[str, np.ndarray]) -> list[np.ndarray]:
+            sizes.append(len(feed["image"]))
+            return inner.run(names, feed)  # type: ignore[no-any-return]
+
+    model.session.session = Counting()  # type: ignore[attr-defined]
+    return sizes
+
+
 def test_many_crops_at_once_are_read_in_parts_each_as_it_reads_alone() -> None:
     """However many cards are read at once, the model takes at most MOST_PER_RUN crops a call (so
     the memory a call needs stays bounded), and every crop reads exactly as it does alone."""
@@ -92,15 +106,7 @@ def test_many_crops_at_once_are_read_in_parts_each_as_it_reads_alone() -> None:
     crops = [table_crop(render_card(cid, HELDOUT_DESIGN_SEEDS[3], px_per_mm=3.0, alpha=True), rng, strength=0.6)
              for cid in CARD_IDS[:7]] + [non_card_crop(rng) for _ in range(4)]
     model = OnnxCardClassifier(clf().model_path)
-    inner = model.session.session  # type: ignore[attr-defined]
-    sizes: list[int] = []
-
-    class Counting:
-        def run(self, names: None, feed: dict[str, np.ndarray]) -> list[np.ndarray]:
-            sizes.append(len(feed["image"]))
-            return inner.run(names, feed)
-
-    model.session.session = Counting()  # type: ignore[attr-defined]
+    sizes = _calls_counted(model)
     x = to_tensor(preprocess_batch(crops))
     together = model.session.run(None, {"image": x})
     assert sizes and max(sizes) <= MOST_PER_RUN < len(crops) and sum(sizes) == len(crops)
@@ -178,15 +184,7 @@ def test_unsure_crops_read_moved_go_to_the_network_in_bounded_calls() -> None:
     crops = [cv2.GaussianBlur(table_crop(render_card(cid, HELDOUT_DESIGN_SEEDS[9], px_per_mm=3.0, alpha=True), rng,
                                          strength=1.0), (0, 0), 3) for cid in ("7S", "QH", "2C", "9D", "JS")]
     model = OnnxCardClassifier(clf().model_path)
-    inner = model.session.session  # type: ignore[attr-defined]
-    sizes: list[int] = []
-
-    class Counting:
-        def run(self, names: None, feed: dict[str, np.ndarray]) -> list[np.ndarray]:
-            sizes.append(len(feed["image"]))
-            return inner.run(names, feed)  # type: ignore[no-any-return]
-
-    model.session.session = Counting()  # type: ignore[attr-defined]
+    sizes = _calls_counted(model)
     read = model.run(crops)[0]
     assert (read.max(axis=1) < model.sure_two_ways).sum() >= 2  # several crops were read moved
     assert len(sizes) > 2 * len(model.shifts) // MOST_PER_RUN and max(sizes) <= MOST_PER_RUN
