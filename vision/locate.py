@@ -368,15 +368,29 @@ def downscaled(image: np.ndarray, long_side: int = PHOTO_LONG_SIDE) -> tuple[np.
     uneven factor costs several times the rest of a reading: the photo is first brought by
     interpolation to twice the size (whose samples then still touch every pixel or nearly),
     and only that halved by averaging; a photo under twice the size is only interpolated."""
-    h, w = image.shape[:2]
-    s = long_side / max(h, w)
+    small, s, _twice = downscaled_and_twice(image, long_side)
+    return small, s
+
+
+def downscaled_and_twice(image: np.ndarray, long_side: int) -> tuple[np.ndarray, float, np.ndarray | None]:
+    """:func:`downscaled`, and the image at twice its size that it halved (None if none was
+    made): the same pixels as ``downscaled(image, 2 * long_side)`` when :func:`shrunk_size`
+    says that size is the one it would make by interpolation."""
+    size, s = shrunk_size(image.shape, long_side)
     if s >= 1.0:
-        return image, 1.0
-    size = (max(1, round(w * s)), max(1, round(h * s)))
+        return image, 1.0, None
     if s >= 0.5:
-        return cv2.resize(image, size, interpolation=cv2.INTER_LINEAR), s
+        return cv2.resize(image, size, interpolation=cv2.INTER_LINEAR), s, None
     twice = cv2.resize(image, (2 * size[0], 2 * size[1]), interpolation=cv2.INTER_LINEAR)
-    return cv2.resize(twice, size, interpolation=cv2.INTER_AREA), s
+    return cv2.resize(twice, size, interpolation=cv2.INTER_AREA), s, twice
+
+
+def shrunk_size(shape: tuple[int, ...], long_side: int) -> tuple[tuple[int, int], float]:
+    """The (width, height) :func:`downscaled` brings an image of ``shape`` to, and its factor
+    (at least 1.0 when it leaves the image as it is)."""
+    h, w = shape[:2]
+    s = long_side / max(h, w)
+    return (max(1, round(w * s)), max(1, round(h * s))), s
 
 
 def halved(image: np.ndarray) -> np.ndarray:

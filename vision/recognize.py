@@ -48,8 +48,10 @@ from vision.images import counted_median, whole_median
 from vision.locate import (
     FRAME_SHARE,
     PHOTO_ASPECT,
+    PHOTO_LONG_SIDE,
     card_shaped,
     downscaled,
+    downscaled_and_twice,
     frame_quad,
     halved,
     inside,
@@ -57,6 +59,7 @@ from vision.locate import (
     nested_losers,
     outermost,
     right_angled,
+    shrunk_size,
     sides_ratio,
     soft,
 )
@@ -777,23 +780,30 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
     # once instead of by every crop
     work, source_img, to_source = _WORK, image, 1.0
     if max(image.shape[:2]) > _WORK:
-        if soft(downscaled(image, _WORK)[0]):
+        probe, _s, twice = downscaled_and_twice(image, _WORK)
+        if soft(probe):
             # a large photo without the detail of its size is worked on, and its cards cut, at the
             # size of its detail: more pixels only outline more smooth shapes, give crops no
             # sharper, and make a small card's pixels many enough to be sure
             work = _WORK // 2
             source_img, to_source = downscaled(image, work)
         else:
-            source_img, to_source = downscaled(image, 2 * _WORK)
+            size, s = shrunk_size(image.shape, 2 * _WORK)
+            if twice is not None and 0.5 <= s < 1.0 and twice.shape[1::-1] == size:
+                source_img, to_source = twice, s  # the probe's first step made that copy already
+            else:
+                source_img, to_source = downscaled(image, 2 * _WORK)
     # everything is worked out in the copy's pixels, and answered in the photo's at the end
-    found, n_sure, marks = _recognize(source_img, classifier, min_confidence, include_backs, work)
+    found, n_sure, marks, shrunk = _recognize(source_img, classifier, min_confidence, include_backs, work)
     if all(d.confidence <= DOUBT for d in found) and n_sure < 2:
         # nothing read surely (or nothing at all): the photo may be of one card whose edges do not
         # show (white on white, a sleeve's glare), which the single-card search finds by GrabCut or
         # its marks; a card it reads at least as surely comes first, and stands for the readings
         # inside its outline (its print) or round it (the table round it). A photo without colour
         # in which two cards would be sure but for their suits shows more than one card: no search
-        lone = _one_card(source_img, classifier, others=False)  # the photo shrunk once only
+        # the photo shrunk once only, and as _recognize shrank it when that is the size it reads
+        lone = _one_card(source_img, classifier, others=False,
+                         shrunk=shrunk if work == PHOTO_LONG_SIDE or max(source_img.shape[:2]) <= work else None)
         # a reading inside its outline and under a quarter of its area (cards of one photo are
         # one size) is its print, and so is a back inside a face (a grey diamond's pip, a court's
         # frame read as one): neither outranks the card; a larger face inside it may be the card,
@@ -844,10 +854,10 @@ def _cut_by_edge(quad: np.ndarray, h: int, w: int, share: float = 0.75) -> bool:
 
 
 def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: float,
-               include_backs: bool, work: int) -> tuple[list[Detection], int, list[IndexMark]]:
+               include_backs: bool, work: int) -> tuple[list[Detection], int, list[IndexMark], Shrunk]:
     """The cards found in ``image`` (a card too small to be sure held below it), how many of them
-    were read surely before a photo with no colour held every suit below sure, and the index
-    finder's marks."""
+    were read surely before a photo with no colour held every suit below sure, the index
+    finder's marks, and ``image`` shrunk to ``work``."""
     h, w = image.shape[:2]
     seen_marks = _marks(classifier, image)
     marks = _points(seen_marks)
@@ -1020,7 +1030,8 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     cards = [d for d, _whole in kept]
     # no colour in the photo: suits by shape, and none sure; else a suit its shape denies is not sure
     cards = (_greyed if colourless else _shapes_agree)(classifier, source, cards, [whole for _d, whole in kept])
-    return cards + _marked_cards(classifier, image, seen_marks, cards, min_confidence), n_sure, seen_marks
+    return (cards + _marked_cards(classifier, image, seen_marks, cards, min_confidence), n_sure, seen_marks,
+            Shrunk(small, scale, colourless))
 
 
 def _greyed(classifier: CardClassifier, source: Pyramid, found: list[Detection],
@@ -1756,12 +1767,25 @@ def read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
     return _one_card(image, classifier, others=True)
 
 
-def _one_card(image: np.ndarray, classifier: CardClassifier, *, others: bool) -> Detection:
+@dataclass(frozen=True)
+class Shrunk:
+    """A photo shrunk by :func:`vision.locate.downscaled`: the copy, the factor, and whether the
+    copy shows no colour (:data:`vision.doubt.COLOURLESS`)."""
+    image: np.ndarray
+    scale: float
+    colourless: bool
+
+
+def _one_card(image: np.ndarray, classifier: CardClassifier, *, others: bool, shrunk: Shrunk | None = None) -> Detection:
     """:func:`read_card`; ``others``: failing all else, the cards :func:`recognize` finds are read
-    too (False when recognize itself asks)."""
+    too (False when recognize itself asks); ``shrunk``: ``image`` shrunk to
+    :data:`vision.locate.PHOTO_LONG_SIDE` already."""
     # a soft large photo too: read smaller, soft photos were read no better (HISTORY, session 36)
-    small, scale = downscaled(image)
-    d = _small_held(_read_card(small, classifier, others))
+    if shrunk is None:
+        small, scale = downscaled(image)
+        shrunk = Shrunk(small, scale, colour_strength(small) < COLOURLESS)
+    small, scale = shrunk.image, shrunk.scale
+    d = _small_held(_read_card(small, classifier, others, shrunk.colourless))
     if scale == 1.0:
         return d
     return Detection(d.card, d.confidence, d.corners / scale)
@@ -2010,10 +2034,9 @@ def _best_outline(quads: list[np.ndarray], reads: list[tuple[Prediction, bool, P
     return best, best_key, best_shows
 
 
-def _read_card(image: np.ndarray, classifier: CardClassifier, others: bool) -> Detection:
+def _read_card(image: np.ndarray, classifier: CardClassifier, others: bool, colourless: bool) -> Detection:
     h, w = image.shape[:2]
     whole = frame_quad(h, w)
-    colourless = colour_strength(image) < COLOURLESS
     squashed: list[np.ndarray] = []
     outlines = card_outlines(image, grabcut=False, squashed=squashed)
     # GrabCut's outline when nothing else outlines the card (then not run a second time below)

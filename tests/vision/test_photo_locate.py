@@ -15,7 +15,15 @@ from vision.classify import OnnxCardClassifier, load_default_classifier
 from vision.doubt import DOUBT
 from vision.finder import finder_for
 from vision.images import at_megapixels
-from vision.locate import card_shaped, downscaled, nested_losers, outermost, soft
+from vision.locate import (
+    card_shaped,
+    downscaled,
+    downscaled_and_twice,
+    nested_losers,
+    outermost,
+    shrunk_size,
+    soft,
+)
 from vision.recognize import (
     Detection,
     _disc_parts,
@@ -124,6 +132,23 @@ def test_a_large_photo_is_read_from_one_shrunk_copy_and_answered_in_its_own_pixe
     assert d.card == "8D"
     err = min(np.abs(d.corners - np.roll(quad * 4.0, k, axis=0)).max() for k in (0, 2))
     assert err < 0.05 * big.shape[0], err
+
+
+def test_a_12_megapixel_photo_is_shrunk_once_for_both_the_sharpness_probe_and_the_cut() -> None:
+    """recognize takes the copy it cuts cards from (twice the locator's size) from the first
+    step of the probe it shrinks for sharpness when that step has the copy's size: the same
+    pixels as shrinking the photo a second time; a size it does not have is not taken."""
+    rng = np.random.default_rng(8)
+    for h, w in ((3000, 4000), (4000, 3000), (3024, 4032), (2999, 4001)):
+        photo = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
+        probe, s, twice = downscaled_and_twice(photo, 1280)
+        assert twice is not None and (probe == downscaled(photo, 1280)[0]).all() and s == 1280 / max(h, w)
+        size, s2 = shrunk_size(photo.shape, 2560)
+        big, s_big = downscaled(photo, 2560)
+        assert big.shape[1::-1] == size and s_big == s2
+        if twice.shape[1::-1] == size:
+            assert (twice == big).all()
+    assert downscaled_and_twice(photo[:900, :1200], 1280)[2] is None  # small enough: no step made
 
 
 def test_a_card_on_a_busy_table_is_found_by_its_outline() -> None:
