@@ -387,13 +387,10 @@ class OnnxCardClassifier:
         # at most MOST_PER_RUN rows a call: all eight views of four crops at once took 8.7 MB of
         # float32, the companion's largest passing block; one crop's views go four to a call
         # (a call's own cost is most of one row's, and a photo mostly reads one crop moved)
-        n = len(unsure)
-        rows = len(views) * n  # view by view, each the unsure crops in order: row j is views[j // n][j % n]
-        read = np.concatenate([
-            self.session.run(None, {"image": to_tensor(np.stack([views[j // n][j % n]
-                                                                  for j in range(i, min(i + MOST_PER_RUN, rows))]))})[0]
-            for i in range(0, rows, MOST_PER_RUN)])
-        extra = read.reshape(len(views), n, -1).sum(axis=0)
+        rows = [view[k] for view in views for k in range(len(unsure))]  # view by view, no copies
+        read = np.concatenate([self.session.run(None, {"image": to_tensor(np.stack(rows[i:i + MOST_PER_RUN]))})[0]
+                               for i in range(0, len(rows), MOST_PER_RUN)])
+        extra = read.reshape(len(views), len(unsure), -1).sum(axis=0)
         had = readings[unsure, None]
         probs[unsure] = (had * probs[unsure] + extra) / (had + len(views))
         return probs

@@ -362,24 +362,30 @@ PHOTO_LONG_SIDE = 1280
 FRAME_SHARE = 0.8
 
 
-def downscaled(image: np.ndarray, long_side: int = PHOTO_LONG_SIDE) -> tuple[np.ndarray, float]:
+def downscaled(image: np.ndarray, long_side: int = PHOTO_LONG_SIDE, *, step: np.ndarray | None = None
+               ) -> tuple[np.ndarray, float]:
     """``image`` shrunk so that its long side is at most ``long_side``, and the factor applied
     (1.0 when it was small enough already). Area averaging of a 12-megapixel photo by an
     uneven factor costs several times the rest of a reading: the photo is first brought by
     interpolation to twice the size (whose samples then still touch every pixel or nearly),
-    and only that halved by averaging; a photo under twice the size is only interpolated."""
-    small, s, _twice = downscaled_and_twice(image, long_side)
+    and only that halved by averaging; a photo under twice the size is only interpolated.
+    ``step``: the interpolated step of :func:`downscaled_and_twice` at half ``long_side``,
+    taken as the answer when it is the image interpolation would give (the same size)."""
+    small, s, _twice = downscaled_and_twice(image, long_side, step=step)
     return small, s
 
 
-def downscaled_and_twice(image: np.ndarray, long_side: int) -> tuple[np.ndarray, float, np.ndarray | None]:
+def downscaled_and_twice(image: np.ndarray, long_side: int, *, step: np.ndarray | None = None
+                         ) -> tuple[np.ndarray, float, np.ndarray | None]:
     """:func:`downscaled`, and the image at twice its size that it halved (None if none was
-    made): the same pixels as ``downscaled(image, 2 * long_side)`` when :func:`shrunk_size`
-    says that size is the one it would make by interpolation."""
+    made): ``downscaled(image, 2 * long_side, step=...)`` takes it rather than interpolating
+    the photo a second time."""
     size, s = shrunk_size(image.shape, long_side)
     if s >= 1.0:
         return image, 1.0, None
     if s >= 0.5:
+        if step is not None and step.shape[1::-1] == size:
+            return step, s, None
         return cv2.resize(image, size, interpolation=cv2.INTER_LINEAR), s, None
     twice = cv2.resize(image, (2 * size[0], 2 * size[1]), interpolation=cv2.INTER_LINEAR)
     return cv2.resize(twice, size, interpolation=cv2.INTER_AREA), s, twice

@@ -788,11 +788,8 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
             work = _WORK // 2
             source_img, to_source = downscaled(image, work)
         else:
-            size, s = shrunk_size(image.shape, 2 * _WORK)
-            if twice is not None and 0.5 <= s < 1.0 and twice.shape[1::-1] == size:
-                source_img, to_source = twice, s  # the probe's first step made that copy already
-            else:
-                source_img, to_source = downscaled(image, 2 * _WORK)
+            # the probe's first step is that copy when it has its size
+            source_img, to_source = downscaled(image, 2 * _WORK, step=twice)
     # everything is worked out in the copy's pixels, and answered in the photo's at the end
     found, n_sure, marks, shrunk = _recognize(source_img, classifier, min_confidence, include_backs, work)
     if all(d.confidence <= DOUBT for d in found) and n_sure < 2:
@@ -801,9 +798,7 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
         # its marks; a card it reads at least as surely comes first, and stands for the readings
         # inside its outline (its print) or round it (the table round it). A photo without colour
         # in which two cards would be sure but for their suits shows more than one card: no search
-        # the photo shrunk once only, and as _recognize shrank it when that is the size it reads
-        lone = _one_card(source_img, classifier, others=False,
-                         shrunk=shrunk if work == PHOTO_LONG_SIDE or max(source_img.shape[:2]) <= work else None)
+        lone = _one_card(source_img, classifier, others=False, shrunk=shrunk)  # the photo shrunk once only
         # a reading inside its outline and under a quarter of its area (cards of one photo are
         # one size) is its print, and so is a back inside a face (a grey diamond's pip, a court's
         # frame read as one): neither outranks the card; a larger face inside it may be the card,
@@ -1324,14 +1319,8 @@ def _mark(quad: np.ndarray, grey: np.ndarray) -> bool:
     if _height(quad) >= MARK_SIZE * max(grey.shape[:2]):
         return False
     centre = quad.mean(axis=0)
-    return -_paler_than(grey, quad, (quad - centre) * 1.5 + centre) > MARK_DARKER
-
-
-def _paler_than(grey: np.ndarray, quad: np.ndarray, around: np.ndarray) -> float:
-    """How much paler (grey levels, medians) what ``quad`` holds is than the ring of ``around``
-    round it; 0 where either is empty."""
-    held, ring = _grey_median(grey, quad), _grey_median(grey, around, hole=quad)
-    return held - ring if held is not None and ring is not None else 0.0
+    held, ring = _grey_median(grey, quad), _grey_median(grey, (quad - centre) * 1.5 + centre, hole=quad)
+    return held is not None and ring is not None and ring - held > MARK_DARKER
 
 
 def _grey_median(grey: np.ndarray, quad: np.ndarray, hole: np.ndarray | None = None) -> float | None:
@@ -1778,10 +1767,10 @@ class Shrunk:
 
 def _one_card(image: np.ndarray, classifier: CardClassifier, *, others: bool, shrunk: Shrunk | None = None) -> Detection:
     """:func:`read_card`; ``others``: failing all else, the cards :func:`recognize` finds are read
-    too (False when recognize itself asks); ``shrunk``: ``image`` shrunk to
-    :data:`vision.locate.PHOTO_LONG_SIDE` already."""
+    too (False when recognize itself asks); ``shrunk``: ``image`` shrunk already, taken if by the
+    factor this shrinks it (:data:`vision.locate.PHOTO_LONG_SIDE` long)."""
     # a soft large photo too: read smaller, soft photos were read no better (HISTORY, session 36)
-    if shrunk is None:
+    if shrunk is None or shrunk.scale != min(1.0, shrunk_size(image.shape, PHOTO_LONG_SIDE)[1]):
         small, scale = downscaled(image)
         shrunk = Shrunk(small, scale, colour_strength(small) < COLOURLESS)
     small, scale = shrunk.image, shrunk.scale
