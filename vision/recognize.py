@@ -2009,14 +2009,21 @@ def _best_outline(quads: list[np.ndarray], reads: list[tuple[Prediction, bool, P
                   ) -> tuple[Detection | None, float, bool]:
     """Of a one-card photo's outlines (the first its own frame), the one read surest (0.5 or
     more, a corner showing the card counting 0.05 more) that is not another's print or the table
-    round it (:func:`vision.locate.nested_losers`), an unsure back held; its rank key, and whether
-    its corner shows the card."""
+    round it (:func:`vision.locate.nested_losers`), a back held if unsure or inside an outline
+    not surely a back; its rank key, and whether its corner shows the card."""
     losers = nested_losers(quads, [shows for _p, shows, _index in reads], lies_on)
+    # the photo's own frame is no outline that could cut a card off
+    judged = [p if not i else _back_judged(p, q, index, h, w)
+              for i, (q, (p, _shows, index)) in enumerate(zip(quads, reads, strict=True))]
     best: Detection | None = None
     best_key, best_shows = 0.0, False
-    for i, (q, (p, shows, index)) in enumerate(zip(quads, reads, strict=True)):
-        if i:  # the photo's own frame is no outline that could cut a card off
-            p = _back_judged(p, q, index, h, w)
+    for i, (q, (_p, shows, _index)) in enumerate(zip(quads, reads, strict=True)):
+        p = judged[i]
+        if p.label == "back" and p.confidence > DOUBT and any(
+                j and j != i and not (judged[j].label == "back" and judged[j].confidence > DOUBT) and inside(q, quads[j])
+                for j in range(len(quads))):
+            # a back inside an outline not surely a back may be a court's framed picture in its card
+            p = held(p)
         key = _rank(p, shows)
         if i not in losers and p.label != UNKNOWN and p.confidence >= 0.5 and key > best_key:
             best, best_key, best_shows = Detection(p.label, p.confidence, q), key, shows

@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.api import CARD_MM
+from vision.api import CARD_MM, Prediction
 from vision.classify import OnnxCardClassifier, load_default_classifier
 from vision.doubt import DOUBT
 from vision.finder import finder_for
@@ -240,6 +240,34 @@ def test_a_court_s_picture_read_as_a_back_is_never_sure() -> None:
     assert not _back_shown(frame, Prediction("back", 0.75), area)
     assert not _back_shown(box, Prediction("back", 0.95), area)
     assert _back_shown(frame, Prediction("back", 0.95), area)
+
+
+def test_a_back_inside_an_outline_not_surely_a_back_is_not_sure() -> None:
+    """Of a one-card photo's outlines, one read as a back inside another that is not surely a
+    back may be a court's framed picture inside its card (its corner a back at 0.92): not sure.
+    Inside an outline read surely as a back it is the back's own pattern, and stays sure."""
+    from vision.recognize import _best_outline
+
+    h, w = 640, 480
+    frame = _box(0, 0, w, h)
+    picture = np.array([[168, 108], [428, 216], [414, 626], [78, 452]], np.float32)
+    card = np.array([[479, 0], [479, 639], [42, 573], [0, 75]], np.float32)  # cut off by the photo
+    sure_back = (Prediction("back", 0.999), False, Prediction("back", 0.92))
+
+    def best(outer: Prediction) -> tuple[str, float]:
+        reads = [(Prediction("back", 0.8), False, Prediction("unknown", 0.98)), sure_back,
+                 (outer, False, Prediction("back", 0.95))]
+        d, _key, _shows = _best_outline([frame, picture, card], reads, h, w, lambda _i, _o: False)
+        assert d is not None
+        return d.card, d.confidence
+
+    assert best(Prediction("back", 0.8)) == ("back", DOUBT)
+    assert best(Prediction("KD", 0.6)) == ("back", DOUBT)
+    lying = _box(60, 60, 360, 520)  # a back lying whole: its outline surely a back too
+    reads = [(Prediction("unknown", 0.9), False, None), sure_back,
+             (Prediction("back", 0.97), False, Prediction("back", 0.95))]
+    d, _key, _shows = _best_outline([frame, _box(100, 110, 280, 400), lying], reads, h, w, lambda _i, _o: False)
+    assert d is not None and (d.card, d.confidence) == ("back", 0.999)
 
 
 def _beside_one_cut_off(card: str, other: str, seed: int) -> np.ndarray:
