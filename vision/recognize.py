@@ -1877,17 +1877,28 @@ FRAME_GROWTH = (1.1, 1.2, 1.3)
 
 
 def _grow_frames(classifier: CardClassifier, image: Pyramid, quads: list[np.ndarray],
-                 reads: list[tuple[Prediction, bool, Prediction | None]], colourless: bool, area: float,
-                 moved: bool = True) -> None:
-    """Each outline after the first read as a back that may not be one surely
-    (:func:`_back_shown`) may be a court's printed frame: it is read grown about its centre by
-    :data:`FRAME_GROWTH` across and down, and replaced in ``quads`` and ``reads`` by the grown
-    outline whose corner shows the card it reads, if any (the surest)."""
-    frames = [i for i in range(1, len(quads)) if reads[i][0].label == "back" and not _back_shown(quads[i], reads[i][2], area)]
-    _keep_better(classifier, image, quads, reads, colourless,
-                 {i: [(quads[i].mean(axis=0) + (quads[i] - quads[i].mean(axis=0)) * np.array([sx, sy], np.float32))
-                      .astype(np.float32) for sx in FRAME_GROWTH for sy in FRAME_GROWTH] for i in frames},
-                 shown_only=True, moved=moved)
+                 reads: list[tuple[Prediction, bool, Prediction | None]], colourless: bool,
+                 moved: bool = True) -> set[int]:
+    """Each outline after the first read as a back may be a court's printed frame: it is read
+    grown about its centre by :data:`FRAME_GROWTH` across and down, and replaced in ``quads`` and
+    ``reads`` by the grown outline whose corner shows the card it reads, if any (the surest).
+    Returns the outlines read as backs whose grown corner reads a face's index
+    (:data:`vision.doubt.INDEX_SAYS` or surer): the card's index lies round the frame's corner."""
+    frames = [i for i in range(1, len(quads)) if reads[i][0].label == "back"]
+    grown = {i: [(quads[i].mean(axis=0) + (quads[i] - quads[i].mean(axis=0)) * np.array([sx, sy], np.float32))
+                 .astype(np.float32) for sx in FRAME_GROWTH for sy in FRAME_GROWTH] for i in frames}
+    flat = [(i, q) for i, qs in grown.items() for q in qs]
+    if not flat:
+        return set()
+    read = _read_doubting(classifier, [image.warp(q) for _i, q in flat], colourless, moved)
+    indexed: set[int] = set()
+    for (i, q), r in zip(flat, read, strict=True):
+        index = r[2]
+        if index is not None and index.label not in (UNKNOWN, "back") and index.confidence >= INDEX_SAYS:
+            indexed.add(i)
+        if r[1] and (not reads[i][1] or _way_rank(r) > _way_rank(reads[i])):
+            quads[i], reads[i] = q, r
+    return {i for i in indexed if reads[i][0].label == "back"}
 
 
 #: a photo of one card whose best outline reads under this is searched further, as if none read
@@ -2005,12 +2016,13 @@ def _read_again_moved(classifier: CardClassifier, pyramid: Pyramid, quads: list[
 
 
 def _best_outline(quads: list[np.ndarray], reads: list[tuple[Prediction, bool, Prediction | None]],
-                  h: int, w: int, lies_on: Callable[[np.ndarray, np.ndarray], bool]
-                  ) -> tuple[Detection | None, float, bool]:
+                  h: int, w: int, lies_on: Callable[[np.ndarray, np.ndarray], bool],
+                  framed: set[int] | frozenset[int] = frozenset()) -> tuple[Detection | None, float, bool]:
     """Of a one-card photo's outlines (the first its own frame), the one read surest (0.5 or
     more, a corner showing the card counting 0.05 more) that is not another's print or the table
-    round it (:func:`vision.locate.nested_losers`), a back held if unsure or inside an outline
-    not surely a back; its rank key, and whether its corner shows the card."""
+    round it (:func:`vision.locate.nested_losers`), a back held if unsure, inside an outline not
+    surely a back, or ``framed`` (:func:`_grow_frames`: a court's frame whose card's index shows
+    round it); its rank key, and whether its corner shows the card."""
     losers = nested_losers(quads, [shows for _p, shows, _index in reads], lies_on)
     # the photo's own frame is no outline that could cut a card off
     judged = [p if not i else _back_judged(p, q, index, h, w)
@@ -2019,9 +2031,9 @@ def _best_outline(quads: list[np.ndarray], reads: list[tuple[Prediction, bool, P
     best_key, best_shows = 0.0, False
     for i, (q, (_p, shows, _index)) in enumerate(zip(quads, reads, strict=True)):
         p = judged[i]
-        if p.label == "back" and p.confidence > DOUBT and any(
+        if p.label == "back" and p.confidence > DOUBT and (i in framed or any(
                 j and j != i and not (judged[j].label == "back" and judged[j].confidence > DOUBT) and inside(q, quads[j])
-                for j in range(len(quads))):
+                for j in range(len(quads)))):
             # a back inside an outline not surely a back may be a court's framed picture in its card
             p = held(p)
         key = _rank(p, shows)
@@ -2044,12 +2056,12 @@ def _read_card(image: np.ndarray, classifier: CardClassifier, others: bool, colo
     # again moved: an unsure reading steadied costs eight more readings, most of a photo's time
     reads = _read_doubting(classifier, [pyramid.warp(q) for q in quads], colourless, moved=False)
     _turn_squarish(classifier, pyramid, quads, reads, colourless, moved=False)
-    _grow_frames(classifier, pyramid, quads, reads, colourless, h * w, moved=False)
+    framed = _grow_frames(classifier, pyramid, quads, reads, colourless, moved=False)
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     lies_on = _on_darker(grey)
-    _first, best_key, _shows = _best_outline(quads, reads, h, w, lies_on)
+    _first, best_key, _shows = _best_outline(quads, reads, h, w, lies_on, framed)
     _read_again_moved(classifier, pyramid, quads, reads, best_key, colourless)
-    best, best_key, best_shows = _best_outline(quads, reads, h, w, lies_on)
+    best, best_key, best_shows = _best_outline(quads, reads, h, w, lies_on, framed)
     marked: Detection | None = None  # the marks' reading (_read_by_marks), once asked for
     marks_read = False
     if best is not None and best.card not in BLANKS and not best_shows and best.confidence <= DOUBT:

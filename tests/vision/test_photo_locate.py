@@ -263,6 +263,12 @@ def test_a_back_inside_an_outline_not_surely_a_back_is_not_sure() -> None:
 
     assert best(Prediction("back", 0.8)) == ("back", DOUBT)
     assert best(Prediction("KD", 0.6)) == ("back", DOUBT)
+    # alone, the picture's outline is a sure back unless its grown corner read a face's index
+    alone = [(Prediction("unknown", 0.9), False, None), sure_back]
+    unframed = _best_outline([frame, picture], alone, h, w, lambda _i, _o: False)[0]
+    assert unframed is not None and (unframed.card, unframed.confidence) == ("back", 0.999)
+    framed = _best_outline([frame, picture], alone, h, w, lambda _i, _o: False, {1})[0]
+    assert framed is not None and (framed.card, framed.confidence) == ("back", DOUBT)
     lying = _box(60, 60, 360, 520)  # a back lying whole: its outline surely a back too
     reads = [(Prediction("unknown", 0.9), False, None), sure_back,
              (Prediction("back", 0.97), False, Prediction("back", 0.95))]
