@@ -892,6 +892,7 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     # a worse candidate over the same card win): an index disagreeing however unsurely
     later: set[int] = set()
     guessed: set[int] = set()  # readings at a close-up's guessed size: below any other, and never sure
+    small_grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     for i, (q, (p, index)) in enumerate(read):
         whole = i < n_single
         doubt_later = False
@@ -924,7 +925,8 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
         # a back is only taken from a whole card outline: hypotheses over patterned tables look like backs
         if p.label == "back" and (not include_backs or not whole or p.confidence < 0.8):
             continue
-        if p.label == "back" and (not _back_shown(q, index, 0.0) or (i and _on_border(q, h, w))):
+        if p.label == "back" and (not _back_shown(q, index, 0.0) or (i and _on_border(q, h, w))
+                                  or _pip_like(small_grey, q * np.float32(scale))):
             # of any size (the cards of a photo of several may be small in it); the photo's own
             # frame lies on its edge, and is a back only if its corner shows one
             p = held(p)
@@ -1356,6 +1358,28 @@ def _on_darker(grey: np.ndarray) -> Callable[[np.ndarray, np.ndarray], bool]:
             said[pair] = paper is not None and ring is not None and paper - ring > CARD_PALER
         return said[pair]
     return lies_on
+
+
+#: a back has a design: an outline read as one whose middle (:data:`PIP_MIDDLE` of it across and
+#: down) spans fewer grey levels than this from its 10th to its 90th percentile (the development
+#: photos' backs: 53 or more), on a ring round it (:data:`PIP_RING` times its size) paler by
+#: :data:`CARD_PALER`, is a dark pip on a card's paper (a diamond in a grey photo reads as a back)
+PIP_SPAN, PIP_MIDDLE, PIP_RING = 30, 0.8, 1.4
+
+
+def _pip_like(grey: np.ndarray, quad: np.ndarray) -> bool:
+    """Whether an outline read as a back is one flat dark shape on paler paper (:data:`PIP_SPAN`):
+    a pip of the card it lies on, not a back (``grey``: the photo in grey)."""
+    middle = quad.mean(axis=0)
+    values = _within(grey, (middle + (quad - middle) * PIP_MIDDLE).astype(np.float32))
+    if values.size < 16:
+        return False
+    low, high = np.percentile(values, (10, 90))
+    if high - low >= PIP_SPAN:
+        return False
+    inner = _grey_median(grey, quad)
+    ring = _grey_median(grey, (middle + (quad - middle) * PIP_RING).astype(np.float32), hole=quad)
+    return inner is not None and ring is not None and ring - inner > CARD_PALER
 
 
 def _pale_inside(quad: np.ndarray, pale: np.ndarray) -> bool:

@@ -313,6 +313,22 @@ def test_a_court_s_frame_whose_card_s_index_shows_round_it_is_never_a_sure_back(
     assert d.card == "JD" or d.confidence <= DOUBT, (d.card, d.confidence)
 
 
+@pytest.mark.skipif(not REAL.is_dir(), reason="the development photos are not on this machine")
+@pytest.mark.parametrize("change", ["dim", "slanted"])
+def test_a_grey_diamond_pip_is_never_a_sure_back(change: str) -> None:
+    """A grey seven of diamonds, dimmed (and noisy) or seen at a slant: its card's edge lost,
+    two of its diamonds read as backs at 1.0, first of all `pegpi recognize` found. A flat
+    dark shape on paler paper is a pip, not a back."""
+    image = cv2.imread(str(REAL / "7D_8.jpg"))
+    if change == "dim":
+        noise = np.random.default_rng(0).normal(0, 6, image.shape)
+        image = np.clip(image.astype(np.float32) * 0.35 + noise, 0, 255).astype(np.uint8)
+    else:
+        image = _slanted(image)
+    for d in recognize(image, load_default_classifier()):
+        assert d.card == "7D" or d.confidence <= DOUBT, (d.card, d.confidence)
+
+
 def test_a_card_whose_two_corners_read_two_cards_is_not_read_surely() -> None:
     """A card shows one card at both its index corners: where they read two, one of them the card
     read whole, that reading is not sure (the corners of rendered cards, read by the index network)."""

@@ -276,6 +276,27 @@ def test_a_back_inside_an_outline_not_surely_a_back_is_not_sure() -> None:
     assert d is not None and (d.card, d.confidence) == ("back", 0.999)
 
 
+def test_a_flat_dark_shape_on_paper_is_a_pip_not_a_back() -> None:
+    """A back has a design; one flat dark shape on paler paper read as a back is a pip of the
+    card it lies on. A patterned back on the paper, or a flat one on a table no paler than it,
+    may be a back."""
+    from vision.recognize import _pip_like
+
+    rng = np.random.default_rng(1)
+    paper = np.clip(rng.normal(215, 3, (300, 300)), 0, 255).astype(np.uint8)
+    shape = _box(120, 100, 50, 80)
+    pip = paper.copy()
+    cv2.fillConvexPoly(pip, shape.astype(np.int32), 25)
+    assert _pip_like(pip, shape)
+    patterned = paper.copy()
+    cells = (np.indices((80, 50)).sum(axis=0) // 6 % 2 * 120 + 20).astype(np.uint8)  # a checked design
+    patterned[100:180, 120:170] = cells
+    assert not _pip_like(patterned, shape)
+    table = np.clip(rng.normal(30, 3, (300, 300)), 0, 255).astype(np.uint8)
+    cv2.fillConvexPoly(table, shape.astype(np.int32), 60)  # a plain back on a dark table
+    assert not _pip_like(table, shape)
+
+
 def _beside_one_cut_off(card: str, other: str, seed: int) -> np.ndarray:
     """A grey 480 x 640 photo of ``card`` in full view, a little turned, and ``other`` beside it,
     seven tenths of it beyond the photo's right edge (its index in view)."""
