@@ -1012,17 +1012,21 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     if not any(whole for _d, whole in kept):
         later |= {id(d) for d, _w in kept if not any(k is not d and k.card != "back" and id(k) not in guessed
                                                       and _same_size(d, k) for k, _kw in kept)}
-    # a hypothesis over a surer card of the same suit reads that card's print as another card of
-    # its suit, and is not sure: its index amid the card's face (the pips seen as a corner), or its
-    # outline mostly the card's (a little off it: `mber_poker_hand_6`'s 7H read again as a 9H)
+    # a hypothesis over another card of the same suit reads that card's print as another card of
+    # its suit, and is not sure: its index amid the card's face (the pips seen as a corner; the
+    # card may be the less sure: 3H_6 at a slant read a 5H at 0.98 amid its 3H at 0.97), or its
+    # outline mostly a surer card's (a little off it: `mber_poker_hand_6`'s 7H read again as a 9H)
     later |= {id(d) for i, (d, whole) in enumerate(kept) if not whole and suited(d.card)
-              and any(suited(k.card) and k.card[-1] == d.card[-1]
-                      and (_amid(d, k) or _in_common(d.corners, k.corners) > SAME_PRINT) for k, _kw in kept[:i])}
+              and any(k is not d and suited(k.card) and k.card[-1] == d.card[-1]
+                      and (_amid(d, k) or (j < i and _in_common(d.corners, k.corners) > SAME_PRINT))
+                      for j, (k, _kw) in enumerate(kept))}
     # ranked and kept: now the doubts wait for are applied, and a black card read from its index
     # alone needs the suit network's word
     kept = [(Detection(d.card, min(d.confidence, DOUBT), d.corners) if id(d) in later else d, whole)
             for d, whole in kept]
     kept = [(_small_held(d), whole) for d, whole in _suits_checked(classifier, source, kept)]
+    # ranked again as held: a card a doubt held goes after the sure ones it outranked
+    kept.sort(key=lambda dw: (dw[0].card == "back", -(dw[0].confidence + 0.1 * dw[1])))
     n_sure = sum(d.confidence > DOUBT for d, _whole in kept)
     cards = [d for d, _whole in kept]
     # no colour in the photo: suits by shape, and none sure; else a suit its shape denies is not sure
