@@ -61,11 +61,17 @@ class CameraColour:
             self.most = max(self.most, colour_strength(small))
 
 
+#: a channel this bright is clipped (or may be): its pixel tells nothing of the light's cast
+CLIPPED = 250
+
+
 def colour_strength(image: np.ndarray) -> float:
     """How much colour the photo shows: the 99th percentile over its pixels of the spread
     between their channels (0 for a grayscale image), measured on a small median-filtered copy
     once the light's cast is taken out (each channel scaled so that the photo's brighter half,
-    the paper and the table, comes out grey): a grey photo under warm or tinted light shows none."""
+    the paper and the table, comes out grey): a grey photo under warm or tinted light shows none.
+    Pixels with a channel at :data:`CLIPPED` or over are left out of both: a strong cast clips
+    the paper's brightest channel, and measured with it the cast leaves a tint on every grey."""
     if image.ndim != 3 or image.shape[2] != 3:
         return 0.0
     h, w = image.shape[:2]
@@ -76,11 +82,16 @@ def colour_strength(image: np.ndarray) -> float:
     # channel by channel: numpy's reductions over a last axis of three are several times slower
     b, g, r = cv2.split(small)
     light = b + g + r
-    bright = small[light >= whole_median(light, 3 * 255)]  # sums of three whole channels
+    seen = np.maximum(np.maximum(b, g), r) < CLIPPED
+    if not seen.any():
+        seen[:] = True  # a white photo: nothing is left to measure otherwise
+    bright = small[(light >= whole_median(light, 3 * 255)) & seen]  # sums of three whole channels
+    if not len(bright):
+        bright = small[light >= whole_median(light, 3 * 255)]
     cast = bright.mean(axis=0) + 1.0
     b, g, r = (c * (cast.mean() / k) for c, k in zip((b, g, r), cast, strict=True))
     spread = np.maximum(np.maximum(b, g), r) - np.minimum(np.minimum(b, g), r)
-    return float(np.percentile(spread, 99))
+    return float(np.percentile(spread[seen], 99))
 
 
 def suited(label: str) -> bool:

@@ -91,6 +91,10 @@ def test_colour_strength_tells_grey_photos_from_colour_ones() -> None:
     assert colour_strength(warm) < COLOURLESS
     assert colour_strength(np.clip(colour.astype(np.float32) * np.array([0.75, 0.92, 1.12], np.float32), 0, 255)
                            .astype(np.uint8)) > 2 * COLOURLESS
+    # a cast strong enough to clip the paper's red: the clipped pixels tell nothing of the cast
+    for cast in ((0.6, 0.85, 1.15), (0.7, 0.75, 1.3)):
+        sepia = np.clip(grey.astype(np.float32) * np.array(cast, np.float32), 0, 255).astype(np.uint8)
+        assert colour_strength(sepia) < COLOURLESS, cast
 
 
 def test_a_red_card_in_a_tinted_grey_photo_is_never_read_surely_with_another_suit() -> None:
@@ -337,6 +341,17 @@ def test_a_reading_whose_index_lies_amid_a_card_of_its_suit_is_not_sure_and_come
     found = recognize(_slanted(cv2.imread(str(REAL / "3H_6.jpg"))), load_default_classifier())
     assert found and found[0].card == "3H", [(d.card, d.confidence) for d in found]
     assert all(d.card == "3H" or d.confidence <= DOUBT for d in found), [(d.card, d.confidence) for d in found]
+
+
+@pytest.mark.skipif(not REAL.is_dir(), reason="the development photos are not on this machine")
+def test_a_grey_photo_under_a_clipping_cast_is_still_read_without_colour() -> None:
+    """The grey KD_4 under a strong warm cast that clips the paper's red measured as a colour
+    photo, and `pegpi recognize` read it a KS at 0.945 from its index alone."""
+    image = cv2.imread(str(REAL / "KD_4.jpg"))
+    sepia = np.clip(image.astype(np.float32) * np.array([0.6, 0.85, 1.15], np.float32), 0, 255).astype(np.uint8)
+    assert colour_strength(sepia) < COLOURLESS
+    for d in recognize(sepia, load_default_classifier()):
+        assert d.card == "KD" or d.confidence <= DOUBT, (d.card, d.confidence)
 
 
 def test_a_card_whose_two_corners_read_two_cards_is_not_read_surely() -> None:
