@@ -1776,8 +1776,10 @@ def read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
     the best reading is unsure and its corner shows no index of it) and the cards
     :func:`recognize` finds are read too; a reading from the marks is never sure unless its
     outline, moved onto the card's own edges (:func:`_snapped`), reads it so. A card under
-    :data:`SMALLEST_SURE` pixels high is never sure. ``corners`` are in ``image``'s pixels (its
-    own corners when the image was read as it is)."""
+    :data:`SMALLEST_SURE` pixels high is never sure. When nothing reads a card alone, the face the
+    outlines read most stands, unsurely (:func:`_most_read`: a card filling the photo, its
+    corners cut off). ``corners`` are in ``image``'s pixels (its own corners when the image was
+    read as it is)."""
     h, w = image.shape[:2]
     if image.ndim != 3 or image.shape[2] != 3 or min(h, w) < 8:
         raise ValueError(f"read_card wants a BGR image of at least 8x8 pixels, got shape {image.shape}")
@@ -1942,13 +1944,14 @@ def _surer(card: str, confidence: float, best: Detection | None) -> bool:
 
 
 def _read_by_marks(classifier: CardClassifier, image: np.ndarray, grey: np.ndarray, pyramid: Pyramid,
-                   colourless: bool) -> Detection | None:
+                   colourless: bool, tally: list[tuple[Prediction, np.ndarray]] | None = None) -> Detection | None:
     """The surest reading of an outline guessed from the card's printed marks
     (:func:`ink_outlines`, a nearly square one both ways round) whose corner index shows the card
     read, held below sure (a guessed outline fits a card seen at a slant badly) unless the guess
     moved onto the card's edges (:func:`_snapped`) reads the same card with its corner showing
     it. Only outlines with an index corner near a mark of the index finder are read (if it marks
-    anything), as only a corner showing the card lets a reading stand. ``grey``: ``image`` in grey."""
+    anything), as only a corner showing the card lets a reading stand. ``grey``: ``image`` in grey;
+    every outline's reading and the outline are added to ``tally`` if given."""
     ink = _ink(image)
     inked = ink_outlines(image, ink)
     inked += [t for q in inked for t in _quarter_turns(q)]
@@ -1963,6 +1966,8 @@ def _read_by_marks(classifier: CardClassifier, image: np.ndarray, grey: np.ndarr
     reads = _read_doubting(classifier, [pyramid.warp(q) for q in inked], colourless, moved=False)
     top = max((_rank(p, shows) for p, shows, _i in reads if p.label != UNKNOWN), default=0.0)
     _read_again_moved(classifier, pyramid, inked, reads, top, colourless)
+    if tally is not None:
+        tally += [(p, q) for q, (p, _shows, _index) in zip(inked, reads, strict=True)]
     # without colour the suit is the grey suit network's to say (:func:`_greyed`): the rank will do
     shown = [(p, q) for q, (p, shows, index) in zip(inked, reads, strict=True)
         if p.confidence >= 0.5 and (shows or (colourless and suited(p.label) and index is not None
@@ -2092,10 +2097,11 @@ def _read_card(image: np.ndarray, classifier: CardClassifier, others: bool, colo
     best, best_key, best_shows = _best_outline(quads, reads, h, w, lies_on, framed)
     marked: Detection | None = None  # the marks' reading (_read_by_marks), once asked for
     marks_read = False
+    tally: list[tuple[Prediction, np.ndarray]] = []  # the readings of guessed outlines, for a last guess
     if best is not None and best.card not in BLANKS and not best_shows and best.confidence <= DOUBT:
         # a face read unsurely by an outline whose corner shows no index of it: the outline may
         # be the card's wrong part; a guess from the marks whose index shows its card is surer
-        marked, marks_read = _read_by_marks(classifier, image, grey, pyramid, colourless), True
+        marked, marks_read = _read_by_marks(classifier, image, grey, pyramid, colourless, tally), True
         if marked is not None and marked.card != best.card:
             best = marked
     if best is None or best.confidence < WEAK or (best.card in BLANKS and best.confidence <= DOUBT):
@@ -2106,6 +2112,7 @@ def _read_card(image: np.ndarray, classifier: CardClassifier, others: bool, colo
         more = [] if grabbed else [q for q in card_outlines(image, grabcut=True) if _unlike(q, quads)]
         for q, (p, _shows, index) in zip(more, _read_doubting(classifier, [pyramid.warp(q) for q in more], colourless),
                                  strict=True):
+            tally.append((p, q))
             p = _back_judged(p, q, index, h, w)
             if p.label != UNKNOWN and p.confidence >= 0.5 and _surer(p.label, p.confidence, best):
                 best = Detection(p.label, p.confidence, q)
@@ -2114,14 +2121,45 @@ def _read_card(image: np.ndarray, classifier: CardClassifier, others: bool, colo
         # (a face whose index shows it outranks a back or joker not surely one)
         if best is None or best.confidence < WEAK or best.card in BLANKS:
             if not marks_read:
-                marked = _read_by_marks(classifier, image, grey, pyramid, colourless)
+                marked = _read_by_marks(classifier, image, grey, pyramid, colourless, tally)
             if marked is not None and (best is None or best.card in BLANKS or _surer(marked.card, marked.confidence, best)):
                 best = marked
         found = recognize(image, classifier) if others and (best is None or best.confidence <= DOUBT) else []
         if found and _surer(found[0].card, found[0].confidence, best):
             best = _confirmed(found[0], classifier, pyramid, colourless)
+    if best is None and others:
+        # a photo meant to show one card: the face most of its outlines read, if one stands out
+        best = _most_read(tally + [(p, q) for q, (p, _shows, _index) in zip(quads, reads, strict=True)])
     if best is not None:
         return (_greyed if colourless else _shapes_agree)(classifier, pyramid, [best], [True])[0]
     # "no card" is never sure in a photo meant to show one, as the card may be there unfound
     p = held(reads[0][0]) if reads[0][0].label == UNKNOWN else reads[0][0]
     return Detection(p.label, p.confidence, whole)
+
+
+#: a last guess (:func:`_most_read`) counts the faces read at least ``MOST_READ[0]``, stands only
+#: if its readings' confidences add up to ``MOST_READ[1]`` times the next face's or more, and is
+#: given at most ``MOST_READ[2]``
+MOST_READ = (0.5, 2.0, 0.5)
+
+
+def _most_read(reads: Sequence[tuple[Prediction, np.ndarray]]) -> Detection | None:
+    """The face that the outlines of a one-card photo read most (their confidences at
+    :data:`MOST_READ` or more added up), when no outline reads a card alone: the guessed
+    outlines of a card that fills the photo (its corners cut off) read it more often than
+    anything else. None unless it outweighs any other face :data:`MOST_READ` times over; never
+    surer than :data:`MOST_READ`'s last."""
+    least, over, most = MOST_READ
+    weight: dict[str, float] = {}
+    surest: dict[str, tuple[float, np.ndarray]] = {}
+    for p, q in reads:
+        if p.label in (UNKNOWN, *BLANKS) or p.confidence < least:
+            continue
+        weight[p.label] = weight.get(p.label, 0.0) + p.confidence
+        if p.confidence > surest.get(p.label, (0.0, q))[0]:
+            surest[p.label] = (p.confidence, q)
+    ranked = sorted(weight, key=lambda k: -weight[k])
+    if not ranked or (len(ranked) > 1 and weight[ranked[0]] < over * weight[ranked[1]]):
+        return None
+    conf, quad = surest[ranked[0]]
+    return Detection(ranked[0], min(conf, most), quad)

@@ -297,6 +297,24 @@ def test_a_flat_dark_shape_on_paper_is_a_pip_not_a_back() -> None:
     assert not _pip_like(table, shape)
 
 
+def test_the_last_guess_is_the_face_read_most_and_never_sure() -> None:
+    """With no outline reading a card alone, a one-card photo's answer is the face its outlines
+    read most, by their confidences added, if it outweighs any other twice over; backs, jokers,
+    "unknown" and readings under 0.5 count for nothing."""
+    from vision.recognize import _most_read
+
+    q = _box(0, 0, 63, 88)
+    def reads(*pairs: tuple[str, float]) -> list[tuple[Prediction, np.ndarray]]:
+        return [(Prediction(label, conf), q + k) for k, (label, conf) in enumerate(pairs)]
+
+    guess = _most_read(reads(("6S", 0.8), ("6S", 0.66), ("4S", 0.55), ("back", 0.99), ("unknown", 1.0), ("9S", 0.4)))
+    assert guess is not None and (guess.card, guess.confidence) == ("6S", 0.5)
+    assert np.array_equal(guess.corners, q)  # the outline that read it surest
+    assert _most_read(reads(("6S", 0.8), ("4S", 0.7))) is None  # no face stands out
+    assert _most_read(reads(("back", 0.99), ("RJ", 0.9), ("7H", 0.45))) is None
+    assert _most_read([]) is None
+
+
 def _beside_one_cut_off(card: str, other: str, seed: int) -> np.ndarray:
     """A grey 480 x 640 photo of ``card`` in full view, a little turned, and ``other`` beside it,
     seven tenths of it beyond the photo's right edge (its index in view)."""
