@@ -2057,8 +2057,10 @@ def _best_outline(quads: list[np.ndarray], reads: list[tuple[Prediction, bool, P
     surely a back, or ``framed`` (:func:`_grow_frames`: a court's frame whose card's index shows
     round it); its rank key, and whether its corner shows the card."""
     losers = nested_losers(quads, [shows for _p, shows, _index in reads], lies_on)
-    # the photo's own frame is no outline that could cut a card off
-    judged = [p if not i else _back_judged(p, q, index, h, w)
+    # the photo's own frame is no outline that could cut a card off, but a back there too needs
+    # its corner to read a back surely (a court's picture filling the photo reads as one)
+    judged = [_back_judged(p, q, index, h, w) if i else
+              held(p) if p.label == "back" and not _back_shown(q, index, h * w) else p
               for i, (q, (p, _shows, index)) in enumerate(zip(quads, reads, strict=True))]
     best: Detection | None = None
     best_key, best_shows = 0.0, False

@@ -363,6 +363,18 @@ def test_a_card_filling_the_photo_with_its_corners_cut_off_is_guessed_unsurely()
     assert (d.card, d.confidence) == ("6S", 0.5)
 
 
+@pytest.mark.skipif(not REAL.is_dir(), reason="the development photos are not on this machine")
+def test_the_photo_s_frame_is_a_back_only_if_its_corner_reads_one() -> None:
+    """KD_4 sharpened as a phone might: the king's picture fills the photo and the photo's own
+    frame read as a back at 0.966, its corner a back at only 0.49. Like any outline, the frame
+    is a sure back only where its corner surely reads one."""
+    image = cv2.imread(str(REAL / "KD_4.jpg"))
+    sharpened = cv2.addWeighted(image, 2.0, cv2.GaussianBlur(image, (0, 0), 3), -1.0, 0)
+    clf = load_default_classifier()
+    for d in [read_card(sharpened, clf), *recognize(sharpened, clf)]:
+        assert d.card == "KD" or d.confidence <= DOUBT, (d.card, d.confidence)
+
+
 def test_a_card_whose_two_corners_read_two_cards_is_not_read_surely() -> None:
     """A card shows one card at both its index corners: where they read two, one of them the card
     read whole, that reading is not sure (the corners of rendered cards, read by the index network)."""
