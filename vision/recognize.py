@@ -926,7 +926,8 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
         if p.label == "back" and (not include_backs or not whole or p.confidence < 0.8):
             continue
         if p.label == "back" and (not _back_shown(q, index, 0.0) or (i and _on_border(q, h, w))
-                                  or _pip_like(small_grey, q * np.float32(scale))):
+                                  or _pip_like(small_grey, q * np.float32(scale))
+                                  or (i and _framed_back(classifier, source, q))):
             # of any size (the cards of a photo of several may be small in it); the photo's own
             # frame lies on its edge, and is a back only if its corner shows one
             p = held(p)
@@ -1906,6 +1907,24 @@ def _turn_squarish(classifier: CardClassifier, image: Pyramid, quads: list[np.nd
 FRAME_GROWTH = (1.1, 1.2, 1.3)
 
 
+def _grown(quad: np.ndarray) -> list[np.ndarray]:
+    """``quad`` grown about its centre by each :data:`FRAME_GROWTH` across and down: the card
+    round it, were it a court's printed frame."""
+    middle = quad.mean(axis=0)
+    return [(middle + (quad - middle) * np.array([sx, sy], np.float32)).astype(np.float32)
+            for sx in FRAME_GROWTH for sy in FRAME_GROWTH]
+
+
+def _framed_back(classifier: CardClassifier, image: Pyramid, quad: np.ndarray) -> bool:
+    """Whether an outline read as a back may be a court's printed frame: grown as its card would
+    be round it (:func:`_grown`), a corner reads a face's index at :data:`vision.doubt.INDEX_SAYS`
+    or more. False without an index network."""
+    if _index_reader(classifier) is None:
+        return False
+    return any(r.label not in (UNKNOWN, "back") and r.confidence >= INDEX_SAYS
+               for r in _read_warped(classifier, image, _grown(quad)))
+
+
 def _grow_frames(classifier: CardClassifier, image: Pyramid, quads: list[np.ndarray],
                  reads: list[tuple[Prediction, bool, Prediction | None]], colourless: bool,
                  moved: bool = True) -> set[int]:
@@ -1915,8 +1934,7 @@ def _grow_frames(classifier: CardClassifier, image: Pyramid, quads: list[np.ndar
     Returns the outlines read as backs whose grown corner reads a face's index
     (:data:`vision.doubt.INDEX_SAYS` or surer): the card's index lies round the frame's corner."""
     frames = [i for i in range(1, len(quads)) if reads[i][0].label == "back"]
-    grown = {i: [(quads[i].mean(axis=0) + (quads[i] - quads[i].mean(axis=0)) * np.array([sx, sy], np.float32))
-                 .astype(np.float32) for sx in FRAME_GROWTH for sy in FRAME_GROWTH] for i in frames}
+    grown = {i: _grown(quads[i]) for i in frames}
     flat = [(i, q) for i, qs in grown.items() for q in qs]
     if not flat:
         return set()
