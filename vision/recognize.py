@@ -2147,7 +2147,7 @@ def _read_card(image: np.ndarray, classifier: CardClassifier, others: bool, colo
         found = recognize(image, classifier) if others and (best is None or best.confidence <= DOUBT) else []
         if found and _surer(found[0].card, found[0].confidence, best):
             best = _confirmed(found[0], classifier, pyramid, colourless)
-    if best is None and others:
+    if best is None:
         # a photo meant to show one card: the face most of its outlines read, if one stands out
         best = _most_read(tally + [(p, q) for q, (p, _shows, _index) in zip(quads, reads, strict=True)])
     if best is not None:
