@@ -2087,7 +2087,8 @@ def _best_outline(quads: list[np.ndarray], reads: list[tuple[Prediction, bool, P
         if p.label == "back" and p.confidence > DOUBT and (i in framed or any(
                 j and j != i and not (judged[j].label == "back" and judged[j].confidence > DOUBT) and inside(q, quads[j])
                 for j in range(len(quads)))):
-            # a back inside an outline not surely a back may be a court's framed picture in its card
+            # a court's framed picture in its card: inside an outline not surely a back, or its
+            # card's index read round it
             p = held(p)
         key = _rank(p, shows)
         if i not in losers and p.label != UNKNOWN and p.confidence >= 0.5 and key > best_key:
