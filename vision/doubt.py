@@ -85,9 +85,9 @@ def colour_strength(image: np.ndarray) -> float:
     seen = np.maximum(np.maximum(b, g), r) < CLIPPED
     if not seen.any():
         seen[:] = True  # a white photo: nothing is left to measure otherwise
-    bright = small[(light >= whole_median(light, 3 * 255)) & seen]  # sums of three whole channels
-    if not len(bright):
-        bright = small[light >= whole_median(light, 3 * 255)]
+    upper = light >= whole_median(light, 3 * 255)  # sums of three whole channels
+    # the brighter half unclipped, or all of it where the whole of that half is clipped
+    bright = small[upper & seen] if (upper & seen).any() else small[upper]
     cast = bright.mean(axis=0) + 1.0
     b, g, r = (c * (cast.mean() / k) for c, k in zip((b, g, r), cast, strict=True))
     spread = np.maximum(np.maximum(b, g), r) - np.minimum(np.minimum(b, g), r)

@@ -455,19 +455,18 @@ def _segment_hypotheses(segs: np.ndarray, card_h: float) -> np.ndarray:
 
 def candidates(img: np.ndarray) -> list[np.ndarray]:
     """Card quadrilaterals (upright-ordered) that may hold a card, in ``img`` pixels."""
-    return _candidates(img)[0]
+    return _candidates(img, cv2.cvtColor(img, cv2.COLOR_BGR2GRAY))[0]
 
 
-def _candidates(img: np.ndarray) -> tuple[list[np.ndarray], int, list[float]]:
+def _candidates(img: np.ndarray, grey: np.ndarray) -> tuple[list[np.ndarray], int, list[float]]:
     """The quads, how many of them (at the front) are whole card outlines, and the heights a
     card most likely has in the photo (those of the whole cards, or else the commonest lengths
-    of the outlines' edges)."""
+    of the outlines' edges); ``grey``: ``img`` in grey."""
     h, w = img.shape[:2]
     min_area = 0.0015 * h * w
     singles: list[np.ndarray] = []
     others: list[np.ndarray] = []
     card_like: list[np.ndarray] = []
-    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     pale: np.ndarray | None = None  # made when first needed
     for m in _masks(img, grey):
         contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -857,7 +856,8 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     seen_marks = _marks(classifier, image)
     marks = _points(seen_marks)
     small, scale = downscaled(image, work)
-    quads, n_single, card_h = _candidates(small)
+    small_grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    quads, n_single, card_h = _candidates(small, small_grey)
     # the photo's own frame is a whole card outline too (a card that fills the photo), taken
     # only when its corner index shows the card it reads
     quads, n_single = [frame_quad(*small.shape[:2])] + quads, n_single + 1
@@ -892,7 +892,6 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     # a worse candidate over the same card win): an index disagreeing however unsurely
     later: set[int] = set()
     guessed: set[int] = set()  # readings at a close-up's guessed size: below any other, and never sure
-    small_grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     for i, (q, (p, index)) in enumerate(read):
         whole = i < n_single
         doubt_later = False
@@ -1325,9 +1324,15 @@ def _mark(quad: np.ndarray, grey: np.ndarray) -> bool:
     """Whether ``quad`` is a small dark mark on paler ground, such as a pip on a card's paper."""
     if _height(quad) >= MARK_SIZE * max(grey.shape[:2]):
         return False
+    return _ground_darker(grey, quad, 1.5) > MARK_DARKER
+
+
+def _ground_darker(grey: np.ndarray, quad: np.ndarray, ring: float) -> float:
+    """How much darker (grey levels, medians) what ``quad`` holds is than the ground round it,
+    out to ``ring`` times its size; 0 where either is empty."""
     centre = quad.mean(axis=0)
-    held, ring = _grey_median(grey, quad), _grey_median(grey, (quad - centre) * 1.5 + centre, hole=quad)
-    return held is not None and ring is not None and ring - held > MARK_DARKER
+    held, round_it = _grey_median(grey, quad), _grey_median(grey, (quad - centre) * ring + centre, hole=quad)
+    return round_it - held if held is not None and round_it is not None else 0.0
 
 
 def _grey_median(grey: np.ndarray, quad: np.ndarray, hole: np.ndarray | None = None) -> float | None:
@@ -1367,8 +1372,8 @@ def _on_darker(grey: np.ndarray) -> Callable[[np.ndarray, np.ndarray], bool]:
 
 #: a back has a design: an outline read as one whose middle (:data:`PIP_MIDDLE` of it across and
 #: down) spans fewer grey levels than this from its 10th to its 90th percentile (the development
-#: photos' backs: 53 or more), on a ring round it (:data:`PIP_RING` times its size) paler by
-#: :data:`CARD_PALER`, is a dark pip on a card's paper (a diamond in a grey photo reads as a back)
+#: photos' backs: 53 or more), darker than the ground round it (out to :data:`PIP_RING` times its
+#: size) as a mark is (:data:`MARK_DARKER`), is a pip on a card's paper (a grey diamond reads as a back)
 PIP_SPAN, PIP_MIDDLE, PIP_RING = 30, 0.8, 1.4
 
 
@@ -1380,11 +1385,7 @@ def _pip_like(grey: np.ndarray, quad: np.ndarray) -> bool:
     if values.size < 16:
         return False
     low, high = np.percentile(values, (10, 90))
-    if high - low >= PIP_SPAN:
-        return False
-    inner = _grey_median(grey, quad)
-    ring = _grey_median(grey, (middle + (quad - middle) * PIP_RING).astype(np.float32), hole=quad)
-    return inner is not None and ring is not None and ring - inner > CARD_PALER
+    return bool(high - low < PIP_SPAN) and _ground_darker(grey, quad, PIP_RING) > MARK_DARKER
 
 
 def _pale_inside(quad: np.ndarray, pale: np.ndarray) -> bool:
@@ -1878,19 +1879,22 @@ def _way_rank(read: tuple[Prediction, bool, Prediction | None]) -> tuple[bool, b
 
 def _keep_better(classifier: CardClassifier, image: Pyramid, quads: list[np.ndarray],
                  reads: list[tuple[Prediction, bool, Prediction | None]], colourless: bool,
-                 others: dict[int, list[np.ndarray]], *, shown_only: bool = False, moved: bool = True) -> None:
+                 others: dict[int, list[np.ndarray]], *, shown_only: bool = False, moved: bool = True
+                 ) -> list[tuple[int, tuple[Prediction, bool, Prediction | None]]]:
     """Reads the other outlines ``others[i]`` tried for outline ``i`` (all in one batch) and puts
     the best (:func:`_way_rank`) in place of ``quads[i]`` and ``reads[i]`` if it ranks higher;
-    with ``shown_only`` only an outline whose corner shows the card it reads is taken."""
+    with ``shown_only`` only an outline whose corner shows the card it reads is taken. Returns
+    each reading made, with the ``i`` it was tried for."""
     flat = [(i, q) for i, qs in others.items() for q in qs]
     if not flat:
-        return
+        return []
     read = _read_doubting(classifier, [image.warp(q) for _i, q in flat], colourless, moved)
     for (i, q), r in zip(flat, read, strict=True):
         if shown_only and not r[1]:
             continue
         if (shown_only and not reads[i][1]) or _way_rank(r) > _way_rank(reads[i]):
             quads[i], reads[i] = q, r
+    return [(i, r) for (i, _q), r in zip(flat, read, strict=True)]
 
 
 def _turn_squarish(classifier: CardClassifier, image: Pyramid, quads: list[np.ndarray],
@@ -1917,12 +1921,11 @@ def _grown(quad: np.ndarray) -> list[np.ndarray]:
 
 def _framed_back(classifier: CardClassifier, image: Pyramid, quad: np.ndarray) -> bool:
     """Whether an outline read as a back may be a court's printed frame: grown as its card would
-    be round it (:func:`_grown`), a corner reads a face's index at :data:`vision.doubt.INDEX_SAYS`
-    or more. False without an index network."""
+    be round it (:func:`_grown`), a corner shows a face's index (:func:`_shows_index`). False
+    without an index network."""
     if _index_reader(classifier) is None:
         return False
-    return any(r.label not in (UNKNOWN, "back") and r.confidence >= INDEX_SAYS
-               for r in _read_warped(classifier, image, _grown(quad)))
+    return any(_shows_index(r) for r in _read_warped(classifier, image, _grown(quad)))
 
 
 def _grow_frames(classifier: CardClassifier, image: Pyramid, quads: list[np.ndarray],
@@ -1931,22 +1934,11 @@ def _grow_frames(classifier: CardClassifier, image: Pyramid, quads: list[np.ndar
     """Each outline after the first read as a back may be a court's printed frame: it is read
     grown about its centre by :data:`FRAME_GROWTH` across and down, and replaced in ``quads`` and
     ``reads`` by the grown outline whose corner shows the card it reads, if any (the surest).
-    Returns the outlines read as backs whose grown corner reads a face's index
-    (:data:`vision.doubt.INDEX_SAYS` or surer): the card's index lies round the frame's corner."""
-    frames = [i for i in range(1, len(quads)) if reads[i][0].label == "back"]
-    grown = {i: _grown(quads[i]) for i in frames}
-    flat = [(i, q) for i, qs in grown.items() for q in qs]
-    if not flat:
-        return set()
-    read = _read_doubting(classifier, [image.warp(q) for _i, q in flat], colourless, moved)
-    indexed: set[int] = set()
-    for (i, q), r in zip(flat, read, strict=True):
-        index = r[2]
-        if index is not None and index.label not in (UNKNOWN, "back") and index.confidence >= INDEX_SAYS:
-            indexed.add(i)
-        if r[1] and (not reads[i][1] or _way_rank(r) > _way_rank(reads[i])):
-            quads[i], reads[i] = q, r
-    return {i for i in indexed if reads[i][0].label == "back"}
+    Returns the outlines still read as backs whose grown corner shows a face's index
+    (:func:`_shows_index`): the card's index lies round the frame's corner."""
+    frames = {i: _grown(quads[i]) for i in range(1, len(quads)) if reads[i][0].label == "back"}
+    tried = _keep_better(classifier, image, quads, reads, colourless, frames, shown_only=True, moved=moved)
+    return {i for i, (_p, _shows, index) in tried if _shows_index(index) and reads[i][0].label == "back"}
 
 
 #: a photo of one card whose best outline reads under this is searched further, as if none read
@@ -2075,18 +2067,18 @@ def _best_outline(quads: list[np.ndarray], reads: list[tuple[Prediction, bool, P
     surely a back, or ``framed`` (:func:`_grow_frames`: a court's frame whose card's index shows
     round it); its rank key, and whether its corner shows the card."""
     losers = nested_losers(quads, [shows for _p, shows, _index in reads], lies_on)
-    # the photo's own frame is no outline that could cut a card off, but a back there too needs
-    # its corner to read a back surely (a court's picture filling the photo reads as one)
-    judged = [_back_judged(p, q, index, h, w) if i else
-              held(p) if p.label == "back" and not _back_shown(q, index, h * w) else p
-              for i, (q, (p, _shows, index)) in enumerate(zip(quads, reads, strict=True))]
+    # the photo's own frame is no outline the photo could cut off, but a back there too needs its
+    # corner to read a back surely (a court's picture filling the photo reads as one)
+    frame, _shows, frame_index = reads[0]
+    judged = [held(frame) if frame.label == "back" and not _back_shown(quads[0], frame_index, h * w) else frame]
+    judged += [_back_judged(p, q, index, h, w) for q, (p, _shows, index) in zip(quads[1:], reads[1:], strict=True)]
+    sure_back = [p.label == "back" and p.confidence > DOUBT for p in judged]
     best: Detection | None = None
     best_key, best_shows = 0.0, False
     for i, (q, (_p, shows, _index)) in enumerate(zip(quads, reads, strict=True)):
         p = judged[i]
-        if p.label == "back" and p.confidence > DOUBT and (i in framed or any(
-                j and j != i and not (judged[j].label == "back" and judged[j].confidence > DOUBT) and inside(q, quads[j])
-                for j in range(len(quads)))):
+        if sure_back[i] and (i in framed or any(not sure_back[j] and inside(q, quads[j])
+                                                for j in range(1, len(quads)) if j != i)):
             # a court's framed picture in its card: inside an outline not surely a back, or its
             # card's index read round it
             p = held(p)
