@@ -66,6 +66,22 @@ def shifted(batch: Image, moves: Sequence[tuple[int, int]]) -> list[Image]:
     return [padded[:, pad - dy:pad - dy + INPUT_H, pad - dx:pad - dx + INPUT_W] for dx, dy in moves]
 
 
+#: a patch is stretched to span 0..255 from its STRETCH_FROM-th to its (100 - STRETCH_FROM)-th
+#: percentile of grey, but over STRETCH_LEAST levels at least (a flat patch of table keeps its calm)
+STRETCH_FROM, STRETCH_LEAST = 2.0, 48.0
+
+
+def stretched(batch: Image) -> Image:
+    """Each image of ``batch`` (uint8, ``(N, ...)``) with its contrast stretched
+    (:data:`STRETCH_FROM`): print in shadow or dim light, faint to a network, shows plainly."""
+    flat = batch.reshape(len(batch), -1).astype(np.float32)
+    low, high = np.percentile(flat, (STRETCH_FROM, 100 - STRETCH_FROM), axis=1)
+    span = np.maximum(high - low, STRETCH_LEAST)
+    out = (flat - low[:, None]) * (255 / span)[:, None]
+    result: Image = np.clip(out, 0, 255).astype(np.uint8).reshape(batch.shape)
+    return result
+
+
 def to_tensor(batch: Image) -> NDArray[np.float32]:
     """uint8 NHWC -> float32 NCHW in 0..1 (converted, then scaled in place: one copy, not two)."""
     out = batch.transpose(0, 3, 1, 2).astype(np.float32, order="C")

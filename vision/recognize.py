@@ -63,7 +63,7 @@ from vision.locate import (
     sides_ratio,
     soft,
 )
-from vision.model_input import INPUT_H, INPUT_W
+from vision.model_input import INPUT_H, INPUT_W, stretched
 
 ASPECT = CARD_MM[1] / CARD_MM[0]  # 1.397
 CROP_W, CROP_H = 126, 176  # 2 px/mm, what the table pipeline gives the classifier
@@ -1020,6 +1020,7 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
               and any(k is not d and suited(k.card) and k.card[-1] == d.card[-1]
                       and (_amid(d, k) or (j < i and _in_common(d.corners, k.corners) > SAME_PRINT))
                       for j, (k, _kw) in enumerate(kept))}
+    later |= {id(d) for d, whole in kept if not whole and _index_turned(d, kept, h, w)}
     # ranked and kept: now the doubts wait for are applied, and a black card read from its index
     # alone needs the suit network's word
     kept = [(Detection(d.card, min(d.confidence, DOUBT), d.corners) if id(d) in later else d, whole)
@@ -1145,8 +1146,13 @@ def _clash(d: Detection, whole: bool, k: Detection, kwhole: bool) -> bool:
     if (whole or kwhole) and inter > 0.5 * min(cv2.contourArea(d.corners), cv2.contourArea(k.corners)):
         return True  # a card seen whole lies alone: what overlaps it much is part of it
     # the same printed index read twice, either way round or turned
+    return _index_gap(d, k) < SAME_INDEX
+
+
+def _index_gap(d: Detection, k: Detection) -> float:
+    """How far apart the nearest corner indices of ``d`` and ``k`` lie, as a share of ``k``'s width."""
     gap = min(float(np.linalg.norm(a - b)) for a in _index_centres(d.corners) for b in _index_centres(k.corners))
-    return gap < SAME_INDEX * float(np.linalg.norm(k.corners[1] - k.corners[0]))
+    return gap / max(1e-6, float(np.linalg.norm(k.corners[1] - k.corners[0])))
 
 
 #: where the middle of a corner index (rank over suit) lies on a card, as shares of its width and
@@ -1164,6 +1170,22 @@ def _amid(d: Detection, k: Detection) -> bool:
     inset = AMID * float(np.linalg.norm(k.corners[1] - k.corners[0]))
     return any(cv2.pointPolygonTest(k.corners.astype(np.float32), (float(c[0]), float(c[1])), True) >= inset
                for c in _index_centres(d.corners))
+
+
+#: a guess at a card with less than BEYOND of it in the photo whose index lies within TURNED of
+#: its width from another card's index reads that index turned (their middles, worked out from
+#: outlines turned apart, lie apart: 0.10-0.18 of the width on the development photos)
+BEYOND, TURNED = 0.75, 0.25
+
+
+def _index_turned(d: Detection, kept: Sequence[tuple[Detection, bool]], h: int, w: int) -> bool:
+    """Whether guess ``d``, mostly beyond the edge of the photo (``h`` x ``w``, :data:`BEYOND`),
+    has its index by the index of a card of ``kept`` outlined whole or read surer
+    (:data:`TURNED`): it reads that index turned (3D_6 sharpened: its 3D read sideways as a 10D
+    at 0.98; 2C_5's index as a QC at 0.93, though nothing else shows in the photo)."""
+    return _cut_by_edge(d.corners, h, w, BEYOND) and any(
+        k is not d and k.card != "back" and (whole or k.confidence > d.confidence) and _index_gap(d, k) < TURNED
+        for k, whole in kept)
 
 
 #: two outlines sharing more than this of their union lie over one card's print
@@ -1925,7 +1947,18 @@ def _framed_back(classifier: CardClassifier, image: Pyramid, quad: np.ndarray) -
     without an index network."""
     if _index_reader(classifier) is None:
         return False
-    return any(_shows_index(r) for r in _read_warped(classifier, image, _grown(quad)))
+    grown = _grown(quad)
+    return any(_shows_index(r) for r in _read_warped(classifier, image, grown)) or _faint_index(classifier, image, grown)
+
+
+def _faint_index(classifier: CardClassifier, image: Pyramid, quads: list[np.ndarray]) -> bool:
+    """Whether a corner of one of ``quads``, its contrast stretched (:func:`stretched`), shows a
+    face's index: an index in shadow reads as none at its own contrast (JH_7 half in shadow: its
+    court's frame read as a back at 0.99, the index round its corner as no card)."""
+    read = cast(Callable[[np.ndarray], list[Prediction]], getattr(classifier, "read_corner_patches", None))
+    size = cast(tuple[int, int], getattr(classifier, "index_shape", (0, 0)))
+    patches = image.corners(quads, size)
+    return any(_shows_index(r) for r in read(stretched(patches.reshape(-1, *patches.shape[2:])).reshape(patches.shape)))
 
 
 def _grow_frames(classifier: CardClassifier, image: Pyramid, quads: list[np.ndarray],
@@ -1938,7 +1971,11 @@ def _grow_frames(classifier: CardClassifier, image: Pyramid, quads: list[np.ndar
     (:func:`_shows_index`): the card's index lies round the frame's corner."""
     frames = {i: _grown(quads[i]) for i in range(1, len(quads)) if reads[i][0].label == "back"}
     tried = _keep_better(classifier, image, quads, reads, colourless, frames, shown_only=True, moved=moved)
-    return {i for i, (_p, _shows, index) in tried if _shows_index(index) and reads[i][0].label == "back"}
+    framed = {i for i, (_p, _shows, index) in tried if _shows_index(index) and reads[i][0].label == "back"}
+    if _index_reader(classifier) is not None:
+        framed |= {i for i, grown in frames.items() if i not in framed and reads[i][0].label == "back"
+                   and _faint_index(classifier, image, grown)}
+    return framed
 
 
 #: a photo of one card whose best outline reads under this is searched further, as if none read

@@ -24,15 +24,20 @@ from vision.locate import (
     shrunk_size,
     soft,
 )
+from vision.model_input import stretched
 from vision.recognize import (
     Detection,
+    Pyramid,
     _disc_parts,
+    _faint_index,
+    _index_turned,
     _grey_median,
     _in_view_first,
     _on_border,
     _on_darker,
     _opened,
     _print_of,
+    _read_warped,
     _single_cards,
     card_outlines,
     read_card,
@@ -755,3 +760,47 @@ def test_a_card_on_a_checked_cloth_is_read_surely_once_its_guessed_outline_meets
     assert d.card == card and d.confidence > DOUBT, (d.card, d.confidence)
     err = min(np.abs(d.corners - np.roll(quad, k, axis=0)).max() for k in range(4))
     assert err < 0.25 * (CARD_MM[0] * 3.0), err
+
+
+def test_a_stretched_patch_spans_the_grey_levels_and_a_flat_one_stays_calm() -> None:
+    rng = np.random.default_rng(0)
+    faint = np.clip(rng.normal(90, 20, (2, 72, 56, 3)), 0, 255).astype(np.uint8)
+    flat = np.clip(rng.normal(200, 3, (1, 72, 56, 3)), 0, 255).astype(np.uint8)
+    out = stretched(np.concatenate([faint, flat]))
+    for patch in out[:2]:
+        low, high = np.percentile(patch, (2, 98))
+        assert low <= 2 and high >= 250
+    assert out[2].std() < 4 * 255 / 48  # noise of 3 levels grown at most 255 / 48 times
+
+
+@pytest.mark.parametrize(("card", "seed"), [("JH", 1), ("7D", 3), ("KC", 4)])
+def test_a_corner_index_too_faint_to_read_shows_once_its_contrast_is_stretched(card: str, seed: int) -> None:
+    """A card photographed with little contrast (shadow, dim light): its corner reads as no card
+    as it is, but shows its index stretched; a plain table shows none."""
+    clf = load_default_classifier()
+    image, quad = _filling(card, seed, 0.3, True)
+    faint = np.clip(image.astype(np.float32) * 0.15 + 30, 0, 255).astype(np.uint8)
+    plain = _read_warped(clf, Pyramid(faint), [quad])[0]
+    assert plain.label != card or plain.confidence < 0.5
+    assert _faint_index(clf, Pyramid(faint), [quad])
+    table = np.clip(np.random.default_rng(seed).normal(200, 4, image.shape), 0, 255).astype(np.uint8)
+    assert not _faint_index(clf, Pyramid(table), [quad])
+
+
+def test_a_guess_mostly_beyond_the_photo_by_a_card_s_index_reads_it_turned() -> None:
+    """The sharpened 3D_6: a guess sideways and mostly beyond the photo's left edge, its corner
+    on the three's own index, read that index as a 10D at 0.98. A guess in view (a card of a fan
+    beside another's index), or beyond the edge but far from any index (a card cut off by the
+    photo), is not that."""
+    h, w = 640, 480
+    three = Detection("3D", 0.99, np.array([[176, 96], [355, 174], [253, 525], [31, 447]], np.float32))
+    ten = Detection("10D", 0.98, np.array([[190, 135], [128, 400], [-241, 314], [-179, 49]], np.float32))
+    assert _index_turned(ten, [(three, True), (ten, False)], h, w)
+    # surer than the guess, the three need not be outlined whole; less sure, it must be
+    assert _index_turned(ten, [(three, False), (ten, False)], h, w)
+    assert not _index_turned(ten, [(Detection("3D", 0.9, three.corners), False), (ten, False)], h, w)
+    right = np.array([300, 0], np.float32)  # both moved right, in a wider photo: the guess in view
+    moved = [(Detection("3D", 0.99, three.corners + right), True), (Detection("10D", 0.98, ten.corners + right), False)]
+    assert not _index_turned(moved[1][0], moved, h, 900)
+    far = Detection("10D", 0.98, ten.corners + np.array([0, 300], np.float32))
+    assert not _index_turned(far, [(three, True), (far, False)], h, w)
