@@ -1172,20 +1172,29 @@ def _amid(d: Detection, k: Detection) -> bool:
                for c in _index_centres(d.corners))
 
 
-#: a guess at a card with less than BEYOND of it in the photo whose index lies within TURNED of
-#: its width from another card's index reads that index turned (their middles, worked out from
-#: outlines turned apart, lie apart: 0.10-0.18 of the width on the development photos)
-BEYOND, TURNED = 0.75, 0.25
+#: a guess at a card with less than BEYOND of it in the photo, turned from another card by more
+#: than TURN_APART degrees, whose index lies within TURNED of that card's width from its index,
+#: reads that index turned (their middles, worked out from outlines turned apart, lie apart:
+#: 0.10-0.18 of the width on the development photos). In view, two cards of rows laid head to
+#: foot touch corners so (a hold'em board); cut off by the edge, a fan's cards lie side by side
+BEYOND, TURN_APART, TURNED = 0.75, 45.0, 0.25
 
 
 def _index_turned(d: Detection, kept: Sequence[tuple[Detection, bool]], h: int, w: int) -> bool:
-    """Whether guess ``d``, mostly beyond the edge of the photo (``h`` x ``w``, :data:`BEYOND`),
-    has its index by the index of a card of ``kept`` outlined whole or read surer
-    (:data:`TURNED`): it reads that index turned (3D_6 sharpened: its 3D read sideways as a 10D
-    at 0.98; 2C_5's index as a QC at 0.93, though nothing else shows in the photo)."""
+    """Whether guess ``d``, mostly beyond the edge of the photo (``h`` x ``w``), has its index by
+    the index of a card of ``kept`` outlined whole or read surer, turned from it (:data:`BEYOND`):
+    it reads that index turned (3D_6 sharpened: its 3D read sideways as a 10D at 0.98; 2C_5's
+    index as a QC at 0.93, though no other card shows)."""
     return _cut_by_edge(d.corners, h, w, BEYOND) and any(
-        k is not d and k.card != "back" and (whole or k.confidence > d.confidence) and _index_gap(d, k) < TURNED
-        for k, whole in kept)
+        k is not d and k.card != "back" and (whole or k.confidence > d.confidence)
+        and _turn_between(d.corners, k.corners) > TURN_APART and _index_gap(d, k) < TURNED for k, whole in kept)
+
+
+def _turn_between(a: np.ndarray, b: np.ndarray) -> float:
+    """The angle in degrees (0-180) between the tops (corner 0 to 1) of two upright-ordered quads."""
+    ta, tb = a[1] - a[0], b[1] - b[0]
+    turn = math.degrees(math.atan2(float(ta[1]), float(ta[0])) - math.atan2(float(tb[1]), float(tb[0])))
+    return abs((turn + 180.0) % 360.0 - 180.0)
 
 
 #: two outlines sharing more than this of their union lie over one card's print

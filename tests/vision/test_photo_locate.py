@@ -30,9 +30,10 @@ from vision.recognize import (
     Pyramid,
     _disc_parts,
     _faint_index,
-    _index_turned,
     _grey_median,
     _in_view_first,
+    _index_gap,
+    _index_turned,
     _on_border,
     _on_darker,
     _opened,
@@ -789,9 +790,9 @@ def test_a_corner_index_too_faint_to_read_shows_once_its_contrast_is_stretched(c
 
 def test_a_guess_mostly_beyond_the_photo_by_a_card_s_index_reads_it_turned() -> None:
     """The sharpened 3D_6: a guess sideways and mostly beyond the photo's left edge, its corner
-    on the three's own index, read that index as a 10D at 0.98. A guess in view (a card of a fan
-    beside another's index), or beyond the edge but far from any index (a card cut off by the
-    photo), is not that."""
+    on the three's own index, read that index as a 10D at 0.98. A guess in view (rows of cards
+    laid head to foot touch corners), beyond the edge but far from any index, or not turned from
+    the card (a fan cut off by the photo) is not that."""
     h, w = 640, 480
     three = Detection("3D", 0.99, np.array([[176, 96], [355, 174], [253, 525], [31, 447]], np.float32))
     ten = Detection("10D", 0.98, np.array([[190, 135], [128, 400], [-241, 314], [-179, 49]], np.float32))
@@ -804,3 +805,8 @@ def test_a_guess_mostly_beyond_the_photo_by_a_card_s_index_reads_it_turned() -> 
     assert not _index_turned(moved[1][0], moved, h, 900)
     far = Detection("10D", 0.98, ten.corners + np.array([0, 300], np.float32))
     assert not _index_turned(far, [(three, True), (far, False)], h, w)
+    # a card of a fan cut off by the photo lies beside the next, its index by the next one's
+    # but not turned from it
+    fanned = Detection("4D", 0.98, three.corners + 0.2 * (three.corners[1] - three.corners[0]))
+    assert not _index_turned(fanned, [(three, True), (fanned, False)], h, 200)
+    assert _index_gap(fanned, three) < 0.25
