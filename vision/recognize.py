@@ -960,6 +960,10 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
                     guessed.add(id(found[-1][0]))
             else:
                 unsure.append((r.confidence, q, r.label, 1, guess))
+        # a card seen at a strong slant has no square corner: at a mark no card read so far lies
+        # on, the corner two straight edges make round it is read as the card's index corner
+        lone = [m for m in seen_marks if not any(_on_card(d.corners, m) for d, _w in found)]
+        found += [(d, False) for d in _skewed_cards(classifier, source, segs / np.float32(scale), lone)]
     if unsure and read_indices is not None:
         # an outline a little off its card cuts the index: read the outlines near it, and take
         # the surest that reads the same card surely
@@ -1252,6 +1256,76 @@ def _marked_cards(classifier: CardClassifier, image: np.ndarray, marks: Sequence
             continue
         taken.add(card)
         out.append(Detection(card, min(conf, DOUBT), lone[j].box()))
+    return out
+
+
+#: a skewed corner (:func:`_skewed_corners`) is made by two straight edges, each at least
+#: SKEW_EDGE of the mark's long side, ending within SKEW_REACH of it of the mark and SKEW_GAP of it
+#: of each other, at 53 to 127 degrees (SKEW_COS)
+SKEW_EDGE, SKEW_REACH, SKEW_GAP, SKEW_COS = 0.6, 1.5, 0.8, 0.6
+#: ... and read as a card this many of the mark's long sides high, and SKEW_WIDTHS times as wide
+#: as a card that high (a card seen at a slant is foreshortened one way)
+SKEW_HEIGHTS, SKEW_WIDTHS = (4.0, 5.5, 7.0), (0.8, 1.0, 1.25)
+#: a card is read at a skewed corner when SKEW_AGREE of its guesses read it at SKEW_READ or more
+SKEW_READ, SKEW_AGREE = 0.9, 2
+
+
+def _on_card(quad: np.ndarray, mark: IndexMark) -> bool:
+    """Whether ``mark`` lies on the card outlined by ``quad``."""
+    return cv2.pointPolygonTest(quad.astype(np.float32), (mark.x, mark.y), False) >= 0
+
+
+def _cross(a: np.ndarray, b: np.ndarray) -> float:
+    return float(a[0] * b[1] - a[1] * b[0])
+
+
+def _skewed_corners(segs: np.ndarray, mark: IndexMark) -> list[np.ndarray]:
+    """Card outlines (upright-ordered parallelograms) whose top-left corner is where two straight
+    edges (:func:`_segments`) meet round ``mark``, each edge a side of the card and ``mark``
+    between them: a card seen at a strong slant, whose corners are far from square in the photo
+    (:data:`SKEW_EDGE`), at each of :data:`SKEW_HEIGHTS` and :data:`SKEW_WIDTHS`."""
+    side = max(mark.width, mark.height)
+    middle = np.array([mark.x, mark.y], np.float32)
+    ends, others = segs.reshape(-1, 2), segs[:, ::-1].reshape(-1, 2)  # each end, and its edge's other end
+    lengths = np.linalg.norm(others - ends, axis=1)
+    near = np.flatnonzero((np.linalg.norm(ends - middle, axis=1) < SKEW_REACH * side) & (lengths > SKEW_EDGE * side))
+    out: list[np.ndarray] = []
+    for n, i in enumerate(near):
+        for j in near[n + 1:]:
+            if i // 2 == j // 2 or np.linalg.norm(ends[i] - ends[j]) > SKEW_GAP * side:
+                continue
+            u, v = (others[i] - ends[i]) / lengths[i], (others[j] - ends[j]) / lengths[j]
+            corner = _line_meet(ends[i], others[i], ends[j], others[j])
+            if abs(float(np.dot(u, v))) > SKEW_COS or corner is None \
+                    or np.linalg.norm(corner - (ends[i] + ends[j]) / 2) > SKEW_GAP * side:
+                continue
+            top, down = (u, v) if _cross(u, v) > 0 else (v, u)  # clockwise in the photo, as a card's face
+            if not (_cross(top, middle - corner) > 0 > _cross(down, middle - corner)):
+                continue  # the mark is not between the two edges
+            for k in SKEW_HEIGHTS:
+                for f in SKEW_WIDTHS:
+                    height = k * side
+                    width = f * height / ASPECT
+                    out.append(np.array([corner, corner + top * width, corner + top * width + down * height,
+                                         corner + down * height], np.float32))
+    return out
+
+
+def _skewed_cards(classifier: CardClassifier, image: Pyramid, segs: np.ndarray,
+                  marks: Sequence[IndexMark]) -> list[Detection]:
+    """The cards read at the skewed corners round ``marks`` (:func:`_skewed_corners`; ``segs`` in
+    ``image``'s pixels), each mark's surest, where :data:`SKEW_AGREE` of its guesses read it at
+    :data:`SKEW_READ`; never sure (a guessed outline fits a card seen at a slant badly)."""
+    out: list[Detection] = []
+    for mark in marks:
+        quads = _skewed_corners(segs, mark)
+        reads = [(r, q) for r, q in zip(_read_warped(classifier, image, quads, ways=1), quads, strict=True)
+                 if r.label not in (UNKNOWN, "back") and r.confidence >= SKEW_READ]
+        if not reads:
+            continue
+        best, quad = max(reads, key=lambda rq: rq[0].confidence)
+        if sum(r.label == best.label for r, _q in reads) >= SKEW_AGREE:
+            out.append(Detection(best.label, min(best.confidence, DOUBT), quad))
     return out
 
 
