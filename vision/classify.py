@@ -462,15 +462,17 @@ class OnnxCardClassifier:
         h, w = session.get_inputs()[0].shape[2:]
         return int(h), int(w)
 
-    def read_corner_patches(self, patches: Image, read: NDArray[np.bool_] | None = None) -> list[Prediction]:
+    def read_corner_patches(self, patches: Image, read: NDArray[np.bool_] | None = None, *,
+                            ranks_only: bool = False) -> list[Prediction]:
         """The index network's readings of corner patches cut straight from a photo, ``(N, ways,
         h, w, 3)`` uint8 (:attr:`index_shape`; each way a corner of one card as the top-left of
         its upright crop): for each card, the way that shows a card or back most surely. Cheaper
         than :meth:`read_indices`, which needs whole crops. ``read`` (``(N, ways)``): only the
-        patches it marks are read, the others taken for no index."""
+        patches it marks are read, the others taken for no index; ``ranks_only``: each rank's
+        suits pooled (:func:`by_rank`), for a photo with no colour."""
         if not self.reads_index or len(patches) == 0:
             return []
-        return self.index_predictions(self._corner_probs(patches, read))
+        return self.index_predictions(self._corner_probs(patches, read), ranks_only=ranks_only)
 
     def _corner_probs(self, patches: Image, read: NDArray[np.bool_] | None = None) -> Floats:
         """The index network's probabilities for corner patches ``(N, ways, h, w, 3)``, ``(N, ways,

@@ -680,18 +680,20 @@ def _index_reader(classifier: CardClassifier) -> Callable[[list[np.ndarray]], li
 
 
 def _read_warped(classifier: CardClassifier, image: Pyramid, quads: list[np.ndarray],
-                 chunk: int = 256, ways: int = 2, near: np.ndarray | None = None) -> list[Prediction]:
+                 chunk: int = 256, ways: int = 2, near: np.ndarray | None = None, *,
+                 ranks_only: bool = False) -> list[Prediction]:
     """The corner index readings of ``quads``, cut and read a chunk at a time (a photo may give
     thousands of hypotheses: their patches are not all held at once); ``ways=1``: the corner at
     each quad's top-left only; ``near`` (``(N, 2)`` bool, :func:`_near_ways`): only the corners it
-    marks are read (those near a mark of the index finder), an unread corner counting as no index."""
-    read = cast(Callable[[np.ndarray, np.ndarray | None], list[Prediction]],
-                getattr(classifier, "read_corner_patches", None))
+    marks are read (those near a mark of the index finder), an unread corner counting as no index;
+    ``ranks_only``: each rank's suits pooled (a photo with no colour)."""
+    read = cast(Callable[..., list[Prediction]], getattr(classifier, "read_corner_patches", None))
     size = cast(tuple[int, int], getattr(classifier, "index_shape", (0, 0)))
+    options = {"ranks_only": True} if ranks_only else {}  # a classifier with no use for it need not know it
     out: list[Prediction] = []
     for i in range(0, len(quads), chunk):
         cut = None if near is None else near[i:i + chunk, :ways]
-        out += read(image.corners(quads[i:i + chunk], size, ways, cut), cut)
+        out += read(image.corners(quads[i:i + chunk], size, ways, cut), cut, **options)
     return out
 
 
@@ -963,7 +965,7 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
         # a card seen at a strong slant has no square corner: at a mark no card read so far lies
         # on, the corner two straight edges make round it is read as the card's index corner
         lone = [m for m in seen_marks if not any(_on_card(d.corners, m) for d, _w in found)]
-        found += [(d, False) for d in _skewed_cards(classifier, source, segs / np.float32(scale), lone)]
+        found += [(d, False) for d in _skewed_cards(classifier, source, segs / np.float32(scale), lone, colourless)]
     if unsure and read_indices is not None:
         # an outline a little off its card cuts the index: read the outlines near it, and take
         # the surest that reads the same card surely
@@ -1312,14 +1314,16 @@ def _skewed_corners(segs: np.ndarray, mark: IndexMark) -> list[np.ndarray]:
 
 
 def _skewed_cards(classifier: CardClassifier, image: Pyramid, segs: np.ndarray,
-                  marks: Sequence[IndexMark]) -> list[Detection]:
+                  marks: Sequence[IndexMark], colourless: bool) -> list[Detection]:
     """The cards read at the skewed corners round ``marks`` (:func:`_skewed_corners`; ``segs`` in
     ``image``'s pixels), each mark's surest, where :data:`SKEW_AGREE` of its guesses read it at
-    :data:`SKEW_READ`; never sure (a guessed outline fits a card seen at a slant badly)."""
+    :data:`SKEW_READ` (``colourless``: a photo with no colour, each rank's suits pooled, its suit
+    told by shape later); never sure (a guessed outline fits a card seen at a slant badly)."""
     out: list[Detection] = []
     for mark in marks:
         quads = _skewed_corners(segs, mark)
-        reads = [(r, q) for r, q in zip(_read_warped(classifier, image, quads, ways=1), quads, strict=True)
+        reads = [(r, q) for r, q in zip(_read_warped(classifier, image, quads, ways=1, ranks_only=colourless), quads,
+                                        strict=True)
                  if r.label not in (UNKNOWN, "back") and r.confidence >= SKEW_READ]
         if not reads:
             continue

@@ -292,6 +292,21 @@ def test_corner_patches_left_unread_count_as_no_index() -> None:
     assert some[2].label == UNKNOWN
 
 
+def test_corner_patches_read_by_rank_pool_the_suits_of_a_grey_index() -> None:
+    """In a photo with no colour a red index may read as a black one: read by rank, the rank's
+    suits are pooled, its reading at least as sure as any of its suits alone."""
+    h, w = clf().index_shape
+    corners = []
+    for cid in ("4H", "9D", "QC"):
+        crop = preprocess_batch([render_card(cid, HELDOUT_DESIGN_SEEDS[5], px_per_mm=2.0)])[0]
+        grey = cv2.cvtColor(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+        corners.append([grey[:h, :w]])
+    patches = np.array(corners, np.uint8)
+    plain, pooled = clf().read_corner_patches(patches), clf().read_corner_patches(patches, ranks_only=True)
+    for cid, p, r in zip(("4H", "9D", "QC"), plain, pooled, strict=True):
+        assert r.label[:-1] == cid[:-1] and r.confidence >= p.confidence - 1e-6
+
+
 def test_the_index_network_ships_beside_the_model(tmp_path: Path) -> None:
     """``cards.json`` names the index network's file (and the suit network's); it reads
     clean cards' corners, and a model whose index or suit network is missing says so instead of
