@@ -1244,8 +1244,7 @@ def _marked_cards(classifier: CardClassifier, image: np.ndarray, marks: Sequence
     reader = mark_reader_for(classifier) if marks and min(MARK_READ, DOUBT) >= min_confidence else None
     if reader is None:
         return []
-    lone = [m for m in marks if not any(cv2.pointPolygonTest(d.corners.astype(np.float32), (m.x, m.y), False) >= 0
-                                         for d in found)]
+    lone = [m for m in marks if not any(_on_card(d.corners, m) for d in found)]
     if not lone:
         return []
     probs = reader.probabilities(image, lone)
