@@ -894,6 +894,7 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     # a worse candidate over the same card win): an index disagreeing however unsurely
     later: set[int] = set()
     guessed: set[int] = set()  # readings at a close-up's guessed size: below any other, and never sure
+    rough: set[int] = set()  # outlines guessed roughly (a skewed corner's): they hold no other card
     for i, (q, (p, index)) in enumerate(read):
         whole = i < n_single
         doubt_later = False
@@ -965,7 +966,9 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
         # a card seen at a strong slant has no square corner: at a mark no card read so far lies
         # on, the corner two straight edges make round it is read as the card's index corner
         lone = [m for m in seen_marks if not any(_on_card(d.corners, m) for d, _w in found)]
-        found += [(d, False) for d in _skewed_cards(classifier, source, segs / np.float32(scale), lone, colourless)]
+        skewed = _skewed_cards(classifier, source, segs / np.float32(scale), lone, colourless)
+        found += [(d, False) for d in skewed]
+        rough |= {id(d) for d in skewed}
     if unsure and read_indices is not None:
         # an outline a little off its card cuts the index: read the outlines near it, and take
         # the surest that reads the same card surely
@@ -1023,7 +1026,7 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     # card may be the less sure: 3H_6 at a slant read a 5H at 0.98 amid its 3H at 0.97), or its
     # outline mostly a surer card's (a little off it: `mber_poker_hand_6`'s 7H read again as a 9H)
     later |= {id(d) for i, (d, whole) in enumerate(kept) if not whole and suited(d.card)
-              and any(k is not d and suited(k.card) and k.card[-1] == d.card[-1]
+              and any(k is not d and id(k) not in rough and suited(k.card) and k.card[-1] == d.card[-1]
                       and (_amid(d, k) or (j < i and _in_common(d.corners, k.corners) > SAME_PRINT))
                       for j, (k, _kw) in enumerate(kept))}
     later |= {id(d) for d, whole in kept if not whole and _index_turned(d, kept, h, w)}
