@@ -242,8 +242,7 @@ def _corner_hypotheses(contour: np.ndarray, card_h: Sequence[float], detail: flo
             u1, u2 = e1 / l1, e2 / l2
             if abs(float(np.dot(u1, u2))) > 0.35:  # not a right angle
                 continue
-            cross = u1[0] * u2[1] - u1[1] * u2[0]
-            if cross * signed > 0:  # a reflex (inner) corner
+            if _cross(u1, u2) * signed > 0:  # a reflex (inner) corner
                 continue
             p = a1 if k == 0 else _line_meet(a0, a1, b0, b1)
             if p is None or (k and float(np.linalg.norm(p - a1)) > rounding):
@@ -1280,14 +1279,15 @@ def _on_card(quad: np.ndarray, mark: IndexMark) -> bool:
 
 
 def _cross(a: np.ndarray, b: np.ndarray) -> float:
+    """The cross product of two 2-vectors: positive where ``b`` turns clockwise from ``a`` in a photo."""
     return float(a[0] * b[1] - a[1] * b[0])
 
 
 def _skewed_corners(segs: np.ndarray, mark: IndexMark) -> list[np.ndarray]:
     """Card outlines (upright-ordered parallelograms) whose top-left corner is where two straight
-    edges (:func:`_segments`) meet round ``mark``, each edge a side of the card and ``mark``
-    between them: a card seen at a strong slant, whose corners are far from square in the photo
-    (:data:`SKEW_EDGE`), at each of :data:`SKEW_HEIGHTS` and :data:`SKEW_WIDTHS`."""
+    edges (:func:`_segments`) meet round ``mark`` (:data:`SKEW_EDGE` and the rest), each edge a
+    side of the card and ``mark`` between them: a card seen at a strong slant, whose corners are
+    far from square in the photo, at each of :data:`SKEW_HEIGHTS` and :data:`SKEW_WIDTHS`."""
     side = max(mark.width, mark.height)
     middle = np.array([mark.x, mark.y], np.float32)
     ends, others = segs.reshape(-1, 2), segs[:, ::-1].reshape(-1, 2)  # each end, and its edge's other end
