@@ -72,9 +72,9 @@ STRETCH_FROM, STRETCH_LEAST = 2.0, 48.0
 
 
 def stretched(batch: Image) -> Image:
-    """Each image of ``batch`` (uint8, ``(N, ...)``) with its contrast stretched
-    (:data:`STRETCH_FROM`): print in shadow or dim light, faint to a network, shows plainly."""
-    flat = batch.reshape(len(batch), -1).astype(np.float32)
+    """Each image of ``batch`` (uint8, ``(..., h, w, 3)``, any leading shape) with its contrast
+    stretched (:data:`STRETCH_FROM`): print in shadow or dim light, faint to a network, shows plainly."""
+    flat = batch.reshape(-1, int(np.prod(batch.shape[-3:]))).astype(np.float32)
     low, high = np.percentile(flat, (STRETCH_FROM, 100 - STRETCH_FROM), axis=1)
     span = np.maximum(high - low, STRETCH_LEAST)
     out = (flat - low[:, None]) * (255 / span)[:, None]

@@ -2043,11 +2043,13 @@ def _framed_back(classifier: CardClassifier, image: Pyramid, quad: np.ndarray) -
 def _faint_index(classifier: CardClassifier, image: Pyramid, quads: list[np.ndarray]) -> bool:
     """Whether a corner of one of ``quads``, its contrast stretched (:func:`stretched`), shows a
     face's index: an index in shadow reads as none at its own contrast (JH_7 half in shadow: its
-    court's frame read as a back at 0.99, the index round its corner as no card)."""
+    court's frame read as a back at 0.99, the index round its corner as no card). False without
+    an index network."""
+    if _index_reader(classifier) is None:
+        return False
     read = cast(Callable[[np.ndarray], list[Prediction]], getattr(classifier, "read_corner_patches", None))
     size = cast(tuple[int, int], getattr(classifier, "index_shape", (0, 0)))
-    patches = image.corners(quads, size)
-    return any(_shows_index(r) for r in read(stretched(patches.reshape(-1, *patches.shape[2:])).reshape(patches.shape)))
+    return any(_shows_index(r) for r in read(stretched(image.corners(quads, size))))
 
 
 def _grow_frames(classifier: CardClassifier, image: Pyramid, quads: list[np.ndarray],
@@ -2061,10 +2063,8 @@ def _grow_frames(classifier: CardClassifier, image: Pyramid, quads: list[np.ndar
     frames = {i: _grown(quads[i]) for i in range(1, len(quads)) if reads[i][0].label == "back"}
     tried = _keep_better(classifier, image, quads, reads, colourless, frames, shown_only=True, moved=moved)
     framed = {i for i, (_p, _shows, index) in tried if _shows_index(index) and reads[i][0].label == "back"}
-    if _index_reader(classifier) is not None:
-        framed |= {i for i, grown in frames.items() if i not in framed and reads[i][0].label == "back"
-                   and _faint_index(classifier, image, grown)}
-    return framed
+    return framed | {i for i, grown in frames.items() if i not in framed and reads[i][0].label == "back"
+                     and _faint_index(classifier, image, grown)}
 
 
 #: a photo of one card whose best outline reads under this is searched further, as if none read
