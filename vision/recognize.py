@@ -93,18 +93,16 @@ def _lighter_than_around(grey: np.ndarray) -> np.ndarray:
     small = cv2.resize(grey, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
     around = cv2.GaussianBlur(small.astype(np.float32), (0, 0), max(1.0, min(h, w) / 40))
     around = cv2.resize(around, (w, h), interpolation=cv2.INTER_LINEAR)
-    return ((grey > LIGHTER_AROUND * np.maximum(around, 1.0)) * 255).astype(np.uint8)
+    # compared by OpenCV: 255 or 0 straight into bytes, with no boolean image between
+    return cv2.compare(grey.astype(np.float32), LIGHTER_AROUND * np.maximum(around, 1.0), cv2.CMP_GT)
 
 
 def _masks(img: np.ndarray, grey: np.ndarray, *, lighter: bool = False) -> list[np.ndarray]:
     """Binary masks of card-like regions (``grey``: ``img`` in grey); with ``lighter`` also where
     the image is lighter than around it (for a photo of one card: among several cards, that
     mask's blobs would set the size of the cards sought)."""
-    hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
-    v = hsv[..., 2].astype(np.int16)
-    s = hsv[..., 1].astype(np.int16)
-    white = np.clip(v - s, 0, 255).astype(np.uint8)
-    white = cv2.GaussianBlur(white, (5, 5), 0)
+    _h, s, v = cv2.split(cv2.cvtColor(img, cv2.COLOR_BGR2HSV))
+    white = cv2.GaussianBlur(cv2.subtract(v, s), (5, 5), 0)  # bright and grey; bytes saturate at 0
     masks = []
     thr, m = cv2.threshold(white, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     masks.append(m)
@@ -121,7 +119,7 @@ def _masks(img: np.ndarray, grey: np.ndarray, *, lighter: bool = False) -> list[
     dist = np.sqrt(sum(((c.astype(np.float32) - np.float32(t)) * np.float32(wt)) ** 2
                        for c, t, wt in zip(cv2.split(lab), table, (0.6, 1.0, 1.0), strict=True)))
     for level in (9.0, 18.0):  # fixed colour differences from the table
-        masks.append(((dist > level) * 255).astype(np.uint8))
+        masks.append(cv2.threshold(dist, level, 255, cv2.THRESH_BINARY)[1].astype(np.uint8))  # 255 where over
     dist = np.clip(dist * (255.0 / max(1.0, float(np.percentile(dist, 99.5)))), 0, 255).astype(np.uint8)
     _, m3 = cv2.threshold(dist, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     masks.append(m3)
@@ -894,9 +892,10 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     later: set[int] = set()
     guessed: set[int] = set()  # readings at a close-up's guessed size: below any other, and never sure
     rough: set[int] = set()  # outlines guessed roughly (a skewed corner's): they hold no other card
+    by_index: set[int] = set()  # readings of the index alone, the whole card read as nothing sure
     for i, (q, (p, index)) in enumerate(read):
         whole = i < n_single
-        doubt_later = False
+        doubt_later = alone = False
         if i in losers:
             continue
         if i == 0 and not ((index is not None and index.label == p.label)
@@ -910,6 +909,7 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
                 if index.confidence >= NUDGE_FROM:
                     unsure.append((index.confidence, q, index.label, 2, False))
                 continue
+            alone = True
             # the whole card reading the same rank in another suit doubts the index's suit
             if p.label[:-1] == index.label[:-1]:
                 doubt_later = doubted(index, p).confidence < index.confidence
@@ -935,6 +935,8 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
         found.append((Detection(p.label, p.confidence, q), whole))
         if doubt_later:
             later.add(id(found[-1][0]))
+        if alone:
+            by_index.add(id(found[-1][0]))
     read_indices = _index_reader(classifier)
     if read_indices is not None:
         # index corners at the ends of straight edges anywhere in the photo, read by the index alone
@@ -1028,6 +1030,10 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
               and any(k is not d and id(k) not in rough and suited(k.card) and k.card[-1] == d.card[-1]
                       and (_amid(d, k) or (j < i and _in_common(d.corners, k.corners) > SAME_PRINT))
                       for j, (k, _kw) in enumerate(kept))}
+    # ... and a card read from its index alone is not sure over a print a less sure guess reads
+    # surely as another card of its suit: either index may be the one misread (3C_9 turned: a
+    # loose outline's 3C, its whole card read as nothing, read as a 5C at 0.98)
+    later |= {id(k) for j, (k, _kw) in enumerate(kept) if id(k) in by_index and _disputed(j, kept, rough)}
     later |= {id(d) for d, whole in kept if not whole and _index_turned(d, kept, h, w)}
     # ranked and kept: now the doubts wait for are applied, and a black card read from its index
     # alone needs the suit network's word
@@ -1186,16 +1192,24 @@ def _amid(d: Detection, k: Detection) -> bool:
 #: 0.10-0.18 of the width on the development photos). In view, two cards of rows laid head to
 #: foot touch corners so (a hold'em board); cut off by the edge, a fan's cards lie side by side
 BEYOND, TURN_APART, TURNED = 0.75, 45.0, 0.25
+#: ... and a guess in view turned across such a card (by SIDEWAYS degrees, not head to foot) reads
+#: its index sideways: cards in rows lie head to foot, a card across another hides its index
+SIDEWAYS = (60.0, 120.0)
 
 
 def _index_turned(d: Detection, kept: Sequence[tuple[Detection, bool]], h: int, w: int) -> bool:
-    """Whether guess ``d``, mostly beyond the edge of the photo (``h`` x ``w``), has its index by
-    the index of a card of ``kept`` outlined whole or read surer, turned from it (:data:`BEYOND`):
-    it reads that index turned (3D_6 sharpened: its 3D read sideways as a 10D at 0.98; 2C_5's
-    index as a QC at 0.93, though no other card shows)."""
-    return _cut_by_edge(d.corners, h, w, BEYOND) and any(
-        k is not d and k.card != "back" and (whole or k.confidence > d.confidence)
-        and _turn_between(d.corners, k.corners) > TURN_APART and _index_gap(d, k) < TURNED for k, whole in kept)
+    """Whether guess ``d`` has its index by the index of a card of ``kept`` outlined whole or read
+    surer, turned from it: mostly beyond the edge of the photo (``h`` x ``w``), turned
+    :data:`TURN_APART` or more (:data:`BEYOND`), or anywhere, turned :data:`SIDEWAYS`. It reads
+    that index turned (3D_6 sharpened: its 3D read sideways as a 10D at 0.98; 2C_5's index as a
+    QC at 0.93, though no other card shows; JD turned 30 degrees: the 6D beside it as a QD at 0.94)."""
+    beyond = _cut_by_edge(d.corners, h, w, BEYOND)
+
+    def turned(k: Detection) -> bool:
+        turn = _turn_between(d.corners, k.corners)
+        return turn > TURN_APART if beyond else SIDEWAYS[0] < turn < SIDEWAYS[1]
+    return any(k is not d and k.card != "back" and (whole or k.confidence > d.confidence)
+               and turned(k) and _index_gap(d, k) < TURNED for k, whole in kept)
 
 
 def _turn_between(a: np.ndarray, b: np.ndarray) -> float:
@@ -1207,6 +1221,17 @@ def _turn_between(a: np.ndarray, b: np.ndarray) -> float:
 
 #: two outlines sharing more than this of their union lie over one card's print
 SAME_PRINT = 0.6
+
+
+def _disputed(j: int, kept: Sequence[tuple[Detection, bool]], rough: set[int] | frozenset[int] = frozenset()) -> bool:
+    """Whether suited card ``kept[j]`` has its print read surely (:data:`INDEX_SURE`) as another
+    card of its suit by a guess ranked after it (not a ``rough`` one): over one print two indices
+    disagree, and either may be the one misread."""
+    k = kept[j][0]
+    return suited(k.card) and any(
+        not whole and id(d) not in rough and suited(d.card) and d.card != k.card and d.card[-1] == k.card[-1]
+        and d.confidence >= INDEX_SURE and _in_common(d.corners, k.corners) > SAME_PRINT
+        for d, whole in kept[j + 1:])
 
 
 def _in_common(a: np.ndarray, b: np.ndarray) -> float:
@@ -1618,8 +1643,12 @@ def _opened(mask: np.ndarray, parts: list[np.ndarray]) -> np.ndarray:
     pixels as opening by the disc itself, in a third less time (a rectangle is taken row and
     column apart; a disc pixel by pixel). Eroding by a union is the least of the erosions, and
     dilating by it the most of the dilations."""
-    eroded = np.minimum.reduce([cv2.erode(mask, r) for r in parts])
-    out: np.ndarray = np.maximum.reduce([cv2.dilate(eroded, r) for r in parts])
+    eroded = cv2.erode(mask, parts[0])
+    for r in parts[1:]:
+        eroded = cv2.min(eroded, cv2.erode(mask, r))  # pairwise: no stack of every erosion
+    out = cv2.dilate(eroded, parts[0])
+    for r in parts[1:]:
+        out = cv2.max(out, cv2.dilate(eroded, r))
     return out
 
 

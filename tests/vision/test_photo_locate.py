@@ -29,9 +29,11 @@ from vision.recognize import (
     Detection,
     Pyramid,
     _disc_parts,
+    _disputed,
     _faint_index,
     _grey_median,
     _in_view_first,
+    _index_centres,
     _index_gap,
     _index_turned,
     _on_border,
@@ -791,9 +793,9 @@ def test_a_corner_index_too_faint_to_read_shows_once_its_contrast_is_stretched(c
 
 def test_a_guess_mostly_beyond_the_photo_by_a_card_s_index_reads_it_turned() -> None:
     """The sharpened 3D_6: a guess sideways and mostly beyond the photo's left edge, its corner
-    on the three's own index, read that index as a 10D at 0.98. A guess in view (rows of cards
-    laid head to foot touch corners), beyond the edge but far from any index, or not turned from
-    the card (a fan cut off by the photo) is not that."""
+    on the three's own index, read that index as a 10D at 0.98. In view, a guess sideways is that
+    too, but not one head to foot (rows of cards laid so touch corners); nor is a guess beyond the
+    edge but far from any index, or not turned from the card (a fan cut off by the photo)."""
     h, w = 640, 480
     three = Detection("3D", 0.99, np.array([[176, 96], [355, 174], [253, 525], [31, 447]], np.float32))
     ten = Detection("10D", 0.98, np.array([[190, 135], [128, 400], [-241, 314], [-179, 49]], np.float32))
@@ -803,7 +805,13 @@ def test_a_guess_mostly_beyond_the_photo_by_a_card_s_index_reads_it_turned() -> 
     assert not _index_turned(ten, [(Detection("3D", 0.9, three.corners), False), (ten, False)], h, w)
     right = np.array([300, 0], np.float32)  # both moved right, in a wider photo: the guess in view
     moved = [(Detection("3D", 0.99, three.corners + right), True), (Detection("10D", 0.98, ten.corners + right), False)]
-    assert not _index_turned(moved[1][0], moved, h, 900)
+    assert _index_turned(moved[1][0], moved, h, 900)
+    # head to foot in view: turned half round about the three's index, the guess's far index on it
+    lower = Detection("3D", 0.99, moved[0][0].corners + np.float32([0, 300]))
+    mid = _index_centres(lower.corners)[0]
+    foot = Detection("10D", 0.98, 2 * mid - lower.corners)
+    assert _index_gap(foot, lower) < 0.25
+    assert not _index_turned(foot, [(lower, True), (foot, False)], 1000, 900)
     far = Detection("10D", 0.98, ten.corners + np.array([0, 300], np.float32))
     assert not _index_turned(far, [(three, True), (far, False)], h, w)
     # a card of a fan cut off by the photo lies beside the next, its index by the next one's
@@ -811,6 +819,22 @@ def test_a_guess_mostly_beyond_the_photo_by_a_card_s_index_reads_it_turned() -> 
     fanned = Detection("4D", 0.98, three.corners + 0.2 * (three.corners[1] - three.corners[0]))
     assert not _index_turned(fanned, [(three, True), (fanned, False)], h, 200)
     assert _index_gap(fanned, three) < 0.25
+
+
+def test_a_card_read_from_its_index_alone_is_disputed_by_a_sure_guess_over_its_print() -> None:
+    """3C_9 turned 60 degrees: a loose outline's index alone read the three as a 5C at 0.98, and
+    an outline a little off it read the 3C at 0.94. Over one print, the two indices disagree:
+    the surer is disputed. Not by a guess of another suit, an unsure one, a rough one, or one
+    over another print."""
+    five = Detection("5C", 0.98, np.array([[302, 241], [510, 221], [538, 513], [329, 532]], np.float32))
+    three = Detection("3C", 0.94, np.array([[302, 271], [489, 224], [554, 484], [368, 531]], np.float32))
+    assert _disputed(0, [(five, False), (three, False)])
+    assert not _disputed(1, [(five, False), (three, False)])  # only a guess ranked after disputes
+    assert not _disputed(0, [(five, False), (three, True)])  # a whole outline is no guess
+    assert not _disputed(0, [(five, False), (three, False)], {id(three)})
+    for other in (Detection("3H", 0.94, three.corners), Detection("3C", 0.9, three.corners),
+                  Detection("3C", 0.94, three.corners + np.float32([250, 0]))):
+        assert not _disputed(0, [(five, False), (other, False)])
 
 
 def _skewed_photo(card: str, seed: int) -> np.ndarray:
