@@ -1035,6 +1035,8 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     # loose outline's 3C, its whole card read as nothing, read as a 5C at 0.98)
     later |= {id(k) for j, (k, _kw) in enumerate(kept) if id(k) in by_index and _disputed(j, kept, rough)}
     later |= {id(d) for d, whole in kept if not whole and _index_turned(d, kept, h, w)}
+    asked = [d for d, whole in kept if not whole and d.card != "back" and id(d) not in later and d.confidence > DOUBT]
+    later |= {id(d) for d, no in zip(asked, _mark_denied(classifier, image, seen_marks, asked, colourless), strict=True) if no}
     # ranked and kept: now the doubts wait for are applied, and a black card read from its index
     # alone needs the suit network's word
     kept = [(Detection(d.card, min(d.confidence, DOUBT), d.corners) if id(d) in later else d, whole)
@@ -1232,6 +1234,53 @@ def _disputed(j: int, kept: Sequence[tuple[Detection, bool]], rough: set[int] | 
         not whole and id(d) not in rough and suited(d.card) and d.card != k.card and d.card[-1] == k.card[-1]
         and d.confidence >= INDEX_SURE and _in_common(d.corners, k.corners) > SAME_PRINT
         for d, whole in kept[j + 1:])
+
+
+#: the mark reader denies a guess's reading when it reads the index there as another card this
+#: surely and the guess's card (or rank, in a photo with no colour) under MARK_DENIES[1]
+MARK_DENIES = (0.8, 0.05)
+
+
+def _mark_denied(classifier: CardClassifier, image: np.ndarray, marks: Sequence[IndexMark],
+                 guesses: Sequence[Detection], colourless: bool) -> list[bool]:
+    """For each guess (a card read from outlines guessed round its index), whether the mark
+    reader, which reads the index at a finder's mark whichever way round it lies, surely reads
+    another card (:data:`MARK_DENIES`) at every mark nearest one of the guess's index middles
+    (within :data:`NEAR_MARK` of its width; at least one): an index read sideways by an outline
+    across its card. One mark denying is not enough: guesses at two cards may share it."""
+    reader = mark_reader_for(classifier) if marks else None
+    if reader is None or not guesses:
+        return [False] * len(guesses)
+    near: list[list[int]] = []  # for each guess, the marks nearest its index middles
+    for d in guesses:
+        reach = NEAR_MARK * float(np.linalg.norm(d.corners[1] - d.corners[0]))
+        picked = []
+        for c in _index_centres(d.corners):
+            gap, i = min((math.hypot(m.x - float(c[0]), m.y - float(c[1])), i) for i, m in enumerate(marks))
+            if gap <= reach and i not in picked:
+                picked.append(i)
+        near.append(picked)
+    asked = sorted({i for picked in near for i in picked})
+    if not asked:
+        return [False] * len(guesses)
+    probs = dict(zip(asked, reader.probabilities(image, [marks[i] for i in asked]), strict=True))
+    return [bool(picked) and all(_denies(probs[i], d.card, colourless) for i in picked)
+            for d, picked in zip(guesses, near, strict=True)]
+
+
+def _denies(p: np.ndarray, card: str, colourless: bool) -> bool:
+    """Whether the mark reader's probabilities ``p`` (over :data:`LABELS`) surely give another
+    card than ``card`` (:data:`MARK_DENIES`); with no colour, another rank than a suited card's."""
+    ranks = colourless and suited(card)
+
+    def key(lab: str) -> str:
+        return lab[:-1] if ranks and suited(lab) else lab
+    sums: dict[str, float] = {}
+    for lab, v in zip(LABELS, p, strict=True):
+        sums[key(lab)] = sums.get(key(lab), 0.0) + float(v)
+    mine = sums.pop(key(card), 0.0)
+    sums.pop(UNKNOWN, None)
+    return mine < MARK_DENIES[1] and max(sums.values(), default=0.0) >= MARK_DENIES[0]
 
 
 def _in_common(a: np.ndarray, b: np.ndarray) -> float:

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from vision.api import CARD_MM, Prediction
-from vision.classify import OnnxCardClassifier, load_default_classifier
+from vision.classify import LABELS, OnnxCardClassifier, load_default_classifier
 from vision.doubt import DOUBT
 from vision.finder import IndexMark, finder_for
 from vision.images import at_megapixels
@@ -28,6 +28,7 @@ from vision.model_input import stretched
 from vision.recognize import (
     Detection,
     Pyramid,
+    _denies,
     _disc_parts,
     _disputed,
     _faint_index,
@@ -835,6 +836,24 @@ def test_a_card_read_from_its_index_alone_is_disputed_by_a_sure_guess_over_its_p
     for other in (Detection("3H", 0.94, three.corners), Detection("3C", 0.9, three.corners),
                   Detection("3C", 0.94, three.corners + np.float32([250, 0]))):
         assert not _disputed(0, [(five, False), (other, False)])
+
+
+def test_the_mark_reader_denies_a_reading_only_when_it_surely_reads_another_card() -> None:
+    """The mark reader sees an index whichever way round it lies: another card read there at 0.8
+    or more, and the guess's card under 0.05, denies the guess. In a photo without colour the
+    ranks are compared, suits pooled."""
+    def probs(**say: float) -> np.ndarray:
+        p = np.zeros(len(LABELS), np.float32)
+        for label, v in say.items():
+            p[LABELS.index(label)] = v
+        return p
+    assert _denies(probs(**{"6C": 0.85, "QC": 0.01}), "QC", False)
+    assert not _denies(probs(**{"6C": 0.85, "QC": 0.1}), "QC", False)
+    assert not _denies(probs(**{"6C": 0.7, "unknown": 0.3}), "QC", False)
+    assert not _denies(probs(unknown=0.95), "QC", False)
+    grey_queen = probs(QD=0.49, QC=0.26, QS=0.08, unknown=0.17)
+    assert _denies(grey_queen, "7D", True) and not _denies(grey_queen, "7D", False)
+    assert not _denies(grey_queen, "QH", True)  # the rank it reads, in another suit
 
 
 def _skewed_photo(card: str, seed: int) -> np.ndarray:
