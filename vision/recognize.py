@@ -1035,6 +1035,8 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     # loose outline's 3C, its whole card read as nothing, read as a 5C at 0.98)
     later |= {id(k) for j, (k, _kw) in enumerate(kept) if id(k) in by_index and _disputed(j, kept, rough)}
     later |= {id(d) for d, whole in kept if not whole and _index_turned(d, kept, h, w)}
+    # a guess read surely where the mark reader, which sees an index any way round, surely reads
+    # another card: its outline runs across the card and reads the index sideways
     asked = [d for d, whole in kept if not whole and d.card != "back" and id(d) not in later and d.confidence > DOUBT]
     later |= {id(d) for d, no in zip(asked, _mark_denied(classifier, image, seen_marks, asked, colourless), strict=True) if no}
     # ranked and kept: now the doubts wait for are applied, and a black card read from its index
