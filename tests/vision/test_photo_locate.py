@@ -37,6 +37,8 @@ from vision.recognize import (
     _index_centres,
     _index_gap,
     _index_turned,
+    _mark_denied,
+    _marks,
     _on_border,
     _on_darker,
     _opened,
@@ -854,6 +856,19 @@ def test_the_mark_reader_denies_a_reading_only_when_it_surely_reads_another_card
     grey_queen = probs(QD=0.49, QC=0.26, QS=0.08, unknown=0.17)
     assert _denies(grey_queen, "7D", True) and not _denies(grey_queen, "7D", False)
     assert not _denies(grey_queen, "QH", True)  # the rank it reads, in another suit
+
+
+@pytest.mark.parametrize(("card", "seed"), [("KS", 3), ("4D", 4)])
+def test_a_guess_turned_across_a_card_is_denied_by_the_mark_reader(card: str, seed: int) -> None:
+    """A rendered card: the mark reader reads its index at the finder's mark. A guess outlined a
+    quarter turn across the card, its index middle on the card's, read as a QC, is denied; the
+    card's own outline read as the card is not."""
+    clf = load_default_classifier()
+    image, quad = _filling(card, seed, 0.3, False)
+    mid = _index_centres(quad)[0]
+    across = (quad - mid) @ np.array([[0, 1], [-1, 0]], np.float32) + mid
+    guesses = [Detection(card, 0.97, quad), Detection("QC", 0.97, across)]
+    assert _mark_denied(clf, image, _marks(clf, image), guesses, False) == [False, True]
 
 
 def _skewed_photo(card: str, seed: int) -> np.ndarray:
