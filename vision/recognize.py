@@ -39,7 +39,7 @@ import cv2
 import numpy as np
 
 from vision.api import CARD_MM, UNKNOWN, CardClassifier, Prediction
-from vision.classify import LABELS, OnnxCardClassifier
+from vision.classify import LABELS, OnnxCardClassifier, by_rank, rank_groups
 from vision.doubt import COLOURLESS, DOUBT, INDEX_SAYS, colour_strength, doubted, held, suited
 from vision.finder import IndexMark, finder_for, mark_reader_for
 from vision.grey import SUITS as GREY_SUITS
@@ -1238,6 +1238,8 @@ def _disputed(j: int, kept: Sequence[tuple[Detection, bool]], rough: set[int] | 
         for d, whole in kept[j + 1:])
 
 
+#: :func:`vision.classify.rank_groups` of :data:`LABELS`
+RANK_GROUPS = rank_groups(LABELS)
 #: the mark reader denies a guess's reading when it reads the index there as another card this
 #: surely and the guess's card (or rank, in a photo with no colour) under MARK_DENIES[1]
 MARK_DENIES = (0.8, 0.05)
@@ -1250,18 +1252,16 @@ def _mark_denied(classifier: CardClassifier, image: np.ndarray, marks: Sequence[
     another card (:data:`MARK_DENIES`) at every mark nearest one of the guess's index middles
     (within :data:`NEAR_MARK` of its width; at least one): an index read sideways by an outline
     across its card. One mark denying is not enough: guesses at two cards may share it."""
-    reader = mark_reader_for(classifier) if marks else None
-    if reader is None or not guesses:
+    points = _points(marks)
+    reader = mark_reader_for(classifier) if points is not None else None
+    if reader is None or points is None or not guesses:
         return [False] * len(guesses)
-    near: list[list[int]] = []  # for each guess, the marks nearest its index middles
-    for d in guesses:
-        reach = NEAR_MARK * float(np.linalg.norm(d.corners[1] - d.corners[0]))
-        picked = []
-        for c in _index_centres(d.corners):
-            gap, i = min((math.hypot(m.x - float(c[0]), m.y - float(c[1])), i) for i, m in enumerate(marks))
-            if gap <= reach and i not in picked:
-                picked.append(i)
-        near.append(picked)
+    qs = np.asarray([d.corners for d in guesses], np.float32).reshape(-1, 4, 2)
+    reach = NEAR_MARK * np.hypot(*(qs[:, 1] - qs[:, 0]).T)
+    # for each guess, the marks nearest its two index middles, those within reach
+    gaps = [np.hypot(mid[:, None, 0] - points[None, :, 0], mid[:, None, 1] - points[None, :, 1])
+            for mid in _index_middles(qs)]
+    near = [sorted({int(g[j].argmin()) for g in gaps if g[j].min() <= reach[j]}) for j in range(len(qs))]
     asked = sorted({i for picked in near for i in picked})
     if not asked:
         return [False] * len(guesses)
@@ -1272,17 +1272,14 @@ def _mark_denied(classifier: CardClassifier, image: np.ndarray, marks: Sequence[
 
 def _denies(p: np.ndarray, card: str, colourless: bool) -> bool:
     """Whether the mark reader's probabilities ``p`` (over :data:`LABELS`) surely give another
-    card than ``card`` (:data:`MARK_DENIES`); with no colour, another rank than a suited card's."""
-    ranks = colourless and suited(card)
-
-    def key(lab: str) -> str:
-        return lab[:-1] if ranks and suited(lab) else lab
-    sums: dict[str, float] = {}
-    for lab, v in zip(LABELS, p, strict=True):
-        sums[key(lab)] = sums.get(key(lab), 0.0) + float(v)
-    mine = sums.pop(key(card), 0.0)
-    sums.pop(UNKNOWN, None)
-    return mine < MARK_DENIES[1] and max(sums.values(), default=0.0) >= MARK_DENIES[0]
+    card than ``card`` (:data:`MARK_DENIES`); with no colour, another rank than a suited card's
+    (:func:`vision.classify.by_rank`)."""
+    pooled = colourless and suited(card)
+    if pooled:
+        p = by_rank(p, RANK_GROUPS)
+    mine = [i for i, lab in enumerate(LABELS) if lab == card or (pooled and suited(lab) and lab[:-1] == card[:-1])]
+    others = np.delete(p, mine + [LABELS.index(UNKNOWN)])
+    return float(p[mine].sum()) < MARK_DENIES[1] and float(others.max(initial=0.0)) >= MARK_DENIES[0]
 
 
 def _in_common(a: np.ndarray, b: np.ndarray) -> float:

@@ -293,12 +293,16 @@ def test_a_webcam_sized_photo_is_read_right_or_not_surely(name: str, card: str) 
         assert d.card == card or d.confidence <= DOUBT, (name, d.card, d.confidence)
 
 
-def _slanted(image: np.ndarray, narrow: float = 0.15) -> np.ndarray:
-    """``image`` as a phone held at a slant would take it: its top ``narrow`` of the width
-    narrower at either side, the edges filled from the photo's own."""
+def _slanted(image: np.ndarray, narrow: float = 0.15, *, far: str = "top") -> np.ndarray:
+    """``image`` as a phone held at a slant would take it: its ``far`` side ("top" or "left")
+    shorter by ``narrow`` of its length at either end, the edges filled from the photo's own."""
     h, w = image.shape[:2]
     was = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
-    now = np.array([[narrow * w, 0], [(1 - narrow) * w, 0], [w, h], [0, h]], np.float32)
+    now = was.copy()
+    if far == "top":
+        now[0, 0], now[1, 0] = narrow * w, (1 - narrow) * w
+    else:
+        now[0, 1], now[3, 1] = narrow * h, (1 - narrow) * h
     return cv2.warpPerspective(image, cv2.getPerspectiveTransform(was, now), (w, h), borderMode=cv2.BORDER_REPLICATE)
 
 
@@ -475,21 +479,12 @@ def test_a_turned_photo_s_index_misread_by_a_guess_is_not_sure(name: str, degree
     assert all(d.card in cards or d.confidence <= DOUBT for d in found), listed
 
 
-def _left_far(image: np.ndarray, narrow: float = 0.15) -> np.ndarray:
-    """``image`` as a phone held turned to the left would take it: its left side ``narrow`` of
-    the height shorter at either end, the edges filled from the photo's own."""
-    h, w = image.shape[:2]
-    was = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
-    now = np.array([[0, narrow * h], [w, 0], [w, h], [0, (1 - narrow) * h]], np.float32)
-    return cv2.warpPerspective(image, cv2.getPerspectiveTransform(was, now), (w, h), borderMode=cv2.BORDER_REPLICATE)
-
-
 @pytest.mark.skipif(not REAL.is_dir(), reason="the development photos are not on this machine")
 def test_an_index_the_mark_reader_surely_reads_as_another_card_is_not_sure() -> None:
     """3H_6 seen from its left: a guess a little turned from the three read its index as a 5H at
     0.975, sharing just under 0.6 of the outlines' union with it. The mark reader, which reads
     the index at the finder's mark whichever way round, reads the three there."""
-    found = recognize(_left_far(cv2.imread(str(REAL / "3H_6.jpg"))), load_default_classifier())
+    found = recognize(_slanted(cv2.imread(str(REAL / "3H_6.jpg")), far="left"), load_default_classifier())
     listed = [(d.card, round(d.confidence, 3)) for d in found]
     assert found and found[0].card == "3H", listed
     assert all(d.card == "3H" or d.confidence <= DOUBT for d in found), listed
