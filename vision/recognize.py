@@ -97,10 +97,16 @@ def _lighter_than_around(grey: np.ndarray) -> np.ndarray:
     return cv2.compare(grey.astype(np.float32), LIGHTER_AROUND * np.maximum(around, 1.0), cv2.CMP_GT)
 
 
-def _masks(img: np.ndarray, grey: np.ndarray, *, lighter: bool = False) -> list[np.ndarray]:
+def _masks(img: np.ndarray, grey: np.ndarray, *, lighter: bool = False,
+           known: list[np.ndarray] | None = None) -> list[np.ndarray]:
     """Binary masks of card-like regions (``grey``: ``img`` in grey); with ``lighter`` also where
     the image is lighter than around it (for a photo of one card: among several cards, that
-    mask's blobs would set the size of the cards sought)."""
+    mask's blobs would set the size of the cards sought). ``known``: this function's masks of
+    ``img`` without ``lighter``, made already (recognize's, handed to its one-card search)."""
+    if known is not None:
+        if not lighter:
+            return known
+        return known[:_LIGHTER_AT] + [_cleaned(_lighter_than_around(grey))] + known[_LIGHTER_AT:]
     _h, s, v = cv2.split(cv2.cvtColor(img, cv2.COLOR_BGR2HSV))
     white = cv2.GaussianBlur(cv2.subtract(v, s), (5, 5), 0)  # bright and grey; bytes saturate at 0
     masks = []
@@ -134,12 +140,17 @@ def _masks(img: np.ndarray, grey: np.ndarray, *, lighter: bool = False) -> list[
         filled = np.zeros_like(edges)
         cv2.drawContours(filled, contours, -1, 255, -1)
         masks.append(cv2.erode(filled, np.ones((3, 3), np.uint8)))
-    out = []
+    return [_cleaned(m) for m in masks]
+
+
+#: where :func:`_masks` puts the mask of what is lighter than around it, when asked for
+_LIGHTER_AT = 5
+
+
+def _cleaned(mask: np.ndarray) -> np.ndarray:
+    """``mask`` opened and closed by a 5x5 square: specks off, pinholes filled."""
     k = np.ones((5, 5), np.uint8)
-    for m in masks:
-        m = cv2.morphologyEx(m, cv2.MORPH_OPEN, k)
-        out.append(cv2.morphologyEx(m, cv2.MORPH_CLOSE, k))
-    return out
+    return cv2.morphologyEx(cv2.morphologyEx(mask, cv2.MORPH_OPEN, k), cv2.MORPH_CLOSE, k)
 
 
 def _upright(quad: np.ndarray) -> np.ndarray:
@@ -455,17 +466,19 @@ def candidates(img: np.ndarray) -> list[np.ndarray]:
     return _candidates(img, cv2.cvtColor(img, cv2.COLOR_BGR2GRAY))[0]
 
 
-def _candidates(img: np.ndarray, grey: np.ndarray) -> tuple[list[np.ndarray], int, list[float]]:
+def _candidates(img: np.ndarray, grey: np.ndarray, masks: list[np.ndarray] | None = None
+                ) -> tuple[list[np.ndarray], int, list[float]]:
     """The quads, how many of them (at the front) are whole card outlines, and the heights a
     card most likely has in the photo (those of the whole cards, or else the commonest lengths
-    of the outlines' edges); ``grey``: ``img`` in grey."""
+    of the outlines' edges); ``grey``: ``img`` in grey; ``masks``: :func:`_masks` of ``img``,
+    if made already."""
     h, w = img.shape[:2]
     min_area = 0.0015 * h * w
     singles: list[np.ndarray] = []
     others: list[np.ndarray] = []
     card_like: list[np.ndarray] = []
     pale: np.ndarray | None = None  # made when first needed
-    for m in _masks(img, grey):
+    for m in _masks(img, grey) if masks is None else masks:
         contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         contours = sorted(contours, key=cv2.contourArea, reverse=True)[:12]
         for c in contours:
@@ -856,7 +869,8 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     marks = _points(seen_marks)
     small, scale = downscaled(image, work)
     small_grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-    quads, n_single, card_h = _candidates(small, small_grey)
+    masks = _masks(small, small_grey)
+    quads, n_single, card_h = _candidates(small, small_grey, masks)
     # the photo's own frame is a whole card outline too (a card that fills the photo), taken
     # only when its corner index shows the card it reads
     quads, n_single = [frame_quad(*small.shape[:2])] + quads, n_single + 1
@@ -1051,7 +1065,7 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     # no colour in the photo: suits by shape, and none sure; else a suit its shape denies is not sure
     cards = (_greyed if colourless else _shapes_agree)(classifier, source, cards, [whole for _d, whole in kept])
     return (cards + _marked_cards(classifier, image, seen_marks, cards, min_confidence), n_sure, seen_marks,
-            Shrunk(small, scale, colourless))
+            Shrunk(small, scale, colourless, masks))
 
 
 def _greyed(classifier: CardClassifier, source: Pyramid, found: list[Detection],
@@ -1624,13 +1638,14 @@ def _large_quads(mask: np.ndarray, min_area: float, out: list[np.ndarray],
 
 
 def card_outlines(img: np.ndarray, min_share: float = 0.01, *, grabcut: bool | None = None,
-                  squashed: list[np.ndarray] | None = None) -> list[np.ndarray]:
+                  squashed: list[np.ndarray] | None = None, masks: list[np.ndarray] | None = None) -> list[np.ndarray]:
     """Outlines (upright-ordered quads, ``img`` pixels) of a card that fills at least
     ``min_share`` of an image meant to show one card: a loose crop or a photo of one card on
     any background. GrabCut separates the card from its surroundings when nothing else finds an
     outline (``grabcut=None``) or never (``False``); ``True`` gives GrabCut's outline only.
     Best supported by the image's edges first; empty if no card outline stands out. Nearly
-    square outlines (:func:`_squashed_card`) are added to ``squashed`` if given, never returned."""
+    square outlines (:func:`_squashed_card`) are added to ``squashed`` if given, never returned.
+    ``masks``: :func:`_masks` of ``img`` made already (taken when ``img`` is worked on as it is)."""
     h, w = img.shape[:2]
     scale = min(1.0, _ONE_WORK / max(h, w))
     small = cv2.resize(img, (max(1, int(w * scale)), max(1, int(h * scale))), interpolation=cv2.INTER_AREA) \
@@ -1640,7 +1655,7 @@ def card_outlines(img: np.ndarray, min_share: float = 0.01, *, grabcut: bool | N
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     quads: list[np.ndarray] = []
     if grabcut is not True:
-        masks = _masks(small, grey, lighter=True)
+        masks = _masks(small, grey, lighter=True, known=masks if small is img else None)
         found: list[np.ndarray] | None = None if squashed is None else []
         for m in masks:
             _large_quads(m, min_area, quads, found)
@@ -1978,11 +1993,12 @@ def read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
 
 @dataclass(frozen=True)
 class Shrunk:
-    """A photo shrunk by :func:`vision.locate.downscaled`: the copy, the factor, and whether the
-    copy shows no colour (:data:`vision.doubt.COLOURLESS`)."""
+    """A photo shrunk by :func:`vision.locate.downscaled`: the copy, the factor, whether the
+    copy shows no colour (:data:`vision.doubt.COLOURLESS`), and its :func:`_masks` if made."""
     image: np.ndarray
     scale: float
     colourless: bool
+    masks: list[np.ndarray] | None = None
 
 
 def _one_card(image: np.ndarray, classifier: CardClassifier, *, others: bool, shrunk: Shrunk | None = None) -> Detection:
@@ -1994,7 +2010,7 @@ def _one_card(image: np.ndarray, classifier: CardClassifier, *, others: bool, sh
         small, scale = downscaled(image)
         shrunk = Shrunk(small, scale, colour_strength(small) < COLOURLESS)
     small, scale = shrunk.image, shrunk.scale
-    d = _small_held(_read_card(small, classifier, others, shrunk.colourless))
+    d = _small_held(_read_card(small, classifier, others, shrunk.colourless, shrunk.masks))
     if scale == 1.0:
         return d
     return Detection(d.card, d.confidence, d.corners / scale)
@@ -2291,11 +2307,12 @@ def _best_outline(quads: list[np.ndarray], reads: list[tuple[Prediction, bool, P
     return best, best_key, best_shows
 
 
-def _read_card(image: np.ndarray, classifier: CardClassifier, others: bool, colourless: bool) -> Detection:
+def _read_card(image: np.ndarray, classifier: CardClassifier, others: bool, colourless: bool,
+               masks: list[np.ndarray] | None) -> Detection:
     h, w = image.shape[:2]
     whole = frame_quad(h, w)
     squashed: list[np.ndarray] = []
-    outlines = card_outlines(image, grabcut=False, squashed=squashed)
+    outlines = card_outlines(image, grabcut=False, squashed=squashed, masks=masks)
     # GrabCut's outline when nothing else outlines the card (then not run a second time below)
     grabbed = not outlines
     # last, the outlines of a card that looks square (a squashed photo): read both ways round
