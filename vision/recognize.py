@@ -1065,7 +1065,7 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     # no colour in the photo: suits by shape, and none sure; else a suit its shape denies is not sure
     cards = (_greyed if colourless else _shapes_agree)(classifier, source, cards, [whole for _d, whole in kept])
     return (cards + _marked_cards(classifier, image, seen_marks, cards, min_confidence), n_sure, seen_marks,
-            Shrunk(small, scale, colourless, masks))
+            Shrunk(small, scale, colourless, masks, seen_marks if small is image else None))
 
 
 def _greyed(classifier: CardClassifier, source: Pyramid, found: list[Detection],
@@ -1994,11 +1994,13 @@ def read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
 @dataclass(frozen=True)
 class Shrunk:
     """A photo shrunk by :func:`vision.locate.downscaled`: the copy, the factor, whether the
-    copy shows no colour (:data:`vision.doubt.COLOURLESS`), and its :func:`_masks` if made."""
+    copy shows no colour (:data:`vision.doubt.COLOURLESS`), and, if recognize worked them out
+    already, the copy's :func:`_masks` and the index finder's marks on it (:func:`_marks`)."""
     image: np.ndarray
     scale: float
     colourless: bool
     masks: list[np.ndarray] | None = None
+    marks: list[IndexMark] | None = None
 
 
 def _one_card(image: np.ndarray, classifier: CardClassifier, *, others: bool, shrunk: Shrunk | None = None) -> Detection:
@@ -2009,8 +2011,8 @@ def _one_card(image: np.ndarray, classifier: CardClassifier, *, others: bool, sh
     if shrunk is None or shrunk.scale != min(1.0, shrunk_size(image.shape, PHOTO_LONG_SIDE)[1]):
         small, scale = downscaled(image)
         shrunk = Shrunk(small, scale, colour_strength(small) < COLOURLESS)
-    small, scale = shrunk.image, shrunk.scale
-    d = _small_held(_read_card(small, classifier, others, shrunk.colourless, shrunk.masks))
+    scale = shrunk.scale
+    d = _small_held(_read_card(shrunk, classifier, others))
     if scale == 1.0:
         return d
     return Detection(d.card, d.confidence, d.corners / scale)
@@ -2173,19 +2175,21 @@ def _surer(card: str, confidence: float, best: Detection | None) -> bool:
 
 
 def _read_by_marks(classifier: CardClassifier, image: np.ndarray, grey: np.ndarray, pyramid: Pyramid,
-                   colourless: bool, tally: list[tuple[Prediction, np.ndarray]] | None = None) -> Detection | None:
+                   colourless: bool, tally: list[tuple[Prediction, np.ndarray]] | None = None,
+                   seen: list[IndexMark] | None = None) -> Detection | None:
     """The surest reading of an outline guessed from the card's printed marks
     (:func:`ink_outlines`, a nearly square one both ways round) whose corner index shows the card
     read, held below sure (a guessed outline fits a card seen at a slant badly) unless the guess
     moved onto the card's edges (:func:`_snapped`) reads the same card with its corner showing
     it. Only outlines with an index corner near a mark of the index finder are read (if it marks
     anything), as only a corner showing the card lets a reading stand. ``grey``: ``image`` in grey;
-    every outline's reading and the outline are added to ``tally`` if given."""
+    every outline's reading and the outline are added to ``tally`` if given; ``seen``: the
+    finder's marks on ``image``, if found already."""
     ink = _ink(image)
     inked = ink_outlines(image, ink)
     inked += [t for q in inked for t in _quarter_turns(q)]
     paired = pair_outlines(image, ink)
-    marks = _points(_marks(classifier, image)) if inked or paired else None
+    marks = _points(_marks(classifier, image) if seen is None else seen) if inked or paired else None
     inked = [q for q, near in zip(inked, _near_marks(inked, marks), strict=True) if near]
     if paired and _index_reader(classifier) is not None:  # read whole only where an index shows
         near = _near_ways(paired, marks)
@@ -2307,12 +2311,12 @@ def _best_outline(quads: list[np.ndarray], reads: list[tuple[Prediction, bool, P
     return best, best_key, best_shows
 
 
-def _read_card(image: np.ndarray, classifier: CardClassifier, others: bool, colourless: bool,
-               masks: list[np.ndarray] | None) -> Detection:
+def _read_card(shrunk: Shrunk, classifier: CardClassifier, others: bool) -> Detection:
+    image, colourless = shrunk.image, shrunk.colourless
     h, w = image.shape[:2]
     whole = frame_quad(h, w)
     squashed: list[np.ndarray] = []
-    outlines = card_outlines(image, grabcut=False, squashed=squashed, masks=masks)
+    outlines = card_outlines(image, grabcut=False, squashed=squashed, masks=shrunk.masks)
     # GrabCut's outline when nothing else outlines the card (then not run a second time below)
     grabbed = not outlines
     # last, the outlines of a card that looks square (a squashed photo): read both ways round
@@ -2334,7 +2338,7 @@ def _read_card(image: np.ndarray, classifier: CardClassifier, others: bool, colo
     if best is not None and best.card not in BLANKS and not best_shows and best.confidence <= DOUBT:
         # a face read unsurely by an outline whose corner shows no index of it: the outline may
         # be the card's wrong part; a guess from the marks whose index shows its card is surer
-        marked, marks_read = _read_by_marks(classifier, image, grey, pyramid, colourless, tally), True
+        marked, marks_read = _read_by_marks(classifier, image, grey, pyramid, colourless, tally, shrunk.marks), True
         if marked is not None and marked.card != best.card:
             best = marked
     if best is None or best.confidence < WEAK or (best.card in BLANKS and best.confidence <= DOUBT):
@@ -2354,7 +2358,7 @@ def _read_card(image: np.ndarray, classifier: CardClassifier, others: bool, colo
         # (a face whose index shows it outranks a back or joker not surely one)
         if best is None or best.confidence < WEAK or best.card in BLANKS:
             if not marks_read:
-                marked = _read_by_marks(classifier, image, grey, pyramid, colourless, tally)
+                marked = _read_by_marks(classifier, image, grey, pyramid, colourless, tally, shrunk.marks)
             if marked is not None and (best is None or best.card in BLANKS or _surer(marked.card, marked.confidence, best)):
                 best = marked
         found = recognize(image, classifier) if others and (best is None or best.confidence <= DOUBT) else []
