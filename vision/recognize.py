@@ -2107,10 +2107,14 @@ def _turn_squarish(classifier: CardClassifier, image: Pyramid, quads: list[np.nd
                    reads: list[tuple[Prediction, bool, Prediction | None]], colourless: bool,
                    moved: bool = True) -> None:
     """Reads each outline after the first (the photo's own frame) that is nearly square
-    (:data:`SQUARISH`) turned a quarter as well, and keeps in ``quads`` and ``reads`` the way
-    whose corner shows the card read, or else the surer card."""
+    (:data:`SQUARISH`) turned a quarter either way as well, and keeps in ``quads`` and ``reads``
+    the way whose corner shows the card read, or else the surer card. Both quarters: the two
+    index corners of one card may read two cards unsurely (6H_10 seen squashed: an 8H at 0.67
+    at one, a 6H at 0.69 at the other), and only the corner that agrees with the whole card
+    lets it stand."""
     _keep_better(classifier, image, quads, reads, colourless,
-                 {i: turned for i in range(1, len(quads)) if (turned := _quarter_turns(quads[i]))}, moved=moved)
+                 {i: turned + [np.roll(turned[0], -2, axis=0)] for i in range(1, len(quads))
+                  if (turned := _quarter_turns(quads[i]))}, moved=moved)
 
 
 #: a court's printed frame is this much smaller than its card, across and down (about)
