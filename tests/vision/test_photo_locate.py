@@ -39,6 +39,7 @@ from vision.recognize import (
     _index_turned,
     _mark_denied,
     _marks,
+    _masks,
     _on_border,
     _on_darker,
     _opened,
@@ -551,6 +552,17 @@ def test_a_card_in_a_photo_squashed_until_it_looks_square_is_found_and_read(card
     assert d.card == card, (d.card, d.confidence)
     err = min(np.abs(d.corners - np.roll(quad, k, axis=0)).max() for k in range(4))
     assert err < 15, err
+
+
+@pytest.mark.parametrize("seed", [1, 6])
+def test_the_one_card_search_given_recognize_s_masks_outlines_what_it_would_alone(seed: int) -> None:
+    # recognize hands its masks of the copy to the one-card search, which adds its own one
+    img = _squashed("QS", seed, 66.0)[0]
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    alone = _masks(img, grey, lighter=True)
+    given = _masks(img, grey, lighter=True, known=_masks(img, grey))
+    assert len(given) == len(alone) and all(np.array_equal(a, b) for a, b in zip(alone, given, strict=True))
+    assert [q.tolist() for q in card_outlines(img, masks=_masks(img, grey))] == [q.tolist() for q in card_outlines(img)]
 
 
 @pytest.mark.parametrize(("card", "seed", "turn"), [("QS", 6, 66.0), ("6S", 1, 62.0), ("9C", 3, 68.0)])
