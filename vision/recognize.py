@@ -791,13 +791,15 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
     # once instead of by every crop
     work, source_img, to_source = _WORK, image, 1.0
     if max(image.shape[:2]) > _WORK:
-        probe, _s, twice = downscaled_and_twice(image, _WORK)
+        probe, probe_scale, twice = downscaled_and_twice(image, _WORK)
         if soft(probe):
             # a large photo without the detail of its size is worked on, and its cards cut, at the
             # size of its detail: more pixels only outline more smooth shapes, give crops no
-            # sharper, and make a small card's pixels many enough to be sure
+            # sharper, and make a small card's pixels many enough to be sure; the probe halved
+            # is that size, averaged already (no second pass over the large photo)
             work = _WORK // 2
-            source_img, to_source = downscaled(image, work)
+            source_img, half = downscaled(probe, work)
+            to_source = probe_scale * half
         else:
             # the probe's first step is that copy when it has its size
             source_img, to_source = downscaled(image, 2 * _WORK, step=twice)

@@ -488,3 +488,15 @@ def test_an_index_the_mark_reader_surely_reads_as_another_card_is_not_sure() -> 
     listed = [(d.card, round(d.confidence, 3)) for d in found]
     assert found and found[0].card == "3H", listed
     assert all(d.card == "3H" or d.confidence <= DOUBT for d in found), listed
+
+
+@pytest.mark.skipif(not REAL.is_dir(), reason="the development photos are not on this machine")
+@pytest.mark.parametrize(("name", "card"), [("3D_6", "3D"), ("6D_11", "6D")])
+def test_a_soft_photo_enlarged_to_a_phone_s_size_is_read_from_its_averaged_copy(name: str, card: str) -> None:
+    """Enlarged to 12 megapixels, these read a 5D (white on white) and a 6C while the working copy
+    was shrunk from the photo a second time; worked on at half the averaged probe, each reads its
+    own card first."""
+    image = cv2.imread(str(REAL / f"{name}.jpg"))
+    assert image is not None, name
+    found = recognize(at_megapixels(image, PHONE_SIZE), load_default_classifier())
+    assert found and found[0].card == card, (name, [(d.card, d.confidence) for d in found])
