@@ -254,7 +254,8 @@ def test_set_up_a_game_that_is_not_pegged(table: tuple[str, Any], page: Any) -> 
     assert page.locator("#pegboard").is_hidden()
     assert page.locator("#score-table th").all_inner_texts() == ["", "Cy", "Di", "Ed"]
     assert page.locator("#score-table tfoot td").all_inner_texts() == ["Total", "0", "0", "0"]
-    assert page.locator("#pair-open").inner_text() == "Paired"  # a new table: seats are chosen again
+    # a new table: seats are chosen again (the phone's own state comes a moment after the view)
+    page.wait_for_selector("#pair-open:text-is('Paired')", timeout=WAIT_MS)
     assert page.locator("#this-mat").get_attribute("href") == "/api/mat/ohhell/3.pdf"
     assert fits_the_phone(page)
     shot(page, "ohhell")
