@@ -97,16 +97,27 @@ def _lighter_than_around(grey: np.ndarray) -> np.ndarray:
     return cv2.compare(grey.astype(np.float32), LIGHTER_AROUND * np.maximum(around, 1.0), cv2.CMP_GT)
 
 
-def _masks(img: np.ndarray, grey: np.ndarray, *, lighter: bool = False,
-           known: list[np.ndarray] | None = None) -> list[np.ndarray]:
+def _masks(img: np.ndarray, grey: np.ndarray, *, lighter: bool = False) -> list[np.ndarray]:
     """Binary masks of card-like regions (``grey``: ``img`` in grey); with ``lighter`` also where
-    the image is lighter than around it (for a photo of one card: among several cards, that
-    mask's blobs would set the size of the cards sought). ``known``: this function's masks of
-    ``img`` without ``lighter``, made already (recognize's, handed to its one-card search)."""
-    if known is not None:
-        if not lighter:
-            return known
-        return known[:_LIGHTER_AT] + [_cleaned(_lighter_than_around(grey))] + known[_LIGHTER_AT:]
+    the image is lighter than around it (:func:`_with_lighter`)."""
+    masks = _plain_masks(img, grey)
+    return _with_lighter(masks, grey) if lighter else masks
+
+
+#: where :func:`_with_lighter` puts the mask of what is lighter than around it
+_LIGHTER_AT = 5
+
+
+def _with_lighter(masks: list[np.ndarray], grey: np.ndarray) -> list[np.ndarray]:
+    """``masks`` (:func:`_masks` of an image, ``grey`` in grey) with the mask of where it is
+    lighter than around it among them (for a photo of one card: among several cards, that mask's
+    blobs would set the size of the cards sought)."""
+    return masks[:_LIGHTER_AT] + [_cleaned(_lighter_than_around(grey))] + masks[_LIGHTER_AT:]
+
+
+def _plain_masks(img: np.ndarray, grey: np.ndarray) -> list[np.ndarray]:
+    """:func:`_masks` without the lighter-than-around one: by colour, by distance from the
+    table's colour, and by filled edges."""
     _h, s, v = cv2.split(cv2.cvtColor(img, cv2.COLOR_BGR2HSV))
     white = cv2.GaussianBlur(cv2.subtract(v, s), (5, 5), 0)  # bright and grey; bytes saturate at 0
     masks = []
@@ -129,8 +140,6 @@ def _masks(img: np.ndarray, grey: np.ndarray, *, lighter: bool = False,
     dist = np.clip(dist * (255.0 / max(1.0, float(np.percentile(dist, 99.5)))), 0, 255).astype(np.uint8)
     _, m3 = cv2.threshold(dist, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     masks.append(m3)
-    if lighter:
-        masks.append(_lighter_than_around(grey))
     grey = cv2.GaussianBlur(grey, (5, 5), 0)
     med = whole_median(grey)
     for lo, hi in ((max(8, 0.3 * med), min(255, max(30, 0.8 * med))), (6, 18)):
@@ -141,10 +150,6 @@ def _masks(img: np.ndarray, grey: np.ndarray, *, lighter: bool = False,
         cv2.drawContours(filled, contours, -1, 255, -1)
         masks.append(cv2.erode(filled, np.ones((3, 3), np.uint8)))
     return [_cleaned(m) for m in masks]
-
-
-#: where :func:`_masks` puts the mask of what is lighter than around it, when asked for
-_LIGHTER_AT = 5
 
 
 def _cleaned(mask: np.ndarray) -> np.ndarray:
@@ -1657,7 +1662,7 @@ def card_outlines(img: np.ndarray, min_share: float = 0.01, *, grabcut: bool | N
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     quads: list[np.ndarray] = []
     if grabcut is not True:
-        masks = _masks(small, grey, lighter=True, known=masks if small is img else None)
+        masks = _with_lighter(masks, grey) if masks is not None and small is img else _masks(small, grey, lighter=True)
         found: list[np.ndarray] | None = None if squashed is None else []
         for m in masks:
             _large_quads(m, min_area, quads, found)
@@ -2072,10 +2077,13 @@ def _confirmed(d: Detection, classifier: CardClassifier, image: Pyramid, colourl
 SQUARISH = 1.25
 
 
-def _quarter_turns(quad: np.ndarray) -> list[np.ndarray]:
-    """``quad`` turned a quarter (its next side taken as the top) if it is nearly square
-    (:data:`SQUARISH`), else nothing: which of its sides is the card's top is not plain."""
-    return [np.roll(quad, -1, axis=0)] if sides_ratio(quad) < SQUARISH else []
+def _quarter_turns(quad: np.ndarray, *, either: bool = False) -> list[np.ndarray]:
+    """``quad`` turned a quarter (its next side taken as the top; with ``either``, its previous
+    side too) if it is nearly square (:data:`SQUARISH`), else nothing: which of its sides is the
+    card's top is not plain."""
+    if sides_ratio(quad) >= SQUARISH:
+        return []
+    return [np.roll(quad, -1, axis=0)] + ([np.roll(quad, 1, axis=0)] if either else [])
 
 
 def _way_rank(read: tuple[Prediction, bool, Prediction | None]) -> tuple[bool, bool, float]:
@@ -2115,8 +2123,8 @@ def _turn_squarish(classifier: CardClassifier, image: Pyramid, quads: list[np.nd
     at one, a 6H at 0.69 at the other), and only the corner that agrees with the whole card
     lets it stand."""
     _keep_better(classifier, image, quads, reads, colourless,
-                 {i: turned + [np.roll(turned[0], -2, axis=0)] for i in range(1, len(quads))
-                  if (turned := _quarter_turns(quads[i]))}, moved=moved)
+                 {i: turned for i in range(1, len(quads)) if (turned := _quarter_turns(quads[i], either=True))},
+                 moved=moved)
 
 
 #: a court's printed frame is this much smaller than its card, across and down (about)

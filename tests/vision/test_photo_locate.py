@@ -47,6 +47,7 @@ from vision.recognize import (
     _read_warped,
     _single_cards,
     _skewed_corners,
+    _with_lighter,
     card_outlines,
     read_card,
     recognize,
@@ -560,7 +561,7 @@ def test_the_one_card_search_given_recognize_s_masks_outlines_what_it_would_alon
     img = _squashed("QS", seed, 66.0)[0]
     grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     alone = _masks(img, grey, lighter=True)
-    given = _masks(img, grey, lighter=True, known=_masks(img, grey))
+    given = _with_lighter(_masks(img, grey), grey)
     assert len(given) == len(alone) and all(np.array_equal(a, b) for a, b in zip(alone, given, strict=True))
     assert [q.tolist() for q in card_outlines(img, masks=_masks(img, grey))] == [q.tolist() for q in card_outlines(img)]
 
