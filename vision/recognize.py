@@ -816,14 +816,19 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
         # its marks; a card it reads at least as surely comes first, and stands for the readings
         # inside its outline (its print) or round it (the table round it). A photo without colour
         # in which two cards would be sure but for their suits shows more than one card: no search
-        lone = _one_card(source_img, classifier, others=False, shrunk=shrunk)  # the photo shrunk once only
+        # the photo shrunk once only; read stretched back only if it shows no face at all (a
+        # photo of several cards is not one card stretched)
+        lone = _one_card(source_img, classifier, others=False, shrunk=shrunk,
+                         restretch=all(d.card in BLANKS for d in found))
         # a reading inside its outline and under a quarter of its area (cards of one photo are
         # one size) is its print, and so is a back inside a face (a grey diamond's pip, a court's
         # frame read as one): neither outranks the card; a larger face inside it may be the card,
         # outlined in part
-        rivals = [d.confidence for d in found if not _print_of(d, lone)]
+        rivals = [d for d in found if not _print_of(d, lone)]
+        # an unsure back no surer than a face found is likelier a court's frame (as read_card holds)
         if lone.card != UNKNOWN and lone.confidence >= min_confidence and (include_backs or lone.card != "back") \
-                and lone.confidence >= max(rivals, default=0.0):
+                and lone.confidence >= max((d.confidence for d in rivals), default=0.0) \
+                and not (lone.card == "back" and lone.confidence <= DOUBT and any(d.card not in BLANKS for d in rivals)):
             kept = [lone] + [d for d in found if d.card != lone.card and not inside(d.corners, lone.corners)
                              and not inside(lone.corners, d.corners)]
             if len(kept) <= len(found):
@@ -2010,19 +2015,46 @@ class Shrunk:
     marks: list[IndexMark] | None = None
 
 
-def _one_card(image: np.ndarray, classifier: CardClassifier, *, others: bool, shrunk: Shrunk | None = None) -> Detection:
+def _one_card(image: np.ndarray, classifier: CardClassifier, *, others: bool, shrunk: Shrunk | None = None,
+              restretch: bool = True) -> Detection:
     """:func:`read_card`; ``others``: failing all else, the cards :func:`recognize` finds are read
     too (False when recognize itself asks); ``shrunk``: ``image`` shrunk already, taken if by the
-    factor this shrinks it (:data:`vision.locate.PHOTO_LONG_SIDE` long)."""
+    factor this shrinks it (:data:`vision.locate.PHOTO_LONG_SIDE` long); ``restretch``: if no
+    face is read, the photo is read stretched back too (:func:`_restretched`)."""
     # a soft large photo too: read smaller, soft photos were read no better (HISTORY, session 36)
     if shrunk is None or shrunk.scale != min(1.0, shrunk_size(image.shape, PHOTO_LONG_SIDE)[1]):
         small, scale = downscaled(image)
         shrunk = Shrunk(small, scale, colour_strength(small) < COLOURLESS)
     scale = shrunk.scale
     d = _small_held(_read_card(shrunk, classifier, others))
+    if restretch and d.card in (UNKNOWN, *BLANKS) and d.confidence <= DOUBT:
+        d = _restretched(shrunk, classifier, others) or d
     if scale == 1.0:
         return d
     return Detection(d.card, d.confidence, d.corners / scale)
+
+
+#: a photo may come stretched out of its aspect: a 4:3 photo saved square (one side 4/3 too long),
+#: or saved square and put back the wrong way round (16/9); (x, y) factors that undo each
+STRETCHES = ((4 / 3, 1.0), (16 / 9, 1.0), (1.0, 4 / 3), (1.0, 16 / 9))
+
+
+def _restretched(shrunk: Shrunk, classifier: CardClassifier, others: bool) -> Detection | None:
+    """When a photo of one card reads no face: the face its copies stretched back
+    (:data:`STRETCHES`) read most, as :func:`_most_read` weighs them (a card stretched out of
+    shape has no card-shaped outline, and its guessed outlines miss its corners), never sure
+    (its outline is a guess in a photo whose shape is in doubt); None if no face stands out.
+    ``corners`` in ``shrunk``'s pixels. Not tried where the index finder marks nothing: no
+    index shows that stretching could make readable (a photo of the table alone)."""
+    marks = shrunk.marks if shrunk.marks is not None else _marks(classifier, shrunk.image)
+    if not marks and _index_reader(classifier) is not None and finder_for(classifier) is not None:
+        return None
+    reads: list[tuple[Prediction, np.ndarray]] = []
+    for fx, fy in STRETCHES:
+        img = cv2.resize(shrunk.image, None, fx=fx, fy=fy, interpolation=cv2.INTER_LINEAR)
+        d = _small_held(_read_card(Shrunk(img, 1.0, shrunk.colourless), classifier, False))
+        reads.append((Prediction(d.card, d.confidence), d.corners / np.array([fx, fy], np.float32)))
+    return _most_read(reads, most=DOUBT)
 
 
 #: in a photo of one card, a back is sure only if its corner reads as a back at least this surely
@@ -2394,13 +2426,13 @@ def _read_card(shrunk: Shrunk, classifier: CardClassifier, others: bool) -> Dete
 MOST_READ = (0.5, 2.0, 0.5)
 
 
-def _most_read(reads: Sequence[tuple[Prediction, np.ndarray]]) -> Detection | None:
+def _most_read(reads: Sequence[tuple[Prediction, np.ndarray]], most: float = MOST_READ[2]) -> Detection | None:
     """The face that the outlines of a one-card photo read most (their confidences at
     :data:`MOST_READ` or more added up), when no outline reads a card alone: the guessed
     outlines of a card that fills the photo (its corners cut off) read it more often than
     anything else. None unless it outweighs any other face :data:`MOST_READ` times over; never
-    surer than :data:`MOST_READ`'s last."""
-    least, over, most = MOST_READ
+    surer than ``most`` (:data:`MOST_READ`'s last unless given)."""
+    least, over, _most = MOST_READ
     weight: dict[str, float] = {}
     surest: dict[str, tuple[float, np.ndarray]] = {}
     for p, q in reads:

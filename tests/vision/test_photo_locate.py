@@ -530,6 +530,60 @@ def test_a_card_seen_only_by_its_corner_is_sure_where_another_card_confirms_its_
     assert sorted((d.card, d.confidence > DOUBT) for d in pair) == [("7H", True), ("KS", True)], pair
 
 
+def _sleeved(card: str, seed: int, tilt: float) -> tuple[np.ndarray, np.ndarray]:
+    """A grey photo of a card in a clear sleeve (a pale sheet half again its size, crossed by
+    glare) on a table, turned ``tilt`` degrees, stored squashed across to 9/16 of its width (a
+    4:3 photo kept as 3:4): the card is a slanted parallelogram in a paler one."""
+    rng = np.random.default_rng(seed)
+    face = render_card(card, HELDOUT_DESIGN_SEEDS[seed % 8], px_per_mm=3.0, rng=rng, alpha=True)
+    h, w = 640, 853
+    canvas = background(h, w, rng).astype(np.float32) * 0.7
+
+    def laid(middle: tuple[float, float], cw: float, ch: float, deg: float) -> np.ndarray:
+        t = np.radians(deg)
+        rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]], np.float32)
+        corners = np.array([[-cw, -ch], [cw, -ch], [cw, ch], [-cw, ch]], np.float32) / 2
+        return (corners @ rot.T + np.array(middle, np.float32)).astype(np.float32)
+
+    sleeve = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(sleeve, laid((w / 2, h / 2), 63 * 4.5, 88 * 4.05, tilt + 6).astype(np.int32), 1)
+    paper = np.median(face[face[..., 3] > 0][:, :3], axis=0)
+    canvas[sleeve > 0] = 0.25 * canvas[sleeve > 0] + 0.71 * paper
+    quad = laid((w / 2 + 10, h / 2 + 10), 63 * 3.0, 88 * 3.0, tilt)
+    _paste_card(canvas, face, quad)
+    grey = cv2.cvtColor(np.clip(canvas, 0, 255).astype(np.uint8), cv2.COLOR_BGR2GRAY).astype(np.float32)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    glare = 70 * np.exp(-(((xx - 0.3 * yy - 20) % 170 - 85) / 5) ** 2) * sleeve
+    photo = cv2.resize(np.clip(0.9 * grey + glare, 0, 255).astype(np.uint8), (480, h), interpolation=cv2.INTER_AREA)
+    return camera(cv2.cvtColor(photo, cv2.COLOR_GRAY2BGR), rng, 0.2), quad * np.array([480 / w, 1], np.float32)
+
+
+def test_a_sleeved_card_in_a_photo_stretched_out_of_its_aspect_is_read_stretched_back() -> None:
+    """No outline of this nine reads a face (read as it is, the one-card search reads no card);
+    stretched back across by 16/9 it is read, never surely, by classify and recognize alike,
+    its corners given in the photo's own pixels."""
+    img, quad = _sleeved("9H", 2, 25.0)
+    clf = load_default_classifier()
+    d = read_card(img, clf)
+    assert (d.card, d.confidence <= DOUBT) == ("9H", True), (d.card, d.confidence)
+    middle = d.corners.mean(axis=0)
+    assert np.abs(middle - quad.mean(axis=0)).max() < 0.25 * 88 * 3.0, (middle, quad.mean(axis=0))
+    found = recognize(img, clf)
+    assert found and found[0].card == "9H" and found[0].confidence <= DOUBT, [(f.card, f.confidence) for f in found]
+
+
+@pytest.mark.parametrize("seed", [1, 4, 5])
+def test_a_photo_of_the_table_alone_is_not_read_stretched_into_a_card(seed: int) -> None:
+    """Where the index finder marks nothing, no stretched reading is tried, and no face is read."""
+    rng = np.random.default_rng(seed)
+    img = camera(background(640, 480, rng), rng, 0.2)
+    clf = load_default_classifier()
+    assert not _marks(clf, img)
+    d = read_card(img, clf)
+    assert d.card in ("unknown", "back") and d.confidence <= DOUBT, (d.card, d.confidence)
+    assert all(f.card in ("unknown", "back") for f in recognize(img, clf))
+
+
 def _squashed(card: str, seed: int, turn: float) -> tuple[np.ndarray, np.ndarray]:
     """A photo of a card turned ``turn`` degrees on a busy table, stored squashed across to
     9/16 of its width (a phone's 4:3 photo kept as 3:4): the card looks a rhombus, nearly square."""
