@@ -518,3 +518,19 @@ def test_a_photo_stretched_out_of_its_aspect_is_read_stretched_back_and_never_su
     found = recognize(image, clf)
     listed = [(f.card, round(f.confidence, 3)) for f in found]
     assert found and found[0].card == card and all(f.confidence <= DOUBT for f in found), (name, listed)
+
+
+@pytest.mark.skipif(not REAL.is_dir(), reason="the development photos are not on this machine")
+def test_an_ornate_ace_of_spades_stretched_tall_is_never_a_sure_club() -> None:
+    """mber_card7 stored 4/3 too tall (a wide photo kept at 4:3): the ornate ace of spades's index
+    reads AC at 0.92 and the suit network gives clubs only 0.36. A black card read from its index
+    alone stays sure only where the suit network leans to its suit; the other six stay sure."""
+    image = cv2.imread(str(REAL.parent / "scenes" / "mber_card7.jpg"))
+    assert image is not None
+    h, w = image.shape[:2]
+    tall = cv2.resize(image, (w, round(h * 4 / 3)), interpolation=cv2.INTER_LINEAR)
+    stored = cv2.imdecode(cv2.imencode(".jpg", tall, [cv2.IMWRITE_JPEG_QUALITY, 95])[1], cv2.IMREAD_COLOR)
+    found = recognize(stored, load_default_classifier())
+    listed = [(d.card, round(d.confidence, 3)) for d in found]
+    assert not [d for d in found if d.card == "AC" and d.confidence > DOUBT], listed
+    assert {"9D", "AH", "8C", "8S", "7S", "KH"} <= {d.card for d in found if d.confidence > DOUBT}, listed
