@@ -792,6 +792,13 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
     nothing is read surely is searched as a photo of one card too (:func:`read_card`'s search).
     A large photo is worked on at most :data:`_WORK` pixels long, or half that if it is
     :func:`vision.locate.soft` there."""
+    return _found(image, classifier, min_confidence, include_backs, restretch=True)
+
+
+def _found(image: np.ndarray, classifier: CardClassifier, min_confidence: float, include_backs: bool, *,
+           restretch: bool) -> list[Detection]:
+    """:func:`recognize`; ``restretch``: a photo read as one card that reads no face is read
+    stretched back too (False when the one-card search asks, as it does that itself)."""
     # cards are cut from a copy at most twice the locator's size: a 12-megapixel photo is shrunk
     # once instead of by every crop
     work, source_img, to_source = _WORK, image, 1.0
@@ -819,7 +826,7 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
         # the photo shrunk once only; read stretched back only if it shows no face at all (a
         # photo of several cards is not one card stretched)
         lone = _one_card(source_img, classifier, others=False, shrunk=shrunk,
-                         restretch=all(d.card in BLANKS for d in found))
+                         restretch=restretch and all(d.card in BLANKS for d in found))
         # a reading inside its outline and under a quarter of its area (cards of one photo are
         # one size) is its print, and so is a back inside a face (a grey diamond's pip, a court's
         # frame read as one): neither outranks the card; a larger face inside it may be the card,
@@ -2028,7 +2035,7 @@ def _one_card(image: np.ndarray, classifier: CardClassifier, *, others: bool, sh
     scale = shrunk.scale
     d = _small_held(_read_card(shrunk, classifier, others))
     if restretch and d.card in (UNKNOWN, *BLANKS) and d.confidence <= DOUBT:
-        d = _restretched(shrunk, classifier, others) or d
+        d = _restretched(shrunk, classifier) or d
     if scale == 1.0:
         return d
     return Detection(d.card, d.confidence, d.corners / scale)
@@ -2039,7 +2046,7 @@ def _one_card(image: np.ndarray, classifier: CardClassifier, *, others: bool, sh
 STRETCHES = ((4 / 3, 1.0), (16 / 9, 1.0), (1.0, 4 / 3), (1.0, 16 / 9))
 
 
-def _restretched(shrunk: Shrunk, classifier: CardClassifier, others: bool) -> Detection | None:
+def _restretched(shrunk: Shrunk, classifier: CardClassifier) -> Detection | None:
     """When a photo of one card reads no face: the face its copies stretched back
     (:data:`STRETCHES`) read most, as :func:`_most_read` weighs them (a card stretched out of
     shape has no card-shaped outline, and its guessed outlines miss its corners), never sure
@@ -2407,7 +2414,8 @@ def _read_card(shrunk: Shrunk, classifier: CardClassifier, others: bool) -> Dete
                 marked = _read_by_marks(classifier, image, grey, pyramid, colourless, tally, shrunk.marks)
             if marked is not None and (best is None or best.card in BLANKS or _surer(marked.card, marked.confidence, best)):
                 best = marked
-        found = recognize(image, classifier) if others and (best is None or best.confidence <= DOUBT) else []
+        found = _found(image, classifier, 0.5, True, restretch=False) \
+            if others and (best is None or best.confidence <= DOUBT) else []
         if found and _surer(found[0].card, found[0].confidence, best):
             best = _confirmed(found[0], classifier, pyramid, colourless)
     if best is None:
@@ -2432,7 +2440,7 @@ def _most_read(reads: Sequence[tuple[Prediction, np.ndarray]], most: float = MOS
     outlines of a card that fills the photo (its corners cut off) read it more often than
     anything else. None unless it outweighs any other face :data:`MOST_READ` times over; never
     surer than ``most`` (:data:`MOST_READ`'s last unless given)."""
-    least, over, _most = MOST_READ
+    least, over = MOST_READ[:2]
     weight: dict[str, float] = {}
     surest: dict[str, tuple[float, np.ndarray]] = {}
     for p, q in reads:
