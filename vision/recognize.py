@@ -41,7 +41,7 @@ import numpy as np
 from vision.api import CARD_MM, UNKNOWN, CardClassifier, Prediction
 from vision.classify import LABELS, OnnxCardClassifier, by_rank, rank_groups
 from vision.doubt import COLOURLESS, DOUBT, INDEX_SAYS, colour_strength, doubted, held, suited
-from vision.finder import IndexMark, finder_for, mark_reader_for
+from vision.finder import IndexFinder, IndexMark, finder_for, mark_reader_for
 from vision.grey import SUITS as GREY_SUITS
 from vision.grey import grey_suits_for, shape_denies
 from vision.images import counted_median, whole_median
@@ -97,13 +97,6 @@ def _lighter_than_around(grey: np.ndarray) -> np.ndarray:
     return cv2.compare(grey.astype(np.float32), LIGHTER_AROUND * np.maximum(around, 1.0), cv2.CMP_GT)
 
 
-def _masks(img: np.ndarray, grey: np.ndarray, *, lighter: bool = False) -> list[np.ndarray]:
-    """Binary masks of card-like regions (``grey``: ``img`` in grey); with ``lighter`` also where
-    the image is lighter than around it (:func:`_with_lighter`)."""
-    masks = _plain_masks(img, grey)
-    return _with_lighter(masks, grey) if lighter else masks
-
-
 #: where :func:`_with_lighter` puts the mask of what is lighter than around it
 _LIGHTER_AT = 5
 
@@ -115,9 +108,10 @@ def _with_lighter(masks: list[np.ndarray], grey: np.ndarray) -> list[np.ndarray]
     return masks[:_LIGHTER_AT] + [_cleaned(_lighter_than_around(grey))] + masks[_LIGHTER_AT:]
 
 
-def _plain_masks(img: np.ndarray, grey: np.ndarray) -> list[np.ndarray]:
-    """:func:`_masks` without the lighter-than-around one: by colour, by distance from the
-    table's colour, and by filled edges."""
+def _masks(img: np.ndarray, grey: np.ndarray, *, lighter: bool = False) -> list[np.ndarray]:
+    """Binary masks of card-like regions (``grey``: ``img`` in grey): by colour, by distance from
+    the table's colour, and by filled edges; with ``lighter`` also where the image is lighter than
+    around it (:func:`_with_lighter`)."""
     _h, s, v = cv2.split(cv2.cvtColor(img, cv2.COLOR_BGR2HSV))
     white = cv2.GaussianBlur(cv2.subtract(v, s), (5, 5), 0)  # bright and grey; bytes saturate at 0
     masks = []
@@ -140,16 +134,17 @@ def _plain_masks(img: np.ndarray, grey: np.ndarray) -> list[np.ndarray]:
     dist = np.clip(dist * (255.0 / max(1.0, float(np.percentile(dist, 99.5)))), 0, 255).astype(np.uint8)
     _, m3 = cv2.threshold(dist, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     masks.append(m3)
-    grey = cv2.GaussianBlur(grey, (5, 5), 0)
-    med = whole_median(grey)
+    smooth = cv2.GaussianBlur(grey, (5, 5), 0)
+    med = whole_median(smooth)
     for lo, hi in ((max(8, 0.3 * med), min(255, max(30, 0.8 * med))), (6, 18)):
-        edges = cv2.Canny(grey, int(lo), int(hi))
+        edges = cv2.Canny(smooth, int(lo), int(hi))
         edges = cv2.morphologyEx(cv2.dilate(edges, np.ones((3, 3), np.uint8)), cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
         contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         filled = np.zeros_like(edges)
         cv2.drawContours(filled, contours, -1, 255, -1)
         masks.append(cv2.erode(filled, np.ones((3, 3), np.uint8)))
-    return [_cleaned(m) for m in masks]
+    masks = [_cleaned(m) for m in masks]
+    return _with_lighter(masks, grey) if lighter else masks
 
 
 def _cleaned(mask: np.ndarray) -> np.ndarray:
@@ -792,11 +787,11 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
     nothing is read surely is searched as a photo of one card too (:func:`read_card`'s search).
     A large photo is worked on at most :data:`_WORK` pixels long, or half that if it is
     :func:`vision.locate.soft` there."""
-    return _found(image, classifier, min_confidence, include_backs, restretch=True)
+    return _found(image, classifier, min_confidence=min_confidence, include_backs=include_backs, restretch=True)
 
 
-def _found(image: np.ndarray, classifier: CardClassifier, min_confidence: float, include_backs: bool, *,
-           restretch: bool) -> list[Detection]:
+def _found(image: np.ndarray, classifier: CardClassifier, *, min_confidence: float = 0.5,
+           include_backs: bool = True, restretch: bool) -> list[Detection]:
     """:func:`recognize`; ``restretch``: a photo read as one card that reads no face is read
     stretched back too (False when the one-card search asks, as it does that itself)."""
     # cards are cut from a copy at most twice the locator's size: a 12-megapixel photo is shrunk
@@ -827,15 +822,7 @@ def _found(image: np.ndarray, classifier: CardClassifier, min_confidence: float,
         # photo of several cards is not one card stretched)
         lone = _one_card(source_img, classifier, others=False, shrunk=shrunk,
                          restretch=restretch and all(d.card in BLANKS for d in found))
-        # a reading inside its outline and under a quarter of its area (cards of one photo are
-        # one size) is its print, and so is a back inside a face (a grey diamond's pip, a court's
-        # frame read as one): neither outranks the card; a larger face inside it may be the card,
-        # outlined in part
-        rivals = [d for d in found if not _print_of(d, lone)]
-        # an unsure back no surer than a face found is likelier a court's frame (as read_card holds)
-        if lone.card != UNKNOWN and lone.confidence >= min_confidence and (include_backs or lone.card != "back") \
-                and lone.confidence >= max((d.confidence for d in rivals), default=0.0) \
-                and not (lone.card == "back" and lone.confidence <= DOUBT and any(d.card not in BLANKS for d in rivals)):
+        if _lone_stands(lone, found, min_confidence, include_backs):
             kept = [lone] + [d for d in found if d.card != lone.card and not inside(d.corners, lone.corners)
                              and not inside(lone.corners, d.corners)]
             if len(kept) <= len(found):
@@ -847,6 +834,21 @@ def _found(image: np.ndarray, classifier: CardClassifier, min_confidence: float,
     if to_source == 1.0:
         return found
     return [Detection(d.card, d.confidence, d.corners / to_source) for d in found]
+
+
+def _lone_stands(lone: Detection, found: Sequence[Detection], min_confidence: float, include_backs: bool) -> bool:
+    """Whether the one-card search's reading ``lone`` comes before what recognize ``found``: at
+    least as sure as every reading but its print (inside its outline and under a quarter of its
+    area, as cards of one photo are one size; or a back inside a face, a grey diamond's pip or a
+    court's frame read as one; a larger face inside it may be the card, outlined in part), and
+    not an unsure back where a face is found as surely (likelier a court's frame, as
+    :func:`read_card` holds)."""
+    if lone.card == UNKNOWN or lone.confidence < min_confidence or (lone.card == "back" and not include_backs):
+        return False
+    rivals = [d for d in found if not _print_of(d, lone)]
+    if lone.card == "back" and lone.confidence <= DOUBT and any(d.card not in BLANKS for d in rivals):
+        return False
+    return lone.confidence >= max((d.confidence for d in rivals), default=0.0)
 
 
 #: a reading inside a card's outline and under this share of its area is the card's print
@@ -1337,10 +1339,13 @@ def _marks(classifier: CardClassifier, image: np.ndarray) -> list[IndexMark]:
     """Where the index finder beside ``classifier``'s model marks index middles in ``image``;
     none without a finder (then no hypothesis is passed over), and none while decks are enrolled:
     it knows French indices, as the index network does, and is not asked then."""
-    if _index_reader(classifier) is None:
-        return []
-    finder = finder_for(classifier)
+    finder = _finder(classifier)
     return [] if finder is None else finder.find(image)
+
+
+def _finder(classifier: CardClassifier) -> IndexFinder | None:
+    """The index finder to ask for ``classifier``'s model (see :func:`_marks`), if any."""
+    return finder_for(classifier) if _index_reader(classifier) is not None else None
 
 
 def _marked_cards(classifier: CardClassifier, image: np.ndarray, marks: Sequence[IndexMark],
@@ -1674,7 +1679,7 @@ def card_outlines(img: np.ndarray, min_share: float = 0.01, *, grabcut: bool | N
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     quads: list[np.ndarray] = []
     if grabcut is not True:
-        masks = _with_lighter(masks, grey) if masks is not None and small is img else _masks(small, grey, lighter=True)
+        masks = _with_lighter(masks if masks is not None and small is img else _masks(small, grey), grey)
         found: list[np.ndarray] | None = None if squashed is None else []
         for m in masks:
             _large_quads(m, min_area, quads, found)
@@ -2054,7 +2059,7 @@ def _restretched(shrunk: Shrunk, classifier: CardClassifier) -> Detection | None
     ``corners`` in ``shrunk``'s pixels. Not tried where the index finder marks nothing: no
     index shows that stretching could make readable (a photo of the table alone)."""
     marks = shrunk.marks if shrunk.marks is not None else _marks(classifier, shrunk.image)
-    if not marks and _index_reader(classifier) is not None and finder_for(classifier) is not None:
+    if not marks and _finder(classifier) is not None:
         return None
     reads: list[tuple[Prediction, np.ndarray]] = []
     for fx, fy in STRETCHES:
@@ -2414,8 +2419,7 @@ def _read_card(shrunk: Shrunk, classifier: CardClassifier, others: bool) -> Dete
                 marked = _read_by_marks(classifier, image, grey, pyramid, colourless, tally, shrunk.marks)
             if marked is not None and (best is None or best.card in BLANKS or _surer(marked.card, marked.confidence, best)):
                 best = marked
-        found = _found(image, classifier, 0.5, True, restretch=False) \
-            if others and (best is None or best.confidence <= DOUBT) else []
+        found = _found(image, classifier, restretch=False) if others and (best is None or best.confidence <= DOUBT) else []
         if found and _surer(found[0].card, found[0].confidence, best):
             best = _confirmed(found[0], classifier, pyramid, colourless)
     if best is None:

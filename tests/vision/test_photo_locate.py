@@ -538,18 +538,11 @@ def _sleeved(card: str, seed: int, tilt: float) -> tuple[np.ndarray, np.ndarray]
     face = render_card(card, HELDOUT_DESIGN_SEEDS[seed % 8], px_per_mm=3.0, rng=rng, alpha=True)
     h, w = 640, 853
     canvas = background(h, w, rng).astype(np.float32) * 0.7
-
-    def laid(middle: tuple[float, float], cw: float, ch: float, deg: float) -> np.ndarray:
-        t = np.radians(deg)
-        rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]], np.float32)
-        corners = np.array([[-cw, -ch], [cw, -ch], [cw, ch], [-cw, ch]], np.float32) / 2
-        return (corners @ rot.T + np.array(middle, np.float32)).astype(np.float32)
-
     sleeve = np.zeros((h, w), np.uint8)
-    cv2.fillConvexPoly(sleeve, laid((w / 2, h / 2), 63 * 4.5, 88 * 4.05, tilt + 6).astype(np.int32), 1)
+    cv2.fillConvexPoly(sleeve, _turned_card((w / 2, h / 2), tilt + 6, size=(63 * 4.5, 88 * 4.05)).astype(np.int32), 1)
     paper = np.median(face[face[..., 3] > 0][:, :3], axis=0)
     canvas[sleeve > 0] = 0.25 * canvas[sleeve > 0] + 0.71 * paper
-    quad = laid((w / 2 + 10, h / 2 + 10), 63 * 3.0, 88 * 3.0, tilt)
+    quad = _turned_card((w / 2 + 10, h / 2 + 10), tilt)
     _paste_card(canvas, face, quad)
     grey = cv2.cvtColor(np.clip(canvas, 0, 255).astype(np.uint8), cv2.COLOR_BGR2GRAY).astype(np.float32)
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
@@ -737,9 +730,10 @@ def test_a_large_photo_enlarged_from_a_small_one_is_read_at_the_size_of_its_deta
         assert err < 0.1 * max(small.shape), (card, err)
 
 
-def _turned_card(middle: tuple[float, float], degrees: float) -> np.ndarray:
-    """The outline of a card rendered at 3 px/mm, its middle at ``middle``, turned ``degrees``."""
-    cw, ch = CARD_MM[0] * 3.0, CARD_MM[1] * 3.0
+def _turned_card(middle: tuple[float, float], degrees: float, size: tuple[float, float] | None = None) -> np.ndarray:
+    """The outline of a card rendered at 3 px/mm (or of a rectangle ``size`` pixels across and
+    down), its middle at ``middle``, turned ``degrees``."""
+    cw, ch = size or (CARD_MM[0] * 3.0, CARD_MM[1] * 3.0)
     a = np.radians(degrees)
     turn = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
     return (np.array([[-cw, -ch], [cw, -ch], [cw, ch], [-cw, ch]]) / 2 @ turn.T + middle).astype(np.float32)
