@@ -115,14 +115,18 @@ MARK_READER_FILE = "cards_mark.onnx"
 MARK_PATCH = 48
 #: ... spanning this many times the longer side of the mark's box: the index and a little round it
 MARK_SIDE = 1.5
+#: the wide mark reader (``cards_mark_wide.onnx``) sees a square WIDE_MARK_PATCH pixels a side
+#: spanning WIDE_MARK_SIDE times the mark's box: the whole index when the finder marks its rank
+#: or its suit alone
+WIDE_MARK_FILE, WIDE_MARK_PATCH, WIDE_MARK_SIDE = "cards_mark_wide.onnx", 64, 2.25
 
 
-def mark_patch(image: np.ndarray, x: float, y: float, side: float, quarter: int = 0) -> np.ndarray:
-    """The square of ``side`` pixels of ``image`` round (``x``, ``y``) sampled to
-    :data:`MARK_PATCH` pixels a side (BGR uint8), turned so that its strongest straight lines (a
-    card's edges, an index's strokes) run across and down, then ``quarter`` quarter turns
-    anticlockwise; the photo's edge pixels repeat beyond it. So a mark reader sees an index one of
-    four ways round whatever the card's angle in the photo."""
+def mark_patch(image: np.ndarray, x: float, y: float, side: float, quarter: int = 0, size: int = MARK_PATCH) -> np.ndarray:
+    """The square of ``side`` pixels of ``image`` round (``x``, ``y``) sampled to ``size`` pixels a
+    side (BGR uint8), turned so that its strongest straight lines (a card's edges, an index's
+    strokes) run across and down, then ``quarter`` quarter turns anticlockwise; the photo's edge
+    pixels repeat beyond it. So a mark reader sees an index one of four ways round whatever the
+    card's angle in the photo."""
     n = max(2, round(side * 1.5))  # room for the turn's corners
     x0, y0 = round(x - n / 2), round(y - n / 2)
     h, w = image.shape[:2]
@@ -130,11 +134,11 @@ def mark_patch(image: np.ndarray, x: float, y: float, side: float, quarter: int 
     if pad:
         image = cv2.copyMakeBorder(image, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
         x0, y0 = x0 + pad, y0 + pad
-    q = round(MARK_PATCH * 1.5)
+    q = round(size * 1.5)
     window = cv2.resize(image[y0:y0 + n, x0:x0 + n], (q, q), interpolation=cv2.INTER_AREA if n > q else cv2.INTER_LINEAR)
-    turn = square_turn(window[(q - MARK_PATCH) // 2:(q + MARK_PATCH) // 2, (q - MARK_PATCH) // 2:(q + MARK_PATCH) // 2])
-    to = cv2.getRotationMatrix2D((q / 2, q / 2), turn + 90 * quarter, 1.0) - np.array([[0, 0, (q - MARK_PATCH) / 2]] * 2)
-    return cv2.warpAffine(window, to, (MARK_PATCH, MARK_PATCH), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    turn = square_turn(window[(q - size) // 2:(q + size) // 2, (q - size) // 2:(q + size) // 2])
+    to = cv2.getRotationMatrix2D((q / 2, q / 2), turn + 90 * quarter, 1.0) - np.array([[0, 0, (q - size) / 2]] * 2)
+    return cv2.warpAffine(window, to, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
 def square_turn(patch: np.ndarray) -> float:
@@ -150,18 +154,24 @@ def square_turn(patch: np.ndarray) -> float:
 
 class MarkReader:
     """The network that reads the card whose index lies at a finder's mark, loaded from ``path``
-    (an ONNX file taking patches ``[N, 3, 48, 48]``, BGR in 0..1, any way round, and giving a
-    logit for each of the classifier's labels; ``unknown``: no index there)."""
+    (an ONNX file taking square patches ``[N, 3, size, size]``, BGR in 0..1, any way round, and
+    giving a logit for each of the classifier's labels; ``unknown``: no index there); each patch
+    spans ``side`` times the longer side of the mark's box (:func:`mark_patch`)."""
 
-    def __init__(self, path: Path, threads: int = 1) -> None:
+    def __init__(self, path: Path, threads: int = 1, side: float = MARK_SIDE) -> None:
         self.session = side_session(path, "a mark reader", threads)
         self.input = self.session.get_inputs()[0].name
+        size = self.session.get_inputs()[0].shape[-1]
+        #: the patch's side in pixels, as the network's file gives it
+        self.size = size if isinstance(size, int) else MARK_PATCH
+        self.side = side
 
     def probabilities(self, image: np.ndarray, marks: Sequence[IndexMark]) -> NDArray[np.float32]:
         """For each mark, the probability of each label (``[len(marks), labels]``)."""
         if not marks:
             return np.zeros((0, 0), np.float32)
-        patches = np.stack([mark_patch(image, m.x, m.y, MARK_SIDE * max(m.width, m.height)) for m in marks])
+        patches = np.stack([mark_patch(image, m.x, m.y, self.side * max(m.width, m.height), size=self.size)
+                            for m in marks])
         logits = np.asarray(self.session.run(None, {self.input: to_tensor(patches)})[0], np.float32)
         e = np.exp(logits - logits.max(axis=1, keepdims=True))
         out: NDArray[np.float32] = e / e.sum(axis=1, keepdims=True)
@@ -172,3 +182,13 @@ def mark_reader_for(classifier: CardClassifier) -> MarkReader | None:
     """The mark reader beside ``classifier``'s model (named by ``mark_model`` in its
     ``cards.json``), loaded once; None without one."""
     return side_network(classifier, "mark_model", "a mark reader", MarkReader)
+
+
+def _wide_reader(path: Path) -> MarkReader:
+    return MarkReader(path, side=WIDE_MARK_SIDE)
+
+
+def wide_mark_reader_for(classifier: CardClassifier) -> MarkReader | None:
+    """The wide mark reader beside ``classifier``'s model (``wide_mark_model`` in its
+    ``cards.json``; patches of :data:`WIDE_MARK_SIDE`), loaded once; None without one."""
+    return side_network(classifier, "wide_mark_model", "a wide mark reader", _wide_reader)

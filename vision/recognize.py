@@ -41,7 +41,7 @@ import numpy as np
 from vision.api import CARD_MM, UNKNOWN, CardClassifier, Prediction
 from vision.classify import LABELS, OnnxCardClassifier, by_rank, rank_groups
 from vision.doubt import COLOURLESS, DOUBT, INDEX_SAYS, colour_strength, doubted, held, suited
-from vision.finder import IndexFinder, IndexMark, finder_for, mark_reader_for
+from vision.finder import IndexFinder, IndexMark, finder_for, mark_reader_for, wide_mark_reader_for
 from vision.grey import SUITS as GREY_SUITS
 from vision.grey import grey_suits_for, shape_denies
 from vision.images import counted_median, whole_median
@@ -1352,8 +1352,10 @@ def _marked_cards(classifier: CardClassifier, image: np.ndarray, marks: Sequence
                   found: Sequence[Detection], min_confidence: float) -> list[Detection]:
     """The cards read by the mark reader from the finder's marks that lie on no card of ``found``
     (an index whose card shows no outline: cut off by the photo's edge, under others, washed out),
-    each card once, read at :data:`MARK_READ` or more and never sure: nothing but its index shows
-    it (none when ``min_confidence`` asks for more than that). Its corners are those of the mark's box."""
+    each card once, read at :data:`MARK_READ` or more, or so by the wide mark reader when the
+    mark reader's likeliest card is the same (:data:`WIDE_AGREES`); never sure: nothing but its
+    index shows it (none when ``min_confidence`` asks for more than that). Its corners are those
+    of the mark's box."""
     reader = mark_reader_for(classifier) if marks and min(MARK_READ, DOUBT) >= min_confidence else None
     if reader is None:
         return []
@@ -1363,14 +1365,30 @@ def _marked_cards(classifier: CardClassifier, image: np.ndarray, marks: Sequence
     probs = reader.probabilities(image, lone)
     taken = {d.card for d in found}
     out: list[Detection] = []
-    for j in np.argsort(-probs.max(axis=1)):
-        k = int(np.argmax(probs[j]))
-        card, conf = LABELS[k], float(probs[j, k])
-        if conf < MARK_READ or card in (UNKNOWN, "back") or card in taken:
-            continue
-        taken.add(card)
-        out.append(Detection(card, min(conf, DOUBT), lone[j].box()))
+
+    def take(p: np.ndarray, agrees: np.ndarray | None = None) -> None:
+        for j in np.argsort(-p.max(axis=1)):
+            k = int(np.argmax(p[j]))
+            card, conf = LABELS[k], float(p[j, k])
+            if conf < MARK_READ or card in (UNKNOWN, "back") or card in taken:
+                continue
+            if agrees is not None and (int(np.argmax(agrees[j])) != k or agrees[j, k] < WIDE_AGREES):
+                continue
+            taken.add(card)
+            out.append(Detection(card, min(conf, DOUBT), lone[j].box()))
+
+    take(probs)
+    # an index the finder marks by its rank or its suit alone shows the mark reader half of it:
+    # the wide reader sees all of it, and is taken where both read the same card
+    wide = wide_mark_reader_for(classifier)
+    if wide is not None:
+        take(wide.probabilities(image, lone), probs)
     return out
+
+
+#: the wide mark reader's card is taken when the mark reader's likeliest card at that mark is
+#: the same, at this or more (HISTORY, session 54)
+WIDE_AGREES = 0.3
 
 
 #: a skewed corner (:func:`_skewed_corners`) is made by two straight edges, each at least

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from vision.classify import LABELS
-from vision.finder import MARK_PATCH, IndexMark, MarkReader, mark_patch, square_turn
+from vision.finder import MARK_PATCH, WIDE_MARK_PATCH, IndexMark, MarkReader, mark_patch, square_turn
 from vision.train.data import TRAIN_DESIGNS
 from vision.train.finder import scene
 from vision.train.marks import UNKNOWN, rendered_samples
@@ -58,18 +58,22 @@ def test_rendered_patches_are_labelled_by_the_index_they_are_round() -> None:
     assert (y[2 * len(boxes):] == UNKNOWN).all() and len(y) - 2 * len(boxes) == 4
 
 
-def test_a_few_training_steps_export_a_reader_the_product_loads(tmp_path: Path) -> None:
+@pytest.mark.parametrize("size", [MARK_PATCH, WIDE_MARK_PATCH])
+def test_a_few_training_steps_export_a_reader_the_product_loads(tmp_path: Path, size: int) -> None:
     pytest.importorskip("torch")
     pytest.importorskip("onnx")
     from vision.train.marks import export, train
 
     rng = np.random.default_rng(1)
     img, boxes, corners = scene(rng, TRAIN_DESIGNS)
-    samples = rendered_samples(img, boxes, corners, rng)
+    samples = rendered_samples(img, boxes, corners, rng, size=size)
+    assert samples[0].shape[1:] == (size, size, 3)
     net = train(samples, None, steps=2, seed=0, batch=8)
     path = tmp_path / "marks.onnx"
-    export(net, path)
+    export(net, path, size)
     marks = [IndexMark(100.0, 100.0, 0.5, 30.0, 40.0), IndexMark(5.0, 470.0, 0.2, 20.0, 20.0)]
-    probs = MarkReader(path).probabilities(img, marks)
+    reader = MarkReader(path)
+    assert reader.size == size  # the patch size comes from the network's own file
+    probs = reader.probabilities(img, marks)
     assert probs.shape == (2, len(LABELS))
     assert np.allclose(probs.sum(axis=1), 1.0, atol=1e-4)

@@ -16,12 +16,15 @@ It learns from two sources:
   kept to measure it.
 
 ``python -m vision.train.marks --out build/marks --real PHOTOS/single`` renders its data, trains
-on two CPU threads and writes ``cards_mark.onnx`` and its figures (``cards_mark.json``).
+on two CPU threads and writes ``cards_mark.onnx`` and its figures (``cards_mark.json``); with
+``--wide``, the wide reader (``cards_mark_wide.onnx``: larger patches spanning the whole index
+round a mark at its rank or suit alone).
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import multiprocessing as mp
 import os
 import time
@@ -33,7 +36,16 @@ import cv2
 import numpy as np
 
 from vision.classify import LABELS
-from vision.finder import MARK_PATCH, MARK_READER_FILE, MARK_SIDE, IndexFinder, mark_patch
+from vision.finder import (
+    MARK_PATCH,
+    MARK_READER_FILE,
+    MARK_SIDE,
+    WIDE_MARK_FILE,
+    WIDE_MARK_PATCH,
+    WIDE_MARK_SIDE,
+    IndexFinder,
+    mark_patch,
+)
 from vision.finder_bench import read_boxes
 from vision.train.data import TRAIN_DESIGNS, VAL_DESIGNS
 from vision.train.finder import keep_run, scene
@@ -50,18 +62,19 @@ Samples = tuple[np.ndarray, np.ndarray]  # uint8 patches (N, 48, 48, 3) and labe
 
 
 def rendered_samples(img: np.ndarray, boxes: Sequence[tuple[str, Sequence[float]]], corners: Sequence[np.ndarray],
-                     rng: np.random.Generator, per_box: int = 3, elsewhere: int = 6) -> Samples:
+                     rng: np.random.Generator, per_box: int = 3, elsewhere: int = 6, *, size: int = MARK_PATCH,
+                     spans: float = MARK_SIDE) -> Samples:
     """Patches of a rendered photo: ``per_box`` round each index box (turned a quarter any number of times, moved up to
     about a tenth of the patch off its middle, 0.8-1.25 times the size its box gives), and
     ``elsewhere`` round points on the cards (7 in 10) or anywhere, far enough from every index."""
     xs, ys = [], []
     sizes = [max(b[2] - b[0], b[3] - b[1]) for _c, b in boxes] or [40.0]
     for card, (x0, y0, x1, y1) in boxes:
-        side = max(x1 - x0, y1 - y0) * MARK_SIDE
+        side = max(x1 - x0, y1 - y0) * spans
         for _ in range(per_box):
             s = side * rng.uniform(0.8, 1.25)
             dx, dy = rng.normal(0, 0.08 * s, 2)
-            xs.append(mark_patch(img, (x0 + x1) / 2 + dx, (y0 + y1) / 2 + dy, s, int(rng.integers(4))))
+            xs.append(mark_patch(img, (x0 + x1) / 2 + dx, (y0 + y1) / 2 + dy, s, int(rng.integers(4)), size))
             ys.append(LABELS.index(card))
     mids = np.array([((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for _c, b in boxes]).reshape(-1, 2)
     h, w = img.shape[:2]
@@ -74,33 +87,36 @@ def rendered_samples(img: np.ndarray, boxes: Sequence[tuple[str, Sequence[float]
             p = q[0] + a * (q[1] - q[0]) + b * (q[3] - q[0])
         else:
             p = rng.uniform((0, 0), (w, h))
-        s = float(rng.choice(sizes)) * MARK_SIDE * rng.uniform(0.7, 1.4)
+        s = float(rng.choice(sizes)) * spans * rng.uniform(0.7, 1.4)
         if len(mids) and float(np.hypot(*(mids - p).T).min()) < 0.45 * s:
             continue
-        xs.append(mark_patch(img, float(p[0]), float(p[1]), s, int(rng.integers(4))))
+        xs.append(mark_patch(img, float(p[0]), float(p[1]), s, int(rng.integers(4)), size))
         ys.append(UNKNOWN)
         got += 1
-    return np.stack(xs).reshape(-1, MARK_PATCH, MARK_PATCH, 3), np.array(ys, np.int64)
+    return np.stack(xs).reshape(-1, size, size, 3), np.array(ys, np.int64)
 
 
-def _job(args: tuple[int, int, str, Path]) -> Path:
-    seed, n, split, folder = args
-    path = folder / f"marks-{split}-{seed}.npz"
+def _job(args: tuple[int, int, str, Path, int, float]) -> Path:
+    seed, n, split, folder, size, spans = args
+    path = folder / f"marks-{size}-{spans}-{split}-{seed}.npz"
     if not path.exists():
         cv2.setNumThreads(1)
         rng = np.random.default_rng([seed, 4141])
-        parts = [rendered_samples(*scene(rng, VAL_DESIGNS if split == "val" else TRAIN_DESIGNS), rng) for _ in range(n)]
+        parts = [rendered_samples(*scene(rng, VAL_DESIGNS if split == "val" else TRAIN_DESIGNS), rng, size=size, spans=spans)
+                 for _ in range(n)]
         tmp = path.with_suffix(".tmp.npz")
         np.savez(tmp, x=np.concatenate([p[0] for p in parts]), y=np.concatenate([p[1] for p in parts]))
         os.replace(tmp, path)
     return path
 
 
-def build(folder: Path, n_train: int, n_val: int, workers: int, chunk: int = 100) -> tuple[Samples, Samples]:
-    """Render (or reuse) the patches of ``n_train`` and ``n_val`` photos under ``folder``."""
+def build(folder: Path, n_train: int, n_val: int, workers: int, chunk: int = 100, *, size: int = MARK_PATCH,
+          spans: float = MARK_SIDE) -> tuple[Samples, Samples]:
+    """Render (or reuse) the patches of ``n_train`` and ``n_val`` photos under ``folder``, ``size``
+    pixels a side spanning ``spans`` times an index box."""
     folder.mkdir(parents=True, exist_ok=True)
-    jobs = [(j, chunk, "train", folder) for j in range(max(1, n_train // chunk))]
-    jobs += [(9_000 + j, chunk, "val", folder) for j in range(max(1, n_val // chunk))]
+    jobs = [(j, chunk, "train", folder, size, spans) for j in range(max(1, n_train // chunk))]
+    jobs += [(9_000 + j, chunk, "val", folder, size, spans) for j in range(max(1, n_val // chunk))]
     with mp.get_context("fork").Pool(workers) as pool:
         paths = pool.map(_job, jobs, chunksize=1)
 
@@ -115,7 +131,8 @@ def _label(name: str) -> int:
     return LABELS.index(REAL_NAMES.get(name, name))
 
 
-def real_samples(folders: Sequence[Path], finder: IndexFinder, rng: np.random.Generator) -> Samples:
+def real_samples(folders: Sequence[Path], finder: IndexFinder, rng: np.random.Generator, *, size: int = MARK_PATCH,
+                 spans: float = MARK_SIDE) -> Samples:
     """Patches of the real photos of ``folders`` (with index boxes): 6 copies (turned by quarters) at each mark
     inside a box (its card), 2 at each mark outside every box (``unknown``), and 4 round each box."""
     xs, ys = [], []
@@ -128,17 +145,17 @@ def real_samples(folders: Sequence[Path], finder: IndexFinder, rng: np.random.Ge
             for m in finder.find(img):
                 label = next((_label(n) for n, (x0, y0, x1, y1) in zip(names, photo.boxes, strict=True)
                               if x0 <= m.x <= x1 and y0 <= m.y <= y1), UNKNOWN)
-                side = max(m.width, m.height) * MARK_SIDE
+                side = max(m.width, m.height) * spans
                 for _ in range(6 if label != UNKNOWN else 2):
-                    xs.append(mark_patch(img, m.x, m.y, side * rng.uniform(0.9, 1.1), int(rng.integers(4))))
+                    xs.append(mark_patch(img, m.x, m.y, side * rng.uniform(0.9, 1.1), int(rng.integers(4)), size))
                     ys.append(label)
             for n, (x0, y0, x1, y1) in zip(names, photo.boxes, strict=True):
-                side = max(x1 - x0, y1 - y0) * MARK_SIDE
+                side = max(x1 - x0, y1 - y0) * spans
                 for _ in range(4):
                     xs.append(mark_patch(img, (x0 + x1) / 2, (y0 + y1) / 2, side * rng.uniform(0.8, 1.25),
-                                          int(rng.integers(4))))
+                                          int(rng.integers(4)), size))
                     ys.append(_label(n))
-    return np.stack(xs).reshape(-1, MARK_PATCH, MARK_PATCH, 3), np.array(ys, np.int64)
+    return np.stack(xs).reshape(-1, size, size, 3), np.array(ys, np.int64)
 
 
 def damaged(x: np.ndarray, rng: np.random.Generator) -> torch.Tensor:
@@ -148,7 +165,7 @@ def damaged(x: np.ndarray, rng: np.random.Generator) -> torch.Tensor:
     import torch
     from torch.nn import functional as F
 
-    n = len(x)
+    n, size = len(x), x.shape[1]
     f = x.astype(np.float32) * np.float32(1 / 255)
     grey = rng.random(n) < 0.35
     f[grey] = f[grey].mean(axis=3, keepdims=True)
@@ -160,7 +177,7 @@ def damaged(x: np.ndarray, rng: np.random.Generator) -> torch.Tensor:
     low = torch.from_numpy(rng.random(n) < 0.3)
     if low.any():
         k = int(rng.choice([16, 20, 24, 32]))
-        t[low] = F.interpolate(F.interpolate(t[low], size=(k, k), mode="area"), size=(MARK_PATCH, MARK_PATCH),
+        t[low] = F.interpolate(F.interpolate(t[low], size=(k, k), mode="area"), size=(size, size),
                                mode="bilinear", align_corners=False)
     soft = torch.from_numpy(rng.random(n) < 0.2)
     if soft.any():
@@ -170,7 +187,7 @@ def damaged(x: np.ndarray, rng: np.random.Generator) -> torch.Tensor:
     t = t + torch.randn_like(t) * torch.from_numpy(rng.uniform(0, 0.06, (n, 1, 1, 1)).astype(np.float32))
     sp = torch.from_numpy(rng.random(n) < 0.25)
     if sp.any():
-        m = torch.rand(int(sp.sum()), 1, MARK_PATCH, MARK_PATCH)
+        m = torch.rand(int(sp.sum()), 1, size, size)
         share = torch.from_numpy(rng.uniform(0.01, 0.08, (int(sp.sum()), 1, 1, 1)).astype(np.float32))
         s = t[sp]
         s = torch.where(m < share / 2, torch.zeros_like(s), s)
@@ -226,11 +243,11 @@ def measure(net: MarkNet, samples: Samples) -> dict[str, float]:
             "wrong_at_0.9": round(float(np.mean((read != y) & (conf >= 0.9))), 4), "patches": int(len(y))}
 
 
-def export(net: MarkNet, path: Path) -> None:
-    """Write ``net`` to ``path`` as ONNX taking any number of patches."""
+def export(net: MarkNet, path: Path, size: int = MARK_PATCH) -> None:
+    """Write ``net`` to ``path`` as ONNX taking any number of patches ``size`` pixels a side."""
     import torch
 
-    torch.onnx.export(net.eval(), torch.zeros(1, 3, MARK_PATCH, MARK_PATCH), str(path), input_names=["patches"],
+    torch.onnx.export(net.eval(), torch.zeros(1, 3, size, size), str(path), input_names=["patches"],
                       output_names=["logits"], dynamic_axes={"patches": {0: "n"}, "logits": {0: "n"}},
                       opset_version=17, dynamo=False)
 
@@ -248,21 +265,26 @@ def main(argv: list[str] | None = None) -> None:
                     help="the index finder whose marks the real photos are read at")
     ap.add_argument("--real", type=Path, nargs="*", default=[],
                     help="folders of real photos with index boxes (pegpi bench finder's form), to train on")
+    ap.add_argument("--wide", action="store_true",
+                    help=f"train the wide reader ({WIDE_MARK_FILE}: {WIDE_MARK_PATCH} px patches, {WIDE_MARK_SIDE} x the box)")
     args = ap.parse_args(argv)
+    size, spans, file = (WIDE_MARK_PATCH, WIDE_MARK_SIDE, WIDE_MARK_FILE) if args.wide else (MARK_PATCH, MARK_SIDE,
+                                                                                           MARK_READER_FILE)
     import torch
 
     torch.set_num_threads(args.threads)
     t0 = time.time()
-    rendered, val = build(args.cache, args.photos, args.val_photos, args.threads)
-    real = real_samples(args.real, IndexFinder(args.finder), np.random.default_rng(args.seed)) if args.real else None
+    rendered, val = build(args.cache, args.photos, args.val_photos, args.threads, size=size, spans=spans)
+    real = (real_samples(args.real, IndexFinder(args.finder), np.random.default_rng(args.seed), size=size, spans=spans)
+            if args.real else None)
     print(f"data: {len(rendered[1])} rendered, {0 if real is None else len(real[1])} real patches "
           f"({(time.time() - t0) / 60:.1f} min)", flush=True)
     net = train(rendered, real, steps=args.steps, seed=args.seed)
-    facts: dict[str, object] = {"file": MARK_READER_FILE, "patch": MARK_PATCH, "side": MARK_SIDE, "steps": args.steps,
+    facts: dict[str, object] = {"file": file, "patch": size, "side": spans, "steps": args.steps,
                                 "seed": args.seed, "rendered_patches": len(rendered[1]),
                                 "real_patches": 0 if real is None else len(real[1]),
                                 "real_folders": [p.name for p in args.real], "validation_renders": measure(net, val)}
-    keep_run(net, args.out / MARK_READER_FILE, export, facts, t0)
+    keep_run(net, args.out / file, functools.partial(export, size=size), facts, t0)
 
 
 if __name__ == "__main__":
