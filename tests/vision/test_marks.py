@@ -42,18 +42,31 @@ def test_a_plain_table_and_a_blank_card_are_no_index() -> None:
 
 
 @pytest.mark.skipif(not (SCENES / "labels.csv").is_file(), reason="the development photos are not here")
+def _without(tmp_path: Path, model_copy: Path, key: str) -> OnnxCardClassifier:
+    """The copied model with ``key`` taken out of its ``cards.json`` (an older model folder)."""
+    meta = json.loads((tmp_path / "cards.json").read_text())
+    del meta[key]
+    (tmp_path / "cards.json").write_text(json.dumps(meta))
+    return OnnxCardClassifier(model_copy)
+
+
+def _asked_about(name: str, card: str) -> np.ndarray:
+    """The scene ``name``, in which recognize finds ``card``, not surely; the photo."""
+    image = cv2.imread(str(SCENES / name))
+    found = {d.card: d.confidence for d in recognize(image, load_default_classifier())}
+    assert card in found, f"{name}: {found}"
+    assert found[card] <= DOUBT
+    return image
+
+
 def test_a_card_the_photo_cuts_off_is_found_from_its_index_and_asked_about() -> None:
     # 194138: the 3S lies across the photo's top edge, its index upright and sharp, its outline
     # cut off; 200227: an 8D under the other cards. Both are read from their index, not surely
-    clf = load_default_classifier()
     for name, card in (("amm_android_phone_IMG_20220921_194138.jpg", "3S"),
                        ("amm_android_phone_IMG_20220921_200227.jpg", "8D")):
-        image = cv2.imread(str(SCENES / name))
-        found = {d.card: d.confidence for d in recognize(image, clf)}
-        assert card in found, f"{name}: {found}"
-        assert found[card] <= DOUBT
+        image = _asked_about(name, card)
         # asked for readings of 0.9 or more, recognize leaves out what the index alone shows
-        assert card not in {d.card for d in recognize(image, clf, min_confidence=0.9)}
+        assert card not in {d.card for d in recognize(image, load_default_classifier(), min_confidence=0.9)}
 
 
 @pytest.mark.skipif(not (SCENES / "labels.csv").is_file(), reason="the development photos are not here")
@@ -61,18 +74,11 @@ def test_an_index_the_finder_marks_by_half_is_read_whole_by_the_wide_reader(tmp_
     # 201403: a 2H under a 9S, its index under glare; 200821: a 2S cut off by the photo's top.
     # The finder marks each index off its middle, so the mark reader sees half of it and reads it
     # below 0.8; the wide reader sees it whole and agrees. Read so, never sure
-    meta = json.loads((tmp_path / "cards.json").read_text())
-    del meta["wide_mark_model"]
-    (tmp_path / "cards.json").write_text(json.dumps(meta))
-    narrow_only = OnnxCardClassifier(model_copy)
+    narrow_only = _without(tmp_path, model_copy, "wide_mark_model")
     assert wide_mark_reader_for(narrow_only) is None
-    clf = load_default_classifier()
     for name, card in (("amm_android_phone_IMG_20220921_201403.jpg", "2H"),
                        ("amm_android_phone_IMG_20220921_200821.jpg", "2S")):
-        image = cv2.imread(str(SCENES / name))
-        found = {d.card: d.confidence for d in recognize(image, clf)}
-        assert card in found, f"{name}: {found}"
-        assert found[card] <= DOUBT
+        image = _asked_about(name, card)
         assert card not in {d.card for d in recognize(image, narrow_only)}
 
 
@@ -90,10 +96,7 @@ def test_a_broken_or_missing_mark_reader_is_named(tmp_path: Path, model_copy: Pa
 
 def test_a_model_without_a_mark_reader_still_recognizes(tmp_path: Path, model_copy: Path) -> None:
     # an older model folder names no mark reader: recognize reads as it did before it
-    meta = json.loads((tmp_path / "cards.json").read_text())
-    del meta["mark_model"]
-    (tmp_path / "cards.json").write_text(json.dumps(meta))
-    older = OnnxCardClassifier(model_copy)
+    older = _without(tmp_path, model_copy, "mark_model")
     assert mark_reader_for(older) is None
     rng = np.random.default_rng(3)
     design = HELDOUT_DESIGN_SEEDS[0]
