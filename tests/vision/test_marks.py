@@ -41,7 +41,6 @@ def test_a_plain_table_and_a_blank_card_are_no_index() -> None:
         assert all(LABELS[int(p.argmax())] == "unknown" or p.max() < 0.5 for p in probs)
 
 
-@pytest.mark.skipif(not (SCENES / "labels.csv").is_file(), reason="the development photos are not here")
 def _without(tmp_path: Path, model_copy: Path, key: str) -> OnnxCardClassifier:
     """The copied model with ``key`` taken out of its ``cards.json`` (an older model folder)."""
     meta = json.loads((tmp_path / "cards.json").read_text())
@@ -59,6 +58,7 @@ def _asked_about(name: str, card: str) -> np.ndarray:
     return image
 
 
+@pytest.mark.skipif(not (SCENES / "labels.csv").is_file(), reason="the development photos are not here")
 def test_a_card_the_photo_cuts_off_is_found_from_its_index_and_asked_about() -> None:
     # 194138: the 3S lies across the photo's top edge, its index upright and sharp, its outline
     # cut off; 200227: an 8D under the other cards. Both are read from their index, not surely
