@@ -63,13 +63,18 @@ class CameraColour:
 
 #: a channel this bright is clipped (or may be): its pixel tells nothing of the light's cast
 CLIPPED = 250
+#: a pixel whose three channels add up to less than this (under 50 each on average) is too dark
+#: to tell the light's cast: its tint is the sensor's noise (a black table's 3, 1, 1 made the
+#: paper of a grey photo look coloured once taken for the cast)
+DARKEST_CAST = 150.0
 
 
 def colour_strength(image: np.ndarray) -> float:
     """How much colour the photo shows: the 99th percentile over its pixels of the spread
     between their channels (0 for a grayscale image), measured on a small median-filtered copy
     once the light's cast is taken out (each channel scaled so that the photo's brighter half,
-    the paper and the table, comes out grey): a grey photo under warm or tinted light shows none.
+    the paper and the table, comes out grey; pixels under :data:`DARKEST_CAST` left out of it): a
+    grey photo under warm or tinted light shows none.
     Pixels with a channel at :data:`CLIPPED` or over are left out of both: a strong cast clips
     the paper's brightest channel, and measured with it the cast leaves a tint on every grey."""
     if image.ndim != 3 or image.shape[2] != 3:
@@ -85,7 +90,11 @@ def colour_strength(image: np.ndarray) -> float:
     seen = np.maximum(np.maximum(b, g), r) < CLIPPED
     if not seen.any():
         seen[:] = True  # a white photo: nothing is left to measure otherwise
-    upper = light >= whole_median(light, 3 * 255)  # sums of three whole channels
+    # the brighter half, but not what is too dark to show a cast (a card on a black table may
+    # cover less than half the photo); all of that half in a photo that dark
+    upper = light >= max(whole_median(light, 3 * 255), DARKEST_CAST)  # sums of three whole channels
+    if not upper.any():
+        upper = light >= whole_median(light, 3 * 255)
     # the brighter half unclipped, or all of it where the whole of that half is clipped
     bright = small[upper & seen] if (upper & seen).any() else small[upper]
     cast = bright.mean(axis=0) + 1.0

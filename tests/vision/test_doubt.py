@@ -97,6 +97,21 @@ def test_colour_strength_tells_grey_photos_from_colour_ones() -> None:
         assert colour_strength(sepia) < COLOURLESS, cast
 
 
+def test_a_grey_photo_of_a_card_on_a_black_table_with_a_faint_tint_shows_no_colour() -> None:
+    # the card covers a fifth of the photo; the table's 3, 1, 1 is no cast of the light, and
+    # taken for one it made the paper look coloured and the grey heart a spade
+    clf = load_default_classifier()
+    for seed in (5, 9):
+        grey = cv2.cvtColor(cv2.cvtColor(_red_card_photo(seed), cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+        h, w = grey.shape[:2]
+        photo = np.empty((h * 3 // 2, w * 3 // 2 + w, 3), np.uint8)
+        photo[:] = (3, 1, 1)
+        photo[h // 4:h // 4 + h, w // 2:w // 2 + w] = grey
+        assert colour_strength(photo) < COLOURLESS
+        d = read_card(photo, clf)
+        assert (d.card, d.confidence) == ("8H", DOUBT)
+
+
 def test_a_red_card_in_a_tinted_grey_photo_is_never_read_surely_with_another_suit() -> None:
     clf = load_default_classifier()
     for seed in (5, 6):
