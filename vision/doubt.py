@@ -69,16 +69,11 @@ CLIPPED = 250
 DARKEST_CAST = 150.0
 
 
-def colour_strength(image: np.ndarray) -> float:
-    """How much colour the photo shows: the 99th percentile over its pixels of the spread
-    between their channels (0 for a grayscale image), measured on a small median-filtered copy
-    once the light's cast is taken out (each channel scaled so that the photo's brighter half,
-    the paper and the table, comes out grey; pixels under :data:`DARKEST_CAST` left out of it): a
-    grey photo under warm or tinted light shows none.
-    Pixels with a channel at :data:`CLIPPED` or over are left out of both: a strong cast clips
-    the paper's brightest channel, and measured with it the cast leaves a tint on every grey."""
-    if image.ndim != 3 or image.shape[2] != 3:
-        return 0.0
+def _measured(image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A small median-filtered copy of ``image`` (float32, at most 320 pixels long), which of its
+    pixels are unclipped (no channel at :data:`CLIPPED`), and the light's cast: the mean colour
+    of the photo's brighter half (the paper and the table) less what is darker than
+    :data:`DARKEST_CAST` (all of that half in a photo that dark), unclipped where it can be."""
     h, w = image.shape[:2]
     s = min(1.0, 320 / max(h, w))
     small = cv2.resize(image, (max(1, int(w * s)), max(1, int(h * s))), interpolation=cv2.INTER_AREA) \
@@ -91,16 +86,57 @@ def colour_strength(image: np.ndarray) -> float:
     if not seen.any():
         seen[:] = True  # a white photo: nothing is left to measure otherwise
     # the brighter half, but not what is too dark to show a cast (a card on a black table may
-    # cover less than half the photo); all of that half in a photo that dark
+    # cover less than half the photo)
     upper = light >= max(whole_median(light, 3 * 255), DARKEST_CAST)  # sums of three whole channels
     if not upper.any():
         upper = light >= whole_median(light, 3 * 255)
     # the brighter half unclipped, or all of it where the whole of that half is clipped
     bright = small[upper & seen] if (upper & seen).any() else small[upper]
-    cast = bright.mean(axis=0) + 1.0
-    b, g, r = (c * (cast.mean() / k) for c, k in zip((b, g, r), cast, strict=True))
+    cast: np.ndarray = bright.mean(axis=0) + 1.0
+    return small, seen, cast
+
+
+def colour_strength(image: np.ndarray) -> float:
+    """How much colour the photo shows: the 99th percentile over its pixels of the spread
+    between their channels (0 for a grayscale image), measured on a small median-filtered copy
+    once the light's cast is taken out (each channel scaled so that the photo's brighter half,
+    the paper and the table, comes out grey; pixels under :data:`DARKEST_CAST` left out of it): a
+    grey photo under warm or tinted light shows none.
+    Pixels with a channel at :data:`CLIPPED` or over are left out of both: a strong cast clips
+    the paper's brightest channel, and measured with it the cast leaves a tint on every grey."""
+    return colour_and_cast(image)[0]
+
+
+#: a photo whose light's cast scales a channel by this share or more is read with the cast taken
+#: out (:func:`balanced`)
+CAST_TAKEN_OUT = 0.08
+
+
+def colour_and_cast(image: np.ndarray) -> tuple[float, np.ndarray | None]:
+    """:func:`colour_strength`, and the gains that take the light's cast out of the photo (each
+    channel scaled so that the brighter half comes out grey), or None for a cast under
+    :data:`CAST_TAKEN_OUT` (or no colour image)."""
+    if image.ndim != 3 or image.shape[2] != 3:
+        return 0.0, None
+    small, seen, cast = _measured(image)
+    gains = cast.mean() / cast
+    b, g, r = (c * k for c, k in zip(cv2.split(small), gains, strict=True))
     spread = np.maximum(np.maximum(b, g), r) - np.minimum(np.minimum(b, g), r)
-    return float(np.percentile(spread[seen], 99))
+    return float(np.percentile(spread[seen], 99)), (gains if float(np.abs(gains - 1.0).max()) >= CAST_TAKEN_OUT else None)
+
+
+def balanced(image: np.ndarray, gains: np.ndarray | None, colourless: bool) -> np.ndarray:
+    """``image`` (BGR uint8) with the light's cast taken out by ``gains`` (:func:`colour_and_cast`;
+    None: ``image`` itself): a NoIR camera's pink paper or a warm lamp's orange is no colour the
+    outlines or the networks know. A ``colourless`` photo (asked of ``image``) is made grey
+    instead: under a strong cast a channel of the paper clips, and scaled back it would show
+    colour where the photo has none."""
+    if gains is None:
+        return image
+    if colourless:
+        return cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    out: np.ndarray = cv2.transform(image, np.diag(gains).astype(np.float32))
+    return out
 
 
 def suited(label: str) -> bool:

@@ -40,7 +40,17 @@ import numpy as np
 
 from vision.api import CARD_MM, UNKNOWN, CardClassifier, Prediction
 from vision.classify import LABELS, OnnxCardClassifier, by_rank, rank_groups
-from vision.doubt import COLOURLESS, DOUBT, INDEX_SAYS, colour_strength, doubted, held, suited
+from vision.doubt import (
+    COLOURLESS,
+    DOUBT,
+    INDEX_SAYS,
+    balanced,
+    colour_and_cast,
+    colour_strength,
+    doubted,
+    held,
+    suited,
+)
 from vision.finder import IndexFinder, IndexMark, finder_for, mark_reader_for, wide_mark_reader_for
 from vision.grey import SUITS as GREY_SUITS
 from vision.grey import grey_suits_for, shape_denies
@@ -791,9 +801,11 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
 
 
 def _found(image: np.ndarray, classifier: CardClassifier, *, min_confidence: float = 0.5,
-           include_backs: bool = True, restretch: bool) -> list[Detection]:
+           include_backs: bool = True, restretch: bool, colourless: bool | None = None) -> list[Detection]:
     """:func:`recognize`; ``restretch``: a photo read as one card that reads no face is read
-    stretched back too (False when the one-card search asks, as it does that itself)."""
+    stretched back too (False when the one-card search asks, as it does that itself);
+    ``colourless``: whether the photo shows no colour, if known (the one-card search's copy has
+    its cast taken out, which can make a grey photo look coloured)."""
     # cards are cut from a copy at most twice the locator's size: a 12-megapixel photo is shrunk
     # once instead of by every crop
     work, source_img, to_source = _WORK, image, 1.0
@@ -810,8 +822,12 @@ def _found(image: np.ndarray, classifier: CardClassifier, *, min_confidence: flo
         else:
             # the probe's first step is that copy when it has its size
             source_img, to_source = downscaled(image, 2 * _WORK, step=twice)
-    # everything is worked out in the copy's pixels, and answered in the photo's at the end
-    found, n_sure, marks, shrunk = _recognize(source_img, classifier, min_confidence, include_backs, work)
+    # everything is worked out in the copy's pixels, and answered in the photo's at the end (its
+    # light's cast left in: taken out here, sure phantoms came of it, HISTORY, session 54)
+    small, scale = downscaled(source_img, work)
+    colourless = colour_strength(small) < COLOURLESS if colourless is None else colourless
+    found, n_sure, marks, shrunk = _recognize(source_img, classifier, min_confidence, include_backs,
+                                              Shrunk(small, scale, colourless))
     if all(d.confidence <= DOUBT for d in found) and n_sure < 2:
         # nothing read surely (or nothing at all): the photo may be of one card whose edges do not
         # show (white on white, a sleeve's glare), which the single-card search finds by GrabCut or
@@ -881,14 +897,15 @@ def _cut_by_edge(quad: np.ndarray, h: int, w: int, share: float = 0.75) -> bool:
 
 
 def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: float,
-               include_backs: bool, work: int) -> tuple[list[Detection], int, list[IndexMark], Shrunk]:
+               include_backs: bool, shrunk: Shrunk) -> tuple[list[Detection], int, list[IndexMark], Shrunk]:
     """The cards found in ``image`` (a card too small to be sure held below it), how many of them
     were read surely before a photo with no colour held every suit below sure, the index
-    finder's marks, and ``image`` shrunk to ``work``."""
+    finder's marks, and ``shrunk`` (``image`` shrunk to the size worked on, and whether it shows
+    colour) with its masks and marks."""
     h, w = image.shape[:2]
     seen_marks = _marks(classifier, image)
     marks = _points(seen_marks)
-    small, scale = downscaled(image, work)
+    small, scale, colourless = shrunk.image, shrunk.scale, shrunk.colourless
     small_grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     masks = _masks(small, small_grey)
     quads, n_single, card_h = _candidates(small, small_grey, masks)
@@ -897,7 +914,6 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     quads, n_single = [frame_quad(*small.shape[:2])] + quads, n_single + 1
     full = [q / scale for q in quads]
     source = Pyramid(lit(image))  # outlined as taken, read brightened if dim
-    colourless = colour_strength(small) < COLOURLESS
     # the whole outlines first: what lies inside a card they read surely is that card's print
     read = [(q, r) for q, r in zip(full[:n_single], _read_hypotheses(classifier, source, full[:n_single], n_single),
                                    strict=True) if r is not None]
@@ -2054,7 +2070,10 @@ def _one_card(image: np.ndarray, classifier: CardClassifier, *, others: bool, sh
     # a soft large photo too: read smaller, soft photos were read no better (HISTORY, session 36)
     if shrunk is None or shrunk.scale != min(1.0, shrunk_size(image.shape, PHOTO_LONG_SIDE)[1]):
         small, scale = downscaled(image)
-        shrunk = Shrunk(small, scale, colour_strength(small) < COLOURLESS)
+        # read with the light's cast taken out (a NoIR camera's pink, a lamp's orange), but
+        # whether it shows colour asked of the photo as taken
+        strength, gains = colour_and_cast(small)
+        shrunk = Shrunk(balanced(small, gains, strength < COLOURLESS), scale, strength < COLOURLESS)
     scale = shrunk.scale
     d = _small_held(_read_card(shrunk, classifier, others))
     if restretch and d.card in (UNKNOWN, *BLANKS) and d.confidence <= DOUBT:
@@ -2437,7 +2456,8 @@ def _read_card(shrunk: Shrunk, classifier: CardClassifier, others: bool) -> Dete
                 marked = _read_by_marks(classifier, image, grey, pyramid, colourless, tally, shrunk.marks)
             if marked is not None and (best is None or best.card in BLANKS or _surer(marked.card, marked.confidence, best)):
                 best = marked
-        found = _found(image, classifier, restretch=False) if others and (best is None or best.confidence <= DOUBT) else []
+        found = (_found(image, classifier, restretch=False, colourless=colourless)
+                 if others and (best is None or best.confidence <= DOUBT) else [])
         if found and _surer(found[0].card, found[0].confidence, best):
             best = _confirmed(found[0], classifier, pyramid, colourless)
     if best is None:

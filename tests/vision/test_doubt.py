@@ -12,7 +12,16 @@ import pytest
 
 from vision.api import CONFIDENT, Prediction
 from vision.classify import load_default_classifier
-from vision.doubt import COLOURLESS, DOUBT, colour_strength, doubted, suit_outvoted, suited
+from vision.doubt import (
+    COLOURLESS,
+    DOUBT,
+    balanced,
+    colour_and_cast,
+    colour_strength,
+    doubted,
+    suit_outvoted,
+    suited,
+)
 from vision.images import at_megapixels
 from vision.model_input import INPUT_H, INPUT_W
 from vision.recognize import read_card, recognize
@@ -110,6 +119,29 @@ def test_a_grey_photo_of_a_card_on_a_black_table_with_a_faint_tint_shows_no_colo
         assert colour_strength(photo) < COLOURLESS
         d = read_card(photo, clf)
         assert (d.card, d.confidence) == ("8H", DOUBT)
+
+
+def _noir(image: np.ndarray) -> np.ndarray:
+    """``image`` as a NoIR camera (no infrared filter) shows it: red bleeds into blue and green
+    is weak, so white paper comes out pink."""
+    f = image.astype(np.float32)
+    return cv2.merge([np.clip(f[..., 0] * 0.5 + f[..., 2] * 0.5, 0, 255), np.clip(f[..., 1] * 0.7, 0, 255),
+                      np.clip(f[..., 2] * 0.9 + f[..., 0] * 0.3, 0, 255)]).astype(np.uint8)
+
+
+def test_a_card_through_a_noir_camera_is_read_with_its_pink_cast_taken_out() -> None:
+    # the 2D's pink paper is no pale card to the outlines: read as it is, no card was found
+    rng = np.random.default_rng(2)
+    face = render_card("2D", HELDOUT_DESIGN_SEEDS[2], px_per_mm=3.0, rng=rng, alpha=True)
+    image, _ = loose_crop(face, rng, max_turn=25.0, strength=0.3)
+    photo = _noir(image)
+    strength, gains = colour_and_cast(photo)
+    assert gains is not None and strength > COLOURLESS
+    paper = balanced(photo, gains, False)[photo.sum(axis=2) >= np.percentile(photo.sum(axis=2), 75)].mean(axis=0)
+    assert np.ptp(paper) < 0.1 * paper.mean()  # the paper comes out grey
+    assert read_card(photo, load_default_classifier()).card == "2D"
+    # a photo with no cast is left as it is
+    assert colour_and_cast(image)[1] is None and balanced(image, None, False) is image
 
 
 def test_a_red_card_in_a_tinted_grey_photo_is_never_read_surely_with_another_suit() -> None:
