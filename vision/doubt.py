@@ -15,6 +15,8 @@ meant to show one, where the card may be there unfound.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import cv2
 import numpy as np
 
@@ -69,9 +71,9 @@ CLIPPED = 250
 DARKEST_CAST = 150.0
 
 
-def _measured(image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """A small median-filtered copy of ``image`` (float32, at most 320 pixels long), which of its
-    pixels are unclipped (no channel at :data:`CLIPPED`), and the light's cast: the mean colour
+def _measured(image: np.ndarray) -> tuple[Sequence[np.ndarray], np.ndarray, np.ndarray]:
+    """The channels of a small median-filtered copy of ``image`` (float32, at most 320 pixels
+    long), which of its pixels are unclipped (no channel at :data:`CLIPPED`), and the light's cast: the mean colour
     of the photo's brighter half (the paper and the table) less what is darker than
     :data:`DARKEST_CAST` (all of that half in a photo that dark), unclipped where it can be."""
     h, w = image.shape[:2]
@@ -93,7 +95,7 @@ def _measured(image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     # the brighter half unclipped, or all of it where the whole of that half is clipped
     bright = small[upper & seen] if (upper & seen).any() else small[upper]
     cast: np.ndarray = bright.mean(axis=0) + 1.0
-    return small, seen, cast
+    return (b, g, r), seen, cast
 
 
 def colour_strength(image: np.ndarray) -> float:
@@ -118,9 +120,9 @@ def colour_and_cast(image: np.ndarray) -> tuple[float, np.ndarray | None]:
     :data:`CAST_TAKEN_OUT` (or no colour image)."""
     if image.ndim != 3 or image.shape[2] != 3:
         return 0.0, None
-    small, seen, cast = _measured(image)
+    channels, seen, cast = _measured(image)
     gains = cast.mean() / cast
-    b, g, r = (c * k for c, k in zip(cv2.split(small), gains, strict=True))
+    b, g, r = (c * k for c, k in zip(channels, gains, strict=True))
     spread = np.maximum(np.maximum(b, g), r) - np.minimum(np.minimum(b, g), r)
     return float(np.percentile(spread[seen], 99)), (gains if float(np.abs(gains - 1.0).max()) >= CAST_TAKEN_OUT else None)
 

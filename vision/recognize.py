@@ -805,7 +805,7 @@ def _found(image: np.ndarray, classifier: CardClassifier, *, min_confidence: flo
     """:func:`recognize`; ``restretch``: a photo read as one card that reads no face is read
     stretched back too (False when the one-card search asks, as it does that itself);
     ``colourless``: whether the photo shows no colour, if known (the one-card search's copy has
-    its cast taken out, which can make a grey photo look coloured)."""
+    its cast taken out, and a channel the cast clipped then shows colour)."""
     # cards are cut from a copy at most twice the locator's size: a 12-megapixel photo is shrunk
     # once instead of by every crop
     work, source_img, to_source = _WORK, image, 1.0
@@ -824,10 +824,7 @@ def _found(image: np.ndarray, classifier: CardClassifier, *, min_confidence: flo
             source_img, to_source = downscaled(image, 2 * _WORK, step=twice)
     # everything is worked out in the copy's pixels, and answered in the photo's at the end (its
     # light's cast left in: taken out here, sure phantoms came of it, HISTORY, session 54)
-    small, scale = downscaled(source_img, work)
-    colourless = colour_strength(small) < COLOURLESS if colourless is None else colourless
-    found, n_sure, marks, shrunk = _recognize(source_img, classifier, min_confidence, include_backs,
-                                              Shrunk(small, scale, colourless))
+    found, n_sure, marks, shrunk = _recognize(source_img, classifier, min_confidence, include_backs, work, colourless)
     if all(d.confidence <= DOUBT for d in found) and n_sure < 2:
         # nothing read surely (or nothing at all): the photo may be of one card whose edges do not
         # show (white on white, a sleeve's glare), which the single-card search finds by GrabCut or
@@ -896,16 +893,18 @@ def _cut_by_edge(quad: np.ndarray, h: int, w: int, share: float = 0.75) -> bool:
     return seen < share * max(1.0, cv2.contourArea(quad.astype(np.float32)))
 
 
-def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: float,
-               include_backs: bool, shrunk: Shrunk) -> tuple[list[Detection], int, list[IndexMark], Shrunk]:
+def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: float, include_backs: bool,
+               work: int, colourless: bool | None) -> tuple[list[Detection], int, list[IndexMark], Shrunk]:
     """The cards found in ``image`` (a card too small to be sure held below it), how many of them
     were read surely before a photo with no colour held every suit below sure, the index
-    finder's marks, and ``shrunk`` (``image`` shrunk to the size worked on, and whether it shows
-    colour) with its masks and marks."""
+    finder's marks, and ``image`` shrunk to ``work``; ``colourless``: whether it shows no colour,
+    if known."""
     h, w = image.shape[:2]
     seen_marks = _marks(classifier, image)
     marks = _points(seen_marks)
-    small, scale, colourless = shrunk.image, shrunk.scale, shrunk.colourless
+    small, scale = downscaled(image, work)
+    if colourless is None:
+        colourless = colour_strength(small) < COLOURLESS
     small_grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     masks = _masks(small, small_grey)
     quads, n_single, card_h = _candidates(small, small_grey, masks)
@@ -2073,7 +2072,8 @@ def _one_card(image: np.ndarray, classifier: CardClassifier, *, others: bool, sh
         # read with the light's cast taken out (a NoIR camera's pink, a lamp's orange), but
         # whether it shows colour asked of the photo as taken
         strength, gains = colour_and_cast(small)
-        shrunk = Shrunk(balanced(small, gains, strength < COLOURLESS), scale, strength < COLOURLESS)
+        colourless = strength < COLOURLESS
+        shrunk = Shrunk(balanced(small, gains, colourless), scale, colourless)
     scale = shrunk.scale
     d = _small_held(_read_card(shrunk, classifier, others))
     if restretch and d.card in (UNKNOWN, *BLANKS) and d.confidence <= DOUBT:
