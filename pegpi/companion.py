@@ -25,7 +25,7 @@ import logging
 import secrets
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -117,15 +117,36 @@ def load_classifier(*, simulated: bool, deck: str = "french52") -> tuple[CardCla
     return clf, f"template stand-in taught the simulated deck (no model: {why})"
 
 
-def _add_enrolled_decks(reader: DeckReader) -> None:
-    """Every deck enrolled on this device (``pegpi enroll``, or from a phone), read from now on;
-    one that cannot be loaded is left out, with a warning."""
+def _add_enrolled_decks(reader: DeckReader, game_deck: str) -> None:
+    """Every deck enrolled on this device (``pegpi enroll``, or from a phone) whose cards belong
+    to a game played with ``game_deck`` (:func:`deck_fits`), read from now on; one that cannot be
+    loaded is left out, with a warning."""
     for name in list_decks():
         try:
-            reader.add_deck(load_decks([name])[0])
-            log.info("enrolled deck: %s", name)
+            deck = load_decks([name])[0]
         except (PegpiError, OSError, ValueError, KeyError) as exc:
             log.warning("enrolled deck %s left out: %s", name, exc)
+            continue
+        if deck_fits(deck.labels, game_deck):
+            reader.add_deck(deck)
+            log.info("enrolled deck: %s", name)
+        else:
+            log.info("enrolled deck %s is not read in this game: its cards are not %s cards", name, game_deck)
+
+
+def deck_fits(names: Sequence[str], game_deck: str) -> bool:
+    """Whether an enrolled deck naming ``names`` belongs to a game played with ``game_deck``: a
+    Decktet game's decks name Decktet cards; every other game is played with French cards and takes
+    only decks of French cards (one the model reads poorly), as another deck's cards (the
+    Decktet's) in its reader would only be read in place of French ones, and a reader holding
+    them cannot search a photo by its French indices."""
+    known = DECKTET_NAMES if game_deck.startswith("decktet") else FRENCH_NAMES
+    return all(n in known for n in names)
+
+
+#: the names an enrolled deck's cards may have in a Decktet game, and in every other game
+DECKTET_NAMES = frozenset(c.name for c in DECKTET)
+FRENCH_NAMES = frozenset([*CARD_IDS, "back"])
 
 
 @dataclass
@@ -350,7 +371,7 @@ class Companion:
             self._model = None  # the model of another deck goes before this one is loaded
             classifier, name = load_classifier(simulated=demo, deck=game.spec.deck)
             if isinstance(classifier, DeckReader):
-                _add_enrolled_decks(classifier)
+                _add_enrolled_decks(classifier, game.spec.deck)
             self._model = (wanted, classifier, name)
         log.info("classifier: %s", name)
         self.classifier_name = name

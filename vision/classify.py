@@ -280,6 +280,7 @@ class OnnxCardClassifier:
         #: the model's own reading of a card or back at this confidence beats an unsure match
         self.model_sure = 0.99
         self.labels: tuple[str, ...] = self.model_labels
+        self._known = frozenset(self.model_labels)
         for deck in decks:
             self.add_deck(deck)
 
@@ -312,6 +313,13 @@ class OnnxCardClassifier:
         self._add_gallery(emb, list(deck.all_labels), deck.threshold_for(self))
         extra = [lbl for lbl in dict.fromkeys(self._enrolled_labels) if lbl not in self.model_labels]
         self.labels = self.model_labels + tuple(extra)
+
+    @property
+    def enrolled_unknown(self) -> bool:
+        """Whether an enrolled deck names cards the model itself does not know (the Decktet's):
+        readers that know only the model's cards (the index network, the index finder) cannot
+        tell where such a card is, so a photo search that needs them is not made."""
+        return len(self.labels) > len(self.model_labels)
 
     def _add_gallery(self, emb: Floats, labels: list[str], threshold: float) -> None:
         self._enrolled = emb if self._enrolled.shape[0] == 0 else np.concatenate([self._enrolled, emb])
@@ -541,7 +549,7 @@ class OnnxCardClassifier:
         :meth:`outputs`)."""
         probs, emb = self.run(crops, embeddings=False, moved=moved)
         whole = self.predict(probs, emb)
-        if not self.reads_index or self.decks or self.suit_session is None:
+        if not self.reads_index or self.suit_session is None:
             return whole
         # a club or spade its corner index and the suit network both read in the other suit
         black = [i for i, p in enumerate(whole) if suited(p.label) and p.label[-1] in "CS"]
@@ -556,27 +564,32 @@ class OnnxCardClassifier:
     def classify_with_index(self, crops: Sequence[Image], *, ranks_only: bool = False, moved: bool = True
                             ) -> list[tuple[Prediction, Prediction | None]]:
         """:meth:`classify`, and beside each reading the index network's alone (None without an
-        index network, or when decks are enrolled: it knows French cards only). ``ranks_only``
+        index network, or for a card of an enrolled deck: it knows the model's cards only). ``ranks_only``
         (a photo with no colour, whose suits another reader tells by shape): both readings with
         each rank's suits pooled into the surest (:func:`by_rank`), so that a grey jack of
         diamonds read half as a spade and half as a club reads as a jack surely. ``moved``: see
         :meth:`outputs`."""
         probs, emb, corner = self.outputs(crops, embeddings=False, moved=moved)
-        if ranks_only and not self.decks:
+        if ranks_only:
             probs = by_rank(probs, self._ranks)
         whole = self.predict(probs, emb)
-        if corner is None or self.decks:
+        if corner is None:
             return [(p, None) for p in whole]
         if ranks_only:
             corner = by_rank(corner, self._ranks)
-        return [(held(p) if self._gainsaid(p, ways) else p, index)
+        # an enrolled deck's card (the Decktet's) is no card the index network knows: it is silent there
+        return [(p, None) if self._enrolled_only(p.label) else (held(p) if self._gainsaid(p, ways) else p, index)
                 for p, index, ways in zip(whole, self.index_predictions(corner), corner, strict=True)]
+
+    def _enrolled_only(self, label: str) -> bool:
+        """Whether ``label`` names a card of an enrolled deck that the model itself does not know."""
+        return label not in self._known
 
     def gainsaid_by_corners(self, patches: Image, whole: Sequence[Prediction]) -> list[bool]:
         """For each card, whether its two index corners (``patches``, ``(N, 2, h, w, 3)`` as
         :meth:`read_corner_patches` takes them) gainsay its ``whole`` reading (:meth:`_gainsaid`);
-        never with decks enrolled (the index network knows French cards only)."""
-        if not self.reads_index or self.decks or len(patches) == 0:
+        never for an enrolled deck's own cards (the index network knows the model's cards only)."""
+        if not self.reads_index or len(patches) == 0:
             return [False] * len(whole)
         return [self._gainsaid(p, w) for p, w in zip(whole, self._corner_probs(patches), strict=True)]
 

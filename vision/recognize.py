@@ -691,10 +691,11 @@ MAX_UNSURE = 200
 
 def _index_reader(classifier: CardClassifier) -> Callable[[list[np.ndarray]], list[Prediction]] | None:
     """The classifier's reading of a crop's corner index alone, if it has one that applies: it
-    knows French cards only, so not while decks are enrolled."""
+    knows the model's cards only, so not while an enrolled deck names others (the Decktet's,
+    whose cards a search by French indices would pass over); a French deck enrolled keeps it."""
     read = getattr(classifier, "read_indices", None)
     if read is None or getattr(classifier, "read_corner_patches", None) is None \
-            or len(getattr(classifier, "decks", ())) or not getattr(classifier, "reads_index", True):
+            or getattr(classifier, "enrolled_unknown", False) or not getattr(classifier, "reads_index", True):
         return None
     return cast(Callable[[list[np.ndarray]], list[Prediction]], read)
 
@@ -1352,8 +1353,8 @@ MARK_SHARE = (0.07, 0.33)
 
 def _marks(classifier: CardClassifier, image: np.ndarray) -> list[IndexMark]:
     """Where the index finder beside ``classifier``'s model marks index middles in ``image``;
-    none without a finder (then no hypothesis is passed over), and none while decks are enrolled:
-    it knows French indices, as the index network does, and is not asked then."""
+    none without a finder (then no hypothesis is passed over), and none while an enrolled deck
+    names cards the model does not know: it knows French indices, as the index network does."""
     finder = _finder(classifier)
     return [] if finder is None else finder.find(image)
 
@@ -1962,11 +1963,18 @@ def _edge_support(edges: np.ndarray, quad: np.ndarray) -> float:
     return float((edges[ys, xs] > 0).mean())
 
 
-def card_crop(image: np.ndarray) -> np.ndarray:
-    """The upright crop (long side vertical) of the card in an image of one card, without
-    reading it (enrolment: the deck is not known yet). A card-shaped image is taken as the card
-    itself (an outline inside it may be a picture printed on the card); any other image gives
-    the card outline found in it that the image's edges support best, or else the whole image."""
+def card_crop(image: np.ndarray, classifier: CardClassifier | None = None) -> np.ndarray:
+    """The upright crop (long side vertical) of the card in an image of one card, for enrolment.
+    With ``classifier``, the card :func:`read_card` finds (the outline classify reads it by) when
+    it reads a card or back there: a 4:3 phone photo of a card on a table is as card-shaped as a
+    crop of the card, and only a reading tells the card from its table. Otherwise by shape alone
+    (the deck is not known yet): a card-shaped image is taken as the card itself (an outline
+    inside it may be a picture printed on the card); any other image gives the card outline found
+    in it that the image's edges support best, or else the whole image."""
+    if classifier is not None:
+        found = read_card(image, classifier)
+        if found.card != UNKNOWN and found.corners.shape == (4, 2):
+            return warp(image, found.corners)
     h, w = image.shape[:2]
     upright = image if h >= w else np.ascontiguousarray(np.rot90(image))
     if 1.25 <= upright.shape[0] / upright.shape[1] <= 1.6:

@@ -302,7 +302,7 @@ def cmd_enroll(args: argparse.Namespace) -> int:
         if isinstance(img, Exception):
             unreadable.append(str(img))
         else:
-            crops.append(card_crop(img))
+            crops.append(card_crop(img, clf))
     if unreadable:
         raise PegpiError("nothing enrolled: " + "; ".join(unreadable))
     deck = en.enroll(clf, args.deck, crops, labels, merge=not args.replace,

@@ -1,6 +1,7 @@
 """The companion teaches its card reader a deck from the phone's enrolment mode: the camera's
 frames go to the mode while it runs; the finished deck is read by the game's pipeline at once,
-and by the next start of the companion (it loads every enrolled deck)."""
+and by the next start of the companion in the games its cards belong to (a Decktet game's, not a
+cribbage game's)."""
 
 from __future__ import annotations
 
@@ -39,9 +40,10 @@ class BatchCamera:
     def close(self) -> None: ...
 
 
-def _companion(tmp_path: Path, go: threading.Event) -> Companion:
-    config = load_config(system=None, overrides={"table": {"players": ["Ann", "Bob"]}})
-    return Companion(config, Options(source="camera:0", db=str(tmp_path / "t.db"), web=None, display="none",
+def _companion(tmp_path: Path, go: threading.Event, game: str = "cribbage") -> Companion:
+    config = load_config(system=None, overrides={"table": {"game": game, "players": ["Ann", "Bob"]}})
+    # a store of its own per game: the table resumes the game a store holds
+    return Companion(config, Options(source="camera:0", db=str(tmp_path / f"{game}.db"), web=None, display="none",
                                      source_factory=lambda name: BatchCamera(go)))
 
 
@@ -73,11 +75,13 @@ def test_a_deck_enrolled_on_the_device_is_read_now_and_after_a_restart(tmp_path:
         companion.close()
     assert (tmp_path / "decks" / "decktet.npz").exists()
 
-    again = _companion(tmp_path, threading.Event())
-    again.start()
-    try:
-        assert again.pipeline is not None
-        assert set(DECKTET[:12]) <= set(again.pipeline.classifier.labels)
-    finally:
-        again.stop()
-        again.close()
+    # a cribbage table reads French cards: a Decktet card there would only be read in place of one
+    for game, read in (("bhargage", True), ("cribbage", False)):
+        again = _companion(tmp_path, threading.Event(), game)
+        again.start()
+        try:
+            assert again.pipeline is not None
+            assert (set(DECKTET[:12]) <= set(again.pipeline.classifier.labels)) is read, game
+        finally:
+            again.stop()
+            again.close()
