@@ -1966,14 +1966,17 @@ def _edge_support(edges: np.ndarray, quad: np.ndarray) -> float:
 def card_crop(image: np.ndarray, classifier: CardClassifier | None = None) -> np.ndarray:
     """The upright crop (long side vertical) of the card in an image of one card, for enrolment.
     With ``classifier``, the card :func:`read_card` finds (the outline classify reads it by) when
-    it reads a card or back there: a 4:3 phone photo of a card on a table is as card-shaped as a
-    crop of the card, and only a reading tells the card from its table. Otherwise by shape alone
+    it reads a card or back there surely, or lying on a ground unlike its paper
+    (:func:`_on_ground`): a 4:3 phone photo of a card on a table is as card-shaped as a crop of
+    the card, and a picture printed inside a card the model does not know (a Decktet card's),
+    read unsurely, has the card's paper round it. Otherwise by shape alone
     (the deck is not known yet): a card-shaped image is taken as the card itself (an outline
     inside it may be a picture printed on the card); any other image gives the card outline found
     in it that the image's edges support best, or else the whole image."""
     if classifier is not None:
         found = read_card(image, classifier)
-        if found.card != UNKNOWN and found.corners.shape == (4, 2):
+        if found.card != UNKNOWN and found.corners.shape == (4, 2) \
+                and (found.confidence > DOUBT or _on_ground(image, found.corners)):
             return warp(image, found.corners)
     h, w = image.shape[:2]
     upright = image if h >= w else np.ascontiguousarray(np.rot90(image))
@@ -1981,6 +1984,25 @@ def card_crop(image: np.ndarray, classifier: CardClassifier | None = None) -> np
         return upright
     quads = card_outlines(image)
     return warp(image, quads[0]) if quads else upright
+
+
+#: a card outline lies on a ground other than its paper when the image's border is this much
+#: less pale (:func:`_pale`) than the card's margin just inside the outline
+GROUND_DARKER = 0.15
+
+
+def _on_ground(image: np.ndarray, quad: np.ndarray) -> bool:
+    """Whether ``quad`` outlines a card lying on a table rather than a picture printed on a card
+    that fills ``image``: the image's border (the table) is less pale than the outline's margin
+    (the card's paper) by :data:`GROUND_DARKER`."""
+    pale = _pale(image)
+    h, w = pale.shape
+    band = max(2, round(0.04 * min(h, w)))
+    border = np.concatenate([pale[:band].ravel(), pale[-band:].ravel(), pale[:, :band].ravel(), pale[:, -band:].ravel()])
+    inner = warp(np.dstack([pale] * 3), quad)[..., 0]  # the card upright: its outer band is its margin
+    b = max(1, round(0.06 * min(inner.shape)))
+    margin = np.concatenate([inner[:b].ravel(), inner[-b:].ravel(), inner[:, :b].ravel(), inner[:, -b:].ravel()])
+    return float(np.median(margin)) - float(np.median(border)) >= GROUND_DARKER
 
 
 def _read_doubting(classifier: CardClassifier, crops: list[np.ndarray], colourless: bool,
