@@ -12,6 +12,7 @@ on black cards the card network reads unsurely (``cards_suit.onnx``, :func:`weig
 
 from __future__ import annotations
 
+import copy
 import functools
 import hashlib
 import json
@@ -320,6 +321,17 @@ class OnnxCardClassifier:
         readers that know only the model's cards (the index network, the index finder) cannot
         tell where such a card is, so a photo search that needs them is not made."""
         return len(self.labels) > len(self.model_labels)
+
+    def model_alone(self) -> OnnxCardClassifier:
+        """This classifier without its enrolled decks, sharing its networks: the reader of the
+        cards the model knows, with every check it has for them."""
+        if not self.decks:
+            return self
+        alone = copy.copy(self)
+        alone.decks, alone._enrolled_labels, alone.labels = [], [], self.model_labels
+        alone._enrolled, alone._thresholds = np.zeros((0, 1), np.float32), np.zeros(0, np.float32)
+        alone._label_ids = np.zeros(0, np.int64)
+        return alone
 
     def _add_gallery(self, emb: Floats, labels: list[str], threshold: float) -> None:
         self._enrolled = emb if self._enrolled.shape[0] == 0 else np.concatenate([self._enrolled, emb])

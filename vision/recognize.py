@@ -798,7 +798,39 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
     nothing is read surely is searched as a photo of one card too (:func:`read_card`'s search).
     A large photo is worked on at most :data:`_WORK` pixels long, or half that if it is
     :func:`vision.locate.soft` there."""
-    return _found(image, classifier, min_confidence=min_confidence, include_backs=include_backs, restretch=True)
+    alone = _model_alone(classifier)
+    if alone is None:
+        return _found(image, classifier, min_confidence=min_confidence, include_backs=include_backs, restretch=True)
+    # an enrolled deck of cards the model does not know (the Decktet's): the model's own cards are
+    # found by the model alone, with every check it has for them; the deck's by the reading with
+    # the deck, where the model alone finds no card surer
+    known = _found(image, alone, min_confidence=min_confidence, include_backs=include_backs, restretch=True)
+    taught = [d for d in _found(image, classifier, min_confidence=min_confidence, include_backs=include_backs,
+                                restretch=True) if d.card not in alone.labels]
+    return _merged(known, taught)
+
+
+def _model_alone(classifier: CardClassifier) -> CardClassifier | None:
+    """``classifier`` without its enrolled decks, when one of them names cards the model does not
+    know (:attr:`vision.classify.OnnxCardClassifier.enrolled_unknown`); else None."""
+    if not getattr(classifier, "enrolled_unknown", False) or not isinstance(classifier, OnnxCardClassifier):
+        return None
+    return classifier.model_alone()
+
+
+def _merged(known: list[Detection], taught: list[Detection]) -> list[Detection]:
+    """The readings of the model alone (``known``) and of an enrolled deck's own cards
+    (``taught``), the surer of two in one place standing, surest first."""
+    kept = [d for d in taught if not any(_one_place(d, k) and k.confidence >= d.confidence for k in known)]
+    known = [k for k in known if not any(_one_place(k, d) for d in kept)]
+    return sorted(known + kept, key=lambda d: -d.confidence)
+
+
+def _one_place(a: Detection, b: Detection) -> bool:
+    """Whether two readings' outlines overlap by a third of the smaller: one card read twice."""
+    shared = float(cv2.intersectConvexConvex(a.corners.astype(np.float32), b.corners.astype(np.float32))[0])
+    return shared >= 0.33 * min(float(cv2.contourArea(a.corners.astype(np.float32))),
+                                float(cv2.contourArea(b.corners.astype(np.float32))))
 
 
 def _found(image: np.ndarray, classifier: CardClassifier, *, min_confidence: float = 0.5,
@@ -2075,7 +2107,13 @@ def read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
     h, w = image.shape[:2]
     if image.ndim != 3 or image.shape[2] != 3 or min(h, w) < 8:
         raise ValueError(f"read_card wants a BGR image of at least 8x8 pixels, got shape {image.shape}")
-    return _one_card(image, classifier, others=True)
+    alone = _model_alone(classifier)
+    if alone is None:
+        return _one_card(image, classifier, others=True)
+    # as recognize does with an enrolled deck of cards the model does not know
+    known = _one_card(image, alone, others=True)
+    taught = _one_card(image, classifier, others=True)
+    return taught if taught.card not in alone.labels and taught.confidence > known.confidence else known
 
 
 @dataclass(frozen=True)
