@@ -282,6 +282,7 @@ class OnnxCardClassifier:
         self.model_sure = 0.99
         self.labels: tuple[str, ...] = self.model_labels
         self._known = frozenset(self.model_labels)
+        self._alone: OnnxCardClassifier | None = None  # made by model_alone
         for deck in decks:
             self.add_deck(deck)
 
@@ -311,6 +312,7 @@ class OnnxCardClassifier:
             self._add_gallery(neg, [UNKNOWN] * len(neg), 1.0)
         emb = deck.embeddings_for(self)
         self.decks.append(deck)
+        self._alone = None
         self._add_gallery(emb, list(deck.all_labels), deck.threshold_for(self))
         extra = [lbl for lbl in dict.fromkeys(self._enrolled_labels) if lbl not in self.model_labels]
         self.labels = self.model_labels + tuple(extra)
@@ -327,11 +329,14 @@ class OnnxCardClassifier:
         cards the model knows, with every check it has for them."""
         if not self.decks:
             return self
-        alone = copy.copy(self)
-        alone.decks, alone._enrolled_labels, alone.labels = [], [], self.model_labels
-        alone._enrolled, alone._thresholds = np.zeros((0, 1), np.float32), np.zeros(0, np.float32)
-        alone._label_ids = np.zeros(0, np.int64)
-        return alone
+        if self._alone is None:
+            _ = self.index_session  # made on first use: made now, so that both share it
+            alone = copy.copy(self)
+            alone.decks, alone._enrolled_labels, alone.labels = [], [], self.model_labels
+            alone._enrolled, alone._thresholds = np.zeros((0, 1), np.float32), np.zeros(0, np.float32)
+            alone._label_ids, alone._alone = np.zeros(0, np.int64), None
+            self._alone = alone
+        return self._alone
 
     def _add_gallery(self, emb: Floats, labels: list[str], threshold: float) -> None:
         self._enrolled = emb if self._enrolled.shape[0] == 0 else np.concatenate([self._enrolled, emb])
