@@ -2110,9 +2110,12 @@ def read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
     alone = _model_alone(classifier)
     if alone is None:
         return _one_card(image, classifier, others=True)
-    # as recognize does with an enrolled deck of cards the model does not know
-    known = _one_card(image, alone, others=True)
+    # as recognize does with an enrolled deck of cards the model does not know; one of the deck's
+    # cards read surely needs no search for a French card (a long one in a photo showing none)
     taught = _one_card(image, classifier, others=True)
+    if taught.card not in alone.labels and taught.confidence > DOUBT:
+        return taught
+    known = _one_card(image, alone, others=True)
     return taught if taught.card not in alone.labels and taught.confidence > known.confidence else known
 
 
