@@ -134,6 +134,11 @@ def _add_enrolled_decks(reader: DeckReader, game_deck: str) -> None:
             log.info("enrolled deck %s is not read in this game: its cards are not %s cards", name, game_deck)
 
 
+#: the names an enrolled deck's cards may have in a Decktet game, and in every other game
+DECKTET_NAMES = frozenset(c.name for c in DECKTET)
+FRENCH_NAMES = frozenset([*CARD_IDS, "back"])
+
+
 def deck_fits(names: Sequence[str], game_deck: str) -> bool:
     """Whether an enrolled deck naming ``names`` belongs to a game played with ``game_deck``: a
     Decktet game's decks name Decktet cards; every other game is played with French cards and takes
@@ -142,11 +147,6 @@ def deck_fits(names: Sequence[str], game_deck: str) -> bool:
     them cannot search a photo by its French indices."""
     known = DECKTET_NAMES if game_deck.startswith("decktet") else FRENCH_NAMES
     return all(n in known for n in names)
-
-
-#: the names an enrolled deck's cards may have in a Decktet game, and in every other game
-DECKTET_NAMES = frozenset(c.name for c in DECKTET)
-FRENCH_NAMES = frozenset([*CARD_IDS, "back"])
 
 
 @dataclass

@@ -828,9 +828,9 @@ def _merged(known: list[Detection], taught: list[Detection]) -> list[Detection]:
 
 def _one_place(a: Detection, b: Detection) -> bool:
     """Whether two readings' outlines overlap by a third of the smaller: one card read twice."""
-    shared = float(cv2.intersectConvexConvex(a.corners.astype(np.float32), b.corners.astype(np.float32))[0])
-    return shared >= 0.33 * min(float(cv2.contourArea(a.corners.astype(np.float32))),
-                                float(cv2.contourArea(b.corners.astype(np.float32))))
+    qa, qb = a.corners.astype(np.float32), b.corners.astype(np.float32)
+    shared = float(cv2.intersectConvexConvex(qa, qb)[0])
+    return shared >= 0.33 * min(float(cv2.contourArea(qa)), float(cv2.contourArea(qb)))
 
 
 def _found(image: np.ndarray, classifier: CardClassifier, *, min_confidence: float = 0.5,
@@ -2007,8 +2007,7 @@ def card_crop(image: np.ndarray, classifier: CardClassifier | None = None) -> np
     in it that the image's edges support best, or else the whole image."""
     if classifier is not None:
         found = read_card(image, classifier)
-        if found.card != UNKNOWN and found.corners.shape == (4, 2) \
-                and (found.confidence > DOUBT or _on_ground(image, found.corners)):
+        if found.card != UNKNOWN and (found.confidence > DOUBT or _on_ground(image, found.corners)):
             return warp(image, found.corners)
     h, w = image.shape[:2]
     upright = image if h >= w else np.ascontiguousarray(np.rot90(image))
