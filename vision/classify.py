@@ -273,18 +273,21 @@ class OnnxCardClassifier:
         self._suit_rows = int(self.suit_session.get_inputs()[0].shape[2]) if self.suit_session is not None else 0
         #: the model can read a card from its corner index alone (it has an index network)
         self.reads_index = self.index_path is not None
+        self._no_decks()
+        #: the model's own reading of a card or back at this confidence beats an unsure match
+        self.model_sure = 0.99
+        for deck in decks:
+            self.add_deck(deck)
+
+    def _no_decks(self) -> None:
+        """No deck enrolled: an empty gallery, the model's own labels."""
         self.decks: list[EnrolledDeck] = []
         self._enrolled: Floats = np.zeros((0, 1), np.float32)
         self._enrolled_labels: list[str] = []
         self._thresholds: Floats = np.zeros(0, np.float32)
         self._label_ids: NDArray[np.int64] = np.zeros(0, np.int64)
-        #: the model's own reading of a card or back at this confidence beats an unsure match
-        self.model_sure = 0.99
         self.labels: tuple[str, ...] = self.model_labels
-        self._known = frozenset(self.model_labels)
         self._alone: OnnxCardClassifier | None = None  # made by model_alone
-        for deck in decks:
-            self.add_deck(deck)
 
     @property
     def index_session(self) -> _Session | None:
@@ -332,9 +335,7 @@ class OnnxCardClassifier:
         if self._alone is None:
             _ = self.index_session  # made on first use: made now, so that both share it
             alone = copy.copy(self)
-            alone.decks, alone._enrolled_labels, alone.labels = [], [], self.model_labels
-            alone._enrolled, alone._thresholds = np.zeros((0, 1), np.float32), np.zeros(0, np.float32)
-            alone._label_ids, alone._alone = np.zeros(0, np.int64), None
+            alone._no_decks()
             self._alone = alone
         return self._alone
 
@@ -595,12 +596,8 @@ class OnnxCardClassifier:
         if ranks_only:
             corner = by_rank(corner, self._ranks)
         # an enrolled deck's card (the Decktet's) is no card the index network knows: it is silent there
-        return [(p, None) if self._enrolled_only(p.label) else (held(p) if self._gainsaid(p, ways) else p, index)
+        return [(p, None) if p.label not in self.model_labels else (held(p) if self._gainsaid(p, ways) else p, index)
                 for p, index, ways in zip(whole, self.index_predictions(corner), corner, strict=True)]
-
-    def _enrolled_only(self, label: str) -> bool:
-        """Whether ``label`` names a card of an enrolled deck that the model itself does not know."""
-        return label not in self._known
 
     def gainsaid_by_corners(self, patches: Image, whole: Sequence[Prediction]) -> list[bool]:
         """For each card, whether its two index corners (``patches``, ``(N, 2, h, w, 3)`` as

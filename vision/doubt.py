@@ -89,9 +89,10 @@ def _measured(image: np.ndarray) -> tuple[Sequence[np.ndarray], np.ndarray, np.n
         seen[:] = True  # a white photo: nothing is left to measure otherwise
     # the brighter half, but not what is too dark to show a cast (a card on a black table may
     # cover less than half the photo)
-    upper = light >= max(whole_median(light, 3 * 255), DARKEST_CAST)  # sums of three whole channels
+    middle = whole_median(light, 3 * 255)  # sums of three whole channels
+    upper = light >= max(middle, DARKEST_CAST)
     if not upper.any():
-        upper = light >= whole_median(light, 3 * 255)
+        upper = light >= middle
     # the brighter half unclipped, or all of it where the whole of that half is clipped
     bright = small[upper & seen] if (upper & seen).any() else small[upper]
     cast: np.ndarray = bright.mean(axis=0) + 1.0

@@ -813,9 +813,8 @@ def recognize(image: np.ndarray, classifier: CardClassifier, *, min_confidence: 
 def _model_alone(classifier: CardClassifier) -> CardClassifier | None:
     """``classifier`` without its enrolled decks, when one of them names cards the model does not
     know (:attr:`vision.classify.OnnxCardClassifier.enrolled_unknown`); else None."""
-    if not getattr(classifier, "enrolled_unknown", False) or not isinstance(classifier, OnnxCardClassifier):
-        return None
-    return classifier.model_alone()
+    return classifier.model_alone() if isinstance(classifier, OnnxCardClassifier) and classifier.enrolled_unknown \
+        else None
 
 
 def _merged(known: list[Detection], taught: list[Detection]) -> list[Detection]:
@@ -2027,13 +2026,14 @@ def _on_ground(image: np.ndarray, quad: np.ndarray) -> bool:
     that fills ``image``: the image's border (the table) is less pale than the outline's margin
     (the card's paper) by :data:`GROUND_DARKER`."""
     pale = _pale(image)
-    h, w = pale.shape
-    band = max(2, round(0.04 * min(h, w)))
-    border = np.concatenate([pale[:band].ravel(), pale[-band:].ravel(), pale[:, :band].ravel(), pale[:, -band:].ravel()])
-    inner = warp(np.dstack([pale] * 3), quad)[..., 0]  # the card upright: its outer band is its margin
-    b = max(1, round(0.06 * min(inner.shape)))
-    margin = np.concatenate([inner[:b].ravel(), inner[-b:].ravel(), inner[:, :b].ravel(), inner[:, -b:].ravel()])
-    return float(np.median(margin)) - float(np.median(border)) >= GROUND_DARKER
+    margin = _ring(warp(pale, quad), 0.06, 1)  # the card upright: its outer band is its margin
+    return float(np.median(margin)) - float(np.median(_ring(pale, 0.04, 2))) >= GROUND_DARKER
+
+
+def _ring(a: np.ndarray, share: float, least: int) -> np.ndarray:
+    """The values of ``a``'s outer band, ``share`` of its shorter side wide (``least`` at least)."""
+    b = max(least, round(share * min(a.shape[:2])))
+    return np.concatenate([a[:b].ravel(), a[-b:].ravel(), a[:, :b].ravel(), a[:, -b:].ravel()])
 
 
 def _read_doubting(classifier: CardClassifier, crops: list[np.ndarray], colourless: bool,
