@@ -82,8 +82,11 @@ def register(commands: Any, benches: Any) -> None:
     b.add_argument("--json", action="store_true")
     b.set_defaults(func=cmd_bench_finder, **PHOTO_HEAP)
 
-    b = benches.add_parser("enrolment", help="a deck the model cannot read (Decktet-like) taught at the simulated "
-                                             "table through the phone's enrolment wizard, then read from table frames")
+    b = benches.add_parser("enrolment", help="a deck taught at the simulated table through the phone's enrolment "
+                                             "wizard, then read from table frames before and after")
+    b.add_argument("--deck", default="decktet",
+                   help="decktet (Decktet-like, the model reads none of it) or a commercial-style French deck: "
+                        "bellot, cardsjs, aguilar (fetched once with npm)")
     b.add_argument("--deals", type=int, default=63, help="tables of 16 cards read before and after (63: 1008 cards)")
     b.add_argument("--hands", action="store_true", help="lay each card by hand (slower to render)")
     b.add_argument("--seed", type=int, default=0)
@@ -486,21 +489,29 @@ def cmd_bench_finder(args: argparse.Namespace) -> int:
 def cmd_bench_enrolment(args: argparse.Namespace) -> int:
     import tempfile
 
-    from vision.bench.enrol_table import run_bench
+    from vision.bench.enrol_table import BENCH_DECKS, bench_deck, run_bench
     from vision.classify import load_default_classifier
     from vision.enrol_session import EnrolmentWizard
+    from vision.errors import DeckError
 
     if args.deals < 1:
         raise PegpiError(f"--deals: deal at least one table, not {args.deals}")
+    if args.deck not in BENCH_DECKS:
+        raise PegpiError(f"--deck: unknown deck {args.deck!r}; choose one of {', '.join(BENCH_DECKS)}")
+    try:
+        cards, art = bench_deck(args.deck)
+    except DeckError as exc:
+        raise PegpiError(f"--deck {args.deck}: {exc}") from exc
     with tempfile.TemporaryDirectory() as folder:  # the bench's deck is not kept
-        wizard = EnrolmentWizard(load_default_classifier(None), "decktet", cards="decktet", folder=folder)
-        res = run_bench(lambda: load_default_classifier(None), wizard, deals=args.deals, seed=args.seed,
+        wizard = EnrolmentWizard(load_default_classifier(None), args.deck, cards=cards, folder=folder)
+        res = run_bench(lambda: load_default_classifier(None), wizard, art, deals=args.deals, seed=args.seed,
                         hands=args.hands, say=None if args.json else (lambda m: print(m, file=sys.stderr, flush=True)))
     res.pop("stored", None)
     if args.json:
         print(json.dumps(res, indent=2))
         return 0
-    print(f"enrolled {res['cards']} cards of a Decktet-like deck in {len(res['batches'])} batches "
+    kind = "a Decktet-like deck" if args.deck == "decktet" else f"the French deck {args.deck!r}"
+    print(f"enrolled {res['cards']} cards of {kind} in {len(res['batches'])} batches "
           f"({res['players_s']:.0f} s of the players' time at the simulated table)")
     for i, b in enumerate(res["batches"], 1):
         print(f"  batch {i}: {b['cards']} cards, {b['frames']} frames at {b['feed_ms']:.0f} ms a frame "
@@ -510,6 +521,8 @@ def cmd_bench_enrolment(args: argparse.Namespace) -> int:
         r = res[when]
         print(f"  read from the table {when} enrolment: {r['right']}/{r['cards']} ({r['rate']:.2%}); "
               f"wrong {r['wrong']}, never placed {r['missed']}")
+        if r["confusions"]:
+            print("    read as another card: " + ", ".join(f"{k} ({n})" for k, n in r["confusions"].items()))
     return 0
 
 

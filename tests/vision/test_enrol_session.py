@@ -10,11 +10,14 @@ from typing import Any
 import numpy as np
 import pytest
 
+from pegpi.cli import main
 from vision.bench.enrol_table import decktet_art, enrol_at_table, read_rate, table_deals
 from vision.classify import OnnxCardClassifier, load_default_classifier
 from vision.enrol_session import EnrolmentWizard, canonical_name
 from vision.enroll import EnrolledDeck, list_decks
 from vision.errors import EnrolError
+from vision.render.cards import HELDOUT_DESIGN_SEEDS
+from vision.simcamera import default_card_art
 from vision.simtable import HandPass, Idle, Place, SimTable, Step
 from vision.track import Tracker
 
@@ -56,6 +59,27 @@ def test_the_enrolled_deck_is_read_from_the_table(taught: tuple[Any, Path]) -> N
     assert rates["after"]["cards"] == 32
     assert rates["after"]["right"] == 32, rates["after"]
     assert rates["before"]["right"] == 0  # the stock model knows no Decktet card
+
+
+def test_a_french_deck_taught_at_the_table_is_read_right(reader: OnnxCardClassifier, tmp_path: Path) -> None:
+    """Players teach the deck they play with, a French one the model reads already: its taught
+    views must not outvote the model's own reading (a 6 read as a 9, a court as a back)."""
+    art = default_card_art(design=HELDOUT_DESIGN_SEEDS[5])
+    wizard = EnrolmentWizard(reader, "house", cards="standard", folder=tmp_path)
+    run = enrol_at_table(wizard, art, seed=3, hands=False)
+    assert [b.cards for b in run.batches] == [12, 12, 12, 12, 4]
+    assert run.renamed == 0
+    after = load_default_classifier(None)
+    after.add_deck(run.deck)
+    tables = list(table_deals(list(run.deck.labels), 2, seed=13, art=art))
+    rates = read_rate(tables, {"after": after})["after"]
+    assert (rates["cards"], rates["right"]) == (32, 32), rates
+
+
+def test_the_bench_names_a_deck_it_cannot_teach(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "enrolment", "--deck", "tarot", "--deals", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err == "pegpi: error: --deck: unknown deck 'tarot'; choose one of decktet, bellot, cardsjs, aguilar\n"
 
 
 def _batch_table(wizard: EnrolmentWizard, steps: list[Step], seed: int = 2) -> SimTable:

@@ -1,11 +1,13 @@
-"""``pegpi bench enrolment``: a deck the card model cannot read, taught at the simulated table
-through the enrolment wizard (:mod:`vision.enrol_session`), then read from table frames.
+"""``pegpi bench enrolment``: a deck taught at the simulated table through the enrolment wizard
+(:mod:`vision.enrol_session`), then read from table frames.
 
 The deck is a Decktet-like deck (:mod:`vision.render.decktet`, 45 cards the model was never
-trained on: it reads none of them). It is laid on the enrolment mat twelve cards at a time,
-each batch confirmed under the names the wizard expects, and saved; then the same cards are
-dealt on the ``layout`` mat's sixteen outlines, seen by other cameras (pose, light, noise, blur,
-seed), and read by the table pipeline with the stock model alone and with the deck enrolled.
+trained on: it reads none of them), or one of the commercial-style French decks
+(:mod:`vision.render.commercial`, 52 cards drawn by people, which training never sees). It is
+laid on the enrolment mat twelve cards at a time, each batch confirmed under the names the
+wizard expects, and saved; then the same cards are dealt on the ``layout`` mat's sixteen
+outlines, seen by other cameras (pose, light, noise, blur, seed), and read by the table pipeline
+with the stock model alone and with the deck enrolled.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from vision.enroll import EnrolledDeck
 from vision.errors import BenchError
 from vision.mat import layout_for
 from vision.pipeline import TablePipeline
+from vision.render.commercial import COMMERCIAL_DECKS, load_deck
 from vision.render.decktet import render_decktet
 from vision.simtable import CameraPose, Clear, Idle, Light, Place, SimTable, Step
 
@@ -42,6 +45,22 @@ def decktet_art(design: int = DESIGN, px_per_mm: float = 3.0) -> Callable[[str],
         return cache[card]
 
     return art
+
+
+#: The decks the bench can teach: the Decktet-like one, and the commercial-style French ones.
+BENCH_DECKS: tuple[str, ...] = ("decktet", *COMMERCIAL_DECKS)
+
+
+def bench_deck(name: str) -> tuple[str, Callable[[str], np.ndarray]]:
+    """Deck ``name`` of :data:`BENCH_DECKS` as the wizard's card set (``"decktet"`` or
+    ``"standard"``) and its faces. A commercial deck comes from its npm package (fetched once;
+    :class:`~vision.errors.DeckError` if it cannot be)."""
+    if name == "decktet":
+        return "decktet", decktet_art()
+    if name not in COMMERCIAL_DECKS:
+        raise BenchError(f"unknown deck {name!r}: the bench teaches {', '.join(BENCH_DECKS)}")
+    faces = load_deck(name)
+    return "standard", faces.__getitem__
 
 
 def enrolment_script(batches: Sequence[Sequence[str]], *, hands: bool = True) -> list[Step]:
@@ -181,14 +200,14 @@ def read_rate(tables: Sequence[tuple[SimTable, list[str]]], readers: dict[str, C
     return out
 
 
-def run_bench(reader_factory: Callable[[], CardClassifier], wizard: EnrolmentWizard, *, deals: int,
-              seed: int = 0, hands: bool = True, say: Callable[[str], None] | None = None) -> JSONObject:
-    """Enrol the Decktet-like deck through ``wizard`` and read ``deals`` tables of it with a fresh
-    reader from ``reader_factory`` before and after the deck is added (``add_deck``)."""
+def run_bench(reader_factory: Callable[[], CardClassifier], wizard: EnrolmentWizard,
+              art: Callable[[str], np.ndarray], *, deals: int, seed: int = 0, hands: bool = True,
+              say: Callable[[str], None] | None = None) -> JSONObject:
+    """Enrol the deck drawn by ``art`` through ``wizard`` and read ``deals`` tables of it with a
+    fresh reader from ``reader_factory`` before and after the deck is added (``add_deck``)."""
     if deals < 1:
         raise BenchError(f"deal at least one table, not {deals}")
     say = say or (lambda _: None)
-    art = decktet_art()
     say(f"enrolling {wizard.total} cards, {wizard.batch_size} at a time ...")
     began = time.perf_counter()
     run = enrol_at_table(wizard, art, seed=seed, hands=hands)
