@@ -32,6 +32,7 @@ from games.errors import IllegalActionError, OptionError, PegpiError, RecordErro
 from games.jsontypes import JSONObject
 from games.scores import ScoreEvent
 from games.view import TableView
+from vision.api import ASK_BELOW
 
 if TYPE_CHECKING:
     from device.protocols import Ask, TableProtocol
@@ -55,7 +56,7 @@ class Session:
     """One table. Thread-safe: every public method takes the session lock."""
 
     def __init__(self, store: Store, *, game: str = "cribbage", players: Sequence[str] = ("Ann", "Bob"),
-                 options: JSONObject | None = None, confidence: float = 0.85, ping_s: float = PING_S) -> None:
+                 options: JSONObject | None = None, confidence: float = ASK_BELOW, ping_s: float = PING_S) -> None:
         self.store = store
         self.confidence = confidence
         self._ping_s = ping_s

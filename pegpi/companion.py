@@ -51,7 +51,7 @@ from games.engine import Game
 from games.errors import PegpiError
 from games.jsontypes import JSONObject
 from vision.album import CropAlbum
-from vision.api import CardClassifier
+from vision.api import ASK_BELOW, CardClassifier
 from vision.enrol_session import DeckReader
 from vision.enroll import list_decks, load_decks
 from vision.errors import LayoutError
@@ -245,7 +245,7 @@ class Companion:
         max_mb = float(cfg.get("store", {}).get("max_mb", 0) or 0)
         store = Store(path, max_bytes=int(max_mb * 1024 * 1024))
         session = Session(store, game=game, players=players, options=options,
-                          confidence=float(table.get("confidence", 0.85)))
+                          confidence=float(table.get("confidence", ASK_BELOW)))
         current = session.game
         if self.expected is not None and (current.spec.name != self.expected["game"]
                                           or list(current.players) != list(self.expected["players"])

@@ -21,6 +21,9 @@ UNKNOWN = "unknown"
 
 #: A reading this sure of itself that is wrong is a confident mistake (every bench counts them so).
 CONFIDENT = 0.9
+#: The table asks the players about a card placed less sure than this (the device's default,
+#: ``[table] confidence`` in the config), and reads such a card again when a hand leaves it.
+ASK_BELOW = 0.85
 #: Files read as photos of cards (enrolment, the photo bench).
 IMAGE_EXT = (".png", ".jpg", ".jpeg", ".bmp", ".webp", ".tif", ".tiff")
 

@@ -27,7 +27,15 @@ from numpy.typing import NDArray
 
 from games.jsontypes import JSONObject
 from vision.api import BACK, UNKNOWN, Prediction
-from vision.doubt import INDEX_SAYS, held, other_black_suit, suit_outvoted, suited
+from vision.doubt import (
+    INDEX_SAYS,
+    blank_or_unsure,
+    held,
+    index_over_blank,
+    other_black_suit,
+    suit_outvoted,
+    suited,
+)
 from vision.enroll import EnrolledDeck, load_decks, negative_embeddings
 from vision.errors import ModelFileError
 from vision.model_input import SHIFTS, Image, half_turned, preprocess_batch, shifted, to_tensor
@@ -559,15 +567,25 @@ class OnnxCardClassifier:
             out.append(Prediction(label, conf))
         return out
 
-    def classify(self, crops: Sequence[Image], *, moved: bool = True) -> list[Prediction]:
+    def classify(self, crops: Sequence[Image], *, moved: bool = True, blank_by_index: bool = True) -> list[Prediction]:
         """Read each upright crop: a card id (``"10H"``, ``"RJ"``, an enrolled name), ``"back"``
         or ``"unknown"``, with a calibrated confidence; a club or spade whose corner index and
         suit network both give the other suit is held at :data:`vision.doubt.DOUBT`, so the
-        table asks. ``moved=False``: a first look, no unsure crop read again moved (see
-        :meth:`outputs`)."""
+        table asks; and (``blank_by_index``) a back, joker or unsure reading whose corner index
+        surely shows a card is that card, held (:func:`vision.doubt.index_over_blank`): off for
+        a photo search, which weighs each outline's corner itself. ``moved=False``: a first look,
+        no unsure crop read again moved (see :meth:`outputs`)."""
         probs, emb = self.run(crops, embeddings=False, moved=moved)
         whole = self.predict(probs, emb)
-        if not self.reads_index or self.suit_session is None:
+        if not self.reads_index:
+            return whole
+        if blank_by_index and not self.enrolled_unknown:  # the index network knows French cards only
+            # a court whose picture reads as a back (or a card read unsurely) shows its index
+            blank = [i for i, p in enumerate(whole) if p.label in self.model_labels and blank_or_unsure(p)]
+            for i, corner in zip(blank, self.read_indices([crops[i] for i in blank]), strict=True):
+                # the crop is the card's own outline: a back shows no index at its corner
+                whole[i] = index_over_blank(whole[i], corner, back_at=INDEX_SAYS)
+        if self.suit_session is None:
             return whole
         # a club or spade its corner index and the suit network both read in the other suit
         black = [i for i, p in enumerate(whole) if suited(p.label) and p.label[-1] in "CS"]

@@ -172,6 +172,36 @@ def suit_outvoted(p: Prediction, index: Prediction, clubs: float) -> bool:
     return other_black_suit(p, index) and (clubs < 0.5 if p.label.endswith("C") else clubs > 0.5)
 
 
+#: a reading the whole card is unsure of, or a back, joker or "no card", is taken from its corner
+#: index alone at this confidence (chosen on composed photos of validation designs, see
+#: models/MODEL_CARD.md)
+INDEX_SURE = 0.93
+#: a whole-card reading under this is unsure: its corner index may overrule it
+WHOLE_UNSURE = 0.5
+
+
+def shows_index(index: Prediction | None) -> bool:
+    """Whether a corner index reading shows a card (not a back, not nothing) at :data:`INDEX_SAYS`."""
+    return index is not None and index.label not in (UNKNOWN, BACK) and index.confidence >= INDEX_SAYS
+
+
+def blank_or_unsure(p: Prediction) -> bool:
+    """Whether a whole-card reading is a back, a joker or no card, or read under :data:`WHOLE_UNSURE`:
+    the readings a corner index read surely overrules (:func:`index_over_blank`)."""
+    return p.label in (UNKNOWN, BACK, "RJ", "BJ") or p.confidence < WHOLE_UNSURE
+
+
+def index_over_blank(p: Prediction, index: Prediction | None, *, back_at: float = INDEX_SURE) -> Prediction:
+    """A whole card read as a back, a joker or no card, or read unsurely, whose corner index
+    surely (:data:`INDEX_SURE`) shows a card is that card, not surely: the picture of a court
+    can read as a back whole (a jack of diamonds at 0.4), a blurred 2 of clubs as a queen at 0.49.
+    ``back_at``: how sure an index must be to overrule a back (lower for a crop cut to the card's
+    own outline: a back's corner shows no index there)."""
+    if index is None or not blank_or_unsure(p) or not shows_index(index):
+        return p
+    return held(index) if index.confidence >= (back_at if p.label == BACK else INDEX_SURE) else p
+
+
 def doubted(p: Prediction, index: Prediction | None = None, *, colourless: bool = False,
             index_needed: bool = False, index_says: float = 0.0) -> Prediction:
     """``p`` with its confidence held at :data:`DOUBT` when its corner index (``index``) reads

@@ -44,11 +44,14 @@ from vision.doubt import (
     COLOURLESS,
     DOUBT,
     INDEX_SAYS,
+    INDEX_SURE,
     balanced,
     colour_and_cast,
     colour_strength,
     doubted,
     held,
+    index_over_blank,
+    shows_index,
     suited,
 )
 from vision.finder import IndexFinder, IndexMark, finder_for, mark_reader_for, wide_mark_reader_for
@@ -654,11 +657,6 @@ class Pyramid:
         return out
 
 
-#: a hypothesis the whole-card reading is unsure of is taken from its corner index alone at this
-#: confidence (chosen on composed photos of validation designs, see models/MODEL_CARD.md)
-INDEX_SURE = 0.93
-
-
 #: a hypothesis whose corner index leans to a card at this confidence, but not surely, is read
 #: again moved a little (:func:`_nudged`): a corner a few mm off its card shows the index cut
 NUDGE_FROM = 0.3
@@ -771,12 +769,13 @@ def _read_hypotheses(classifier: CardClassifier, image: Pyramid, quads: list[np.
 
 
 def _whole_readings(classifier: CardClassifier, crops: list[np.ndarray], *, moved: bool = True) -> list[Prediction]:
-    """The whole-card readings of ``crops``; ``moved=False``: at a first look, if the classifier
-    reads unsure crops again moved (:meth:`vision.classify.OnnxCardClassifier.classify`)."""
+    """The whole-card readings of ``crops``, by the whole card alone; ``moved=False``: at a first
+    look, if the classifier reads unsure crops again moved
+    (:meth:`vision.classify.OnnxCardClassifier.classify`)."""
     if not crops:
         return []
-    if not moved and isinstance(classifier, OnnxCardClassifier):
-        return classifier.classify(crops, moved=False)
+    if isinstance(classifier, OnnxCardClassifier):  # each outline's corner is weighed here, not there
+        return classifier.classify(crops, moved=moved, blank_by_index=False)
     return classifier.classify(crops)
 
 
@@ -2057,31 +2056,24 @@ def _read_doubting(classifier: CardClassifier, crops: list[np.ndarray], colourle
 
 
 def _index_over_blank(p: Prediction, index: Prediction | None) -> Prediction:
-    """A whole card read as a back, a joker or no card, or read unsurely, whose corner index
-    surely shows a card is that card, not surely (the whole-card reading of a court's picture
-    can take it for a back; a blurred 2 of clubs reads as a queen at 0.49, its index as a 2)."""
-    if index is None or (p.label not in (UNKNOWN, "back", "RJ", "BJ") and p.confidence >= 0.5):
+    """:func:`~vision.doubt.index_over_blank`, and a back whose corner is not a back's held: in a
+    photo, an outline read as a back whose corner is not is a picture printed on a card (a
+    court's frame) as often as a back."""
+    if index is None:
         return p
-    if _shows_index(index) and index.confidence >= INDEX_SURE:
-        return held(index)
-    # a back's corner is a back's too: an outline read as a back whose corner is not is a
-    # picture printed on a card (a court's frame) as often as a back
-    return held(p) if p.label == "back" and index.label != "back" else p
+    over = index_over_blank(p, index)
+    return held(p) if over is p and p.label == "back" and index.label != "back" else over
 
 
 def _index_agrees(p: Prediction, index: Prediction | None, *, ranks_only: bool = False) -> bool:
     """Whether a whole outline's corner shows a card index and the whole card reads that card
     (``ranks_only``: a suited card of that rank): the photo's own frame over a table whose grain
     looks like an index now and then is no card round the card it holds."""
-    if not _shows_index(index) or index is None:
+    if not shows_index(index) or index is None:
         return False
     if ranks_only and suited(p.label) and suited(index.label):
         return p.label[:-1] == index.label[:-1]
     return p.label == index.label
-
-
-def _shows_index(index: Prediction | None) -> bool:
-    return index is not None and index.label not in (UNKNOWN, "back") and index.confidence >= 0.5
 
 
 def read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
@@ -2297,7 +2289,7 @@ def _framed_back(classifier: CardClassifier, image: Pyramid, quad: np.ndarray) -
     if _index_reader(classifier) is None:
         return False
     grown = _grown(quad)
-    return any(_shows_index(r) for r in _read_warped(classifier, image, grown)) or _faint_index(classifier, image, grown)
+    return any(shows_index(r) for r in _read_warped(classifier, image, grown)) or _faint_index(classifier, image, grown)
 
 
 def _faint_index(classifier: CardClassifier, image: Pyramid, quads: list[np.ndarray]) -> bool:
@@ -2309,7 +2301,7 @@ def _faint_index(classifier: CardClassifier, image: Pyramid, quads: list[np.ndar
         return False
     read = cast(Callable[[np.ndarray], list[Prediction]], getattr(classifier, "read_corner_patches", None))
     size = cast(tuple[int, int], getattr(classifier, "index_shape", (0, 0)))
-    return any(_shows_index(r) for r in read(stretched(image.corners(quads, size))))
+    return any(shows_index(r) for r in read(stretched(image.corners(quads, size))))
 
 
 def _grow_frames(classifier: CardClassifier, image: Pyramid, quads: list[np.ndarray],
@@ -2322,7 +2314,7 @@ def _grow_frames(classifier: CardClassifier, image: Pyramid, quads: list[np.ndar
     (:func:`_shows_index`): the card's index lies round the frame's corner."""
     frames = {i: _grown(quads[i]) for i in range(1, len(quads)) if reads[i][0].label == "back"}
     tried = _keep_better(classifier, image, quads, reads, colourless, frames, shown_only=True, moved=moved)
-    framed = {i for i, (_p, _shows, index) in tried if _shows_index(index) and reads[i][0].label == "back"}
+    framed = {i for i, (_p, _shows, index) in tried if shows_index(index) and reads[i][0].label == "back"}
     return framed | {i for i, grown in frames.items() if i not in framed and reads[i][0].label == "back"
                      and _faint_index(classifier, image, grown)}
 
@@ -2369,7 +2361,7 @@ def _read_by_marks(classifier: CardClassifier, image: np.ndarray, grey: np.ndarr
     # without colour the suit is the grey suit network's to say (:func:`_greyed`): the rank will do
     shown = [(p, q) for q, (p, shows, index) in zip(inked, reads, strict=True)
         if p.confidence >= 0.5 and (shows or (colourless and suited(p.label) and index is not None
-                                              and _shows_index(index) and index.label[:-1] == p.label[:-1]))]
+                                              and shows_index(index) and index.label[:-1] == p.label[:-1]))]
     if not shown:
         return None
     p, q = max(shown, key=lambda pq: pq[0].confidence)

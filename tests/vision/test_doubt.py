@@ -19,6 +19,7 @@ from vision.doubt import (
     colour_and_cast,
     colour_strength,
     doubted,
+    index_over_blank,
     suit_outvoted,
     suited,
 )
@@ -581,3 +582,57 @@ def test_an_ornate_ace_of_spades_stretched_tall_is_never_a_sure_club() -> None:
     listed = [(d.card, round(d.confidence, 3)) for d in found]
     assert not [d for d in found if d.card == "AC" and d.confidence > DOUBT], listed
     assert {"9D", "AH", "8C", "8S", "7S", "KH"} <= {d.card for d in found if d.confidence > DOUBT}, listed
+
+
+#: a held-out design whose back, with a court's index corners printed on it, reads as a back whole
+#: and as the court at its corners: a deck whose court pictures look like backs
+BACKLIKE_DESIGN = HELDOUT_DESIGN_SEEDS[8]
+
+
+def _court_like_a_back(card: str, px_per_mm: float = 3.0) -> np.ndarray:
+    """BGRA face of ``card`` whose picture, everything but its two index corners, is the back's
+    pattern (as a real deck's jack of diamonds reads as a back at the table)."""
+    from vision.render.cards import index_box
+
+    back = render_card("back", BACKLIKE_DESIGN, px_per_mm=px_per_mm, alpha=True)
+    face = render_card(card, BACKLIKE_DESIGN, px_per_mm=px_per_mm, alpha=True)
+    _x0, _y0, x1, y1 = index_box(card, BACKLIKE_DESIGN, px_per_mm)
+    w, h = int((x1 + 1.5) * px_per_mm), int((y1 + 1.5) * px_per_mm)
+    out = back.copy()
+    out[:h, :w] = face[:h, :w]
+    out[-h:, -w:] = face[-h:, -w:]
+    return out
+
+
+def test_only_a_blank_or_unsure_reading_gives_way_to_a_sure_index() -> None:
+    jd = Prediction("JD", 0.95)
+    assert index_over_blank(Prediction("back", 0.99), jd) == Prediction("JD", DOUBT)
+    assert index_over_blank(Prediction("unknown", 0.9), jd) == Prediction("JD", DOUBT)
+    assert index_over_blank(Prediction("QD", 0.45), jd) == Prediction("JD", DOUBT)
+    assert index_over_blank(Prediction("back", 0.99), Prediction("JD", 0.9)).label == "back"  # not sure enough
+    assert index_over_blank(Prediction("QD", 0.6), jd) == Prediction("QD", 0.6)  # the disagreement is doubted()'s
+    assert index_over_blank(Prediction("back", 0.99), Prediction("back", 0.99)) == Prediction("back", 0.99)
+
+
+def test_a_court_whose_picture_reads_as_a_back_is_placed_from_its_index_not_surely() -> None:
+    """At the table, three courts whose pictures read as backs (at 0.91-1.00) and a real back:
+    each court is placed as itself from its corner index, at most at DOUBT so the phone asks,
+    and the back stays a back."""
+    from vision.mat import layout_for
+    from vision.pipeline import TablePipeline
+    from vision.simtable import Idle, Place, SimTable
+
+    courts = ("JD", "KS", "QH")
+    faces = {c: _court_like_a_back(c) for c in courts}
+    faces["back"] = render_card("back", BACKLIKE_DESIGN, px_per_mm=3.0, alpha=True)
+    clf = load_default_classifier()
+    on_white = [(f[..., :3] * (f[..., 3:] / 255.0) + 255.0 * (1.0 - f[..., 3:] / 255.0)).astype(np.uint8)
+                for f in faces.values()]
+    assert [p.label for p in clf.predict(*clf.run(on_white, embeddings=False))] == ["back"] * 4  # whole
+    dealt = [*courts, "back"]
+    sim = SimTable(layout_for("layout", 1), [Idle(0.6), *[Place(c, "grid", i, hand=False) for i, c in enumerate(dealt)],
+                                             Idle(1.6)], fps=10.0, card_art=faces.__getitem__, seed=4)
+    pipeline = TablePipeline(sim.layout, clf)
+    placed = {e.slot: e for f in sim.frames() for e in pipeline.process(f.image, f.t).events if e.kind == "placed"}
+    assert {s: e.card for s, e in placed.items()} == dict(enumerate(dealt))
+    assert all(placed[i].confidence <= DOUBT for i in range(3)), [placed[i].confidence for i in range(3)]

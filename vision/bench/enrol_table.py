@@ -19,15 +19,17 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from games.jsontypes import JSONObject
-from vision.api import CardClassifier
+from vision.api import ASK_BELOW, CardClassifier
 from vision.enrol_session import EnrolmentWizard
 from vision.enroll import EnrolledDeck
 from vision.errors import BenchError
+from vision.events import TableEvent
 from vision.mat import layout_for
-from vision.pipeline import TablePipeline
+from vision.pipeline import PipelineConfig, TablePipeline
 from vision.render.commercial import COMMERCIAL_DECKS, load_deck
 from vision.render.decktet import render_decktet
 from vision.simtable import CameraPose, Clear, Idle, Light, Place, SimTable, Step
+from vision.track import TrackerConfig
 
 #: The Decktet-like design laid at the table.
 DESIGN = 11
@@ -170,31 +172,34 @@ def table_deals(cards: Sequence[str], deals: int, seed: int, art: Callable[[str]
 
 
 def read_rate(tables: Sequence[tuple[SimTable, list[str]]], readers: dict[str, CardClassifier]) -> JSONObject:
-    """Each reader's table pipeline over the same frames: the cards placed and read right, the
-    cards read as another card, and the outlines never reported."""
+    """Each reader's table pipeline over the same frames, set as the companion sets it: the cards
+    placed and read right (and of those, the ones the table asks the players about, placed under
+    :data:`~vision.api.ASK_BELOW`), the cards read as another card, and the outlines never reported."""
     out: JSONObject = {}
+    config = PipelineConfig(tracker=TrackerConfig(look_again=ASK_BELOW))
     for name, reader in readers.items():
-        right = wrong = missed = 0
+        right = wrong = missed = asked = 0
         confusions: dict[str, int] = {}
         for sim, dealt in tables:
-            pipeline = TablePipeline(sim.layout, reader)
-            placed: dict[int, str] = {}
+            pipeline = TablePipeline(sim.layout, reader, config)
+            placed: dict[int, TableEvent] = {}
             for frame in sim.frames():
                 for event in pipeline.process(frame.image, frame.t).events:
                     if event.kind == "placed":
-                        placed[event.slot or 0] = event.card
+                        placed[event.slot or 0] = event
             for slot, card in enumerate(dealt):
-                got = placed.get(slot)
-                if got is None:
+                seen = placed.get(slot)
+                if seen is None:
                     missed += 1
-                elif got == card:
+                elif seen.card == card:
                     right += 1
+                    asked += seen.confidence < ASK_BELOW
                 else:
                     wrong += 1
-                    key = f"{card} as {got}"
+                    key = f"{card} as {seen.card}"
                     confusions[key] = confusions.get(key, 0) + 1
         total = right + wrong + missed
-        out[name] = {"cards": total, "right": right, "wrong": wrong, "missed": missed,
+        out[name] = {"cards": total, "right": right, "asked": asked, "wrong": wrong, "missed": missed,
                      "rate": right / total if total else 0.0,
                      "confusions": dict(sorted(confusions.items(), key=lambda kv: -kv[1])[:8])}
     return out
