@@ -45,10 +45,11 @@ from vision.render import CARD_IDS
 #: Outlines laid at a time (the first ones of the mat's grid).
 BATCH = 12
 #: The card sets a deck may be enrolled as: the names the wizard expects (None: any names the
-#: players give, for a deck of their own).
+#: players give, for a deck of their own). A French deck's back comes last: a back the model does
+#: not know reads as no card, and face-down cards (a crib, a stock) are then never counted.
 CARD_SETS: dict[str, tuple[str, ...] | None] = {
-    "standard": tuple(CARD_IDS[:52]),
-    "jokers": tuple(CARD_IDS),
+    "standard": (*CARD_IDS[:52], BACK),
+    "jokers": (*CARD_IDS, BACK),
     "decktet": tuple(c.name for c in DECKTET),
     "own": None,
 }

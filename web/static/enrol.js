@@ -34,7 +34,7 @@ function show(status, paired) {
   $("enrol-table").textContent = status.covered ? "Something lies over the mat." :
     (TABLE_WORDS[status.table] || "Lay the cards on outlines 1 to 12; each appears below once read.");
   $("enrol-expected").textContent = status.expected.length ?
-    `Lay these, in order: ${status.expected.join(", ")}` : "";
+    `Lay these, in order: ${status.expected.map((n) => n === "back" ? "back (one card face down)" : n).join(", ")}` : "";
   const list = $("enrol-names");
   if (list.childElementCount !== status.names.length) {
     list.replaceChildren(...status.names.map((n) => { const o = el("option"); o.value = n; return o; }));
