@@ -489,19 +489,17 @@ def cmd_bench_finder(args: argparse.Namespace) -> int:
 def cmd_bench_enrolment(args: argparse.Namespace) -> int:
     import tempfile
 
-    from vision.bench.enrol_table import BENCH_DECKS, bench_deck, run_bench
+    from vision.bench.enrol_table import bench_deck, run_bench
     from vision.classify import load_default_classifier
     from vision.enrol_session import EnrolmentWizard
-    from vision.errors import DeckError
+    from vision.errors import BenchError, DeckError
 
     if args.deals < 1:
         raise PegpiError(f"--deals: deal at least one table, not {args.deals}")
-    if args.deck not in BENCH_DECKS:
-        raise PegpiError(f"--deck: unknown deck {args.deck!r}; choose one of {', '.join(BENCH_DECKS)}")
     try:
         cards, art = bench_deck(args.deck)
-    except DeckError as exc:
-        raise PegpiError(f"--deck {args.deck}: {exc}") from exc
+    except (BenchError, DeckError) as exc:  # an unknown deck, or one npm cannot fetch
+        raise PegpiError(f"--deck: {exc}") from exc
     with tempfile.TemporaryDirectory() as folder:  # the bench's deck is not kept
         wizard = EnrolmentWizard(load_default_classifier(None), args.deck, cards=cards, folder=folder)
         res = run_bench(lambda: load_default_classifier(None), wizard, art, deals=args.deals, seed=args.seed,

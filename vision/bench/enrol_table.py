@@ -60,7 +60,7 @@ def bench_deck(name: str) -> tuple[str, Callable[[str], np.ndarray]]:
     if name == "decktet":
         return "decktet", decktet_art()
     if name not in COMMERCIAL_DECKS:
-        raise BenchError(f"unknown deck {name!r}: the bench teaches {', '.join(BENCH_DECKS)}")
+        raise BenchError(f"unknown deck {name!r}; choose one of {', '.join(BENCH_DECKS)}")
     faces = load_deck(name)
     return "standard", faces.__getitem__
 
