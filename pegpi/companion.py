@@ -52,7 +52,7 @@ from games.errors import PegpiError
 from games.jsontypes import JSONObject
 from vision.album import CropAlbum
 from vision.api import ASK_BELOW, CardClassifier
-from vision.enrol_session import DeckReader
+from vision.enrol_session import CARD_SETS, DeckReader
 from vision.enroll import list_decks, load_decks
 from vision.errors import LayoutError
 from vision.mat import layout_for, mat_paper
@@ -135,8 +135,8 @@ def _add_enrolled_decks(reader: DeckReader, game_deck: str) -> None:
 
 
 #: the names an enrolled deck's cards may have in a Decktet game, and in every other game
-DECKTET_NAMES = frozenset(c.name for c in DECKTET)
-FRENCH_NAMES = frozenset([*CARD_IDS, "back"])
+DECKTET_NAMES = frozenset(CARD_SETS["decktet"] or ())
+FRENCH_NAMES = frozenset(CARD_SETS["jokers"] or ())
 
 
 def deck_fits(names: Sequence[str], game_deck: str) -> bool:

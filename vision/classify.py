@@ -579,17 +579,20 @@ class OnnxCardClassifier:
         whole = self.predict(probs, emb)
         if not self.reads_index:
             return whole
+        index: dict[int, Prediction] = {}  # each crop's corner, read at most once
         if blank_by_index and not self.enrolled_unknown:  # the index network knows French cards only
             # a court whose picture reads as a back (or a card read unsurely) shows its index
             blank = [i for i, p in enumerate(whole) if p.label in self.model_labels and blank_or_unsure(p)]
-            for i, corner in zip(blank, self.read_indices([crops[i] for i in blank]), strict=True):
+            index.update(zip(blank, self.read_indices([crops[i] for i in blank]), strict=True))
+            for i in blank:
                 # the crop is the card's own outline: a back shows no index at its corner
-                whole[i] = index_over_blank(whole[i], corner, back_at=INDEX_SAYS)
+                whole[i] = index_over_blank(whole[i], index[i], back_at=INDEX_SAYS)
         if self.suit_session is None:
             return whole
         # a club or spade its corner index and the suit network both read in the other suit
         black = [i for i, p in enumerate(whole) if suited(p.label) and p.label[-1] in "CS"]
-        index = dict(zip(black, self.read_indices([crops[i] for i in black]), strict=True))
+        unread = [i for i in black if i not in index]
+        index.update(zip(unread, self.read_indices([crops[i] for i in unread]), strict=True))
         twins = [i for i in black if other_black_suit(whole[i], index[i])]
         clubs = self.clubs_odds([crops[i] for i in twins]) if twins else None
         for i, odds in zip(twins, clubs if clubs is not None else (), strict=True):

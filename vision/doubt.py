@@ -178,6 +178,8 @@ def suit_outvoted(p: Prediction, index: Prediction, clubs: float) -> bool:
 INDEX_SURE = 0.93
 #: a whole-card reading under this is unsure: its corner index may overrule it
 WHOLE_UNSURE = 0.5
+#: readings that show no face
+BLANKS = (BACK, "RJ", "BJ")
 
 
 def shows_index(index: Prediction | None) -> bool:
@@ -188,7 +190,7 @@ def shows_index(index: Prediction | None) -> bool:
 def blank_or_unsure(p: Prediction) -> bool:
     """Whether a whole-card reading is a back, a joker or no card, or read under :data:`WHOLE_UNSURE`:
     the readings a corner index read surely overrules (:func:`index_over_blank`)."""
-    return p.label in (UNKNOWN, BACK, "RJ", "BJ") or p.confidence < WHOLE_UNSURE
+    return p.label in (UNKNOWN, *BLANKS) or p.confidence < WHOLE_UNSURE
 
 
 def index_over_blank(p: Prediction, index: Prediction | None, *, back_at: float = INDEX_SURE) -> Prediction:

@@ -41,6 +41,7 @@ import numpy as np
 from vision.api import CARD_MM, UNKNOWN, CardClassifier, Prediction
 from vision.classify import LABELS, OnnxCardClassifier, by_rank, rank_groups
 from vision.doubt import (
+    BLANKS,
     COLOURLESS,
     DOUBT,
     INDEX_SAYS,
@@ -2284,7 +2285,7 @@ def _grown(quad: np.ndarray) -> list[np.ndarray]:
 
 def _framed_back(classifier: CardClassifier, image: Pyramid, quad: np.ndarray) -> bool:
     """Whether an outline read as a back may be a court's printed frame: grown as its card would
-    be round it (:func:`_grown`), a corner shows a face's index (:func:`_shows_index`). False
+    be round it (:func:`_grown`), a corner shows a face's index (:func:`~vision.doubt.shows_index`). False
     without an index network."""
     if _index_reader(classifier) is None:
         return False
@@ -2311,7 +2312,7 @@ def _grow_frames(classifier: CardClassifier, image: Pyramid, quads: list[np.ndar
     grown about its centre by :data:`FRAME_GROWTH` across and down, and replaced in ``quads`` and
     ``reads`` by the grown outline whose corner shows the card it reads, if any (the surest).
     Returns the outlines still read as backs whose grown corner shows a face's index
-    (:func:`_shows_index`): the card's index lies round the frame's corner."""
+    (:func:`~vision.doubt.shows_index`): the card's index lies round the frame's corner."""
     frames = {i: _grown(quads[i]) for i in range(1, len(quads)) if reads[i][0].label == "back"}
     tried = _keep_better(classifier, image, quads, reads, colourless, frames, shown_only=True, moved=moved)
     framed = {i for i, (_p, _shows, index) in tried if shows_index(index) and reads[i][0].label == "back"}
@@ -2320,9 +2321,8 @@ def _grow_frames(classifier: CardClassifier, image: Pyramid, quads: list[np.ndar
 
 
 #: a photo of one card whose best outline reads under this is searched further, as if none read
+#: (and one of :data:`vision.doubt.BLANKS` read unsurely)
 WEAK = 0.6
-#: readings that show no face: one of these read unsurely is searched further too
-BLANKS = ("back", "RJ", "BJ")
 
 
 def _surer(card: str, confidence: float, best: Detection | None) -> bool:
