@@ -72,6 +72,7 @@ class Locator:
         self.shape = (h, w)
         self.card_px = CARD_MM[0] * CARD_MM[1] * self.s * self.s
         self._kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
+        self._dense = 2 * round(3.5 * self.s) + 1  # the window a difference is judged dense in, about 7 mm
         self._felt = self._felt_samples(layout, h, w)
         self._slot_px = [
             (zone, slot, tuple(round(v * self.s) for v in slot.rect)) for zone in layout.zones for slot in zone.slots
@@ -154,8 +155,21 @@ class Locator:
             # smoothed difference over a lower bound finds the card whole, not in fragments
             peak = cv2.GaussianBlur(peak, (0, 0), GREY_SMOOTH * self.s)
             threshold = GREY_THRESHOLD
-        _, mask = cv2.threshold(peak, threshold, 255, cv2.THRESH_BINARY)
-        return cv2.morphologyEx(mask, cv2.MORPH_OPEN, self._kernel)
+        _, raw = cv2.threshold(peak, threshold, 255, cv2.THRESH_BINARY)
+        mask = cv2.morphologyEx(raw, cv2.MORPH_OPEN, self._kernel)
+        # a fine black-and-white back whose mean is near the felt's differs in thin lines a pixel
+        # apart, which the opening (there to clear speckle) clears too: where a dense difference
+        # lost a tenth of it so, each pixel takes its neighbours' majority instead (not
+        # everywhere: that would close the thin gap between two cards touching)
+        if cv2.countNonZero(raw) - cv2.countNonZero(mask) < 0.05 * self.card_px:
+            return mask  # too little cleared to matter (the mat alone, a few plain cards)
+        size = (self._dense, self._dense)
+        before = cv2.blur(raw, size)
+        lost = cv2.compare(cv2.blur(mask, size), cv2.convertScaleAbs(before, alpha=0.9), cv2.CMP_LT)
+        lost = cv2.bitwise_and(lost, cv2.threshold(before, 128, 255, cv2.THRESH_BINARY)[1])
+        if not cv2.countNonZero(lost):
+            return mask
+        return cv2.max(mask, cv2.bitwise_and(cv2.medianBlur(raw, 3), lost))
 
     def locate(self, mat: np.ndarray, reference: np.ndarray) -> tuple[Sighting, np.ndarray]:
         """Cards and occluded zones on this mat image, and the foreground mask."""
