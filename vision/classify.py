@@ -19,26 +19,31 @@ import json
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 import numpy as np
 import onnxruntime as ort
 from numpy.typing import NDArray
 
 from games.jsontypes import JSONObject
-from vision.api import BACK, UNKNOWN, Prediction
+from vision.api import ASK_BELOW, BACK, UNKNOWN, Prediction
 from vision.doubt import (
     INDEX_SAYS,
+    INDEX_SURE,
     blank_or_unsure,
     held,
     index_over_blank,
     other_black_suit,
+    readers_agree,
     suit_outvoted,
     suited,
 )
 from vision.enroll import EnrolledDeck, load_decks, negative_embeddings
 from vision.errors import ModelFileError
 from vision.model_input import SHIFTS, Image, half_turned, preprocess_batch, shifted, to_tensor
+
+if TYPE_CHECKING:
+    from vision.grey import GreySuits
 
 Floats = NDArray[np.float32]
 Indices = NDArray[np.intp]
@@ -567,26 +572,29 @@ class OnnxCardClassifier:
             out.append(Prediction(label, conf))
         return out
 
-    def classify(self, crops: Sequence[Image], *, moved: bool = True, blank_by_index: bool = True) -> list[Prediction]:
+    def classify(self, crops: Sequence[Image], *, moved: bool = True, by_corner: bool = True) -> list[Prediction]:
         """Read each upright crop: a card id (``"10H"``, ``"RJ"``, an enrolled name), ``"back"``
         or ``"unknown"``, with a calibrated confidence; a club or spade whose corner index and
         suit network both give the other suit is held at :data:`vision.doubt.DOUBT`, so the
-        table asks; and (``blank_by_index``) a back, joker or unsure reading whose corner index
-        surely shows a card is that card, held (:func:`vision.doubt.index_over_blank`): off for
-        a photo search, which weighs each outline's corner itself. ``moved=False``: a first look,
-        no unsure crop read again moved (see :meth:`outputs`)."""
+        table asks. ``by_corner`` (off for a photo search, which weighs each outline's corner
+        itself): a back, joker or unsure reading whose corner index surely shows a card is that
+        card, held (:func:`vision.doubt.index_over_blank`), and a card read under
+        :data:`vision.api.ASK_BELOW` is sure when its corner index and its signs' shapes agree
+        with it (:func:`vision.doubt.readers_agree`). ``moved=False``: a first look, no unsure
+        crop read again moved (see :meth:`outputs`)."""
         probs, emb = self.run(crops, embeddings=False, moved=moved)
         whole = self.predict(probs, emb)
         if not self.reads_index:
             return whole
         index: dict[int, Prediction] = {}  # each crop's corner, read at most once
-        if blank_by_index and not self.enrolled_unknown:  # the index network knows French cards only
+        if by_corner and not self.enrolled_unknown:  # the index network knows French cards only
             # a court whose picture reads as a back (or a card read unsurely) shows its index
             blank = [i for i, p in enumerate(whole) if p.label in self.model_labels and blank_or_unsure(p)]
             index.update(zip(blank, self.read_indices([crops[i] for i in blank]), strict=True))
             for i in blank:
                 # the crop is the card's own outline: a back shows no index at its corner
                 whole[i] = index_over_blank(whole[i], index[i], back_at=INDEX_SAYS)
+            self._agreed(crops, whole, index)
         if self.suit_session is None:
             return whole
         # a club or spade its corner index and the suit network both read in the other suit
@@ -599,6 +607,23 @@ class OnnxCardClassifier:
             if suit_outvoted(whole[i], index[i], float(odds)):
                 whole[i] = held(whole[i])
         return whole
+
+    def _agreed(self, crops: Sequence[Image], whole: list[Prediction], index: dict[int, Prediction]) -> None:
+        """Make sure, in ``whole``, each suited card read under the asking threshold whose corner
+        index and grey suit network agree with it (:func:`vision.doubt.readers_agree`); ``index``
+        gains the corners read."""
+        unsure = [i for i, p in enumerate(whole)
+                  if i not in index and p.label in self.model_labels and suited(p.label) and p.confidence < ASK_BELOW]
+        index.update(zip(unsure, self.read_indices([crops[i] for i in unsure]), strict=True))
+        agreeing = [i for i in unsure if index[i].label == whole[i].label and index[i].confidence >= INDEX_SURE]
+        shapes = _grey_suits(self) if agreeing else None
+        if shapes is None:
+            return
+        from vision.grey import SUITS
+
+        for i, odds in zip(agreeing, shapes.odds([crops[i] for i in agreeing]), strict=True):
+            if readers_agree(whole[i], index[i], float(odds[SUITS.index(whole[i].label[-1])])):
+                whole[i] = Prediction(whole[i].label, index[i].confidence)
 
     def classify_with_index(self, crops: Sequence[Image], *, ranks_only: bool = False, moved: bool = True
                             ) -> list[tuple[Prediction, Prediction | None]]:
@@ -636,6 +661,14 @@ class OnnxCardClassifier:
         read = {self.model_labels[k] for w in ways
                 if (k := int(w.argmax())) not in (self._none, self._back) and w[k] >= INDEX_SAYS}
         return len(read) > 1 and p.label in read
+
+
+def _grey_suits(classifier: OnnxCardClassifier) -> GreySuits | None:
+    """The grey suit network beside ``classifier``'s model (:mod:`vision.grey`, which builds on
+    this module: imported when first needed)."""
+    from vision.grey import grey_suits_for
+
+    return grey_suits_for(classifier)
 
 
 def load_default_classifier(decks: Sequence[str] | bool | None = None, *, threads: int = 1,

@@ -204,6 +204,22 @@ def index_over_blank(p: Prediction, index: Prediction | None, *, back_at: float 
     return held(index) if index.confidence >= (back_at if p.label == BACK else INDEX_SURE) else p
 
 
+#: a card read unsurely whose corner index reads the same card at :data:`INDEX_SURE` or more is
+#: sure when the grey suit network, reading its signs' shapes, gives its suit these odds or more:
+#: of 15,600 table crops of 150 selection designs, 41 unsure readings had an agreeing index and
+#: one was wrong (a QH read as QD by both), its shapes giving diamonds 0.004 (models/HISTORY.md,
+#: session 57)
+SHAPES_AGREE = 0.5
+
+
+def readers_agree(p: Prediction, index: Prediction, suit_odds: float) -> bool:
+    """Whether three readers agree on ``p``, a suited card: its corner index reads it surely
+    (``index``) and the grey suit network gives its suit ``suit_odds`` of at least
+    :data:`SHAPES_AGREE`."""
+    return (suited(p.label) and index.label == p.label and index.confidence >= INDEX_SURE
+            and suit_odds >= SHAPES_AGREE)
+
+
 def doubted(p: Prediction, index: Prediction | None = None, *, colourless: bool = False,
             index_needed: bool = False, index_says: float = 0.0) -> Prediction:
     """``p`` with its confidence held at :data:`DOUBT` when its corner index (``index``) reads

@@ -776,7 +776,7 @@ def _whole_readings(classifier: CardClassifier, crops: list[np.ndarray], *, move
     if not crops:
         return []
     if isinstance(classifier, OnnxCardClassifier):  # each outline's corner is weighed here, not there
-        return classifier.classify(crops, moved=moved, blank_by_index=False)
+        return classifier.classify(crops, moved=moved, by_corner=False)
     return classifier.classify(crops)
 
 
