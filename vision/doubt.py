@@ -206,9 +206,9 @@ def index_over_blank(p: Prediction, index: Prediction | None, *, back_at: float 
 
 #: a card read unsurely whose corner index reads the same card at :data:`INDEX_SURE` or more is
 #: sure when the grey suit network, reading its signs' shapes, gives its suit these odds or more:
-#: of 15,600 table crops of 150 selection designs, 41 unsure readings had an agreeing index and
-#: one was wrong (a QH read as QD by both), its shapes giving diamonds 0.004 (models/HISTORY.md,
-#: session 57)
+#: of 26,624 table crops of the 256 selection designs, 71 unsure readings had an agreeing index and
+#: one was wrong (a QH read as QD by both), its shapes giving diamonds 0.004; 60 passed, none
+#: wrong (models/HISTORY.md, session 57)
 SHAPES_AGREE = 0.5
 
 
