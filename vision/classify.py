@@ -19,7 +19,7 @@ import json
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
+from typing import Any, Protocol, TypeVar, cast
 
 import numpy as np
 import onnxruntime as ort
@@ -41,9 +41,6 @@ from vision.doubt import (
 from vision.enroll import EnrolledDeck, load_decks, negative_embeddings
 from vision.errors import ModelFileError
 from vision.model_input import SHIFTS, Image, half_turned, preprocess_batch, shifted, to_tensor
-
-if TYPE_CHECKING:
-    from vision.grey import GreySuits
 
 Floats = NDArray[np.float32]
 Indices = NDArray[np.intp]
@@ -616,11 +613,9 @@ class OnnxCardClassifier:
                   if i not in index and p.label in self.model_labels and suited(p.label) and p.confidence < ASK_BELOW]
         index.update(zip(unsure, self.read_indices([crops[i] for i in unsure]), strict=True))
         agreeing = [i for i in unsure if index[i].label == whole[i].label and index[i].confidence >= INDEX_SURE]
-        shapes = _grey_suits(self) if agreeing else None
+        shapes = grey_suits_for(self) if agreeing else None
         if shapes is None:
             return
-        from vision.grey import SUITS
-
         for i, odds in zip(agreeing, shapes.odds([crops[i] for i in agreeing]), strict=True):
             if readers_agree(whole[i], index[i], float(odds[SUITS.index(whole[i].label[-1])])):
                 whole[i] = Prediction(whole[i].label, index[i].confidence)
@@ -663,12 +658,37 @@ class OnnxCardClassifier:
         return len(read) > 1 and p.label in read
 
 
-def _grey_suits(classifier: OnnxCardClassifier) -> GreySuits | None:
-    """The grey suit network beside ``classifier``'s model (:mod:`vision.grey`, which builds on
-    this module: imported when first needed)."""
-    from vision.grey import grey_suits_for
+#: the grey suit network's answers, in its order
+SUITS = ("S", "H", "D", "C")
 
-    return grey_suits_for(classifier)
+
+class GreySuits:
+    """The grey suit network (:mod:`vision.grey`), loaded from ``path`` (an ONNX file taking crop tops ``[N, 3, rows,
+    128]`` and giving each suit's probability in :data:`SUITS` order)."""
+
+    def __init__(self, path: Path, threads: int = 1) -> None:
+        # in parts, as the card network runs: a call's memory stays the same however many cards
+        self.session = InParts(side_session(path, "a grey suit network", threads))
+        self.rows = int(self.session.get_inputs()[0].shape[2])
+
+    def odds(self, crops: Sequence[Image]) -> NDArray[np.float32]:
+        """Each suit's probability for every crop (an upright card, any size, colour or grey), read
+        both ways round and averaged: ``(N, 4)``."""
+        if not crops:
+            return np.zeros((0, len(SUITS)), np.float32)
+        pre = preprocess_batch(crops)
+        grey = pre.mean(axis=3, keepdims=True, dtype=np.float32).round().astype(np.uint8)
+        pre = np.ascontiguousarray(np.broadcast_to(grey, pre.shape))  # a colour crop is read grey too
+        tops = np.concatenate([pre[:, :self.rows], half_turned(pre)[:, :self.rows]])
+        probs = np.asarray(self.session.run(None, {"top": to_tensor(tops)})[0], np.float32)
+        both: NDArray[np.float32] = probs.reshape(2, len(pre), len(SUITS)).mean(axis=0)
+        return both
+
+
+def grey_suits_for(classifier: object) -> GreySuits | None:
+    """The grey suit network beside ``classifier``'s model (named by ``grey_model`` in its
+    ``cards.json``), loaded once; None for a classifier without a model file or a model without one."""
+    return side_network(classifier, "grey_model", "a grey suit network", GreySuits)
 
 
 def load_default_classifier(decks: Sequence[str] | bool | None = None, *, threads: int = 1,

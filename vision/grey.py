@@ -8,11 +8,14 @@ clubs. :func:`vision.recognize.read_card` and :func:`vision.recognize.recognize`
 suit of every suited card found in a photo :func:`vision.doubt.colour_strength` calls colourless;
 the rank stays the card network's. The reading stays below sure (:data:`vision.doubt.DOUBT`), as
 any suit read without colour does.
+The network is loaded beside the card network's other side networks
+(:class:`vision.classify.GreySuits`, :func:`vision.classify.grey_suits_for`): the table's
+``classify`` asks it too, when the corner index agrees with an unsure reading.
 
 Colour can also mislead: noise or a cast gives a grey photo (a NoIR camera's, a dim webcam's)
 colour enough to pass for one, and the card network then reads its grey hearts as spades
 surely. So the photo commands hold a suited card read surely whose signs this network reads as
-another suit's (:func:`shape_denies`). The table pipeline asks it only once its camera has shown
+another suit's (:func:`shape_denies`). The table pipeline asks it of every card only once its camera has shown
 no colour in any frame (:class:`vision.doubt.CameraColour`), and then holds every suited card
 whose suit or colour the shapes deny, proposing theirs (:func:`suits_by_shape`): asked on every card of a
 colour camera too, it took the companion's 10,000-frame soak from +2-3 MB to +8-10 MB
@@ -22,48 +25,14 @@ colour camera too, it took the companion's 10,000-frame soak from +2-3 MB to +8-
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.api import CardClassifier, Prediction
-from vision.classify import InParts, side_network, side_session
+from vision.api import Prediction
+from vision.classify import SUITS, GreySuits
 from vision.doubt import DOUBT, suited
-from vision.model_input import Image, half_turned, preprocess_batch, to_tensor
-
-#: the network's answers, in its order
-SUITS = ("S", "H", "D", "C")
-
-
-class GreySuits:
-    """The grey suit network, loaded from ``path`` (an ONNX file taking crop tops ``[N, 3, rows,
-    128]`` and giving each suit's probability in :data:`SUITS` order)."""
-
-    def __init__(self, path: Path, threads: int = 1) -> None:
-        # in parts, as the card network runs: a call's memory stays the same however many cards
-        self.session = InParts(side_session(path, "a grey suit network", threads))
-        self.rows = int(self.session.get_inputs()[0].shape[2])
-
-    def odds(self, crops: Sequence[Image]) -> NDArray[np.float32]:
-        """Each suit's probability for every crop (an upright card, any size, colour or grey), read
-        both ways round and averaged: ``(N, 4)``."""
-        if not crops:
-            return np.zeros((0, len(SUITS)), np.float32)
-        pre = preprocess_batch(crops)
-        grey = pre.mean(axis=3, keepdims=True, dtype=np.float32).round().astype(np.uint8)
-        pre = np.ascontiguousarray(np.broadcast_to(grey, pre.shape))  # a colour crop is read grey too
-        tops = np.concatenate([pre[:, :self.rows], half_turned(pre)[:, :self.rows]])
-        probs = np.asarray(self.session.run(None, {"top": to_tensor(tops)})[0], np.float32)
-        both: NDArray[np.float32] = probs.reshape(2, len(pre), len(SUITS)).mean(axis=0)
-        return both
-
-
-def grey_suits_for(classifier: CardClassifier) -> GreySuits | None:
-    """The grey suit network beside ``classifier``'s model (named by ``grey_model`` in its
-    ``cards.json``), loaded once; None for a classifier without a model file or a model without one."""
-    return side_network(classifier, "grey_model", "a grey suit network", GreySuits)
-
+from vision.model_input import Image
 
 #: a suited card read surely stays sure unless this network gives another suit at least these
 #: odds (the development singles noised or cast warm: in all 25 of their confident mistakes the

@@ -41,7 +41,7 @@ from vision.sources import Frame
 from vision.track import Tracker, TrackerConfig
 
 if TYPE_CHECKING:
-    from vision.grey import GreySuits
+    from vision.classify import GreySuits
 
 STAGES = ("markers", "warp", "locate", "classify", "track")
 
@@ -202,7 +202,7 @@ class TablePipeline:
     @functools.cached_property
     def _shapes(self) -> GreySuits | None:
         """The grey suit network, loaded on first need (it brings onnxruntime)."""
-        from vision.grey import grey_suits_for
+        from vision.classify import grey_suits_for
 
         return grey_suits_for(self.classifier)
 

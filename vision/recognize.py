@@ -39,7 +39,8 @@ import cv2
 import numpy as np
 
 from vision.api import CARD_MM, UNKNOWN, CardClassifier, Prediction
-from vision.classify import LABELS, OnnxCardClassifier, by_rank, rank_groups
+from vision.classify import LABELS, OnnxCardClassifier, by_rank, grey_suits_for, rank_groups
+from vision.classify import SUITS as GREY_SUITS
 from vision.doubt import (
     BLANKS,
     COLOURLESS,
@@ -56,8 +57,7 @@ from vision.doubt import (
     suited,
 )
 from vision.finder import IndexFinder, IndexMark, finder_for, mark_reader_for, wide_mark_reader_for
-from vision.grey import SUITS as GREY_SUITS
-from vision.grey import grey_suits_for, shape_denies
+from vision.grey import shape_denies
 from vision.images import counted_median, whole_median
 from vision.locate import (
     FRAME_SHARE,

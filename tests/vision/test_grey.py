@@ -9,10 +9,9 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.classify import OnnxCardClassifier, by_rank, load_default_classifier, rank_groups
+from vision.classify import OnnxCardClassifier, by_rank, grey_suits_for, load_default_classifier, rank_groups
 from vision.doubt import COLOURLESS, DOUBT, colour_strength, suited
 from vision.errors import ModelFileError
-from vision.grey import grey_suits_for
 from vision.recognize import read_card, recognize
 from vision.render import HELDOUT_DESIGN_SEEDS, render_card
 from vision.render.photo import compose_scene, loose_crop

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
-from vision.grey import SUITS as GREY_SUITS
+from vision.classify import SUITS as GREY_SUITS
 from vision.model_input import INPUT_H, INPUT_W, preprocess
 from vision.render import render_card
 from vision.render.cards import COURTS, RANKS, SUITS
