@@ -663,8 +663,8 @@ SUITS = ("S", "H", "D", "C")
 
 
 class GreySuits:
-    """The grey suit network (:mod:`vision.grey`), loaded from ``path`` (an ONNX file taking crop tops ``[N, 3, rows,
-    128]`` and giving each suit's probability in :data:`SUITS` order)."""
+    """The grey suit network (:mod:`vision.grey`), loaded from ``path``: an ONNX file taking crop
+    tops ``[N, 3, rows, 128]`` and giving each suit's probability in :data:`SUITS` order."""
 
     def __init__(self, path: Path, threads: int = 1) -> None:
         # in parts, as the card network runs: a call's memory stays the same however many cards
