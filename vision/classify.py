@@ -26,12 +26,12 @@ import onnxruntime as ort
 from numpy.typing import NDArray
 
 from games.jsontypes import JSONObject
-from vision.api import ASK_BELOW, BACK, UNKNOWN, Prediction
+from vision.api import ASK_BELOW, BACK, UNKNOWN, CardClassifier, Prediction
 from vision.doubt import (
     INDEX_SAYS,
-    INDEX_SURE,
     blank_or_unsure,
     held,
+    index_confirms,
     index_over_blank,
     other_black_suit,
     readers_agree,
@@ -612,7 +612,7 @@ class OnnxCardClassifier:
         unsure = [i for i, p in enumerate(whole)
                   if i not in index and p.label in self.model_labels and suited(p.label) and p.confidence < ASK_BELOW]
         index.update(zip(unsure, self.read_indices([crops[i] for i in unsure]), strict=True))
-        agreeing = [i for i in unsure if index[i].label == whole[i].label and index[i].confidence >= INDEX_SURE]
+        agreeing = [i for i in unsure if index_confirms(whole[i], index[i])]
         shapes = grey_suits_for(self) if agreeing else None
         if shapes is None:
             return
@@ -685,7 +685,7 @@ class GreySuits:
         return both
 
 
-def grey_suits_for(classifier: object) -> GreySuits | None:
+def grey_suits_for(classifier: CardClassifier) -> GreySuits | None:
     """The grey suit network beside ``classifier``'s model (named by ``grey_model`` in its
     ``cards.json``), loaded once; None for a classifier without a model file or a model without one."""
     return side_network(classifier, "grey_model", "a grey suit network", GreySuits)

@@ -212,12 +212,16 @@ def index_over_blank(p: Prediction, index: Prediction | None, *, back_at: float 
 SHAPES_AGREE = 0.5
 
 
+def index_confirms(p: Prediction, index: Prediction) -> bool:
+    """Whether ``index``, a corner index reading, reads ``p``, a suited card, surely (:data:`INDEX_SURE`)."""
+    return suited(p.label) and index.label == p.label and index.confidence >= INDEX_SURE
+
+
 def readers_agree(p: Prediction, index: Prediction, suit_odds: float) -> bool:
     """Whether three readers agree on ``p``, a suited card: its corner index reads it surely
-    (``index``) and the grey suit network gives its suit ``suit_odds`` of at least
+    (:func:`index_confirms`) and the grey suit network gives its suit ``suit_odds`` of at least
     :data:`SHAPES_AGREE`."""
-    return (suited(p.label) and index.label == p.label and index.confidence >= INDEX_SURE
-            and suit_odds >= SHAPES_AGREE)
+    return index_confirms(p, index) and suit_odds >= SHAPES_AGREE
 
 
 def doubted(p: Prediction, index: Prediction | None = None, *, colourless: bool = False,
