@@ -43,11 +43,12 @@ SHAPE_DENIES = 0.8
 #: through a camera that shows no colour, a suited card's reading is also denied when this
 #: network gives its colour (hearts and diamonds, or spades and clubs) less than these odds: a red
 #: card half under a hand read 6S at 0.93 through a grey camera, its shapes at S 0.03, H 0.40,
-#: D 0.55. Over 1,614 suited table crops of 80 simulated games through grey and warm-cast
-#: cameras, black cards gave black 0.98 or more and red cards read as black gave black 0.09 at
-#: most (models/HISTORY.md, session 45). Photos that show colour are not checked so: an index read
-#: at a photo's edge, its crop mostly beyond it, gives the shapes too little to back either colour.
-SAME_COLOUR = 0.5
+#: D 0.55; a KD of a held-out design read KC at 0.97, its shapes at D 0.43, C 0.53. Over 1,614
+#: suited table crops of 80 simulated games through grey and warm-cast cameras, black cards gave
+#: black 0.98 or more (models/HISTORY.md, sessions 45 and 58). Photos that show colour are not
+#: checked so: an index read at a photo's edge, its crop mostly beyond it, gives the shapes too
+#: little to back either colour.
+SAME_COLOUR = 0.8
 
 
 def shape_denies(odds: NDArray[np.float32], cards: Sequence[str], *, colourless: bool = False) -> list[bool]:
