@@ -833,11 +833,13 @@ def _one_place(a: Detection, b: Detection) -> bool:
 
 
 def _found(image: np.ndarray, classifier: CardClassifier, *, min_confidence: float = 0.5,
-           include_backs: bool = True, restretch: bool, colourless: bool | None = None) -> list[Detection]:
+           include_backs: bool = True, restretch: bool, colourless: bool | None = None,
+           lone: Detection | None = None) -> list[Detection]:
     """:func:`recognize`; ``restretch``: a photo read as one card that reads no face is read
     stretched back too (False when the one-card search asks, as it does that itself);
     ``colourless``: whether the photo shows no colour, if known (the one-card search's copy has
-    its cast taken out, and a channel the cast clipped then shows colour)."""
+    its cast taken out, and a channel the cast clipped then shows colour); ``lone``: the
+    one-card search's answer for ``image`` when that search asks (not made a second time)."""
     # cards are cut from a copy at most twice the locator's size: a 12-megapixel photo is shrunk
     # once instead of by every crop
     work, source_img, to_source = _WORK, image, 1.0
@@ -865,8 +867,9 @@ def _found(image: np.ndarray, classifier: CardClassifier, *, min_confidence: flo
         # in which two cards would be sure but for their suits shows more than one card: no search
         # the photo shrunk once only; read stretched back only if it shows no face at all (a
         # photo of several cards is not one card stretched)
-        lone = _one_card(source_img, classifier, others=False, shrunk=shrunk,
-                         restretch=restretch and all(d.card in BLANKS for d in found))
+        if lone is None or source_img is not image:
+            lone = _one_card(source_img, classifier, others=False, shrunk=shrunk,
+                             restretch=restretch and all(d.card in BLANKS for d in found))
         if _lone_stands(lone, found, min_confidence, include_backs):
             kept = [lone] + [d for d in found if d.card != lone.card and not inside(d.corners, lone.corners)
                              and not inside(lone.corners, d.corners)]
@@ -2518,10 +2521,22 @@ def _read_card(shrunk: Shrunk, classifier: CardClassifier, others: bool) -> Dete
                 marked = _read_by_marks(classifier, image, grey, pyramid, colourless, tally, shrunk.marks)
             if marked is not None and (best is None or best.card in BLANKS or _surer(marked.card, marked.confidence, best)):
                 best = marked
-        found = (_found(image, classifier, restretch=False, colourless=colourless)
-                 if others and (best is None or best.confidence <= DOUBT) else [])
-        if found and _surer(found[0].card, found[0].confidence, best):
-            best = _confirmed(found[0], classifier, pyramid, colourless)
+        if others and (best is None or best.confidence <= DOUBT):
+            # recognize's own one-card search of this image would be the one made here: it is
+            # handed this search's answer instead of searching again (a second of a slow photo)
+            lone = _small_held(_answer(best, tally, quads, reads, classifier, pyramid, colourless, whole))
+            found = _found(image, classifier, restretch=False, colourless=colourless, lone=lone)
+            if found and _surer(found[0].card, found[0].confidence, best):
+                best = _confirmed(found[0], classifier, pyramid, colourless)
+    return _answer(best, tally, quads, reads, classifier, pyramid, colourless, whole)
+
+
+def _answer(best: Detection | None, tally: list[tuple[Prediction, np.ndarray]], quads: list[np.ndarray],
+            reads: list[tuple[Prediction, bool, Prediction | None]], classifier: CardClassifier,
+            pyramid: Pyramid, colourless: bool, whole: np.ndarray) -> Detection:
+    """The one-card search's answer from its ``best`` reading: its suit checked by the signs'
+    shapes; with none, the face its outlines (``quads`` read as ``reads``, and the guessed ones
+    of ``tally``) read most; failing that the photo's own reading, "no card" held unsure."""
     if best is None:
         # a photo meant to show one card: the face most of its outlines read, if one stands out
         best = _most_read(tally + [(p, q) for q, (p, _shows, _index) in zip(quads, reads, strict=True)])
