@@ -64,6 +64,7 @@ def test_a_photo_reading_needs_its_index_to_show_the_card_surely() -> None:
     (Prediction("JC", 0.99), Prediction("JS", 0.78), 0.47, True),  # index and suit network: a spade
     (Prediction("JS", 0.99), Prediction("JC", 0.9), 0.7, True),
     (Prediction("JC", 0.99), Prediction("JS", 0.78), 0.8, False),  # the suit network backs the club
+    (Prediction("QC", 0.86), Prediction("QS", 0.85), 0.96, True),  # ... but the club is barely sure
     (Prediction("JC", 0.99), Prediction("JS", 0.3), 0.1, False),  # an index too unsure to count
     (Prediction("JC", 0.99), Prediction("QS", 0.9), 0.1, False),  # another rank: not a suit question
     (Prediction("JH", 0.99), Prediction("JD", 0.9), 0.1, False),  # red suits are told by colour
