@@ -165,10 +165,10 @@ def other_black_suit(p: Prediction, index: Prediction) -> bool:
 
 
 #: a club or spade read whole under this whose corner index gives the other black suit is asked
-#: about whatever the suit network says: over 3,328 black table crops of 64 held-out designs the
-#: index gave the other suit against 65 right readings, 11 of them under 0.95, and against two
-#: wrong ones at 0.90 and (a QS of design 1000002 on the table, the suit network at 0.96 a club)
-#: 0.855 (models/HISTORY.md, session 58)
+#: about whatever the suit network says. Over 3,328 black table crops of the 64 held-out designs
+#: the index gave the other suit against 65 right readings (11 of them under 0.95) and one wrong
+#: at 0.90; on the layout mat a QS of design 1000002 read QC at 0.855, its index QS at 0.85, the
+#: suit network 0.96 a club (models/HISTORY.md, session 58)
 BLACK_SURE = 0.95
 
 
