@@ -117,12 +117,10 @@ def test_a_grey_camera_never_reports_a_red_card_surely_as_another_suit(cast):
 LAID_OUT = [(1000034, 34, "grey"), (1000002, 2, "colour")]
 
 
-@pytest.mark.parametrize(("design", "deal", "camera"), LAID_OUT, ids=[f"{d}-{c}" for d, _s, c in LAID_OUT])
-def test_a_deck_laid_out_is_placed_and_never_surely_misread(design, deal, camera):
-    """Teaching the table a deck, sixteen cards at a time: every card of the layout mat is placed,
-    and a card whose readers disagree on its suit (a red card whose shapes do not clearly say red
-    through a camera that shows no colour, a spade whose corner says so) is asked about, not
-    scored as another."""
+def _laid_out(design: int, deal: int, camera: str) -> tuple[list[str], dict, TablePipeline]:
+    """One layout mat of sixteen cards of ``design`` laid at once (deal ``deal``), seen through a
+    ``"colour"`` or ``"grey"`` camera by the shipped model, the tracker set as the companion sets
+    it: the cards dealt, the placed events by outline, and the pipeline."""
     from vision.api import ASK_BELOW
     from vision.bench.enrol_table import table_deals
     from vision.pipeline import PipelineConfig
@@ -138,11 +136,36 @@ def test_a_deck_laid_out_is_placed_and_never_surely_misread(design, deal, camera
     for f in sim.frames():
         image = f.image if camera == "colour" else _grey_camera(f.image, rng)
         placed.update((e.slot, e) for e in pipeline.process(image, f.t).events if e.kind == "placed")
+    return [str(card) for card in dealt], placed, pipeline
+
+
+@pytest.mark.parametrize(("design", "deal", "camera"), LAID_OUT, ids=[f"{d}-{c}" for d, _s, c in LAID_OUT])
+def test_a_deck_laid_out_is_placed_and_never_surely_misread(design, deal, camera):
+    """Teaching the table a deck, sixteen cards at a time: every card of the layout mat is placed,
+    and a card whose readers disagree on its suit (a red card whose shapes do not clearly say red
+    through a camera that shows no colour, a spade whose corner says so) is asked about, not
+    scored as another."""
+    from vision.api import ASK_BELOW
+
+    dealt, placed, pipeline = _laid_out(design, deal, camera)
     assert pipeline.colour.colourless == (camera == "grey")
     assert sorted(placed) == list(range(len(dealt)))
-    read = [(str(card), placed[slot].card, round(placed[slot].confidence, 2)) for slot, card in enumerate(dealt)]
+    read = [(card, placed[slot].card, round(placed[slot].confidence, 2)) for slot, card in enumerate(dealt)]
     assert all(card == seen or sure < ASK_BELOW for card, seen, sure in read), read
     assert sum(card == seen for card, seen, _sure in read) >= len(dealt) - 1, read
+
+
+def test_a_grey_camera_asks_about_few_cards_it_reads_right():
+    """Through a camera that shows no colour the card network splits a card between the suits of
+    both colours; where its rank, its corner and its signs' shapes agree the table does not ask
+    (before: 7 of this mat's 16 cards asked about, all read right)."""
+    from vision.api import ASK_BELOW
+
+    dealt, placed, pipeline = _laid_out(1000020, 20, "grey")
+    assert pipeline.colour.colourless
+    read = [(card, placed[slot].card, round(placed[slot].confidence, 2)) for slot, card in enumerate(dealt)]
+    assert all(card == seen for card, seen, _sure in read), read
+    assert sum(sure < ASK_BELOW for _card, _seen, sure in read) <= 2, read
 
 
 def test_a_colour_camera_is_told_from_a_grey_one():
