@@ -131,16 +131,18 @@ def test_a_coin_on_the_mat_freezes_nothing_and_is_no_card(table):
 FINE_BACK = HELDOUT_DESIGN_SEEDS[16]
 
 
-@pytest.mark.parametrize("seed", [5, 6])
-def test_a_fine_patterned_back_is_found_in_every_frame(seed):
-    """A crib or a stock of such backs, lying edge to edge, is found card by card in every frame
-    once laid, not taken for a hand over the zone (before: found in no frame)."""
+def _laid_on_the_layout_mat(cards: list[str], design: int, seed: int, *, grey: bool = False) -> list[list[int]]:
+    """``cards`` laid at once on the layout mat's outlines in turn, ``design``'s art, a camera of
+    ``seed`` (grey and noisy if ``grey``): in each frame once all lie there, the outlines the
+    locator finds a card in."""
     layout = layout_for("layout", 1)
-    script = [Idle(0.3)] + [Place("back", "grid", i, hand=False) for i in range(8)] + [Idle(0.8)]
+    script = [Idle(0.3)] + [Place(card, "grid", i, hand=False) for i, card in enumerate(cards)] + [Idle(0.8)]
     rng = np.random.default_rng(seed)
-    sim = SimTable(layout, script, fps=10, pose=CameraPose.random(rng), noise=3.0, seed=seed,
-                   card_art=default_card_art(design=FINE_BACK))
+    camera = {"grey": True, "noise": 10.0} if grey else {"noise": 3.0}
+    sim = SimTable(layout, script, fps=10, pose=CameraPose.random(rng), seed=seed,
+                   card_art=default_card_art(design=design), **camera)
     finder, locator = MatFinder(layout), Locator(layout)
+    locator.grey = grey
     reference = None
     seen = []
     for index, scene in enumerate(sim.scenes):
@@ -148,9 +150,17 @@ def test_a_fine_patterned_back_is_found_in_every_frame(seed):
         mat = warp_mat(frame, finder.find(frame, scene.t), layout, 1.0).copy()
         if reference is None:
             reference = mat
-        elif len(scene.cards) == 8:
+        elif len(scene.cards) == len(cards):
             sighting, _ = locator.locate(mat, reference)
             seen.append(sorted(c.slot for c in sighting.cards))
+    return seen
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_a_fine_patterned_back_is_found_in_every_frame(seed):
+    """A crib or a stock of such backs, lying edge to edge, is found card by card in every frame
+    once laid, not taken for a hand over the zone (before: found in no frame)."""
+    seen = _laid_on_the_layout_mat(["back"] * 8, FINE_BACK, seed)
     assert len(seen) >= 5
     assert seen == [list(range(8))] * len(seen)
 
@@ -165,23 +175,7 @@ def test_a_grey_camera_finds_sixteen_courts_laid_edge_to_edge(design):
     """Enrolling a deck through a camera that shows no colour: the twelve courts and four aces laid
     at once on the layout mat are found card by card once laid, not taken for a hand over the mat
     (before: the whole mat frozen in most frames)."""
-    layout = layout_for("layout", 1)
     cards = [rank + suit for rank in "JQKA" for suit in "SHDC"]
-    script = [Idle(0.3)] + [Place(card, "grid", i, hand=False) for i, card in enumerate(cards)] + [Idle(0.8)]
-    rng = np.random.default_rng(design)
-    sim = SimTable(layout, script, fps=10, pose=CameraPose.random(rng), seed=design, grey=True, noise=10.0,
-                   card_art=default_card_art(design=design))
-    finder, locator = MatFinder(layout), Locator(layout)
-    locator.grey = True
-    reference = None
-    seen = []
-    for index, scene in enumerate(sim.scenes):
-        frame = sim.render(index)
-        mat = warp_mat(frame, finder.find(frame, scene.t), layout, 1.0).copy()
-        if reference is None:
-            reference = mat
-        elif len(scene.cards) == len(cards):
-            sighting, _ = locator.locate(mat, reference)
-            seen.append(sorted(c.slot for c in sighting.cards))
+    seen = _laid_on_the_layout_mat(cards, design, design, grey=True)
     assert len(seen) >= 5
     assert seen == [list(range(len(cards)))] * len(seen)
