@@ -112,8 +112,10 @@ def sure_by_rank_and_shape(reader: GreySuits, classifier: CardClassifier, crops:
     odds = reader.odds([crops[i] for i in picked])
     out = list(predictions)
     for i, (whole, index), o in zip(picked, ranked, odds, strict=True):
-        rank = whole.label[:-1]
+        rank, suit = whole.label[:-1], SUITS[int(o.argmax())]
+        # a black suit the corner gives the other of is no agreement (its shape shows there)
         if (suited(whole.label) and whole.confidence >= ASK_BELOW and index is not None and suited(index.label)
-                and index.label[:-1] == rank and index.confidence >= INDEX_SURE and float(o.max()) >= SHAPES_SURE):
-            out[i] = Prediction(rank + SUITS[int(o.argmax())], min(whole.confidence, index.confidence, float(o.max())))
+                and index.label[:-1] == rank and index.confidence >= INDEX_SURE and float(o.max()) >= SHAPES_SURE
+                and {index.label[-1], suit} != {"S", "C"}):
+            out[i] = Prediction(rank + suit, min(whole.confidence, index.confidence, float(o.max())))
     return out

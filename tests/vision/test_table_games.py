@@ -113,7 +113,7 @@ def test_a_grey_camera_never_reports_a_red_card_surely_as_another_suit(cast):
 
 #: held-out designs laid sixteen at a time (design, deal, camera). Through a grey camera 1000034
 #: lost nine cards (the pieces of its courts froze the mat), and once found its KD read KC at 0.97;
-#: through a colour camera 1000002's QS read QC at 0.855, its corner index QS at 0.85
+#: 1000002's QS read QC at 0.855 through a colour camera, its corner index QS at 0.85
 LAID_OUT = [(1000034, 34, "grey"), (1000002, 2, "colour")]
 
 
