@@ -21,7 +21,8 @@ whose suit or colour the shapes deny, proposing theirs (:func:`suits_by_shape`):
 colour camera too, it took the companion's 10,000-frame soak from +2-3 MB to +8-10 MB
 (models/HISTORY.md, session 43), and a colour camera's red cards show red. There, a card read
 unsurely is sure when the card network and the corner index read its rank surely and the shapes
-its suit (:func:`sure_by_rank_and_shape`): without it the table asked about half the cards.
+its suit (:func:`suits_by_shape` given the classifier): without it the table asked about half
+the cards.
 """
 
 from __future__ import annotations
@@ -67,25 +68,6 @@ def shape_denies(odds: NDArray[np.float32], cards: Sequence[str], *, colourless:
     return out
 
 
-def suits_by_shape(reader: GreySuits, crops: Sequence[Image], predictions: Sequence[Prediction]) -> list[Prediction]:
-    """``predictions`` of upright ``crops`` from a camera that shows no colour, where only the
-    signs' shapes tell a heart from a spade. Each suited card whose suit the shapes deny
-    (:func:`shape_denies`) is held at :data:`~vision.doubt.DOUBT` and takes the suit the shapes
-    favour, so the table asks ("Is that 7H?") instead of scoring the grey heart the card network
-    took for a spade; the others keep their readings, sure ones too (a grey spade is a spade)."""
-    picked = [i for i, p in enumerate(predictions) if suited(p.label)]
-    if not picked:
-        return list(predictions)
-    odds = reader.odds([crops[i] for i in picked])
-    out = list(predictions)
-    for i, o, no in zip(picked, odds, shape_denies(odds, [predictions[i].label for i in picked], colourless=True),
-                         strict=True):
-        if no:
-            p = predictions[i]
-            out[i] = Prediction(p.label[:-1] + SUITS[int(o.argmax())], min(p.confidence, DOUBT))
-    return out
-
-
 #: through a camera that shows no colour, the card network spreads a red card over the suits of
 #: both colours and the table asked about half the cards it read right: a suited card read unsurely
 #: is sure when the card network's reading of its rank (its four suits pooled) is sure, its corner
@@ -96,26 +78,46 @@ def suits_by_shape(reader: GreySuits, crops: Sequence[Image], predictions: Seque
 SHAPES_SURE = 0.98
 
 
-def sure_by_rank_and_shape(reader: GreySuits, classifier: CardClassifier, crops: Sequence[Image],
-                           predictions: Sequence[Prediction]) -> list[Prediction]:
-    """``predictions`` of upright ``crops`` from a camera that shows no colour, each suited card
-    read under :data:`~vision.api.ASK_BELOW` made sure (:data:`SHAPES_SURE`) when three readers
-    agree: the card network on its rank, its corner index on the same rank, the signs' shapes on
-    its suit. As they were for a classifier without a corner index network."""
-    if not isinstance(classifier, OnnxCardClassifier) or not classifier.reads_index:
-        return list(predictions)
-    picked = [i for i, p in enumerate(predictions)
-              if suited(p.label) and p.confidence < ASK_BELOW and p.label in classifier.model_labels]
+def suits_by_shape(reader: GreySuits, crops: Sequence[Image], predictions: Sequence[Prediction],
+                   classifier: CardClassifier | None = None) -> list[Prediction]:
+    """``predictions`` of upright ``crops`` from a camera that shows no colour, where only the
+    signs' shapes tell a heart from a spade. Each suited card whose suit the shapes deny
+    (:func:`shape_denies`) is held at :data:`~vision.doubt.DOUBT` and takes the suit the shapes
+    favour, so the table asks ("Is that 7H?") instead of scoring the grey heart the card network
+    took for a spade; the others keep their readings, sure ones too (a grey spade is a spade).
+    With the table's ``classifier``, a suited card then read unsurely is made sure where its rank's
+    readers and the shapes agree (:func:`_sure_by_rank`)."""
+    picked = [i for i, p in enumerate(predictions) if suited(p.label)]
     if not picked:
         return list(predictions)
-    ranked = classifier.classify_with_index([crops[i] for i in picked], ranks_only=True)
     odds = reader.odds([crops[i] for i in picked])
     out = list(predictions)
-    for i, (whole, index), o in zip(picked, ranked, odds, strict=True):
-        rank, suit = whole.label[:-1], SUITS[int(o.argmax())]
+    for i, o, no in zip(picked, odds, shape_denies(odds, [predictions[i].label for i in picked], colourless=True),
+                         strict=True):
+        if no:
+            p = predictions[i]
+            out[i] = Prediction(p.label[:-1] + SUITS[int(o.argmax())], min(p.confidence, DOUBT))
+    if classifier is not None:
+        _sure_by_rank(classifier, crops, out, dict(zip(picked, odds, strict=True)))
+    return out
+
+
+def _sure_by_rank(classifier: CardClassifier, crops: Sequence[Image], out: list[Prediction],
+                  odds: dict[int, NDArray[np.float32]]) -> None:
+    """Make sure, in ``out``, each suited card read under :data:`~vision.api.ASK_BELOW` when
+    three readers agree (:data:`SHAPES_SURE`): the card network on its rank, its corner index on
+    the same rank, the signs' shapes (``odds``, by crop) on its suit. Nothing for a classifier
+    without a corner index network."""
+    if not isinstance(classifier, OnnxCardClassifier) or not classifier.reads_index:
+        return
+    picked = [i for i in odds if out[i].confidence < ASK_BELOW and out[i].label in classifier.model_labels]
+    if not picked:
+        return
+    ranked = classifier.classify_with_index([crops[i] for i in picked], ranks_only=True)
+    for i, (whole, index) in zip(picked, ranked, strict=True):
+        rank, suit, shapes = whole.label[:-1], SUITS[int(odds[i].argmax())], float(odds[i].max())
         # a black suit the corner gives the other of is no agreement (its shape shows there)
         if (suited(whole.label) and whole.confidence >= ASK_BELOW and index is not None and suited(index.label)
-                and index.label[:-1] == rank and index.confidence >= INDEX_SURE and float(o.max()) >= SHAPES_SURE
+                and index.label[:-1] == rank and index.confidence >= INDEX_SURE and shapes >= SHAPES_SURE
                 and {index.label[-1], suit} != {"S", "C"}):
-            out[i] = Prediction(rank + suit, min(whole.confidence, index.confidence, float(o.max())))
-    return out
+            out[i] = Prediction(rank + suit, min(whole.confidence, index.confidence, shapes))

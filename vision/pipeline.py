@@ -193,16 +193,14 @@ class TablePipeline:
             yield self.process(frame.image, frame.t)
 
     def _by_shape(self, crops: list[np.ndarray], predictions: list[Prediction]) -> list[Prediction]:
-        """``predictions`` with suits the signs' shapes surely deny replaced and unsure
-        (:func:`vision.grey.suits_by_shape`), and unsure ones the rank's readers and the shapes
-        agree on made sure (:func:`vision.grey.sure_by_rank_and_shape`); as they were for a
-        classifier without the network."""
-        from vision.grey import suits_by_shape, sure_by_rank_and_shape
+        """``predictions`` with suits the signs' shapes surely deny replaced and unsure, and unsure
+        ones the rank's readers and the shapes agree on made sure (:func:`vision.grey.suits_by_shape`);
+        as they were for a classifier without the network."""
+        from vision.grey import suits_by_shape
 
         if self._shapes is None:
             return predictions
-        held = suits_by_shape(self._shapes, crops, predictions)
-        return sure_by_rank_and_shape(self._shapes, self.classifier, crops, held)
+        return suits_by_shape(self._shapes, crops, predictions, self.classifier)
 
     @functools.cached_property
     def _shapes(self) -> GreySuits | None:

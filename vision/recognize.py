@@ -2524,10 +2524,11 @@ def _read_card(shrunk: Shrunk, classifier: CardClassifier, others: bool) -> Dete
         if others and (best is None or best.confidence <= DOUBT):
             # recognize's own one-card search of this image would be the one made here: it is
             # handed this search's answer instead of searching again (a second of a slow photo)
-            lone = _small_held(_answer(best, tally, quads, reads, classifier, pyramid, colourless, whole))
-            found = _found(image, classifier, restretch=False, colourless=colourless, lone=lone)
-            if found and _surer(found[0].card, found[0].confidence, best):
-                best = _confirmed(found[0], classifier, pyramid, colourless)
+            answer = _answer(best, tally, quads, reads, classifier, pyramid, colourless, whole)
+            found = _found(image, classifier, restretch=False, colourless=colourless, lone=_small_held(answer))
+            if not found or not _surer(found[0].card, found[0].confidence, best):
+                return answer
+            best = _confirmed(found[0], classifier, pyramid, colourless)
     return _answer(best, tally, quads, reads, classifier, pyramid, colourless, whole)
 
 
