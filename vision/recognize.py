@@ -2532,6 +2532,17 @@ def _read_card(shrunk: Shrunk, classifier: CardClassifier, others: bool) -> Dete
     return _answer(best, tally, quads, reads, classifier, pyramid, colourless, whole)
 
 
+def _gainsaid(d: Detection, reads: Sequence[tuple[Prediction, bool, Prediction | None]]) -> Detection:
+    """``d``, a card recognize's search found in a one-card photo, held below sure if one of the
+    photo's own outlines read another face at :data:`DOUBT` (sure, or held only by a doubt): a
+    blurred 6 whose corner reads as an 8 is found as an 8 by its index, while the card's outline
+    reads the 6."""
+    if d.confidence > DOUBT and any(p.label != d.card and p.label not in (UNKNOWN, *BLANKS) and p.confidence >= DOUBT
+                                    for p, _shows, _index in reads):
+        return Detection(d.card, DOUBT, d.corners)
+    return d
+
+
 def _answer(best: Detection | None, tally: list[tuple[Prediction, np.ndarray]], quads: list[np.ndarray],
             reads: list[tuple[Prediction, bool, Prediction | None]], classifier: CardClassifier,
             pyramid: Pyramid, colourless: bool, whole: np.ndarray) -> Detection:
@@ -2542,6 +2553,7 @@ def _answer(best: Detection | None, tally: list[tuple[Prediction, np.ndarray]], 
         # a photo meant to show one card: the face most of its outlines read, if one stands out
         best = _most_read(tally + [(p, q) for q, (p, _shows, _index) in zip(quads, reads, strict=True)])
     if best is not None:
+        best = _gainsaid(best, reads)
         return (_greyed if colourless else _shapes_agree)(classifier, pyramid, [best], [True])[0]
     # "no card" is never sure in a photo meant to show one, as the card may be there unfound
     p = held(reads[0][0]) if reads[0][0].label == UNKNOWN else reads[0][0]
