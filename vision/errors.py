@@ -88,3 +88,7 @@ class ImageWriteError(VisionError, OSError):
 class BenchError(VisionError, ValueError):
     """Bench options that cannot be measured: an unknown section or design pool, or more designs
     than the pool has."""
+
+
+class PhotoChangeError(VisionError, ValueError):
+    """A change for the photo benches (:mod:`vision.photo_changes`) that is not known or fails."""

@@ -36,6 +36,7 @@ from vision.api import BACK, CONFIDENT, IMAGE_EXT, UNKNOWN, CardClassifier
 from vision.classify import LABELS
 from vision.errors import ImageFileError, PhotoLabelError
 from vision.images import at_megapixels, read_image
+from vision.photo_changes import CHANGES, change_named, changed
 
 _NUMBERED = re.compile(r"^(.+?)(?:[ _-]+\d+)?$")
 _NO_CARD = {"unknown", "none", "nocard", "no-card", "no card", "empty"}
@@ -152,6 +153,8 @@ class PhotoReport:
     peak_mb: float = 0.0
     #: the size each photo was resized to before it was read (None: as taken)
     megapixels: float | None = None
+    #: the change made to each photo before it was read (:mod:`vision.photo_changes`; None: none)
+    change: str | None = None
 
     @property
     def mistakes(self) -> list[PhotoReading]:
@@ -193,6 +196,8 @@ class PhotoReport:
             **time_figures([r.ms for r in self.readings], [r.cpu_ms for r in self.readings]),
             "peak_mb": round(self.peak_mb, 1),
             "megapixels": self.megapixels,
+            "change": self.change,
+            "change_means": None if self.change is None else CHANGES[self.change][0],
         }
 
 
@@ -224,9 +229,11 @@ class BenchReport(Protocol):
 
 
 def read_each(report: BenchReport, paths: Sequence[str | Path], read: Callable[[int, np.ndarray], None], *,
-              megapixels: float | None = None, progress: Callable[[int, int], None] | None = None) -> None:
+              megapixels: float | None = None, change: str | None = None,
+              progress: Callable[[int, int], None] | None = None) -> None:
     """Opens the photos of ``paths`` one at a time (each resized to ``megapixels`` first if given,
-    untimed) and hands each to ``read`` with its place in ``paths``. A photo that cannot be opened
+    then changed as ``change`` names, :mod:`vision.photo_changes`, both untimed) and hands each to
+    ``read`` with its place in ``paths``. A photo that cannot be opened
     is added to ``report.skipped`` with its reason; after each photo read, ``report.peak_mb`` is
     brought up to date and ``progress`` told how many of ``paths`` are done."""
     for i, path in enumerate(paths):
@@ -237,6 +244,8 @@ def read_each(report: BenchReport, paths: Sequence[str | Path], read: Callable[[
             continue
         if megapixels is not None:
             image = at_megapixels(image, megapixels)
+        if change is not None:
+            image = changed(image, change, i)
         read(i, image)
         del image  # one photo held at a time
         report.peak_mb = peak_resident_mb()
@@ -285,17 +294,21 @@ def _kind(label: str) -> str:
 
 
 def measure(items: Sequence[tuple[Path, str]], classifier: CardClassifier, *, crops: bool = False,
-            whole_photo: bool = False, megapixels: float | None = None,
+            whole_photo: bool = False, megapixels: float | None = None, change: str | None = None,
             progress: Callable[[int, int], None] | None = None) -> PhotoReport:
     """Read every photo and compare with its label. ``crops``: the photos are upright crops of one
     card each, as the table pipeline cuts them (read by the classifier alone); otherwise they are
     photos with background round a card at any angle (read as ``pegpi classify`` reads them, or with
     ``whole_photo`` as ``pegpi recognize`` does: its surest card, "no card" if it finds none).
-    ``megapixels``: each photo is first resized to that size (not timed)."""
+    ``megapixels``: each photo is first resized to that size; ``change``: then changed so
+    (:mod:`vision.photo_changes`); neither timed."""
     from vision.doubt import COLOURLESS, colour_strength
     from vision.recognize import read_card, recognize
 
-    report = PhotoReport("crops" if crops else "recognize" if whole_photo else "photos", megapixels=megapixels)
+    if change is not None:
+        change_named(change)  # an unknown change is named before any photo is read
+    report = PhotoReport("crops" if crops else "recognize" if whole_photo else "photos", megapixels=megapixels,
+                         change=change)
     groups = capture_groups(path for path, _truth in items)
 
     def read(image: np.ndarray) -> tuple[str, float]:
@@ -314,5 +327,5 @@ def measure(items: Sequence[tuple[Path, str]], classifier: CardClassifier, *, cr
         report.readings.append(PhotoReading(str(path), truth, card, float(confidence), ms, groups.get(str(path), "-"),
                                             cpu_ms, colour_strength(image) < COLOURLESS))
 
-    read_each(report, [path for path, _truth in items], one, megapixels=megapixels, progress=progress)
+    read_each(report, [path for path, _truth in items], one, megapixels=megapixels, change=change, progress=progress)
     return report

@@ -27,6 +27,7 @@ import numpy as np
 from vision.api import BACK, CONFIDENT, CardClassifier
 from vision.errors import PhotoLabelError
 from vision.photo_bench import label_of, read_each, table_rows, time_figures, timed
+from vision.photo_changes import CHANGES, change_named
 
 #: what ``other_labels`` may name, as the card labels a reading gives
 _OTHERS = {"BLACK JOKER": "BJ", "RED JOKER": "RJ", "JOKER": "RJ BJ"}
@@ -112,6 +113,8 @@ class SceneReport:
     peak_mb: float = 0.0
     #: the size each photo was resized to before it was read (None: as taken)
     megapixels: float | None = None
+    #: the change made to each photo before it was read (:mod:`vision.photo_changes`; None: none)
+    change: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         listed = sum(len(r.scene.cards) for r in self.readings)
@@ -138,6 +141,8 @@ class SceneReport:
             **time_figures([r.ms for r in self.readings], [r.cpu_ms for r in self.readings]),
             "peak_mb": round(self.peak_mb, 1),
             "megapixels": self.megapixels,
+            "change": self.change,
+            "change_means": None if self.change is None else CHANGES[self.change][0],
         }
 
 
@@ -148,16 +153,19 @@ def _figures(readings: Sequence[SceneReading]) -> dict[str, int]:
 
 
 def measure_scenes(scenes: Sequence[Scene], classifier: CardClassifier, *, megapixels: float | None = None,
-                   progress: Callable[[int, int], None] | None = None) -> SceneReport:
+                   change: str | None = None, progress: Callable[[int, int], None] | None = None) -> SceneReport:
     """Run ``recognize`` on each photo, one at a time, and compare with its listed cards;
-    ``megapixels``: each photo first resized to that size (not timed)."""
+    ``megapixels``: each photo first resized to that size; ``change``: then changed so
+    (:mod:`vision.photo_changes`); neither timed."""
     from vision.recognize import recognize
 
-    report = SceneReport(megapixels=megapixels)
+    if change is not None:
+        change_named(change)  # an unknown change is named before any photo is read
+    report = SceneReport(megapixels=megapixels, change=change)
 
     def one(i: int, image: np.ndarray) -> None:
         found, ms, cpu_ms = timed(lambda: recognize(image, classifier))
         report.readings.append(SceneReading(scenes[i], tuple((d.card, float(d.confidence)) for d in found), ms, cpu_ms))
 
-    read_each(report, [scene.path for scene in scenes], one, megapixels=megapixels, progress=progress)
+    read_each(report, [scene.path for scene in scenes], one, megapixels=megapixels, change=change, progress=progress)
     return report

@@ -57,6 +57,9 @@ def register(commands: Any, benches: Any) -> None:
                    help="read every Nth photo only, in name order (a quicker sample)")
     b.add_argument("--megapixels", type=float, default=None, metavar="MP",
                    help="resize each photo to this many megapixels first, untimed (12: a phone's photo)")
+    b.add_argument("--change", default=None, metavar="NAME",
+                   help="change each photo first, untimed, as other photos may differ from these (shaken, "
+                        "webcam, turned, slanted, ...; an unknown NAME lists them all)")
     b.add_argument("--model", type=Path, default=None, help="another ONNX card model (default: the shipped one)")
     b.add_argument("--decks", default="none",
                    help="enrolled decks to use, comma-separated, or 'all' (default: none; their cards' names "
@@ -70,6 +73,9 @@ def register(commands: Any, benches: Any) -> None:
     b.add_argument("--every", type=int, default=1, metavar="N", help="read every Nth listed photo only")
     b.add_argument("--megapixels", type=float, default=None, metavar="MP",
                    help="resize each photo to this many megapixels first, untimed (12: a phone's photo)")
+    b.add_argument("--change", default=None, metavar="NAME",
+                   help="change each photo first, untimed, as other photos may differ from these (shaken, "
+                        "webcam, turned, slanted, ...; an unknown NAME lists them all)")
     b.add_argument("--model", type=Path, default=None, help="another ONNX card model (default: the shipped one)")
     b.add_argument("--json", action="store_true")
     b.set_defaults(func=cmd_bench_scenes, **PHOTO_HEAP)
@@ -356,8 +362,9 @@ def _megapixels(value: float | None) -> float | None:
 
 
 def _sized(res: dict[str, Any]) -> str:
-    """How the photos were sized, for a bench's first line."""
-    return f", each resized to {res['megapixels']:g} megapixels" if res["megapixels"] is not None else ""
+    """How the photos were sized and changed, for a bench's first line."""
+    sized = f", each resized to {res['megapixels']:g} megapixels" if res["megapixels"] is not None else ""
+    return sized + (f", each {res['change_means']}" if res["change"] is not None else "")
 
 
 def _one_thread() -> None:
@@ -407,7 +414,7 @@ def cmd_bench_photos(args: argparse.Namespace) -> int:
         raise PegpiError(f"--every wants a whole number of 1 or more (got {args.every})")
     items = items[::args.every]
     megapixels = _megapixels(args.megapixels)
-    res = measure(items, clf, crops=args.crops, whole_photo=args.recognize, megapixels=megapixels,
+    res = measure(items, clf, crops=args.crops, whole_photo=args.recognize, megapixels=megapixels, change=args.change,
                   progress=_after_each_photo(25, args.json)).as_dict()
     if _json_printed(res, clf, args.json):
         return 0
@@ -441,7 +448,7 @@ def cmd_bench_scenes(args: argparse.Namespace) -> int:
     scenes = _labelled(args.folder, read_labels)[::args.every]
     megapixels = _megapixels(args.megapixels)
     clf = _classifier("none", args.model)
-    res = measure_scenes(scenes, clf, megapixels=megapixels, progress=_after_each_photo(10, args.json)).as_dict()
+    res = measure_scenes(scenes, clf, megapixels=megapixels, change=args.change, progress=_after_each_photo(10, args.json)).as_dict()
     if _json_printed(res, clf, args.json):
         return 0
     print(f"{res['photos']} photos of several real cards read as recognize does, by {clf.model_path.name}"

@@ -15,6 +15,7 @@ from pegpi.cli import main
 from vision.errors import PhotoLabelError
 from vision.images import at_megapixels
 from vision.photo_bench import collect, label_of
+from vision.photo_changes import CHANGES, changed
 from vision.render import HELDOUT_DESIGN_SEEDS, render_card
 from vision.render.photo import loose_crop, table_crop
 
@@ -188,3 +189,30 @@ def test_a_photo_resized_to_a_number_of_megapixels_keeps_its_shape(shape, megapi
     h, w = out.shape[:2]
     assert abs(h * w / 1e6 - megapixels) < 0.01 * megapixels
     assert abs(w / h - shape[1] / shape[0]) < 0.01 and out.shape[2:] == shape[2:]
+
+
+def test_photos_are_read_changed_as_other_photos_may_differ(tmp_path, capsys):
+    """``--change NAME`` reads each photo shaken, shrunk to a webcam's, turned, ... first (the
+    hidden photos may differ from a folder's so), says how, and names the known changes when
+    given an unknown one."""
+    for i, label in enumerate(("JH", "4C")):
+        cv2.imwrite(str(tmp_path / f"{label}.png"), photo(label, 41 + i))
+    assert main(["bench", "photos", str(tmp_path), "--change", "shaken", "--json"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert res["change"] == "shaken" and res["photos"] == 2 and res["confident_mistakes"] == 0
+    assert main(["bench", "photos", str(tmp_path), "--change", "turned"]) == 0
+    assert "each turned 37 degrees" in capsys.readouterr().out
+    assert main(["bench", "photos", str(tmp_path), "--change", "upside-down"]) == 2
+    err = capsys.readouterr().err
+    assert "no change called 'upside-down'" in err and "webcam" in err
+
+
+@pytest.mark.parametrize("name", sorted(CHANGES))
+def test_each_change_gives_a_new_photo_the_same_for_the_same_seed(name):
+    image = photo("7D", 51)
+    once, again, other = changed(image, name, 3), changed(image, name, 3), changed(image, name, 4)
+    assert once.dtype == np.uint8 and once.ndim == 3 and once.shape[2] == 3 and min(once.shape[:2]) >= 32
+    assert np.array_equal(once, again)
+    assert once.shape != image.shape or not np.array_equal(once, image)
+    if name in ("webcam", "warm-noisy", "dim-noisy"):  # sensor noise: another photo, another draw
+        assert not np.array_equal(once, other)
