@@ -39,15 +39,12 @@ def _scaled(image: np.ndarray, factor: float) -> np.ndarray:
 
 
 def _turned(image: np.ndarray, degrees: float) -> np.ndarray:
-    """Turned by ``degrees`` whole (the photo grows to hold it), the corners filled from its
-    own edges as a camera turned over a wider table would see them."""
+    """Turned by ``degrees`` about its middle, the same size: the corners turned in are filled by
+    drawing out the photo's edges (the table round the card), never by mirroring it, which would
+    add mirrored cards no camera sees."""
     h, w = image.shape[:2]
     m = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
-    c, s = abs(m[0, 0]), abs(m[0, 1])
-    nw, nh = int(h * s + w * c), int(h * c + w * s)
-    m[0, 2] += (nw - w) / 2
-    m[1, 2] += (nh - h) / 2
-    return cv2.warpAffine(image, m, (nw, nh), borderMode=cv2.BORDER_REFLECT)
+    return cv2.warpAffine(image, m, (w, h), borderMode=cv2.BORDER_REPLICATE)
 
 
 def _smeared(image: np.ndarray, length: int, degrees: float) -> np.ndarray:
