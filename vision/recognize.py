@@ -2533,9 +2533,9 @@ def _read_card(shrunk: Shrunk, classifier: CardClassifier, others: bool) -> Dete
 
 
 def _gainsaid(d: Detection, reads: Sequence[tuple[Prediction, bool, Prediction | None]]) -> Detection:
-    """``d``, a card recognize's search found in a one-card photo, held below sure if one of the
-    photo's own outlines read another face at :data:`DOUBT` (sure, or held only by a doubt): a
-    blurred 6 whose corner reads as an 8 is found as an 8 by its index, while the card's outline
+    """``d``, a one-card photo's answer, held below sure if one of the photo's outlines (read as
+    ``reads``) read another face at :data:`DOUBT` (sure, or held only by a doubt): a shaken 6
+    whose corner reads as an 8 is placed as an 8 from its corner's marks, while its own outline
     reads the 6."""
     if d.confidence > DOUBT and any(p.label != d.card and p.label not in (UNKNOWN, *BLANKS) and p.confidence >= DOUBT
                                     for p, _shows, _index in reads):

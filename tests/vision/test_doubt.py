@@ -25,6 +25,7 @@ from vision.doubt import (
 )
 from vision.images import at_megapixels
 from vision.model_input import INPUT_H, INPUT_W
+from vision.photo_changes import changed
 from vision.recognize import read_card, recognize
 from vision.render import HELDOUT_DESIGN_SEEDS, render_card
 from vision.render.photo import compose_scene, loose_crop
@@ -342,25 +343,12 @@ def test_a_webcam_sized_photo_is_read_right_or_not_surely(name: str, card: str) 
         assert d.card == card or d.confidence <= DOUBT, (name, d.card, d.confidence)
 
 
-def _shaken(image: np.ndarray, length: int = 9, degrees: float = 30.0, quality: int = 30) -> np.ndarray:
-    """``image`` as a shaken phone takes it: smeared ``length`` pixels along ``degrees``, then
-    saved as a JPEG at ``quality``."""
-    line = np.zeros((length, length), np.float32)
-    line[length // 2, :] = 1.0
-    turn = cv2.getRotationMatrix2D(((length - 1) / 2, (length - 1) / 2), degrees, 1.0)
-    kernel = cv2.warpAffine(line, turn, (length, length))
-    smeared = cv2.filter2D(image, -1, kernel / kernel.sum())
-    decoded = cv2.imdecode(cv2.imencode(".jpg", smeared, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR)
-    assert decoded is not None
-    return decoded
-
-
 @pytest.mark.skipif(not REAL.is_dir(), reason="the development photos are not on this machine")
 def test_a_shaken_six_whose_corner_reads_as_an_eight_is_not_surely_an_eight() -> None:
     """A 6 of diamonds smeared by a shaken hand: its outline reads the 6, while a guess from its
     corner, whose 6 the smear makes an 8, read 8D at 0.93 and won. The photo's outlines gainsay
     it: not sure."""
-    d = read_card(_shaken(cv2.imread(str(REAL / "6D_6.jpg"))), load_default_classifier())
+    d = read_card(changed(cv2.imread(str(REAL / "6D_6.jpg")), "shaken", 0), load_default_classifier())
     assert d.card == "6D" or d.confidence <= DOUBT, (d.card, d.confidence)
 
 
