@@ -36,7 +36,7 @@ from vision.api import BACK, CONFIDENT, IMAGE_EXT, UNKNOWN, CardClassifier
 from vision.classify import LABELS
 from vision.errors import ImageFileError, PhotoLabelError
 from vision.images import at_megapixels, read_image
-from vision.photo_changes import CHANGES, change_named, changed
+from vision.photo_changes import change_named, changed
 
 _NUMBERED = re.compile(r"^(.+?)(?:[ _-]+\d+)?$")
 _NO_CARD = {"unknown", "none", "nocard", "no-card", "no card", "empty"}
@@ -197,7 +197,6 @@ class PhotoReport:
             "peak_mb": round(self.peak_mb, 1),
             "megapixels": self.megapixels,
             "change": self.change,
-            "change_means": None if self.change is None else CHANGES[self.change][0],
         }
 
 
@@ -235,7 +234,10 @@ def read_each(report: BenchReport, paths: Sequence[str | Path], read: Callable[[
     then changed as ``change`` names, :mod:`vision.photo_changes`, both untimed) and hands each to
     ``read`` with its place in ``paths``. A photo that cannot be opened
     is added to ``report.skipped`` with its reason; after each photo read, ``report.peak_mb`` is
-    brought up to date and ``progress`` told how many of ``paths`` are done."""
+    brought up to date and ``progress`` told how many of ``paths`` are done. An unknown ``change``
+    is named before any photo is read."""
+    if change is not None:
+        change_named(change)
     for i, path in enumerate(paths):
         try:
             image = read_image(path)
@@ -305,8 +307,6 @@ def measure(items: Sequence[tuple[Path, str]], classifier: CardClassifier, *, cr
     from vision.doubt import COLOURLESS, colour_strength
     from vision.recognize import read_card, recognize
 
-    if change is not None:
-        change_named(change)  # an unknown change is named before any photo is read
     report = PhotoReport("crops" if crops else "recognize" if whole_photo else "photos", megapixels=megapixels,
                          change=change)
     groups = capture_groups(path for path, _truth in items)

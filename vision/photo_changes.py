@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from vision.errors import PhotoChangeError
+from vision.render.photo import motion_kernel
 
 Change: TypeAlias = Callable[[np.ndarray, np.random.Generator], np.ndarray]
 
@@ -47,15 +48,6 @@ def _turned(image: np.ndarray, degrees: float) -> np.ndarray:
     return cv2.warpAffine(image, m, (w, h), borderMode=cv2.BORDER_REPLICATE)
 
 
-def _smeared(image: np.ndarray, length: int, degrees: float) -> np.ndarray:
-    """Motion blur: ``length`` pixels along ``degrees``."""
-    line = np.zeros((length, length), np.float32)
-    line[length // 2, :] = 1.0
-    turn = cv2.getRotationMatrix2D(((length - 1) / 2, (length - 1) / 2), degrees, 1.0)
-    kernel = cv2.warpAffine(line, turn, (length, length))
-    return cv2.filter2D(image, -1, kernel / kernel.sum())
-
-
 def _slanted(image: np.ndarray, narrow: float) -> np.ndarray:
     """As a phone held at a slant sees it: the far (top) side shorter by ``narrow`` at each end."""
     h, w = image.shape[:2]
@@ -82,7 +74,7 @@ def _dim(image: np.ndarray, gamma: float) -> np.ndarray:
 #: each change's name, what it does to a photo (for the bench's report) and the change itself
 CHANGES: dict[str, tuple[str, Change]] = {
     "shaken": ("smeared 9 px by a shaken hand, saved at JPEG 30",
-               lambda im, _rng: _jpeg(_smeared(im, 9, 30.0), 30)),
+               lambda im, _rng: _jpeg(cv2.filter2D(im, -1, motion_kernel(9, 30.0)), 30)),
     "webcam": ("at half the size, JPEG 40, sensor noise 5",
                lambda im, rng: _noise(_jpeg(_scaled(im, 0.5), 40), 5.0, rng)),
     "turned": ("turned 37 degrees", lambda im, _rng: _turned(im, 37.0)),

@@ -27,7 +27,6 @@ import numpy as np
 from vision.api import BACK, CONFIDENT, CardClassifier
 from vision.errors import PhotoLabelError
 from vision.photo_bench import label_of, read_each, table_rows, time_figures, timed
-from vision.photo_changes import CHANGES, change_named
 
 #: what ``other_labels`` may name, as the card labels a reading gives
 _OTHERS = {"BLACK JOKER": "BJ", "RED JOKER": "RJ", "JOKER": "RJ BJ"}
@@ -142,7 +141,6 @@ class SceneReport:
             "peak_mb": round(self.peak_mb, 1),
             "megapixels": self.megapixels,
             "change": self.change,
-            "change_means": None if self.change is None else CHANGES[self.change][0],
         }
 
 
@@ -159,8 +157,6 @@ def measure_scenes(scenes: Sequence[Scene], classifier: CardClassifier, *, megap
     (:mod:`vision.photo_changes`); neither timed."""
     from vision.recognize import recognize
 
-    if change is not None:
-        change_named(change)  # an unknown change is named before any photo is read
     report = SceneReport(megapixels=megapixels, change=change)
 
     def one(i: int, image: np.ndarray) -> None:

@@ -55,11 +55,7 @@ def register(commands: Any, benches: Any) -> None:
                    help="read each photo as `pegpi recognize` does (its surest card), not as `pegpi classify`")
     b.add_argument("--every", type=int, default=1, metavar="N",
                    help="read every Nth photo only, in name order (a quicker sample)")
-    b.add_argument("--megapixels", type=float, default=None, metavar="MP",
-                   help="resize each photo to this many megapixels first, untimed (12: a phone's photo)")
-    b.add_argument("--change", default=None, metavar="NAME",
-                   help="change each photo first, untimed, as other photos may differ from these (shaken, "
-                        "webcam, turned, slanted, ...; an unknown NAME lists them all)")
+    _photo_options(b)
     b.add_argument("--model", type=Path, default=None, help="another ONNX card model (default: the shipped one)")
     b.add_argument("--decks", default="none",
                    help="enrolled decks to use, comma-separated, or 'all' (default: none; their cards' names "
@@ -71,11 +67,7 @@ def register(commands: Any, benches: Any) -> None:
                                           "labels.csv: cards found, wrong readings, confident mistakes")
     b.add_argument("folder", type=Path, help="a folder of photos with a labels.csv (columns file, cards)")
     b.add_argument("--every", type=int, default=1, metavar="N", help="read every Nth listed photo only")
-    b.add_argument("--megapixels", type=float, default=None, metavar="MP",
-                   help="resize each photo to this many megapixels first, untimed (12: a phone's photo)")
-    b.add_argument("--change", default=None, metavar="NAME",
-                   help="change each photo first, untimed, as other photos may differ from these (shaken, "
-                        "webcam, turned, slanted, ...; an unknown NAME lists them all)")
+    _photo_options(b)
     b.add_argument("--model", type=Path, default=None, help="another ONNX card model (default: the shipped one)")
     b.add_argument("--json", action="store_true")
     b.set_defaults(func=cmd_bench_scenes, **PHOTO_HEAP)
@@ -354,6 +346,15 @@ def _cost(res: dict[str, Any]) -> str:
             f"mean {res['mean_cpu_ms_per_photo']:.0f} ms); peak memory {res['peak_mb']:.0f} MB")
 
 
+def _photo_options(b: argparse.ArgumentParser) -> None:
+    """The photo benches' options for how each photo is made before it is read."""
+    b.add_argument("--megapixels", type=float, default=None, metavar="MP",
+                   help="resize each photo to this many megapixels first, untimed (12: a phone's photo)")
+    b.add_argument("--change", default=None, metavar="NAME",
+                   help="change each photo first, untimed, as other photos may differ from these (shaken, "
+                        "webcam, turned, slanted, ...; an unknown NAME lists them all)")
+
+
 def _megapixels(value: float | None) -> float | None:
     """``--megapixels`` checked: a positive number of megapixels, or None."""
     if value is not None and not 0 < value <= 100:
@@ -363,8 +364,10 @@ def _megapixels(value: float | None) -> float | None:
 
 def _sized(res: dict[str, Any]) -> str:
     """How the photos were sized and changed, for a bench's first line."""
+    from vision.photo_changes import CHANGES
+
     sized = f", each resized to {res['megapixels']:g} megapixels" if res["megapixels"] is not None else ""
-    return sized + (f", each {res['change_means']}" if res["change"] is not None else "")
+    return sized + (f", each {CHANGES[res['change']][0]}" if res["change"] is not None else "")
 
 
 def _one_thread() -> None:

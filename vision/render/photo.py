@@ -102,6 +102,16 @@ def background(h: int, w: int, rng: np.random.Generator) -> np.ndarray:
     return surface
 
 
+def motion_kernel(length: int, degrees: float) -> np.ndarray:
+    """The kernel of motion blur: a line ``length`` pixels long along ``degrees``, summing to 1."""
+    kernel: np.ndarray = np.zeros((length, length), np.float32)
+    kernel[length // 2, :] = 1.0 / length
+    rot = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), degrees, 1.0)
+    kernel = cv2.warpAffine(kernel, rot, (length, length))
+    kernel = kernel / max(kernel.sum(), 1e-6)
+    return kernel
+
+
 def camera(img: np.ndarray, rng: np.random.Generator, strength: float = 1.0) -> np.ndarray:
     """Light, lens and sensor on a BGR uint8 image: white balance, uneven light, shadow, glare,
     blur, noise, JPEG. ``strength`` 0..1.5 scales how bad it gets."""
@@ -142,12 +152,7 @@ def camera(img: np.ndarray, rng: np.random.Generator, strength: float = 1.0) -> 
         f = cv2.GaussianBlur(f, (0, 0), sigma)
     elif r < 0.7:
         n = int(rng.integers(3, 3 + int(4 * s) + 1))
-        kernel: np.ndarray = np.zeros((n, n), np.float32)
-        kernel[n // 2, :] = 1.0 / n
-        rot = cv2.getRotationMatrix2D((n / 2 - 0.5, n / 2 - 0.5), float(rng.uniform(0, 180)), 1.0)
-        kernel = cv2.warpAffine(kernel, rot, (n, n))
-        kernel = kernel / max(kernel.sum(), 1e-6)
-        f = cv2.filter2D(f, -1, kernel)
+        f = cv2.filter2D(f, -1, motion_kernel(n, float(rng.uniform(0, 180))))
     # sensor noise
     sigma = rng.uniform(0, 7 * s)
     f += rng.normal(0, sigma, f.shape).astype(np.float32)
