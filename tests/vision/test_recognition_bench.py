@@ -81,6 +81,24 @@ def test_clubs_spades_twins_are_counted_apart_from_other_mistakes() -> None:
     truth = ["KS", "QC", "10C", "AS", "KS", "5H"]
     read = ["KC", "QS", "10S", "AS", "QS", "5D"]
     assert twins(truth, read) == 3  # KS/KC, QC/QS and 10C/10S; not AS (right), KS/QS, 5H/5D
+    # of them, those read surely: the swaps a table scores without asking
+    assert twins(truth, read, [True, False, True, True, True, True]) == 2
+
+
+def test_the_commercial_report_says_how_often_a_black_suit_was_swapped() -> None:
+    from vision.bench.report import report_lines
+
+    def deck(swapped: int, sure: int) -> dict[str, object]:
+        return {"faces": 55, "clean": {"top1": 1.0},
+                "table": {"crops": 220, "top1": 0.99, "top1_courts": 0.98, "confident_mistakes": 0.01,
+                          "worst_confusions": {"AS->AC": swapped},
+                          "clubs_spades_swapped": {"count": swapped, "confident": sure}},
+                "loose": {"photos": 108, "top1": 1.0, "confident_mistakes": 0.0,
+                          "clubs_spades_swapped": {"count": 0, "confident": 0}}}
+
+    lines = report_lines({"model": "cards.onnx", "model_bytes": 1_794_497, "commercial": {"decks": {"cardsjs": deck(5, 3)}}})
+    assert "  table crops: clubs and spades swapped 5 (3 confident)" in lines
+    assert "  loose photos: clubs and spades swapped 0 (0 confident)" in lines
 
 
 def test_the_selection_pool_is_read_and_reported_as_such() -> None:

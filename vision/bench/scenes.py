@@ -4,13 +4,15 @@ composed photos, and commercial-style reference decks never trained on."""
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
 from games.jsontypes import JSONObject
+from vision.api import CONFIDENT
 from vision.bench.crops import HeldOut
-from vision.bench.scoring import Say, confusions, read_all, recall_precision, score_scene, scores
+from vision.bench.scoring import Say, confusions, read_all, recall_precision, score_scene, scores, twins
 from vision.classify import OnnxCardClassifier
 from vision.enroll import enroll
 from vision.errors import DeckError
@@ -102,6 +104,12 @@ def recognize_scenes(clf: OnnxCardClassifier, scenes: int, rng: np.random.Genera
                                             for k, (f, n) in by_index.items()}}
 
 
+def _swapped(truth: Sequence[str], labels: Sequence[str], conf: np.ndarray) -> JSONObject:
+    """How many readings swapped a black card's suit for the other (:func:`twins`), and how many
+    of them surely: the mistake a table scores without asking."""
+    return {"count": twins(truth, labels), "confident": twins(truth, labels, (conf >= CONFIDENT).tolist())}
+
+
 def commercial(clf: OnnxCardClassifier, per_card: int, seed: int, say: Say, scenes: int = 6) -> JSONObject:
     """Commercial-style reference decks (:mod:`vision.render.commercial`): each face read clean
     (upright on white), ``per_card`` table crops a card, two loose photos a card (not the back)
@@ -136,7 +144,8 @@ def commercial(clf: OnnxCardClassifier, per_card: int, seed: int, say: Say, scen
         deck["table"] = {"crops": len(crops), **scores(ok, conf),
                          "top1_courts": round(float(ok[courts].mean()), 5),
                          "top1_not_courts": round(float(ok[~courts].mean()), 5),
-                         "worst_confusions": confusions(truth, labels)}
+                         "worst_confusions": confusions(truth, labels),
+                         "clubs_spades_swapped": _swapped(truth, labels.tolist(), conf)}
         lrng = np.random.default_rng([seed, 1619, di])
         l_truth, l_read, l_conf = [], [], []
         for c in ids:
@@ -150,7 +159,8 @@ def commercial(clf: OnnxCardClassifier, per_card: int, seed: int, say: Say, scen
                 l_conf.append(d.confidence)
         l_ok = np.array(l_read) == np.array(l_truth)
         deck["loose"] = {"photos": len(l_truth), **scores(l_ok, np.array(l_conf)),
-                         "worst_confusions": confusions(l_truth, l_read)}
+                         "worst_confusions": confusions(l_truth, l_read),
+                         "clubs_spades_swapped": _swapped(l_truth, l_read, np.array(l_conf))}
         if scenes:
             srng = np.random.default_rng([seed, 1620, di])
             counts = {lay: [0, 0, 0] for lay in LAYOUTS}

@@ -41,11 +41,13 @@ def read_all(clf: CardClassifier, crops: Iterable[Image], truth: Sequence[str]
     return labels, np.array([p.confidence for p in preds]), ok
 
 
-def twins(truth: Sequence[str], labels: Iterable[str]) -> int:
-    """Mistakes that read a card as its clubs/spades twin (the same rank in the other black suit)."""
+def twins(truth: Sequence[str], labels: Iterable[str], among: Iterable[bool] | None = None) -> int:
+    """Mistakes that read a card as its clubs/spades twin (the same rank in the other black suit);
+    ``among``: only the readings it marks count (those read surely, say)."""
     other = {"C": "S", "S": "C"}
-    return sum(1 for t, p in zip(truth, labels, strict=True)
-               if t != p and t[-1:] in other and p == t[:-1] + other[t[-1]])
+    marks = [True] * len(truth) if among is None else among
+    return sum(1 for t, p, m in zip(truth, labels, marks, strict=True)
+               if m and t != p and t[-1:] in other and p == t[:-1] + other[t[-1]])
 
 
 def sure_mistakes(ok: Bools, conf: Floats) -> Bools:
