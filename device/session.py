@@ -50,6 +50,10 @@ BACKLOG = 512
 #: How many times a question the players dismissed may come straight back (and be dropped again)
 #: while the protocol goes on with what waited behind it.
 REASKS = 4
+#: After this many cards of one game read as other cards by the table (a player named another
+#: card when asked, or corrected a card the table recorded), the phones suggest teaching pegpi
+#: the deck: a deck the model reads poorly is read right once taught (models/MODEL_CARD.md).
+TEACH_AFTER = 2
 
 
 class Session:
@@ -99,6 +103,7 @@ class Session:
                               "run with another store (--db PATH) to start afresh") from exc
         entries = effective_actions(self.store.rows(game_id))
         self.entries, self.state = entries, self._replay(entries)
+        self._misread = 0  # cards of this game the table read as others (TEACH_AFTER)
         self.protocol: TableProtocol = protocol_for(self)
         self.protocol.reset()
 
@@ -140,6 +145,8 @@ class Session:
             ask=ask.question() if ask is not None else None,
             game_id=self.game_id,
             can_undo=bool(self.entries),
+            misread=self._misread,
+            teach=self._misread >= TEACH_AFTER,
         )
 
     def submit(self, action: JSONObject, *, source: str = "phone", input: str | None = None) -> TableView:
@@ -173,6 +180,7 @@ class Session:
                                          f"{len(self.entries)} actions (0 to {len(self.entries) - 1})")
             asked = self.protocol.ask
             parsed = self.game.action_from_json(action).to_json()
+            was = self.entries[index]
             entries = list(self.entries)
             entries[index] = Entry(parsed, source, -1, 0.0, corrected=True)
             try:
@@ -184,6 +192,8 @@ class Session:
             seqs = self._record([("correct", parsed, index)], source=source, t=now)
             entries[index] = Entry(parsed, source, seqs[0], now, corrected=True)
             self._change(entries, state)
+            if was.source == "table" and _named(was.action) != _named(parsed):
+                self._misread += 1  # a card the table recorded was another card
             self._publish(Update("correct", index=index, source=source))
             self._asked(asked)
             return self._view()
@@ -221,6 +231,8 @@ class Session:
             asked = self.protocol.ask
             try:
                 self.protocol.resolve(card, source=source)
+                if asked is not None and asked.kind != "unreadable" and asked.card not in (None, card):
+                    self._misread += 1  # the card read is another card (a card unread is no misreading)
             finally:
                 self._asked(asked)
             if self.on_resolved is not None and asked is not None and asked.zone is not None:
@@ -393,3 +405,22 @@ class Session:
     def publish_view(self) -> None:
         with self._lock:
             self._publish()
+
+
+def _named(action: JSONObject) -> list[str]:
+    """The texts an action names but its kind (its cards, mostly), in order: a correction that
+    changes them says the table read a card as another."""
+    out: list[str] = []
+
+    def walk(value: object, key: str | None) -> None:
+        if isinstance(value, str) and key != "act":
+            out.append(value)
+        elif isinstance(value, dict):
+            for k, v in value.items():
+                walk(v, k)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v, key)
+
+    walk(action, None)
+    return out

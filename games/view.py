@@ -258,6 +258,8 @@ class TableView:
     ask: Question | None = None  # the question the device is waiting on
     game_id: int | None = None  # the stored game this view is of
     can_undo: bool = False
+    misread: int = 0  # cards of this game the table read as others (named again or corrected)
+    teach: bool = False  # the table misreads this deck often enough to suggest teaching it
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

@@ -323,3 +323,26 @@ def test_a_deal_read_with_doubtful_and_wrong_cards_is_played_as_recorded_once_an
     play_script(session, steps, on_step=answer)
     assert doubted > 10 and len(answers) == doubted and not all(answers)
     assert [e.action for e in session.entries] == [a.to_json() for a in replay(record).actions]
+
+
+def test_cards_the_table_read_as_others_suggest_teaching_the_deck(table: Table) -> None:
+    """A card the players name otherwise when asked, or correct once recorded, was misread; at
+    the second in a game every phone suggests teaching pegpi the deck. A card typed on the phone
+    and corrected is no misreading, and a new game starts afresh."""
+    session = table.session
+    kitty = next(i for i, e in enumerate(session.entries) if e.action["act"] == "kitty")
+    assert session.entries[kitty].source == "table"
+    assert (session.view().misread, session.view().teach) == (0, False)
+    table.lay("seat0", "5S")
+    table.lay("seat0", "5H", confidence=0.4, start=1)
+    session.confirm(source="button")
+    session.resolve("5D")  # asked about the 5H: it is the 5D
+    assert (session.view().misread, session.view().teach) == (1, False)
+    session.correct(kitty, {"act": "kitty", "cards": ["AC", "2S", "3C"]})  # recorded 2C: it was the 3C
+    view = session.view(seat=1)
+    assert (view.misread, view.teach) == (2, True)
+    assert view.to_json()["teach"] is True
+    session.correct(kitty, {"act": "kitty", "cards": ["AC", "2S", "4C"]})  # the phone's own entry, corrected
+    assert session.view().misread == 2
+    session.new_game("landlord", PLAYERS)
+    assert (session.view().misread, session.view().teach) == (0, False)

@@ -235,6 +235,34 @@ def test_the_device_asks_and_a_phone_answers(table: tuple[str, Any], page: Any) 
     page.wait_for_selector("#ask", state="hidden")
 
 
+def test_a_deck_the_table_misreads_brings_the_offer_to_teach_it(table: tuple[str, Any], page: Any) -> None:
+    url, session = table
+    page.goto(url)
+    wait_actions(page, 21)
+    pair(page)
+    assert page.locator("#teach").is_hidden()
+    with session._lock:  # the camera records Ann's 3S and Bob's 4D
+        session.apply([{"act": "play", "player": 0, "card": "3S"}], source="table")
+        session.apply([{"act": "play", "player": 1, "card": "4D"}], source="table")
+    wait_actions(page, 23)
+    session.correct(21, {"act": "play", "player": 0, "card": "3C"})  # the players fix what was misread
+    assert page.locator("#teach").is_hidden()  # one misreading may be bad luck
+    session.correct(22, {"act": "play", "player": 1, "card": "4H"})
+    page.wait_for_selector("#teach:not([hidden])")
+    assert "read 2 cards of this game as others" in page.locator("#teach").inner_text()
+    assert fits_the_phone(page)
+    shot(page, "teach")
+    page.click("#teach-close")  # not now: gone until the table misreads another card
+    page.wait_for_selector("#teach", state="hidden")
+    with session._lock:
+        session.apply([{"act": "play", "player": 0, "card": "AH"}], source="table")
+    session.correct(23, {"act": "play", "player": 0, "card": "AD"})
+    page.wait_for_selector("#teach:not([hidden])")
+    assert "read 3 cards" in page.locator("#teach").inner_text()
+    page.click("#teach-link")
+    page.wait_for_url("**/enrol")
+
+
 def test_set_up_a_game_that_is_not_pegged(table: tuple[str, Any], page: Any) -> None:
     url, session = table
     page.goto(url + "#setup")

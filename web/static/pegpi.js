@@ -36,7 +36,7 @@ const PHASE_ACT = { cut: "cut", deal: "deal", discard: "discard", starter: "star
 
 export const state = { view: null, me: { paired: false, seat: null }, history: [], games: [], tab: "board",
   entry: { mode: "enter", index: null, act: "play", player: null, cards: [], rank: null, points: 0 },
-  lastSeen: -1, cameraTimer: null, shows: [] };
+  lastSeen: -1, cameraTimer: null, shows: [], teachClosed: null };
 
 // the page parts of game families kept in modules of their own (tricks.js): render(view) draws
 // the family's box, describe(view, action) words its actions for the history ([words, cards] or null)
@@ -164,9 +164,20 @@ function render(view) {
   renderHand(view);
   renderFixButtons(view);
   renderAsk(view);
+  renderTeach(view);
   if (state.tab === "history" && view.actions !== state.lastSeen) loadHistory();
   if (state.entry.mode === "enter") syncEntry(false);
   state.lastSeen = view.actions;
+}
+
+// the table keeps misreading this deck: offer to teach it (the enrolment wizard); "not now"
+// hides the offer on this phone until the table misreads another card
+function renderTeach(view) {
+  const seen = state.teachClosed;
+  $("teach").hidden = !view.teach || (seen !== null && seen.game === view.game_id && view.misread <= seen.misread);
+  if ($("teach").hidden) return;
+  $("teach-text").textContent = `The table read ${view.misread} cards of this game as others: `
+    + "it may not know this deck yet (two minutes on the mat).";
 }
 
 function renderScores(view) {
@@ -1187,6 +1198,10 @@ document.addEventListener("DOMContentLoaded", () => {
   $("entry").addEventListener("submit", sendEntry);
   $("entry-cancel").addEventListener("click", endCorrection);
   $("ask-ok").addEventListener("click", () => change("/api/confirm"));
+  $("teach-close").addEventListener("click", () => {
+    const v = state.view;
+    if (v) { state.teachClosed = { game: v.game_id, misread: v.misread }; renderTeach(v); }
+  });
   $("ask-other").addEventListener("click", startResolve);
   $("entry-act").addEventListener("change", (e) => {
     state.entry.act = e.target.value; state.entry.cards = []; state.entry.rank = null; renderEntry();
