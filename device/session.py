@@ -103,7 +103,9 @@ class Session:
                               "run with another store (--db PATH) to start afresh") from exc
         entries = effective_actions(self.store.rows(game_id))
         self.entries, self.state = entries, self._replay(entries)
-        self._misread = 0  # cards of this game the table read as others (TEACH_AFTER)
+        # cards of this game the table read as others (TEACH_AFTER), kept beside the game's rows
+        stored = self.store.meta(f"misread:{game_id}")
+        self._misread = int(stored) if stored is not None and stored.isdigit() else 0
         self.protocol: TableProtocol = protocol_for(self)
         self.protocol.reset()
 
@@ -193,7 +195,7 @@ class Session:
             entries[index] = Entry(parsed, source, seqs[0], now, corrected=True)
             self._change(entries, state)
             if was.source == "table" and _named(was.action) != _named(parsed):
-                self._misread += 1  # a card the table recorded was another card
+                self._count_misread()  # a card the table recorded was another card
             self._publish(Update("correct", index=index, source=source))
             self._asked(asked)
             return self._view()
@@ -232,7 +234,7 @@ class Session:
             try:
                 self.protocol.resolve(card, source=source)
                 if asked is not None and asked.kind != "unreadable" and asked.card not in (None, card):
-                    self._misread += 1  # the card read is another card (a card unread is no misreading)
+                    self._count_misread()  # the card read is another card (a card unread is no misreading)
             finally:
                 self._asked(asked)
             if self.on_resolved is not None and asked is not None and asked.zone is not None:
@@ -367,6 +369,15 @@ class Session:
                 log.warning("could not mark game %s finished: %s", self.game_id, exc)
 
     # ------------------------------------------------------------------ the device's questions
+
+    def _count_misread(self) -> None:
+        """One more card of this game the table read as another, kept so that a restart keeps the
+        offer to teach the deck; a store that cannot keep it loses only the offer's count."""
+        self._misread += 1
+        try:
+            self.store.set_meta(f"misread:{self.game_id}", str(self._misread))
+        except PegpiError as exc:
+            log.warning("could not keep the count of misread cards: %s", exc)
 
     def _dismiss(self, ask: Ask) -> None:
         if self._dismissed_at is not self.state:

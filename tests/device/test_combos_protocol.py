@@ -325,10 +325,10 @@ def test_a_deal_read_with_doubtful_and_wrong_cards_is_played_as_recorded_once_an
     assert [e.action for e in session.entries] == [a.to_json() for a in replay(record).actions]
 
 
-def test_cards_the_table_read_as_others_suggest_teaching_the_deck(table: Table) -> None:
+def test_cards_the_table_read_as_others_suggest_teaching_the_deck(table: Table, tmp_path: Path) -> None:
     """A card the players name otherwise when asked, or correct once recorded, was misread; at
-    the second in a game every phone suggests teaching pegpi the deck. A card typed on the phone
-    and corrected is no misreading, and a new game starts afresh."""
+    the second in a game every phone suggests teaching pegpi the deck, after a restart too. A card
+    typed on the phone and corrected is no misreading, and a new game starts afresh."""
     session = table.session
     kitty = next(i for i, e in enumerate(session.entries) if e.action["act"] == "kitty")
     assert session.entries[kitty].source == "table"
@@ -344,5 +344,9 @@ def test_cards_the_table_read_as_others_suggest_teaching_the_deck(table: Table) 
     assert view.to_json()["teach"] is True
     session.correct(kitty, {"act": "kitty", "cards": ["AC", "2S", "4C"]})  # the phone's own entry, corrected
     assert session.view().misread == 2
+    store = Store(tmp_path / "t.db")  # the device restarted: the game and its count come back
+    restarted = Session(store, game="landlord", players=PLAYERS)
+    assert (restarted.view().misread, restarted.view().teach) == (2, True)
+    store.close()
     session.new_game("landlord", PLAYERS)
     assert (session.view().misread, session.view().teach) == (0, False)
