@@ -419,8 +419,9 @@ class Session:
 
 
 def _named(action: JSONObject) -> list[str]:
-    """The texts an action names but its kind (its cards, mostly), in order: a correction that
-    changes them says the table read a card as another."""
+    """The texts an action names but its kind (its cards, mostly), sorted: a correction that
+    changes them says the table read a card as another (the same cards reordered, or another
+    player, says nothing of how the cards were read)."""
     out: list[str] = []
 
     def walk(value: object, key: str | None) -> None:
@@ -434,4 +435,4 @@ def _named(action: JSONObject) -> list[str]:
                 walk(v, key)
 
     walk(action, None)
-    return out
+    return sorted(out)

@@ -327,18 +327,24 @@ def test_a_deal_read_with_doubtful_and_wrong_cards_is_played_as_recorded_once_an
 
 def test_cards_the_table_read_as_others_suggest_teaching_the_deck(table: Table, tmp_path: Path) -> None:
     """A card the players name otherwise when asked, or correct once recorded, was misread; at
-    the second in a game every phone suggests teaching pegpi the deck, after a restart too. A card
-    typed on the phone and corrected is no misreading, and a new game starts afresh."""
+    the second in a game every phone suggests teaching pegpi the deck, after a restart too. The
+    same cards reordered, or a card typed on the phone and corrected, are no misreading, and a
+    new game starts afresh."""
     session = table.session
     kitty = next(i for i, e in enumerate(session.entries) if e.action["act"] == "kitty")
     assert session.entries[kitty].source == "table"
     assert (session.view().misread, session.view().teach) == (0, False)
+    session.correct(kitty, {"act": "kitty", "cards": MIDDLE[::-1]})  # the same cards: no misreading
+    assert session.view().misread == 0
     table.lay("seat0", "5S")
     table.lay("seat0", "5H", confidence=0.4, start=1)
     session.confirm(source="button")
     session.resolve("5D")  # asked about the 5H: it is the 5D
     assert (session.view().misread, session.view().teach) == (1, False)
-    session.correct(kitty, {"act": "kitty", "cards": ["AC", "2S", "3C"]})  # recorded 2C: it was the 3C
+    table.lay("seat1", "7S", "7H")
+    table.lay("seat2", "9S")  # Bob's pair is recorded as read once Cy plays
+    bob = next(i for i, e in enumerate(session.entries) if e.source == "table" and e.action.get("player") == 1)
+    session.correct(bob, {**session.entries[bob].action, "cards": ["7S", "7D"]})  # recorded 7H: it was the 7D
     view = session.view(seat=1)
     assert (view.misread, view.teach) == (2, True)
     assert view.to_json()["teach"] is True
