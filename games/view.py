@@ -259,7 +259,8 @@ class TableView:
     game_id: int | None = None  # the stored game this view is of
     can_undo: bool = False
     misread: int = 0  # cards of this game the table read as others (named again or corrected)
-    teach: bool = False  # the table misreads this deck often enough to suggest teaching it
+    asked: int = 0  # cards of this game the table asked the players about
+    teach: str | None = None  # why the phones offer to teach pegpi the deck: "misread" or "asked"
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

@@ -12,7 +12,7 @@ import pytest
 
 from device.protocols.combos import STILL_S, CombosProtocol, combos_script
 from device.protocols.script import play_script, record_to_script
-from device.session import Session
+from device.session import TEACH_ASKED, Session
 from device.store import Store
 from games.errors import PegpiError
 from games.records import replay
@@ -333,26 +333,44 @@ def test_cards_the_table_read_as_others_suggest_teaching_the_deck(table: Table, 
     session = table.session
     kitty = next(i for i, e in enumerate(session.entries) if e.action["act"] == "kitty")
     assert session.entries[kitty].source == "table"
-    assert (session.view().misread, session.view().teach) == (0, False)
+    assert (session.view().misread, session.view().teach) == (0, None)
     session.correct(kitty, {"act": "kitty", "cards": MIDDLE[::-1]})  # the same cards: no misreading
     assert session.view().misread == 0
     table.lay("seat0", "5S")
     table.lay("seat0", "5H", confidence=0.4, start=1)
     session.confirm(source="button")
     session.resolve("5D")  # asked about the 5H: it is the 5D
-    assert (session.view().misread, session.view().teach) == (1, False)
+    assert (session.view().misread, session.view().teach) == (1, None)
     table.lay("seat1", "7S", "7H")
     table.lay("seat2", "9S")  # Bob's pair is recorded as read once Cy plays
     bob = next(i for i, e in enumerate(session.entries) if e.source == "table" and e.action.get("player") == 1)
     session.correct(bob, {**session.entries[bob].action, "cards": ["7S", "7D"]})  # recorded 7H: it was the 7D
     view = session.view(seat=1)
-    assert (view.misread, view.teach) == (2, True)
-    assert view.to_json()["teach"] is True
+    assert (view.misread, view.teach) == (2, "misread")
+    assert view.to_json()["teach"] == "misread"
     session.correct(kitty, {"act": "kitty", "cards": ["AC", "2S", "4C"]})  # the phone's own entry, corrected
     assert session.view().misread == 2
     store = Store(tmp_path / "t.db")  # the device restarted: the game and its count come back
     restarted = Session(store, game="landlord", players=PLAYERS)
-    assert (restarted.view().misread, restarted.view().teach) == (2, True)
+    assert (restarted.view().misread, restarted.view().teach) == (2, "misread")
     store.close()
     session.new_game("landlord", PLAYERS)
-    assert (session.view().misread, session.view().teach) == (0, False)
+    assert (session.view().misread, session.view().teach) == (0, None)
+
+
+def test_a_deck_the_table_keeps_asking_about_brings_the_offer_to_teach_it(table: Table) -> None:
+    """Each card the device asks about counts, whatever the answer; at TEACH_ASKED in a game the
+    phones offer to teach the deck (so taught, the table asks about almost none)."""
+    session = table.session
+    singles = ["3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS"]
+    for i, card in enumerate(singles):
+        table.lay(f"seat{i % 3}", card, confidence=0.4)  # each read unsurely
+        ask = _ask(session)
+        if i == 0:
+            assert ask is None  # a single is judged once the next seat plays
+            continue
+        assert ask is not None and ask["kind"] == "confirm" and ask["card"] == singles[i - 1]
+        assert session.view().asked == i
+        assert session.view().teach == (None if i < TEACH_ASKED else "asked")
+        session.confirm(source="button")  # "yes, that's right": asked all the same
+    assert session.view().misread == 0 and session.view().asked == len(singles) - 1

@@ -263,6 +263,22 @@ def test_a_deck_the_table_misreads_brings_the_offer_to_teach_it(table: tuple[str
     page.wait_for_url("**/enrol")
 
 
+def test_a_deck_the_table_keeps_asking_about_brings_the_offer_too(table: tuple[str, Any], page: Any) -> None:
+    from device.protocols import Ask
+    from device.session import TEACH_ASKED
+
+    url, session = table
+    page.goto(url)
+    wait_actions(page, 21)
+    for card in [rank + suit for suit in "SHDC" for rank in "23456789"][:TEACH_ASKED]:
+        with session._lock:  # what a table protocol does with each card it read unsurely
+            before = session.protocol.ask
+            session.protocol.ask = Ask("confirm", f"is that the {card}? OK, or correct it", card=card)
+            session._asked(before)
+    page.wait_for_selector("#teach:not([hidden])")
+    assert f"asked about {TEACH_ASKED} cards of this game" in page.locator("#teach").inner_text()
+
+
 def test_set_up_a_game_that_is_not_pegged(table: tuple[str, Any], page: Any) -> None:
     url, session = table
     page.goto(url + "#setup")

@@ -170,14 +170,19 @@ function render(view) {
   state.lastSeen = view.actions;
 }
 
-// the table keeps misreading this deck: offer to teach it (the enrolment wizard); "not now"
-// hides the offer on this phone until the table misreads another card
+// the table keeps misreading this deck, or asking about it: offer to teach it (the enrolment
+// wizard); "not now" hides the offer on this phone until the table misreads another card or
+// has asked about twice as many
 function renderTeach(view) {
   const seen = state.teachClosed;
-  $("teach").hidden = !view.teach || (seen !== null && seen.game === view.game_id && view.misread <= seen.misread);
+  const more = seen === null || seen.game !== view.game_id || view.misread > seen.misread
+    || (seen.asked > 0 && view.asked >= 2 * seen.asked);
+  $("teach").hidden = !view.teach || !more;
   if ($("teach").hidden) return;
-  $("teach-text").textContent = `The table read ${view.misread} cards of this game as others: `
-    + "it may not know this deck yet (two minutes on the mat).";
+  $("teach-text").textContent = (view.teach === "misread"
+    ? `The table read ${view.misread} cards of this game as others: it may not know this deck yet`
+    : `The table asked about ${view.asked} cards of this game: taught this deck, it would ask about almost none`)
+    + " (two minutes on the mat).";
 }
 
 function renderScores(view) {
@@ -1200,7 +1205,7 @@ document.addEventListener("DOMContentLoaded", () => {
   $("ask-ok").addEventListener("click", () => change("/api/confirm"));
   $("teach-close").addEventListener("click", () => {
     const v = state.view;
-    if (v) { state.teachClosed = { game: v.game_id, misread: v.misread }; renderTeach(v); }
+    if (v) { state.teachClosed = { game: v.game_id, misread: v.misread, asked: v.asked }; renderTeach(v); }
   });
   $("ask-other").addEventListener("click", startResolve);
   $("entry-act").addEventListener("change", (e) => {
