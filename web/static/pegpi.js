@@ -181,7 +181,7 @@ function renderTeach(view) {
   if ($("teach").hidden) return;
   $("teach-text").textContent = (view.teach === "misread"
     ? `The table read ${view.misread} cards of this game as others: it may not know this deck yet`
-    : `The table asked about ${view.asked} cards of this game: taught this deck, it would ask about almost none`)
+    : `The table asked about ${view.asked} cards of this game: taught this deck, it may ask about far fewer`)
     + " (two minutes on the mat).";
 }
 
