@@ -20,7 +20,7 @@ import queue
 import secrets
 import threading
 import time
-from collections.abc import Callable, Generator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from device.protocols import TableProtocol, protocol_for
@@ -110,7 +110,7 @@ class Session:
         # cards of this game the table read as others (TEACH_AFTER) and cards it asked about
         # (TEACH_ASKED), kept beside the game's rows
         self._misread, self._asked_about = self._kept(f"misread:{game_id}"), self._kept(f"asked:{game_id}")
-        self._asked_cards: set[tuple[str | None, int | None, str]] = set()
+        self._asked_cards: set[tuple[str | None, int | None, str]] = set()  # (zone, slot, card) asked about
         self.protocol: TableProtocol = protocol_for(self)
         self.protocol.reset()
 
@@ -396,8 +396,7 @@ class Session:
     def _count_asked(self, ask: Ask) -> None:
         """The device asks whether it read a card right: one more card asked about, the first time
         it asks about that card in that place this game."""
-        key = (ask.zone, ask.slot, ask.card or "")
-        if ask.kind != "confirm" or ask.card is None or key in self._asked_cards:
+        if ask.kind != "confirm" or ask.card is None or (key := (ask.zone, ask.slot, ask.card)) in self._asked_cards:
             return
         self._asked_cards.add(key)
         self._asked_about += 1
@@ -448,17 +447,11 @@ def _named(action: JSONObject) -> list[str]:
     """The texts an action names but its kind (its cards, mostly), sorted: a correction that
     changes them says the table read a card as another (the same cards reordered, or another
     player, says nothing of how the cards were read)."""
-    out: list[str] = []
+    def texts(value: object) -> Iterator[str]:
+        if isinstance(value, str):
+            yield value
+        elif isinstance(value, list | dict):
+            for v in value.values() if isinstance(value, dict) else value:
+                yield from texts(v)
 
-    def walk(value: object, key: str | None) -> None:
-        if isinstance(value, str) and key != "act":
-            out.append(value)
-        elif isinstance(value, dict):
-            for k, v in value.items():
-                walk(v, k)
-        elif isinstance(value, list):
-            for v in value:
-                walk(v, key)
-
-    walk(action, None)
-    return sorted(out)
+    return sorted(t for key, value in action.items() if key != "act" for t in texts(value))

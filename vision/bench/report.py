@@ -65,10 +65,8 @@ def report_lines(res: JSONObject) -> list[str]:
                          f"mistakes {t['confident_mistakes']:.2%}; loose photos ({lo['photos']}) top-1 {lo['top1']:.2%}, "
                          f"confident mistakes {lo['confident_mistakes']:.2%}")
             lines.append(f"  worst table confusions: {t['worst_confusions']}")
-            for what, figures in (("table crops", t), ("loose photos", lo)):
-                if "clubs_spades_swapped" in figures:
-                    sw = figures["clubs_spades_swapped"]
-                    lines.append(f"  {what}: clubs and spades swapped {sw['count']} ({sw['confident']} confident)")
+            for what, sw in (("table crops", t["clubs_spades_swapped"]), ("loose photos", lo["clubs_spades_swapped"])):
+                lines.append(f"  {what}: clubs and spades swapped {sw['count']} ({sw['confident']} confident)")
             if "recognize" in d:
                 r = d["recognize"]
                 lay = ", ".join(f"{k} {v['recall']:.0%}/{v['precision']:.0%}" for k, v in r["by_layout"].items())
