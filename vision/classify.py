@@ -28,13 +28,15 @@ from numpy.typing import NDArray
 from games.jsontypes import JSONObject
 from vision.api import ASK_BELOW, BACK, UNKNOWN, CardClassifier, Prediction
 from vision.doubt import (
+    ACE_GAINSAYS,
+    DOUBT,
     INDEX_SAYS,
     blank_or_unsure,
     held,
     index_confirms,
     index_over_blank,
-    other_black_suit,
     readers_agree,
+    suit_gainsays,
     suit_outvoted,
     suited,
 )
@@ -449,17 +451,20 @@ class OnnxCardClassifier:
         probs[unsure] = weigh_suits(probs[unsure], clubs.reshape(-1, len(unsure)).mean(axis=0), self._spades, self._clubs)
         return probs
 
-    def clubs_odds(self, crops: Sequence[Image]) -> Floats | None:
+    def clubs_odds(self, crops: Sequence[Image], *, middle: bool = False) -> Floats | None:
         """The suit network's probability that each crop (a black card, upright) is a club rather
-        than a spade, both ways round averaged; None without a suit network."""
+        than a spade, both ways round averaged; None without a suit network. ``middle``: read
+        from the crop's middle rows instead of its top (an ace's one large pip)."""
         if self.suit_session is None:
             return None
         if len(crops) == 0:
             return np.zeros(0, np.float32)
         pre = preprocess_batch(crops)
         h = self._suit_rows
-        tops = np.concatenate([pre[:, :h], half_turned(pre)[:, :h]]) if self.both_ways else pre[:, :h]
-        clubs = self.suit_session.run(None, {"top": to_tensor(tops)})[0][:, 1]
+        top = (pre.shape[1] - h) // 2 if middle else 0
+        rows = slice(top, top + h)
+        tops = np.concatenate([pre[:, rows], half_turned(pre)[:, rows]]) if self.both_ways else pre[:, rows]
+        clubs = self.suit_session.run(None, {"top": to_tensor(np.ascontiguousarray(tops))})[0][:, 1]
         odds: Floats = clubs.reshape(-1, len(pre)).mean(axis=0)
         return odds
 
@@ -571,9 +576,10 @@ class OnnxCardClassifier:
 
     def classify(self, crops: Sequence[Image], *, moved: bool = True, by_corner: bool = True) -> list[Prediction]:
         """Read each upright crop: a card id (``"10H"``, ``"RJ"``, an enrolled name), ``"back"``
-        or ``"unknown"``, with a calibrated confidence; a club or spade whose corner index and
-        suit network both give the other suit is held at :data:`vision.doubt.DOUBT`, so the
-        table asks. ``by_corner`` (off for a photo search, which weighs each outline's corner
+        or ``"unknown"``, with a calibrated confidence; a club or spade the suit network reads in
+        the other suit (:func:`vision.doubt.suit_gainsays`; an ace at its large pip too), or
+        whose corner index and suit network both do, is held at :data:`vision.doubt.DOUBT`, so
+        the table asks. ``by_corner`` (off for a photo search, which weighs each outline's corner
         itself): a back, joker or unsure reading whose corner index surely shows a card is that
         card, held (:func:`vision.doubt.index_over_blank`), and a card read under
         :data:`vision.api.ASK_BELOW` is sure when its corner index and its signs' shapes agree
@@ -594,14 +600,20 @@ class OnnxCardClassifier:
             self._agreed(crops, whole, index)
         if self.suit_session is None:
             return whole
-        # a club or spade its corner index and the suit network both read in the other suit
-        black = [i for i, p in enumerate(whole) if suited(p.label) and p.label[-1] in "CS"]
+        # a club or spade the suit network reads in the other suit, or its corner index and the
+        # suit network both do, is held (one read under DOUBT is held already)
+        black = [i for i, p in enumerate(whole) if suited(p.label) and p.label[-1] in "CS" and p.confidence > DOUBT]
         unread = [i for i in black if i not in index]
         index.update(zip(unread, self.read_indices([crops[i] for i in unread]), strict=True))
-        twins = [i for i in black if other_black_suit(whole[i], index[i])]
-        clubs = self.clubs_odds([crops[i] for i in twins]) if twins else None
-        for i, odds in zip(twins, clubs if clubs is not None else (), strict=True):
-            if suit_outvoted(whole[i], index[i], float(odds)):
+        clubs = self.clubs_odds([crops[i] for i in black]) if black else None
+        for i, odds in zip(black, clubs if clubs is not None else (), strict=True):
+            if suit_gainsays(whole[i], float(odds)) or suit_outvoted(whole[i], index[i], float(odds)):
+                whole[i] = held(whole[i])
+        # an ace's suit is its one large pip: the suit network reads it there too
+        aces = [i for i in black if whole[i].label[:-1] == "A" and whole[i].confidence > DOUBT]
+        pips = self.clubs_odds([crops[i] for i in aces], middle=True) if aces else None
+        for i, odds in zip(aces, pips if pips is not None else (), strict=True):
+            if suit_gainsays(whole[i], float(odds), above=ACE_GAINSAYS):
                 whole[i] = held(whole[i])
         return whole
 

@@ -184,6 +184,28 @@ def suit_outvoted(p: Prediction, index: Prediction, clubs: float) -> bool:
     return other_black_suit(p, index) and (leans or p.confidence < BLACK_SURE)
 
 
+#: a club or spade the suit network reads in the other black suit at more than this is never
+#: sure, whatever the index says. Over 5,927 black table crops (64 selection-pool designs and the
+#: three commercial-style decks) it holds 4 of the 6 read surely in the wrong black suit (cardsJS's
+#: 3S, JS and KS at 0.93-0.96: the card network outweighs a suit network at 0.72-0.86 for
+#: spades) and 1 of 5,682 read surely and right (models/HISTORY.md, session 61)
+SUIT_GAINSAYS = 0.7
+
+
+#: the same for the ace's large pip, which the suit network never learnt from (it reads the
+#: tops of cards): the middle of an ace read as the other black suit at more than this holds it.
+#: Over the sure black aces of 64 selection-pool designs (364) it holds none, at 0.9 one; of the
+#: commercial-style decks' (66) it holds one of the two cardsJS aces of spades read as clubs
+ACE_GAINSAYS = 0.95
+
+
+def suit_gainsays(p: Prediction, clubs: float, *, above: float = SUIT_GAINSAYS) -> bool:
+    """Whether the suit network (``clubs``: its odds of a club) reads ``p``, a club or a spade, in
+    the other black suit at more than ``above``."""
+    other = clubs if p.label.endswith("S") else 1.0 - clubs
+    return other > above
+
+
 #: a reading the whole card is unsure of, or a back, joker or "no card", is taken from its corner
 #: index alone at this confidence (chosen on composed photos of validation designs, see
 #: models/MODEL_CARD.md)

@@ -13,6 +13,7 @@ import pytest
 from vision.api import CONFIDENT, Prediction
 from vision.classify import load_default_classifier
 from vision.doubt import (
+    ACE_GAINSAYS,
     COLOURLESS,
     DOUBT,
     balanced,
@@ -20,6 +21,7 @@ from vision.doubt import (
     colour_strength,
     doubted,
     index_over_blank,
+    suit_gainsays,
     suit_outvoted,
     suited,
 )
@@ -73,6 +75,27 @@ def test_a_photo_reading_needs_its_index_to_show_the_card_surely() -> None:
 def test_a_black_card_two_readers_give_the_other_suit_is_outvoted(whole, index, clubs, outvoted) -> None:
     assert suit_outvoted(whole, index, clubs) is outvoted
 
+
+
+@pytest.mark.parametrize(("whole", "clubs", "gainsaid"), [
+    (Prediction("3C", 0.93), 0.24, True),  # cardsJS's blurred 3 of spades, read as a club
+    (Prediction("KC", 0.96), 0.28, True),
+    (Prediction("AS", 0.99), 0.75, True),
+    (Prediction("3C", 0.93), 0.35, False),  # the suit network is unsure: the card network stands
+    (Prediction("AS", 0.99), 0.6, False),
+    (Prediction("QS", 0.99), 0.02, False),  # it agrees
+    (Prediction("QC", 0.99), 0.98, False),
+])
+def test_a_black_card_the_suit_network_reads_in_the_other_suit_is_gainsaid(whole, clubs, gainsaid) -> None:
+    assert suit_gainsays(whole, clubs) is gainsaid
+
+
+def test_an_ace_s_large_pip_gainsays_only_when_the_suit_network_is_surer() -> None:
+    # the suit network learnt the tops of cards, not an ace's middle: it is heard there at 0.95
+    assert suit_gainsays(Prediction("AS", 0.99), 0.96, above=ACE_GAINSAYS)
+    assert not suit_gainsays(Prediction("AS", 0.99), 0.9, above=ACE_GAINSAYS)
+    assert not suit_gainsays(Prediction("AC", 0.99), 0.9, above=ACE_GAINSAYS)
+    assert suit_gainsays(Prediction("AC", 0.99), 0.03, above=ACE_GAINSAYS)
 
 def test_no_colour_doubts_suited_cards_only() -> None:
     assert doubted(Prediction("8S", 0.99), colourless=True).confidence == DOUBT
