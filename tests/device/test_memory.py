@@ -75,15 +75,17 @@ def test_free_memory_is_kept_for_the_next_photo_unless_there_is_much_of_it(glibc
 
 def test_reading_many_cards_at_once_leaves_no_memory_behind(glibc: ctypes.CDLL) -> None:
     """A batch of 24 crops (two full tables read at once, with their moved and turned readings)
-    takes memory for the call only: once it is freed the companion is no bigger than before."""
+    takes memory for the call only: once it is freed the companion is no bigger than before.
+    (The first batch, which sets up what every later one reuses, is read before measuring: what
+    the suite's earlier tests left in the heap decides how much of that shows.)"""
     rng = np.random.default_rng(3)
     crops = [table_crop(render_card(cid, HELDOUT_DESIGN_SEEDS[1], px_per_mm=3.0, alpha=True), rng, strength=1.0)
              for cid in CARD_IDS[:18]] + [non_card_crop(rng) for _ in range(6)]
     model = OnnxCardClassifier()
-    model.classify(crops[:1])
+    model.classify(crops)
     release_free_memory()
     before = _resident_mb()
-    for _ in range(2):
+    for _ in range(3):
         model.classify(crops)
     release_free_memory()
     after = _resident_mb()
