@@ -146,8 +146,8 @@ class Locator:
         flat_ref = reference.reshape(-1, 3)[self._felt]
         gain = (np.median(flat_cur, axis=0) + 1.0) / (np.median(flat_ref, axis=0) + 1.0)
         gain = np.clip(gain, 0.3, 3.0)
-        # a per-channel scalar: OpenCV takes a 4-tuple, which its stubs do not describe
-        scaled = cv2.multiply(reference, (float(gain[0]), float(gain[1]), float(gain[2]), 0.0),  # type: ignore[call-overload]
+        # a per-channel scalar: OpenCV takes a 4-tuple, which older stubs do not describe
+        scaled = cv2.multiply(reference, (float(gain[0]), float(gain[1]), float(gain[2]), 0.0),  # type: ignore[call-overload, unused-ignore]
                               dtype=cv2.CV_8U)
         diff = cv2.absdiff(mat, scaled)
         b, g, r = cv2.split(diff)

@@ -191,8 +191,8 @@ class TableCamera:
             return
         region = canvas[y:y + h, x:x + w]
         soft = cv2.blur(shade[y:y + h, x:x + w], (9, 9))
-        # OpenCV takes a scalar for the second operand; its stubs list arrays only
-        darker = cv2.multiply(region, (SHADOW_DEPTH,) * 3 + (0,), dtype=cv2.CV_8U)  # type: ignore[call-overload]
+        # OpenCV takes a scalar for the second operand; older stubs list arrays only
+        darker = cv2.multiply(region, (SHADOW_DEPTH,) * 3 + (0,), dtype=cv2.CV_8U)  # type: ignore[call-overload, unused-ignore]
         weight = cv2.merge([soft] * 3)
         region[:] = cv2.add(cv2.multiply(darker, weight, scale=1 / 255, dtype=cv2.CV_8U),
                             cv2.multiply(region, cv2.bitwise_not(weight), scale=1 / 255, dtype=cv2.CV_8U))
