@@ -59,6 +59,7 @@ def test_the_enrolled_deck_is_read_from_the_table(taught: tuple[Any, Path]) -> N
     assert rates["after"]["cards"] == 32
     assert rates["after"]["right"] == 32, rates["after"]
     assert rates["before"]["right"] == 0  # the stock model knows no Decktet card
+    assert rates["after"]["wrong_unasked"] == 0
 
 
 #: a held-out design whose back is plain blue: the table reads it as no card (10 of 16 at a table)
@@ -99,6 +100,8 @@ def test_a_back_the_model_reads_as_no_card_is_taught_with_its_deck(french_taught
     # every back placed is read as a back (one of this camera's sixteen is never found, before
     # or after: the locator's miss, not the reader's)
     assert (rates["after"]["wrong"], rates["after"]["right"]) == (0, 16 - rates["after"]["missed"]), rates
+    # a back read surely as no card is a card missed, never one recorded as another card
+    assert rates["before"]["wrong_unasked"] == 0, rates["before"]
     assert rates["after"]["missed"] <= 1, rates
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from games.jsontypes import JSONObject
-from vision.api import ASK_BELOW, CardClassifier
+from vision.api import ASK_BELOW, UNKNOWN, CardClassifier
 from vision.enrol_session import EnrolmentWizard
 from vision.enroll import EnrolledDeck
 from vision.errors import BenchError
@@ -174,11 +174,13 @@ def table_deals(cards: Sequence[str], deals: int, seed: int, art: Callable[[str]
 def read_rate(tables: Sequence[tuple[SimTable, list[str]]], readers: dict[str, CardClassifier]) -> JSONObject:
     """Each reader's table pipeline over the same frames, set as the companion sets it: the cards
     placed and read right (and of those, the ones the table asks the players about, placed under
-    :data:`~vision.api.ASK_BELOW`), the cards read as another card, and the outlines never reported."""
+    :data:`~vision.api.ASK_BELOW`), the cards read as another card (and of those, the ones the table
+    records as another card without asking: a sure "unknown" is not recorded), and the outlines
+    never reported."""
     out: JSONObject = {}
     config = PipelineConfig(tracker=TrackerConfig(look_again=ASK_BELOW))
     for name, reader in readers.items():
-        right = wrong = missed = asked = 0
+        right = wrong = missed = asked = unasked = 0
         confusions: dict[str, int] = {}
         for sim, dealt in tables:
             pipeline = TablePipeline(sim.layout, reader, config)
@@ -196,11 +198,12 @@ def read_rate(tables: Sequence[tuple[SimTable, list[str]]], readers: dict[str, C
                     asked += seen.confidence < ASK_BELOW
                 else:
                     wrong += 1
+                    unasked += seen.card != UNKNOWN and seen.confidence >= ASK_BELOW
                     key = f"{card} as {seen.card}"
                     confusions[key] = confusions.get(key, 0) + 1
         total = right + wrong + missed
-        out[name] = {"cards": total, "right": right, "asked": asked, "wrong": wrong, "missed": missed,
-                     "rate": right / total if total else 0.0,
+        out[name] = {"cards": total, "right": right, "asked": asked, "wrong": wrong,
+                     "wrong_unasked": unasked, "missed": missed, "rate": right / total if total else 0.0,
                      "confusions": dict(sorted(confusions.items(), key=lambda kv: -kv[1])[:8])}
     return out
 
