@@ -18,6 +18,8 @@ CARD_MM = (63.0, 88.0)
 #: Labels that are not a card face.
 BACK = "back"
 UNKNOWN = "unknown"
+#: what the camera reports for a card it sees from the back, or cannot read
+NOT_A_FACE = (BACK, UNKNOWN)
 
 #: A reading this sure of itself that is wrong is a confident mistake (every bench counts them so).
 CONFIDENT = 0.9

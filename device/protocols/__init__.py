@@ -31,8 +31,6 @@ if TYPE_CHECKING:
     from vision.events import TableEvent
 
 AskKind = Literal["confirm", "unreadable", "illegal"]
-#: what the camera reports for a card it sees from the back, or cannot read
-NOT_A_FACE = ("back", "unknown")
 
 
 class Recorded(Protocol):

@@ -16,10 +16,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, TypeVar
 
-from device.protocols import NOT_A_FACE, Ask, TableProtocol, TableSession
+from device.protocols import Ask, TableProtocol, TableSession
 from games.errors import IllegalActionError, PegpiError
 from games.jsontypes import JSONObject
 from games.table import TableState, Zone
+from vision.api import NOT_A_FACE
 
 if TYPE_CHECKING:
     from games.engine import Action, State

@@ -38,11 +38,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from device.protocols import NOT_A_FACE, Ask, Recorded, TableSession, register_protocol
+from device.protocols import Ask, Recorded, TableSession, register_protocol
 from device.protocols.mat import Key, QueuedMatProtocol, Seen
 from games.errors import IllegalActionError, PegpiError
 from games.jsontypes import JSONObject
 from games.table import CRIB, PeggingTable, Zone
+from vision.api import NOT_A_FACE
 
 if TYPE_CHECKING:
     from games.engine import Action

@@ -30,13 +30,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from device.protocols import NOT_A_FACE, Ask, TableSession, register_protocol
+from device.protocols import Ask, TableSession, register_protocol
 from device.protocols.mat import QueuedMatProtocol
 from device.protocols.script import register_script
 from games.errors import PegpiError
 from games.jsontypes import JSONObject
 from games.table import PileTable, Zone
 from games.view import PileView
+from vision.api import NOT_A_FACE
 from vision.mat import SIDE_DEPTH, layout_for
 
 if TYPE_CHECKING:

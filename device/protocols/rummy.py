@@ -27,13 +27,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from device.protocols import NOT_A_FACE, Ask, TableSession, register_protocol
+from device.protocols import Ask, TableSession, register_protocol
 from device.protocols.mat import Key, QueuedMatProtocol, Seen
 from device.protocols.script import register_script
 from games.errors import PegpiError, RecordError
 from games.jsontypes import JSONObject
 from games.records import Replay
 from games.table import PILE, RummyTable, Zone
+from vision.api import NOT_A_FACE
 
 if TYPE_CHECKING:
     from games.engine import Action, State

@@ -31,12 +31,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from device.protocols import NOT_A_FACE, Ask, TableSession, register_protocol
+from device.protocols import Ask, TableSession, register_protocol
 from device.protocols.mat import Key, MatProtocol, Seen
 from device.protocols.script import register_script
 from games.errors import PegpiError
 from games.jsontypes import JSONObject
 from games.table import TRUMP, TricksTable, Zone
+from vision.api import NOT_A_FACE
 
 if TYPE_CHECKING:
     from games.records import Replay

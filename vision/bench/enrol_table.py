@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from games.jsontypes import JSONObject
-from vision.api import ASK_BELOW, UNKNOWN, CardClassifier
+from vision.api import ASK_BELOW, NOT_A_FACE, CardClassifier
 from vision.enrol_session import EnrolmentWizard
 from vision.enroll import EnrolledDeck
 from vision.errors import BenchError
@@ -175,8 +175,8 @@ def read_rate(tables: Sequence[tuple[SimTable, list[str]]], readers: dict[str, C
     """Each reader's table pipeline over the same frames, set as the companion sets it: the cards
     placed and read right (and of those, the ones the table asks the players about, placed under
     :data:`~vision.api.ASK_BELOW`), the cards read as another card (and of those, the ones the table
-    records as another card without asking: a sure "unknown" is not recorded), and the outlines
-    never reported."""
+    records as another card without asking: a card read as no face, the device asks about or
+    takes as face down), and the outlines never reported."""
     out: JSONObject = {}
     config = PipelineConfig(tracker=TrackerConfig(look_again=ASK_BELOW))
     for name, reader in readers.items():
@@ -198,7 +198,7 @@ def read_rate(tables: Sequence[tuple[SimTable, list[str]]], readers: dict[str, C
                     asked += seen.confidence < ASK_BELOW
                 else:
                     wrong += 1
-                    unasked += seen.card != UNKNOWN and seen.confidence >= ASK_BELOW
+                    unasked += seen.card not in NOT_A_FACE and seen.confidence >= ASK_BELOW
                     key = f"{card} as {seen.card}"
                     confusions[key] = confusions.get(key, 0) + 1
         total = right + wrong + missed
