@@ -529,7 +529,8 @@ def cmd_bench_enrolment(args: argparse.Namespace) -> int:
         r = res[when]
         print(f"  read from the table {when} enrolment: {r['right']}/{r['cards']} ({r['rate']:.2%}; "
               f"{r['asked']} of them asked about); wrong {r['wrong']} ({r['wrong_unasked']} recorded without "
-              f"asking), never placed {r['missed']}")
+              f"asking; {r['wrong_foreign']} read as cards of another deck, which the game asks about), "
+              f"never placed {r['missed']}")
         if r["confusions"]:
             print("    read as another card: " + ", ".join(f"{k} ({n})" for k, n in r["confusions"].items()))
     return 0

@@ -55,10 +55,12 @@ def test_the_enrolled_deck_is_read_from_the_table(taught: tuple[Any, Path]) -> N
     after.add_deck(run.deck)
     names = list(run.deck.labels)
     tables = list(table_deals(names, 2, seed=11, art=decktet_art()))
-    rates = read_rate(tables, {"before": before, "after": after})
+    rates = read_rate(tables, {"before": before, "after": after}, deck=names)
     assert rates["after"]["cards"] == 32
     assert rates["after"]["right"] == 32, rates["after"]
     assert rates["before"]["right"] == 0  # the stock model knows no Decktet card
+    # before teaching, its readings are French cards a Decktet game refuses: the players are asked
+    assert rates["before"]["wrong_unasked"] == 0 and rates["before"]["wrong_foreign"] > 0, rates["before"]
     assert rates["after"]["wrong_unasked"] == 0
 
 

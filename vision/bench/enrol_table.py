@@ -13,7 +13,7 @@ with the stock model alone and with the deck enrolled.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -171,16 +171,21 @@ def table_deals(cards: Sequence[str], deals: int, seed: int, art: Callable[[str]
                        blur=float(rng.uniform(0.0, 0.8)), card_art=art), dealt
 
 
-def read_rate(tables: Sequence[tuple[SimTable, list[str]]], readers: dict[str, CardClassifier]) -> JSONObject:
+def read_rate(tables: Sequence[tuple[SimTable, list[str]]], readers: dict[str, CardClassifier],
+              deck: Collection[str] | None = None) -> JSONObject:
     """Each reader's table pipeline over the same frames, set as the companion sets it: the cards
     placed and read right (and of those, the ones the table asks the players about, placed under
     :data:`~vision.api.ASK_BELOW`), the cards read as another card (and of those, the ones the table
-    records as another card without asking: a card read as no face, the device asks about or
-    takes as face down), and the outlines never reported."""
+    records as another card without asking, and those read as a card outside ``deck``), and the
+    outlines never reported.
+
+    Not recorded without asking: a card read as no face (the device asks about it, or takes it as
+    face down), and one read as a card outside ``deck``, the cards of the game played with the deck
+    (the game refuses a French card in a Decktet game, and the players are asked)."""
     out: JSONObject = {}
     config = PipelineConfig(tracker=TrackerConfig(look_again=ASK_BELOW))
     for name, reader in readers.items():
-        right = wrong = missed = asked = unasked = 0
+        right = wrong = missed = asked = unasked = foreign = 0
         confusions: dict[str, int] = {}
         for sim, dealt in tables:
             pipeline = TablePipeline(sim.layout, reader, config)
@@ -198,12 +203,14 @@ def read_rate(tables: Sequence[tuple[SimTable, list[str]]], readers: dict[str, C
                     asked += seen.confidence < ASK_BELOW
                 else:
                     wrong += 1
-                    unasked += seen.card not in NOT_A_FACE and seen.confidence >= ASK_BELOW
+                    outside = deck is not None and seen.card not in NOT_A_FACE and seen.card not in deck
+                    foreign += outside
+                    unasked += seen.card not in NOT_A_FACE and seen.confidence >= ASK_BELOW and not outside
                     key = f"{card} as {seen.card}"
                     confusions[key] = confusions.get(key, 0) + 1
         total = right + wrong + missed
-        out[name] = {"cards": total, "right": right, "asked": asked, "wrong": wrong,
-                     "wrong_unasked": unasked, "missed": missed, "rate": right / total if total else 0.0,
+        out[name] = {"cards": total, "right": right, "asked": asked, "wrong": wrong, "wrong_unasked": unasked,
+                     "wrong_foreign": foreign, "missed": missed, "rate": right / total if total else 0.0,
                      "confusions": dict(sorted(confusions.items(), key=lambda kv: -kv[1])[:8])}
     return out
 
@@ -229,7 +236,7 @@ def run_bench(reader_factory: Callable[[], CardClassifier], wizard: EnrolmentWiz
     cards = list(wizard.names or ())
     say(f"reading {deals} dealt tables of {len(layout_for('layout', 1).zones[0].slots)} cards, before and after ...")
     tables = list(table_deals(cards, deals, seed + 1, art))
-    rates = read_rate(tables, {"before": before, "after": after})
+    rates = read_rate(tables, {"before": before, "after": after}, deck=frozenset(cards))
     return {
         "deck": wizard.name, "cards": len(run.deck.labels), "batches": [vars(b) for b in run.batches],
         "renamed": run.renamed, "enrol_compute_s": round(enrol_s, 2),
