@@ -31,12 +31,25 @@ def read_image(path: str | Path) -> np.ndarray:
         raise ImageFileError(p, f"cannot be read ({exc.strerror or exc})") from None
     if data.size == 0:
         raise ImageFileError(p, "the file is empty")
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    image = _decoded(data)
     if image is None:
         raise ImageFileError(p, f"not an image OpenCV can read (a broken file, or another kind of file; "
                              f"images are {', '.join(IMAGE_EXT)})")
     if min(image.shape[:2]) < MIN_SIDE:
         raise ImageFileError(p, f"too small to hold a card ({image.shape[1]}x{image.shape[0]} pixels)")
+    return image
+
+
+def _decoded(data: np.ndarray) -> np.ndarray | None:
+    """``data`` decoded as a BGR image, or None; OpenCV's own warnings about a file it cannot read
+    (a TIFF of 32-bit samples) kept off the terminal, where :func:`read_image`'s error says why."""
+    logging = cv2.utils.logging
+    level = logging.getLogLevel()
+    logging.setLogLevel(min(level, logging.LOG_LEVEL_ERROR))
+    try:
+        image: np.ndarray | None = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    finally:
+        logging.setLogLevel(level)
     return image
 
 

@@ -40,6 +40,19 @@ def test_an_image_that_cannot_be_read_is_named_with_the_reason(photos: Path, nam
     assert str(info.value).startswith(str(photos / name) + ": ")
 
 
+def test_a_file_opencv_cannot_read_is_named_without_its_own_warnings(tmp_path: Path,
+                                                                     capfd: pytest.CaptureFixture[str]) -> None:
+    """A TIFF of float samples (a scanner's, an editor's): OpenCV's decoder prints its own warning
+    to the terminal; the player sees pegpi's error alone."""
+    cv2.imwrite(str(tmp_path / "scan.tiff"), np.full((60, 40, 3), 0.5, np.float32))
+    capfd.readouterr()
+    assert main(["classify", str(tmp_path / "scan.tiff"), "--decks", "none"]) == 2
+    _out, err = capfd.readouterr()
+    assert err.strip().splitlines() == [f"pegpi: error: {tmp_path / 'scan.tiff'}: not an image OpenCV can read "
+                                        "(a broken file, or another kind of file; images are .png, .jpg, .jpeg, "
+                                        ".bmp, .webp, .tif, .tiff)"]
+
+
 def test_a_card_image_reads_as_opencv_reads_it(photos: Path) -> None:
     img = read_image(photos / "8S.png")
     assert img.dtype == np.uint8 and img.shape[2] == 3
