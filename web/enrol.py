@@ -64,8 +64,10 @@ def confirm() -> Response:
         raise WebError(400, 'Send the names by outline, as {"names": {"1": "AS", "2": "2S"}}.')
     names: dict[int, str] = {}
     for key, value in raw.items():
-        if not str(key).isdigit() or not isinstance(value, str):
-            raise WebError(400, f'Name outline {key!r} with text, as {{"names": {{"1": "AS"}}}}.')
+        # outline numbers in ASCII digits ("²" is a digit to Python, not to int()), a few at most
+        if not (key.isascii() and key.isdigit() and len(key) <= 4) or not isinstance(value, str):
+            shown = key if len(key) <= 8 else key[:8] + "..."
+            raise WebError(400, f'Name outline {shown!r} with text, as {{"names": {{"1": "AS"}}}}.')
         names[int(key)] = value
     return _answer(_enrolment().confirm(names))
 

@@ -82,6 +82,10 @@ def test_a_paired_phone_enrols_a_batch(enrol_app: Any, mode: EnrolmentMode, new_
     assert wrong.get_json()["error"] == (f"Outline 6: 'Ace of Sheep' is not a card of this deck (for example "
                                          f"{', '.join(DECKTET[:3])})")
     assert phone.post("/api/enrol/confirm", {"names": ["AS"]}).status_code == 400
+    # outline numbers are ASCII digits: a superscript two or a number of thousands of digits is refused
+    for key, shown in (("²", "'²'"), ("9" * 5000, "'99999999...'"), ("-1", "'-1'")):
+        odd = phone.post("/api/enrol/confirm", {"names": {key: "AS"}})
+        assert odd.status_code == 400 and odd.get_json()["error"].startswith(f"Name outline {shown} with text")
     assert watcher.post("/api/enrol/confirm", {"names": names}).status_code == 403
     done = phone.post("/api/enrol/confirm", {"names": names}).get_json()["enrolment"]
     assert done["enrolled"] == 12 and done["batches"] == 1
