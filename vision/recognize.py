@@ -953,7 +953,7 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
                                    strict=True) if r is not None]
     # of two whole outlines one inside the other, the one whose corner shows an index stands
     losers = nested_losers([q for q, _r in read], [_index_agrees(p, index) for _q, (p, index) in read])
-    card_aspect = 1.25 <= max(h, w) / min(h, w) <= 1.6
+    card_aspect = card_shaped_photo(h, w)
     # the cards of one photo are one size: once whole outlines read as faces, a hypothesis far
     # from their size would be dropped below whatever it read, so it is not read at all
     faces = [_height(q) for i, (q, (p, index)) in enumerate(read) if i not in losers and p.label not in (UNKNOWN, "back")
@@ -1097,10 +1097,8 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     found.sort(key=lambda dw: (dw[0].card == "back", -(min(dw[0].confidence, DOUBT) if id(dw[0]) in guessed
                                                        else dw[0].confidence + 0.1 * dw[1]), -dw[0].confidence))
     later |= guessed
-    kept: list[tuple[Detection, bool]] = []
-    for d, whole in found:
-        if not any(_clash(d, whole, k, kwhole) for k, kwhole in kept):
-            kept.append((d, whole))
+    kept, disputed = _kept_apart(found)
+    later |= disputed
     # with no card outlined whole, a card's size is a guess from the photo's edges, and an index
     # read at a wrong size reads another card (a whole small card in a too-large corner): it
     # stands only where another card read is of its size
@@ -1236,6 +1234,24 @@ def _suits_checked(classifier: CardClassifier, source: Pyramid,
 #: two readings whose index corners lie closer than this share of a card's width claim the same
 #: index (the cards of a held fan show their indices about a tenth of a width apart or more)
 SAME_INDEX = 0.1
+
+
+def _kept_apart(found: Sequence[tuple[Detection, bool]]) -> tuple[list[tuple[Detection, bool]], set[int]]:
+    """Of ``found`` (surest first; each with whether a whole card outline read it), those that do
+    not clash with one kept before them (:func:`_clash`), and the ids of the kept guesses a
+    dropped whole outline disputes: mostly the same outline, read as another face (one of the two
+    readings of that card is wrong, so the guess is not sure: a joker's corner read as a 10D at
+    0.95 over its whole card read as the joker)."""
+    kept: list[tuple[Detection, bool]] = []
+    disputed: set[int] = set()
+    for d, whole in found:
+        clashes = [(k, kwhole) for k, kwhole in kept if _clash(d, whole, k, kwhole)]
+        if not clashes:
+            kept.append((d, whole))
+        elif whole and d.card not in (UNKNOWN, "back"):
+            disputed |= {id(k) for k, kwhole in clashes if not kwhole and k.card not in (d.card, "back")
+                         and _in_common(d.corners, k.corners) > SAME_PRINT}
+    return kept, disputed
 
 
 def _clash(d: Detection, whole: bool, k: Detection, kwhole: bool) -> bool:
@@ -2013,7 +2029,7 @@ def card_crop(image: np.ndarray, classifier: CardClassifier | None = None) -> np
             return warp(image, found.corners)
     h, w = image.shape[:2]
     upright = image if h >= w else np.ascontiguousarray(np.rot90(image))
-    if 1.25 <= upright.shape[0] / upright.shape[1] <= 1.6:
+    if card_shaped_photo(*upright.shape[:2]):
         return upright
     quads = card_outlines(image)
     return warp(image, quads[0]) if quads else upright
@@ -2198,6 +2214,17 @@ def _back_judged(p: Prediction, quad: np.ndarray, index: Prediction | None, h: i
     back not surely one (:func:`_back_unsure`): a patch of pattern the photo cuts off, a court's
     framed picture."""
     return held(p) if p.label == "back" and _back_unsure(quad, index, h, w, share=BACK_SHARE) else p
+
+
+#: the long side of a photo one card fills is this many times its short side (a card's is 1.40)
+CARD_PHOTO_ASPECT = (1.25, 1.6)
+
+
+def card_shaped_photo(h: int, w: int) -> bool:
+    """Whether an ``h`` x ``w`` photo is shaped as a card (either way round, within
+    :data:`CARD_PHOTO_ASPECT`): a card may fill it."""
+    low, high = CARD_PHOTO_ASPECT
+    return low <= max(h, w) / max(1, min(h, w)) <= high
 
 
 def _on_border(quad: np.ndarray, h: int, w: int, share: float = 0.015) -> bool:
@@ -2453,7 +2480,10 @@ def _best_outline(quads: list[np.ndarray], reads: list[tuple[Prediction, bool, P
     # the photo's own frame is no outline the photo could cut off, but a back there too needs its
     # corner to read a back surely (a court's picture filling the photo reads as one)
     frame, _shows, frame_index = reads[0]
-    judged = [held(frame) if frame.label == "back" and not _back_shown(quads[0], frame_index, h * w) else frame]
+    # ... and the photo a card's shape: a photo one back fills is shaped as the back (a patterned
+    # table round a card, filling a squarer photo, reads as a back in its corners)
+    judged = [held(frame) if frame.label == "back" and not (_back_shown(quads[0], frame_index, h * w)
+                                                            and card_shaped_photo(h, w)) else frame]
     judged += [_back_judged(p, q, index, h, w) for q, (p, _shows, index) in zip(quads[1:], reads[1:], strict=True)]
     sure_back = [p.label == "back" and p.confidence > DOUBT for p in judged]
     best: Detection | None = None

@@ -290,6 +290,38 @@ def test_a_back_inside_an_outline_not_surely_a_back_is_not_sure() -> None:
     assert d is not None and (d.card, d.confidence) == ("back", 0.999)
 
 
+def test_a_patterned_table_filling_a_squarer_photo_is_not_a_sure_back() -> None:
+    """A checked tablecloth round a card reads as a back in the photo's corners: the photo's own
+    frame is a back surely only if the photo is shaped as a card (a back filling it), not in a
+    photo nearly square (a king on gingham was answered "back" at 0.91)."""
+    from vision.recognize import _best_outline
+
+    reads = [(Prediction("back", 0.911), False, Prediction("back", 0.95))]
+    for (h, w), sure in (((640, 480), True), ((480, 640), True), ((238, 276), False), ((600, 600), False)):
+        d, _key, _shows = _best_outline([_box(0, 0, w, h)], reads, h, w, lambda _i, _o: False)
+        assert d is not None and d.card == "back" and (d.confidence > DOUBT) == sure, (h, w, d)
+
+
+def test_a_guess_over_a_whole_card_read_as_another_face_is_not_sure() -> None:
+    """A guess at a card's corner, its outline mostly that of a card read whole as another face,
+    is a second reading of that card: the two disagree, so the surer guess is kept but not sure.
+    A guess over a part of a whole card (a fan's card under it) is not disputed so."""
+    from vision.recognize import Detection, _kept_apart
+
+    joker = Detection("RJ", 0.753, np.array([[310, 99], [247, 258], [25, 168], [83, 14]], np.float32))
+    corner = Detection("10D", 0.952, np.array([[338, 124], [241, 263], [47, 128], [144, -11]], np.float32))
+    kept, disputed = _kept_apart([(corner, False), (joker, True)])
+    assert kept == [(corner, False)] and disputed == {id(corner)}
+    # the same joker read whole as the card the guess reads: nothing disputed
+    agreeing = Detection("10D", 0.753, joker.corners)
+    assert _kept_apart([(corner, False), (agreeing, True)]) == ([(corner, False)], set())
+    # a guess over a third of the whole card (mostly another outline) clashes, undisputed
+    small = Detection("5S", 0.97, _box(150, 60, 60, 90))
+    whole = Detection("9H", 0.9, _box(100, 40, 200, 280))
+    kept, disputed = _kept_apart([(small, False), (whole, True)])
+    assert disputed == set()
+
+
 def test_a_flat_dark_shape_on_paper_is_a_pip_not_a_back() -> None:
     """A back has a design; one flat dark shape on paler paper read as a back is a pip of the
     card it lies on. A patterned back on the paper, or a flat one on a table no paler than it,
