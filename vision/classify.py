@@ -17,7 +17,7 @@ import functools
 import hashlib
 import json
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol, TypeVar, cast
 
@@ -602,20 +602,38 @@ class OnnxCardClassifier:
             return whole
         # a club or spade the suit network reads in the other suit, or its corner index and the
         # suit network both do, is held (one read under DOUBT is held already)
-        black = [i for i, p in enumerate(whole) if suited(p.label) and p.label[-1] in "CS" and p.confidence > DOUBT]
-        unread = [i for i in black if i not in index]
+        unread = [i for i in self._sure_black(whole) if i not in index]
         index.update(zip(unread, self.read_indices([crops[i] for i in unread]), strict=True))
+        self._hold_black_suits(crops, whole, index)
+        return whole
+
+    def black_suits_held(self, crops: Sequence[Image], readings: Sequence[Prediction]) -> list[Prediction]:
+        """``readings`` of upright ``crops`` (a photo's answers), each club or spade the suit
+        network reads in the other suit held, as :meth:`classify` holds it (its index weighed by
+        the photo search already)."""
+        out = list(readings)
+        self._hold_black_suits(crops, out)
+        return out
+
+    @staticmethod
+    def _sure_black(whole: Sequence[Prediction]) -> list[int]:
+        return [i for i, p in enumerate(whole) if suited(p.label) and p.label[-1] in "CS" and p.confidence > DOUBT]
+
+    def _hold_black_suits(self, crops: Sequence[Image], whole: list[Prediction],
+                          index: Mapping[int, Prediction] | None = None) -> None:
+        """Hold each club or spade in ``whole`` read surely that the suit network reads in the other
+        suit (:func:`vision.doubt.suit_gainsays`; an ace at its large pip too, its suit being that
+        one pip), or whose corner index (``index``, by crop) and the suit network both do."""
+        black = self._sure_black(whole)
         clubs = self.clubs_odds([crops[i] for i in black]) if black else None
         for i, odds in zip(black, clubs if clubs is not None else (), strict=True):
-            if suit_gainsays(whole[i], float(odds)) or suit_outvoted(whole[i], index[i], float(odds)):
+            if suit_gainsays(whole[i], float(odds)) or (index is not None and suit_outvoted(whole[i], index[i], float(odds))):
                 whole[i] = held(whole[i])
-        # an ace's suit is its one large pip: the suit network reads it there too
         aces = [i for i in black if whole[i].label[:-1] == "A" and whole[i].confidence > DOUBT]
         pips = self.clubs_odds([crops[i] for i in aces], middle=True) if aces else None
         for i, odds in zip(aces, pips if pips is not None else (), strict=True):
             if suit_gainsays(whole[i], float(odds), above=ACE_GAINSAYS):
                 whole[i] = held(whole[i])
-        return whole
 
     def _agreed(self, crops: Sequence[Image], whole: list[Prediction], index: dict[int, Prediction]) -> None:
         """Make sure, in ``whole``, each suited card read under the asking threshold whose corner

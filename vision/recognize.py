@@ -1127,6 +1127,8 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     kept = [(Detection(d.card, min(d.confidence, DOUBT), d.corners) if id(d) in later else d, whole)
             for d, whole in kept]
     kept = [(_small_held(d), whole) for d, whole in _suits_checked(classifier, source, kept)]
+    if not colourless:
+        kept = list(zip(_black_suits_held(classifier, source, [d for d, _w in kept]), [w for _d, w in kept], strict=True))
     # ranked again as held: a card a doubt held goes after the sure ones it outranked
     kept.sort(key=lambda dw: (dw[0].card == "back", -(dw[0].confidence + 0.1 * dw[1])))
     n_sure = sum(d.confidence > DOUBT for d, _whole in kept)
@@ -1208,6 +1210,22 @@ def _apart(d: Detection, found: Sequence[Detection]) -> bool:
 #: (the index of a small or blurred spade court, or of an ornate ace of spades stretched tall,
 #: reads as a club at 0.92-0.99); at 0.3 before, no more of the development photos stayed sure
 SUIT_AGREES = 0.5
+
+
+def _black_suits_held(classifier: CardClassifier, source: Pyramid, found: Sequence[Detection]) -> list[Detection]:
+    """``found`` with each club or spade read surely that the suit network reads in the other
+    suit held below sure, as the table's reader holds it (``black_suits_held``; an ace at its
+    large pip too: blurred, cardsJS's ace of spades read as the ace of clubs at 0.99)."""
+    hold = getattr(classifier, "black_suits_held", None)
+    black = [i for i, d in enumerate(found) if d.confidence > DOUBT and suited(d.card) and d.card[-1] in "SC"]
+    if hold is None or not black:
+        return list(found)
+    readings = cast(Callable[[list[np.ndarray], list[Prediction]], list[Prediction]], hold)(
+        [source.warp(found[i].corners) for i in black], [Prediction(found[i].card, found[i].confidence) for i in black])
+    out = list(found)
+    for i, p in zip(black, readings, strict=True):
+        out[i] = Detection(p.label, p.confidence, found[i].corners)
+    return out
 
 
 def _suits_checked(classifier: CardClassifier, source: Pyramid,
@@ -2584,6 +2602,8 @@ def _answer(best: Detection | None, tally: list[tuple[Prediction, np.ndarray]], 
         best = _most_read(tally + [(p, q) for q, (p, _shows, _index) in zip(quads, reads, strict=True)])
     if best is not None:
         best = _gainsaid(best, reads)
+        if not colourless:
+            best = _black_suits_held(classifier, pyramid, [best])[0]
         return (_greyed if colourless else _shapes_agree)(classifier, pyramid, [best], [True])[0]
     # "no card" is never sure in a photo meant to show one, as the card may be there unfound
     p = held(reads[0][0]) if reads[0][0].label == UNKNOWN else reads[0][0]

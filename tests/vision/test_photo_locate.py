@@ -302,6 +302,21 @@ def test_a_patterned_table_filling_a_squarer_photo_is_not_a_sure_back() -> None:
         assert d is not None and d.card == "back" and (d.confidence > DOUBT) == sure, (h, w, d)
 
 
+@pytest.mark.parametrize("seed", [0, 2])
+def test_a_photo_s_sure_club_the_suit_network_reads_as_a_spade_is_held(seed: int) -> None:
+    """The photo search holds a club or spade as the table's reader does: blurred, cardsJS's ace
+    of spades was answered as the ace of clubs at 0.99 in photos while its table crop was held.
+    An ace of spades claimed as the ace of clubs is held; read as itself it stays sure."""
+    from vision.recognize import _black_suits_held
+
+    img = render_card("AS", HELDOUT_DESIGN_SEEDS[seed], px_per_mm=2.0)
+    h, w = img.shape[:2]
+    quad = _box(0, 0, w, h)
+    found = [Detection("AC", 0.99, quad), Detection("AS", 0.99, quad), Detection("7H", 0.99, quad)]
+    held = _black_suits_held(load_default_classifier(), Pyramid(img), found)
+    assert [(d.card, d.confidence) for d in held] == [("AC", DOUBT), ("AS", 0.99), ("7H", 0.99)]
+
+
 def test_a_guess_over_a_whole_card_read_as_another_face_is_not_sure() -> None:
     """A guess at a card's corner, its outline mostly that of a card read whole as another face,
     is a second reading of that card: the two disagree, so the surer guess is kept but not sure.
