@@ -96,6 +96,10 @@ def stop(app: Any, server: Any, timeout: float = 5.0) -> None:
 
     # closed from inside the loop's own thread (waitress runs a trigger's thunks there): closed
     # from here, the loop's select would meet sockets closed under it
-    server.trigger.pull_trigger(close)
+    try:
+        server.trigger.pull_trigger(close)
+    except OSError:  # the trigger's pipe is closed already (the loop ended): nothing is selecting
+        close()
+        return
     if not closed.wait(min(timeout, 2.0)):  # the loop is not running: nothing is selecting
         close()

@@ -174,3 +174,18 @@ def test_deeply_nested_json_is_a_bad_request(paired: Any, route: str) -> None:
     reply = paired.post(route, data=body, headers={"Content-Type": "application/json"})
     assert reply.status_code == 400
     assert "nested" in reply.get_json()["error"]
+
+
+def test_a_server_whose_loop_closed_its_wakeup_pipe_still_stops(record_of: Any) -> None:
+    """Stopping wakes waitress's loop through its trigger pipe; once the loop has closed that
+    pipe (it ended, or dropped the pipe on an error) stopping closes the sockets itself instead
+    of failing on a closed file (seen once in CI, after a hundred streams)."""
+    service = ReplaySession(record_of(), pairing_code=CODE, played=27)
+    running = Background(create_app({"SECRET_KEY": "test only"}, service=service)).__enter__()
+    port = running.server.effective_port
+    assert page_answers(running.url) < 5.0
+    running.server.trigger.close()
+    running.stop()
+    service.close()
+    with pytest.raises(OSError):
+        socket.create_connection(("127.0.0.1", port), timeout=2).close()
