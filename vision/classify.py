@@ -39,6 +39,7 @@ from vision.doubt import (
     suit_gainsays,
     suit_outvoted,
     suited,
+    sure_black,
 )
 from vision.enroll import EnrolledDeck, load_decks, negative_embeddings
 from vision.errors import ModelFileError
@@ -602,29 +603,18 @@ class OnnxCardClassifier:
             return whole
         # a club or spade the suit network reads in the other suit, or its corner index and the
         # suit network both do, is held (one read under DOUBT is held already)
-        unread = [i for i in self._sure_black(whole) if i not in index]
+        unread = [i for i, p in enumerate(whole) if sure_black(p.label, p.confidence) and i not in index]
         index.update(zip(unread, self.read_indices([crops[i] for i in unread]), strict=True))
-        self._hold_black_suits(crops, whole, index)
-        return whole
+        return self.black_suits_held(crops, whole, index)
 
-    def black_suits_held(self, crops: Sequence[Image], readings: Sequence[Prediction]) -> list[Prediction]:
-        """``readings`` of upright ``crops`` (a photo's answers), each club or spade the suit
-        network reads in the other suit held, as :meth:`classify` holds it (its index weighed by
-        the photo search already)."""
-        out = list(readings)
-        self._hold_black_suits(crops, out)
-        return out
-
-    @staticmethod
-    def _sure_black(whole: Sequence[Prediction]) -> list[int]:
-        return [i for i, p in enumerate(whole) if suited(p.label) and p.label[-1] in "CS" and p.confidence > DOUBT]
-
-    def _hold_black_suits(self, crops: Sequence[Image], whole: list[Prediction],
-                          index: Mapping[int, Prediction] | None = None) -> None:
-        """Hold each club or spade in ``whole`` read surely that the suit network reads in the other
-        suit (:func:`vision.doubt.suit_gainsays`; an ace at its large pip too, its suit being that
-        one pip), or whose corner index (``index``, by crop) and the suit network both do."""
-        black = self._sure_black(whole)
+    def black_suits_held(self, crops: Sequence[Image], readings: Sequence[Prediction],
+                         index: Mapping[int, Prediction] | None = None) -> list[Prediction]:
+        """``readings`` of upright ``crops``, each club or spade read surely held where the suit
+        network reads it in the other suit (:func:`vision.doubt.suit_gainsays`; an ace at its large
+        pip too, its suit being that one pip), or where its corner index (``index``, by crop; a
+        photo's search weighs the index itself) and the suit network both do."""
+        whole = list(readings)
+        black = [i for i, p in enumerate(whole) if sure_black(p.label, p.confidence)]
         clubs = self.clubs_odds([crops[i] for i in black]) if black else None
         for i, odds in zip(black, clubs if clubs is not None else (), strict=True):
             if suit_gainsays(whole[i], float(odds)) or (index is not None and suit_outvoted(whole[i], index[i], float(odds))):
@@ -634,6 +624,7 @@ class OnnxCardClassifier:
         for i, odds in zip(aces, pips if pips is not None else (), strict=True):
             if suit_gainsays(whole[i], float(odds), above=ACE_GAINSAYS):
                 whole[i] = held(whole[i])
+        return whole
 
     def _agreed(self, crops: Sequence[Image], whole: list[Prediction], index: dict[int, Prediction]) -> None:
         """Make sure, in ``whole``, each suited card read under the asking threshold whose corner

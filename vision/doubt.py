@@ -147,6 +147,12 @@ def suited(label: str) -> bool:
     return label not in (BACK, UNKNOWN, "RJ", "BJ") and len(label) in (2, 3) and label[-1] in "SHDC"
 
 
+def sure_black(label: str, confidence: float) -> bool:
+    """Whether a reading is a club or a spade read surely (over :data:`DOUBT`): the readings whose
+    suit the suit network is asked about."""
+    return confidence > DOUBT and suited(label) and label[-1] in "CS"
+
+
 def held(p: Prediction) -> Prediction:
     """``p`` with its confidence at most :data:`DOUBT`."""
     return p if p.confidence <= DOUBT else Prediction(p.label, DOUBT)

@@ -55,6 +55,7 @@ from vision.doubt import (
     index_over_blank,
     shows_index,
     suited,
+    sure_black,
 )
 from vision.finder import IndexFinder, IndexMark, finder_for, mark_reader_for, wide_mark_reader_for
 from vision.grey import shape_denies
@@ -1217,7 +1218,7 @@ def _black_suits_held(classifier: CardClassifier, source: Pyramid, found: Sequen
     suit held below sure, as the table's reader holds it (``black_suits_held``; an ace at its
     large pip too: blurred, cardsJS's ace of spades read as the ace of clubs at 0.99)."""
     hold = getattr(classifier, "black_suits_held", None)
-    black = [i for i, d in enumerate(found) if d.confidence > DOUBT and suited(d.card) and d.card[-1] in "SC"]
+    black = [i for i, d in enumerate(found) if sure_black(d.card, d.confidence)]
     if hold is None or not black:
         return list(found)
     readings = cast(Callable[[list[np.ndarray], list[Prediction]], list[Prediction]], hold)(
@@ -1234,7 +1235,7 @@ def _suits_checked(classifier: CardClassifier, source: Pyramid,
     below sure unless the suit network, reading the top of the same crop, gives its suit."""
     odds_of = getattr(classifier, "clubs_odds", None)
     check = [i for i, (d, whole) in enumerate(found)
-             if not whole and d.confidence > DOUBT and suited(d.card) and d.card[-1] in "SC"]
+             if not whole and sure_black(d.card, d.confidence)]
     if odds_of is None or not check:
         return found
     clubs = cast(Callable[[list[np.ndarray]], np.ndarray | None], odds_of)([source.warp(found[i][0].corners)

@@ -203,9 +203,10 @@ def read_rate(tables: Sequence[tuple[SimTable, list[str]]], readers: dict[str, C
                     asked += seen.confidence < ASK_BELOW
                 else:
                     wrong += 1
-                    outside = deck is not None and seen.card not in NOT_A_FACE and seen.card not in deck
+                    face = seen.card not in NOT_A_FACE
+                    outside = face and deck is not None and seen.card not in deck
                     foreign += outside
-                    unasked += seen.card not in NOT_A_FACE and seen.confidence >= ASK_BELOW and not outside
+                    unasked += face and not outside and seen.confidence >= ASK_BELOW
                     key = f"{card} as {seen.card}"
                     confusions[key] = confusions.get(key, 0) + 1
         total = right + wrong + missed
