@@ -58,6 +58,16 @@ def half_turned(batch: Image) -> Image:
     return out
 
 
+def suit_rows(batch: Image, middle: NDArray[np.bool_], height: int) -> Image:
+    """The ``height`` rows of each preprocessed crop a suit network reads: its top, where the
+    corner index and a court's suit sign print, or where ``middle`` its middle rows (an ace's one
+    large pip: many aces print no suit in their corners)."""
+    top = (batch.shape[1] - height) // 2
+    out = np.ascontiguousarray(batch[:, :height])
+    out[middle] = batch[middle, top:top + height]
+    return out
+
+
 def shifted(batch: Image, moves: Sequence[tuple[int, int]]) -> list[Image]:
     """Preprocessed crops moved by each ``(dx, dy)`` of ``moves`` (right and down), the edge
     pixels carried into the gap: views of one edge-padded copy of the batch."""

@@ -47,6 +47,15 @@ def outputs_of(net: CardNet) -> dict[str, str]:
             **(CORNER_OUTPUT if net.corner_cls is not None else {})}
 
 
+def export_head(net: torch.nn.Module, temperature: float, path: Path, *, height: int, width: int,
+                input_name: str, output_name: str) -> None:
+    """One small network (index, suit, grey) as an ONNX file at ``path``: its calibrated softmax
+    for a batch of ``height`` x ``width`` crops."""
+    torch.onnx.export(Calibrated(net, temperature).eval(), torch.zeros(1, 3, height, width), str(path),
+                      input_names=[input_name], output_names=[output_name],
+                      dynamic_axes={input_name: {0: "n"}, output_name: {0: "n"}}, opset_version=17, dynamo=False)
+
+
 def export(net: CardNet, temperature: float, out: Path, meta: dict[str, Any],
            corner_temperature: float | None = None, index_net: IndexNet | Path | None = None,
            index_temperature: float | None = None, stage1: dict[str, Any] | None = None,
@@ -78,15 +87,13 @@ def export(net: CardNet, temperature: float, out: Path, meta: dict[str, Any],
                       dynamic_axes={"image": {0: "n"}, **{name: {0: "n"} for name in outputs}},
                       opset_version=17, dynamo=False)
     if index_module is not None and index_temperature is not None:
-        torch.onnx.export(Calibrated(index_module, index_temperature).eval(), torch.zeros(1, 3, CORNER_H, CORNER_W),
-                          str(out / INDEX_FILE), input_names=["corner"], output_names=["probs"],
-                          dynamic_axes={"corner": {0: "n"}, "probs": {0: "n"}}, opset_version=17, dynamo=False)
+        export_head(index_module, index_temperature, out / INDEX_FILE, height=CORNER_H, width=CORNER_W,
+                    input_name="corner", output_name="probs")
     elif isinstance(index_net, Path) and index_net.resolve() != (out / INDEX_FILE).resolve():
         shutil.copyfile(index_net, out / INDEX_FILE)
     if suit_net is not None and suit_temperature is not None:
-        torch.onnx.export(Calibrated(suit_net, suit_temperature).eval(), torch.zeros(1, 3, SUIT_H, INPUT_W),
-                          str(out / SUIT_FILE), input_names=["top"], output_names=["probs"],
-                          dynamic_axes={"top": {0: "n"}, "probs": {0: "n"}}, opset_version=17, dynamo=False)
+        export_head(suit_net, suit_temperature, out / SUIT_FILE, height=SUIT_H, width=INPUT_W,
+                    input_name="top", output_name="probs")
     (out / "cards.labels.txt").write_text("\n".join(LABELS) + "\n", encoding="utf-8")
     full: dict[str, Any] = {
         "model": MODEL_FILE, "labels": "cards.labels.txt",

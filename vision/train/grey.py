@@ -187,7 +187,8 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     import torch
 
-    from vision.train.model import SUIT_H, Calibrated
+    from vision.train.export import export_head
+    from vision.train.model import SUIT_H
 
     torch.set_num_threads(args.threads)
     t0 = time.time()
@@ -196,9 +197,8 @@ def main(argv: list[str] | None = None) -> None:
     net, temperature, stats = train(tr, va, steps=args.steps, seed=args.seed)
     args.out.mkdir(parents=True, exist_ok=True)
     torch.save({"state_dict": net.state_dict(), "temperature": temperature}, args.out / "cards_grey.pt")
-    torch.onnx.export(Calibrated(net, temperature).eval(), torch.zeros(1, 3, SUIT_H, INPUT_W), str(args.out / GREY_FILE),
-                      input_names=["top"], output_names=["suits"], dynamic_axes={"top": {0: "n"}, "suits": {0: "n"}},
-                      opset_version=17, dynamo=False)
+    export_head(net, temperature, args.out / GREY_FILE, height=SUIT_H, width=INPUT_W, input_name="top",
+                output_name="suits")
     facts = {"file": GREY_FILE, "answers": list(GREY_SUITS), "temperature": round(temperature, 4),
              "input": {"height": SUIT_H, "width": INPUT_W, "layout": "NCHW", "channels": "grey in B, G and R",
                        "scale": "1/255", "region": "the top of the model's input"},

@@ -1,0 +1,51 @@
+"""The black-card suit network's data and training (``python -m vision.train.blacks``): an ace is
+read at its large pip and every other card at its top, the same rows in training as at the table;
+the rendered faces are labelled with their own suit; a short run writes a network the product reads."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.classify import LABELS, load_default_classifier
+from vision.model_input import INPUT_H, INPUT_W, suit_rows
+from vision.train.blacks import make_chunk, softened
+from vision.train.data import TRAIN_DESIGNS
+
+
+def test_an_ace_is_read_at_its_large_pip_and_any_other_card_at_its_top() -> None:
+    # each row of each crop holds its own row number, so the rows cut show where they came from
+    crops = np.broadcast_to(np.arange(INPUT_H, dtype=np.uint8)[None, :, None, None], (3, INPUT_H, INPUT_W, 3)).copy()
+    rows = suit_rows(crops, np.array([False, True, False]), 72)
+    assert rows.shape == (3, 72, INPUT_W, 3)
+    assert rows[0, :, 0, 0].tolist() == list(range(72)) == rows[2, :, 0, 0].tolist()
+    middle = (INPUT_H - 72) // 2
+    assert rows[1, :, 0, 0].tolist() == list(range(middle, middle + 72))  # the card's centre row is theirs
+    assert middle < INPUT_H // 2 < middle + 72
+
+
+def test_rendered_black_faces_are_labelled_with_the_suit_they_show() -> None:
+    """The shipped card network reads the rendered faces of training designs (which it learnt):
+    the suits it reads surely are the suits the data says, spades 0 and clubs 1."""
+    chunk = make_chunk(5, 24, TRAIN_DESIGNS)
+    assert chunk["x"].shape == (24, INPUT_H, INPUT_W, 3)
+    assert set(chunk["y"].tolist()) == {0, 1} and chunk["ace"].any() and (~chunk["ace"]).any()
+    read = load_default_classifier().classify(list(chunk["x"]))
+    sure = [(p.label, int(y), bool(a)) for p, y, a in zip(read, chunk["y"], chunk["ace"], strict=True)
+            if p.confidence >= 0.9 and p.label in LABELS and p.label[-1] in "SC"]
+    assert len(sure) >= 16, read
+    assert all(label[-1] == "SC"[y] for label, y, _ace in sure), sure
+    assert all((label[:-1] == "A") == ace for label, _y, ace in sure), sure
+
+
+def _sharpness(batch: np.ndarray) -> np.ndarray:
+    """Each crop's mean step between neighbouring pixels along its rows."""
+    steps: np.ndarray = np.abs(np.diff(batch.astype(np.int16), axis=2)).mean(axis=(1, 2, 3))
+    return steps
+
+
+def test_softening_blurs_only_the_share_it_is_given() -> None:
+    rng = np.random.default_rng(0)
+    crops = make_chunk(7, 8, TRAIN_DESIGNS)["x"]
+    assert (softened(crops, rng, share=0.0) == crops).all()
+    assert (_sharpness(softened(crops, rng, share=1.0)) < _sharpness(crops)).all()  # every crop lost detail
+
