@@ -63,7 +63,7 @@ def suit_rows(batch: Image, middle: NDArray[np.bool_], height: int) -> Image:
     corner index and a court's suit sign print, or where ``middle`` its middle rows (an ace's one
     large pip: many aces print no suit in their corners)."""
     top = (batch.shape[1] - height) // 2
-    out = np.ascontiguousarray(batch[:, :height])
+    out = batch[:, :height].copy()  # always a copy: one crop's top is already contiguous, a view
     out[middle] = batch[middle, top:top + height]
     return out
 

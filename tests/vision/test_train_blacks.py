@@ -4,12 +4,17 @@ the rendered faces are labelled with their own suit; a short run writes a networ
 
 from __future__ import annotations
 
-import numpy as np
+import shutil
+from pathlib import Path
 
-from vision.classify import LABELS, load_default_classifier
+import numpy as np
+import pytest
+
+from vision.classify import LABELS, MODEL_FILE, MODELS_DIR, OnnxCardClassifier, load_default_classifier
 from vision.model_input import INPUT_H, INPUT_W, suit_rows
 from vision.train.blacks import make_chunk, softened
 from vision.train.data import TRAIN_DESIGNS
+from vision.train.export import SUIT_FILE
 
 
 def test_an_ace_is_read_at_its_large_pip_and_any_other_card_at_its_top() -> None:
@@ -21,6 +26,10 @@ def test_an_ace_is_read_at_its_large_pip_and_any_other_card_at_its_top() -> None
     middle = (INPUT_H - 72) // 2
     assert rows[1, :, 0, 0].tolist() == list(range(middle, middle + 72))  # the card's centre row is theirs
     assert middle < INPUT_H // 2 < middle + 72
+    # the crops are left as they were, one alone too (its top rows are a contiguous view of it)
+    one = crops[1:2].copy()
+    assert suit_rows(one, np.array([True]), 72)[0, :, 0, 0].tolist() == list(range(middle, middle + 72))
+    assert (one == crops[1:2]).all()
 
 
 def test_rendered_black_faces_are_labelled_with_the_suit_they_show() -> None:
@@ -49,3 +58,21 @@ def test_softening_blurs_only_the_share_it_is_given() -> None:
     assert (softened(crops, rng, share=0.0) == crops).all()
     assert (_sharpness(softened(crops, rng, share=1.0)) < _sharpness(crops)).all()  # every crop lost detail
 
+
+def test_a_few_training_steps_write_a_suit_network_the_product_reads(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    from vision.train.blacks import export, train
+
+    tr, va = make_chunk(1, 16, TRAIN_DESIGNS), make_chunk(2, 16, TRAIN_DESIGNS)
+    assert va["ace"].any() and (~va["ace"]).any()  # the calibration sees both kinds of rows
+    net, temperature, stats = train(tr, va, steps=2, seed=0, batch=8)
+    assert temperature > 0 and 0 <= stats["suit_ace_middle_accuracy"] <= 1
+    models = tmp_path / "models"
+    shutil.copytree(MODELS_DIR, models, ignore=shutil.ignore_patterns(SUIT_FILE, "*.md"))
+    assert export(net, temperature, models) == models / SUIT_FILE
+    clf = OnnxCardClassifier(models / MODEL_FILE)
+    assert clf.suit_session is not None
+    odds = clf.clubs_odds(list(va["x"][:4]), aces=[True, False, True, False])
+    assert odds is not None and odds.shape == (4,)
+    assert ((odds >= 0) & (odds <= 1)).all()
