@@ -14,7 +14,6 @@ from vision.classify import LABELS, MODEL_FILE, MODELS_DIR, OnnxCardClassifier, 
 from vision.model_input import INPUT_H, INPUT_W, suit_rows
 from vision.train.blacks import make_chunk, softened
 from vision.train.data import TRAIN_DESIGNS
-from vision.train.export import SUIT_FILE
 
 
 def test_an_ace_is_read_at_its_large_pip_and_any_other_card_at_its_top() -> None:
@@ -63,6 +62,7 @@ def test_a_few_training_steps_write_a_suit_network_the_product_reads(tmp_path: P
     pytest.importorskip("torch")
     pytest.importorskip("onnx")
     from vision.train.blacks import export, train
+    from vision.train.export import SUIT_FILE
 
     tr, va = make_chunk(1, 16, TRAIN_DESIGNS), make_chunk(2, 16, TRAIN_DESIGNS)
     assert va["ace"].any() and (~va["ace"]).any()  # the calibration sees both kinds of rows

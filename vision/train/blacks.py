@@ -20,12 +20,6 @@ trains, calibrates on validation designs and writes ``cards_suit.onnx`` with its
 
 from __future__ import annotations
 
-import argparse
-import json
-import multiprocessing as mp
-import os
-import sys
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -36,8 +30,8 @@ from vision.model_input import INPUT_H, INPUT_W, half_turned, preprocess, shifte
 from vision.render import render_card
 from vision.render.cards import RANKS
 from vision.render.photo import table_crop
-from vision.train.data import TRAIN_DESIGNS, VAL_DESIGNS, brighten, reframe
-from vision.train.export import SUIT_FILE
+from vision.train.data import brighten, reframe
+from vision.train.heads import arguments, run, teach, write_network
 
 if TYPE_CHECKING:
     from vision.train.model import SuitNet
@@ -71,34 +65,6 @@ def make_chunk(seed: int, n: int, designs: range) -> dict[str, np.ndarray]:
         xs[i] = preprocess(table_crop(face, rng, px_per_mm=k, strength=float(rng.uniform(0.3, 1.3))))
         suit[i], ace[i] = s, rank == "A"
     return {"x": xs, "y": suit, "ace": ace}
-
-
-def _job(args: tuple[int, int, str, Path]) -> Path:
-    seed, n, split, folder = args
-    path = folder / f"blacks-{split}-{seed}.npz"
-    if not path.exists():
-        cv2.setNumThreads(1)
-        chunk = make_chunk(seed, n, VAL_DESIGNS if split == "val" else TRAIN_DESIGNS)
-        tmp = path.with_suffix(".tmp.npz")
-        np.savez(tmp, x=chunk["x"], y=chunk["y"], ace=chunk["ace"])
-        os.replace(tmp, path)
-    return path
-
-
-def build(folder: Path, n_train: int, n_val: int, workers: int, chunk: int = 500
-          ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
-    """Render (or reuse) the data set under ``folder``; returns the training and validation sets."""
-    folder.mkdir(parents=True, exist_ok=True)
-    jobs = [(80_000 + j, chunk, "train", folder) for j in range(n_train // chunk)]
-    jobs += [(89_000 + j, chunk, "val", folder) for j in range(max(1, n_val // chunk))]
-    with mp.get_context("fork").Pool(workers) as pool:
-        paths = pool.map(_job, jobs, chunksize=1)
-
-    def load(split: str) -> dict[str, np.ndarray]:
-        parts = [np.load(p) for p in paths if f"-{split}-" in p.name]
-        return {k: np.concatenate([p[k] for p in parts]) for k in ("x", "y", "ace")}
-
-    return load("train"), load("val")
 
 
 def softened(batch: np.ndarray, rng: np.random.Generator, share: float = SOFT_SHARE) -> np.ndarray:
@@ -162,27 +128,14 @@ def train(tr: dict[str, np.ndarray], va: dict[str, np.ndarray], *, steps: int, s
     """Train the suit network on ``tr``; calibrate it on ``va`` (plain and softened tops of the
     cards but aces, and aces' middles) and measure it there, both ways round averaged."""
     import torch
-    from torch.nn import functional as F
 
     from vision.train.calib import fit_temperature
-    from vision.train.model import SUIT_H, SuitNet, nhwc_tensor, take_step
+    from vision.train.model import SUIT_H, SuitNet, nhwc_tensor
 
     torch.manual_seed(seed)
     gen = np.random.default_rng([seed, 29])
-    net = SuitNet().to(memory_format=torch.channels_last)
-    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
-    y_all = tr["y"].astype(np.int64)
-    t0 = time.time()
-    for step in range(steps):
-        net.train()
-        pick = gen.integers(0, len(y_all), batch)
-        xb = _views(tr["x"][pick], tr["ace"][pick], gen, SUIT_H, train=True)
-        loss = F.cross_entropy(net(nhwc_tensor(xb)), torch.from_numpy(y_all[pick]), label_smoothing=0.05)
-        take_step(opt, sched, loss, step, steps)
-        if (step + 1) % 100 == 0:
-            print(f"  blacks step {step + 1}/{steps} loss {loss.item():.3f} ({(time.time() - t0) / 60:.1f} min)", flush=True)
-    net = net.to(memory_format=torch.contiguous_format).eval()
+    net = teach(SuitNet(), tr["y"], lambda pick: _views(tr["x"][pick], tr["ace"][pick], gen, SUIT_H, train=True), gen,
+                steps=steps, batch=batch, lr=lr, name="blacks")
     vgen = np.random.default_rng([seed, 31])
     vy = va["y"].astype(np.int64)
     soft = softened(va["x"], vgen, share=1.0)
@@ -212,43 +165,20 @@ def train(tr: dict[str, np.ndarray], va: dict[str, np.ndarray], *, steps: int, s
 
 
 def export(net: SuitNet, temperature: float, out: Path) -> Path:
-    """``cards_suit.onnx`` (what the product reads) and its checkpoint ``cards_suit.pt`` into
-    ``out``; returns the ONNX file's path."""
-    import torch
+    """``cards_suit.onnx`` (what the product reads) and its checkpoint into ``out``; returns the
+    ONNX file's path."""
+    from vision.train.export import SUIT_FILE  # torch: the train extra's
 
-    from vision.train.export import export_head
-    from vision.train.model import SUIT_H
-
-    out.mkdir(parents=True, exist_ok=True)
-    torch.save({"state_dict": net.state_dict(), "temperature": temperature}, out / "cards_suit.pt")
-    export_head(net, temperature, out / SUIT_FILE, height=SUIT_H, width=INPUT_W, input_name="top", output_name="probs")
-    return out / SUIT_FILE
+    return write_network(net, temperature, out, SUIT_FILE, "probs")
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(prog="python -m vision.train.blacks", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--out", type=Path, required=True, help="folder for cards_suit.onnx and its facts")
-    ap.add_argument("--cache", type=Path, default=Path("build/blacks-data"), help="rendered data (reused)")
-    ap.add_argument("--instances", type=int, default=80_000, help="training crops to render")
-    ap.add_argument("--val-instances", type=int, default=4_000)
-    ap.add_argument("--steps", type=int, default=4_000)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--threads", type=int, default=2)
-    args = ap.parse_args(argv)
-    import torch
+    from vision.train.export import SUIT_FILE
 
-    torch.set_num_threads(args.threads)
-    t0 = time.time()
-    tr, va = build(args.cache, args.instances, args.val_instances, args.threads)
-    print(f"data: {len(tr['y'])} training, {len(va['y'])} validation crops ({(time.time() - t0) / 60:.1f} min)", flush=True)
-    net, temperature, stats = train(tr, va, steps=args.steps, seed=args.seed)
-    export(net, temperature, args.out)
-    facts = {"file": SUIT_FILE, "temperature": round(temperature, 4),
-             "command": "python -m vision.train.blacks " + " ".join(argv if argv is not None else sys.argv[1:]),
-             "steps": args.steps, "seed": args.seed, "instances": args.instances, **stats,
-             "minutes": round((time.time() - t0) / 60, 1)}
-    (args.out / "cards_suit.json").write_text(json.dumps(facts, indent=2) + "\n")
-    print(json.dumps(facts), flush=True)
+    args = arguments("python -m vision.train.blacks", __doc__, SUIT_FILE, cache="build/blacks-data",
+                     instances=80_000, val_instances=4_000, steps=4_000).parse_args(argv)
+    run(args, "vision.train.blacks", make_chunk, first_seeds=(80_000, 89_000), train=train, write=export, facts={},
+        argv=argv)
 
 
 if __name__ == "__main__":

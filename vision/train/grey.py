@@ -14,11 +14,6 @@ calibrates on validation designs and writes ``cards_grey.onnx`` with its figures
 
 from __future__ import annotations
 
-import argparse
-import json
-import multiprocessing as mp
-import os
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -30,7 +25,8 @@ from vision.model_input import INPUT_H, INPUT_W, preprocess
 from vision.render import render_card
 from vision.render.cards import COURTS, RANKS, SUITS
 from vision.render.photo import table_crop
-from vision.train.data import TRAIN_DESIGNS, VAL_DESIGNS, reframe
+from vision.train.data import reframe
+from vision.train.heads import arguments, run, teach, write_network
 
 if TYPE_CHECKING:
     from vision.train.model import SuitNet
@@ -60,33 +56,6 @@ def make_chunk(seed: int, n: int, designs: range) -> dict[str, np.ndarray]:
         xs[i] = preprocess(table_crop(face, rng, px_per_mm=k, strength=float(rng.uniform(0.3, 1.3))))
         ys[i] = GREY_SUITS.index(label[-1])
     return {"x": xs, "y": ys}
-
-
-def _job(args: tuple[int, int, str, Path]) -> Path:
-    seed, n, split, folder = args
-    path = folder / f"grey-{split}-{seed}.npz"
-    if not path.exists():
-        cv2.setNumThreads(1)
-        chunk = make_chunk(seed, n, VAL_DESIGNS if split == "val" else TRAIN_DESIGNS)
-        tmp = path.with_suffix(".tmp.npz")
-        np.savez(tmp, x=chunk["x"], y=chunk["y"])
-        os.replace(tmp, path)
-    return path
-
-
-def build(folder: Path, n_train: int, n_val: int, workers: int, chunk: int = 500) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
-    """Render (or reuse) the data set under ``folder``; returns the training and validation sets."""
-    folder.mkdir(parents=True, exist_ok=True)
-    jobs = [(70_000 + j, chunk, "train", folder) for j in range(n_train // chunk)]
-    jobs += [(79_000 + j, chunk, "val", folder) for j in range(max(1, n_val // chunk))]
-    with mp.get_context("fork").Pool(workers) as pool:
-        paths = pool.map(_job, jobs, chunksize=1)
-
-    def load(split: str) -> dict[str, np.ndarray]:
-        parts = [np.load(p) for p in paths if f"-{split}-" in p.name]
-        return {k: np.concatenate([p[k] for p in parts]) for k in ("x", "y")}
-
-    return load("train"), load("val")
 
 
 #: grey as cameras make it from B, G, R (ITU-R BT.601)
@@ -128,31 +97,22 @@ def train(tr: dict[str, np.ndarray], va: dict[str, np.ndarray], *, steps: int, s
     """Train the four-suit network on ``tr``; calibrate and measure it on ``va`` (greyed by the
     camera's usual mix and by random ones, both ways round averaged, as the product reads)."""
     import torch
-    from torch.nn import functional as F
 
     from vision.train.calib import fit_temperature
     from vision.train.data import brighten
-    from vision.train.model import SuitNet, nhwc_tensor, take_step
+    from vision.train.model import SuitNet, nhwc_tensor
     from vision.train.suit import tops
 
     torch.manual_seed(seed)
     gen = np.random.default_rng([seed, 23])
-    net = SuitNet(answers=len(GREY_SUITS)).to(memory_format=torch.channels_last)
-    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
-    y_all = tr["y"].astype(np.int64)
-    t0 = time.time()
-    for step in range(steps):
-        net.train()
-        pick = gen.integers(0, len(y_all), batch)
-        xb = tops(reframe(tr["x"][pick], gen, 0.5), np.arange(batch), gen.integers(0, 2, batch),
+
+    def views(pick: np.ndarray) -> np.ndarray:
+        xb = tops(reframe(tr["x"][pick], gen, 0.5), np.arange(len(pick)), gen.integers(0, 2, len(pick)),
                   (int(gen.integers(-4, 5)), int(gen.integers(-4, 5))))
-        xb = greyed(brighten(xb, gen), gen)
-        loss = F.cross_entropy(net(nhwc_tensor(xb)), torch.from_numpy(y_all[pick]), label_smoothing=0.05)
-        take_step(opt, sched, loss, step, steps)
-        if (step + 1) % 100 == 0:
-            print(f"  grey step {step + 1}/{steps} loss {loss.item():.3f} ({(time.time() - t0) / 60:.1f} min)", flush=True)
-    net = net.to(memory_format=torch.contiguous_format).eval()
+        greys: np.ndarray = greyed(brighten(xb, gen), gen)
+        return greys
+
+    net = teach(SuitNet(answers=len(GREY_SUITS)), tr["y"], views, gen, steps=steps, batch=batch, lr=lr, name="grey")
     vgen = np.random.default_rng([seed, 99])
     vx = greyed(va["x"], vgen)
     vy = va["y"].astype(np.int64)
@@ -175,37 +135,22 @@ def train(tr: dict[str, np.ndarray], va: dict[str, np.ndarray], *, steps: int, s
     return net, float(temperature), stats
 
 
+def export(net: SuitNet, temperature: float, out: Path) -> Path:
+    """``cards_grey.onnx`` (what the product reads) and its checkpoint into ``out``; returns the
+    ONNX file's path."""
+    return write_network(net, temperature, out, GREY_FILE, "suits")
+
+
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(prog="python -m vision.train.grey", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--out", type=Path, required=True, help="folder for cards_grey.onnx and its facts")
-    ap.add_argument("--cache", type=Path, default=Path("build/grey-data"), help="rendered data (reused)")
-    ap.add_argument("--instances", type=int, default=20_000, help="training crops to render")
-    ap.add_argument("--val-instances", type=int, default=2_000)
-    ap.add_argument("--steps", type=int, default=3_000)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--threads", type=int, default=2)
-    args = ap.parse_args(argv)
-    import torch
+    from vision.train.model import SUIT_H  # torch: the train extra's
 
-    from vision.train.export import export_head
-    from vision.train.model import SUIT_H
-
-    torch.set_num_threads(args.threads)
-    t0 = time.time()
-    tr, va = build(args.cache, args.instances, args.val_instances, args.threads)
-    print(f"data: {len(tr['y'])} training, {len(va['y'])} validation crops ({(time.time() - t0) / 60:.1f} min)", flush=True)
-    net, temperature, stats = train(tr, va, steps=args.steps, seed=args.seed)
-    args.out.mkdir(parents=True, exist_ok=True)
-    torch.save({"state_dict": net.state_dict(), "temperature": temperature}, args.out / "cards_grey.pt")
-    export_head(net, temperature, args.out / GREY_FILE, height=SUIT_H, width=INPUT_W, input_name="top",
-                output_name="suits")
-    facts = {"file": GREY_FILE, "answers": list(GREY_SUITS), "temperature": round(temperature, 4),
+    args = arguments("python -m vision.train.grey", __doc__, GREY_FILE, cache="build/grey-data", instances=20_000,
+                     val_instances=2_000, steps=3_000).parse_args(argv)
+    facts = {"answers": list(GREY_SUITS),
              "input": {"height": SUIT_H, "width": INPUT_W, "layout": "NCHW", "channels": "grey in B, G and R",
-                       "scale": "1/255", "region": "the top of the model's input"},
-             "steps": args.steps, "seed": args.seed, "instances": args.instances, **stats,
-             "minutes": round((time.time() - t0) / 60, 1)}
-    (args.out / "cards_grey.json").write_text(json.dumps(facts, indent=2) + "\n")
-    print(json.dumps(facts), flush=True)
+                       "scale": "1/255", "region": "the top of the model's input"}}
+    run(args, "vision.train.grey", make_chunk, first_seeds=(70_000, 79_000), train=train, write=export, facts=facts,
+        argv=argv)
 
 
 if __name__ == "__main__":
