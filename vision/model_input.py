@@ -61,7 +61,7 @@ def half_turned(batch: Image) -> Image:
 def suit_rows(batch: Image, middle: NDArray[np.bool_], height: int) -> Image:
     """The ``height`` rows of each preprocessed crop a suit network reads: its top, where the
     corner index and a court's suit sign print, or where ``middle`` its middle rows (an ace's one
-    large pip: many aces print no suit in their corners)."""
+    large pip). A copy, whatever the batch."""
     top = (batch.shape[1] - height) // 2
     out = batch[:, :height].copy()  # always a copy: one crop's top is already contiguous, a view
     out[middle] = batch[middle, top:top + height]

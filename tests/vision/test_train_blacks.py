@@ -73,6 +73,7 @@ def test_a_few_training_steps_write_a_suit_network_the_product_reads(tmp_path: P
     assert export(net, temperature, models) == models / SUIT_FILE
     clf = OnnxCardClassifier(models / MODEL_FILE)
     assert clf.suit_session is not None
-    odds = clf.clubs_odds(list(va["x"][:4]), aces=[True, False, True, False])
-    assert odds is not None and odds.shape == (4,)
-    assert ((odds >= 0) & (odds <= 1)).all()
+    for middle in (False, True):  # a card's top, an ace's pip
+        odds = clf.clubs_odds(list(va["x"][:4]), middle=middle)
+        assert odds is not None and odds.shape == (4,)
+        assert ((odds >= 0) & (odds <= 1)).all()

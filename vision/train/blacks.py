@@ -9,13 +9,16 @@ faces of the training designs only, a fifth of them aces and two fifths courts, 
 and phones' resolutions, and teaches the same network:
 
 - the top of every crop but an ace's, and the middle rows of every ace, either way round
-  (:func:`vision.model_input.suit_rows`, as the product cuts them): many aces print no suit in
-  their corners (an "A" alone), so the top of an ace teaches nothing but guessing;
+  (:func:`vision.model_input.suit_rows`, as the product cuts them): some training designs' aces
+  print an "A" alone in their corners, whose top teaches nothing but guessing;
 - about a third of the crops softened as a small or out-of-focus card is (:func:`softened`): shrunk
   2-4 times and enlarged back, or blurred, or smeared in one direction.
 
 ``python -m vision.train.blacks --out build/blacks`` renders its data (reused from ``--cache``),
 trains, calibrates on validation designs and writes ``cards_suit.onnx`` with its figures.
+
+Not shipped (models/HISTORY.md, session 66): its readings of real aces of spades' ornate pips
+lean to clubs, and the network it would replace reads real photos as well.
 """
 
 from __future__ import annotations

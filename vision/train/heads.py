@@ -45,12 +45,16 @@ def build(make: MakeChunk, name: str, folder: Path, n_train: int, n_val: int, wo
           first_seeds: tuple[int, int], chunk: int = 500) -> tuple[Chunk, Chunk]:
     """The training set (of training designs) and validation set (of validation designs), each
     rendered by ``make`` in chunks of ``chunk`` crops, or read back from ``folder`` where an
-    earlier run made them; chunk seeds count up from ``first_seeds`` (training, validation)."""
+    earlier run made them; chunk seeds count up from ``first_seeds`` (training, validation).
+    ``workers`` processes render (one: this process alone)."""
     folder.mkdir(parents=True, exist_ok=True)
     jobs = [(make, name, first_seeds[0] + j, chunk, "train", folder) for j in range(n_train // chunk)]
     jobs += [(make, name, first_seeds[1] + j, chunk, "val", folder) for j in range(max(1, n_val // chunk))]
-    with mp.get_context("fork").Pool(workers) as pool:
-        paths = pool.map(_job, jobs, chunksize=1)
+    if workers > 1:  # forked before the stage starts torch's threads
+        with mp.get_context("fork").Pool(workers) as pool:
+            paths = pool.map(_job, jobs, chunksize=1)
+    else:
+        paths = [_job(job) for job in jobs]
 
     def load(split: str) -> Chunk:
         parts = [np.load(p) for p in paths if f"-{split}-" in p.name]
