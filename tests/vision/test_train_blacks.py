@@ -77,3 +77,20 @@ def test_a_few_training_steps_write_a_suit_network_the_product_reads(tmp_path: P
         odds = clf.clubs_odds(list(va["x"][:4]), middle=middle)
         assert odds is not None and odds.shape == (4,)
         assert ((odds >= 0) & (odds <= 1)).all()
+
+
+def test_an_ornate_ace_keeps_its_corners_and_lights_its_pip() -> None:
+    """Real aces of spades fill their pip with light filigree; the data draws such aces from the
+    renderer's plain ones: inside the pip some ink turns to paper, the corner indices stay."""
+    from vision.render import render_card
+    from vision.train.blacks import filigreed
+
+    rng = np.random.default_rng(4)
+    for design in list(TRAIN_DESIGNS)[:10]:
+        face = render_card("AS", int(design), px_per_mm=3.0, rng=rng, alpha=True)
+        ornate = filigreed(face, rng)
+        h = face.shape[0]
+        assert (ornate[:int(0.2 * h)] == face[:int(0.2 * h)]).all() and (ornate[int(0.8 * h):] == face[int(0.8 * h):]).all()
+        grey = face[int(0.2 * h):int(0.8 * h), ..., :3].mean(axis=-1)
+        lit = ornate[int(0.2 * h):int(0.8 * h), ..., :3].mean(axis=-1) - grey
+        assert (lit[grey < 110] > 60).sum() > 0.02 * (grey < 110).sum()  # a part of the pip's ink is now paper

@@ -13,12 +13,14 @@ and phones' resolutions, and teaches the same network:
   print an "A" alone in their corners, whose top teaches nothing but guessing;
 - about a third of the crops softened as a small or out-of-focus card is (:func:`softened`): shrunk
   2-4 times and enlarged back, or blurred, or smeared in one direction.
+- most aces of spades drawn ornate (:func:`filigreed`), their pip filled with light filigree, as
+  real decks print them (session 66: a network taught only plain pips read real ones as clubs).
 
 ``python -m vision.train.blacks --out build/blacks`` renders its data (reused from ``--cache``),
 trains, calibrates on validation designs and writes ``cards_suit.onnx`` with its figures.
 
-Not shipped (models/HISTORY.md, session 66): its readings of real aces of spades' ornate pips
-lean to clubs, and the network it would replace reads real photos as well.
+Not shipped (models/HISTORY.md, session 66): with ornate aces of spades it reads real aces' pips
+right, but ornate aces of clubs and some commercial spade courts as the other black suit.
 """
 
 from __future__ import annotations
@@ -45,6 +47,72 @@ COURT_SHARE, ACE_SHARE = 0.4, 0.2
 SOFT_SHARE = 0.35
 
 
+#: share of the aces of spades drawn ornate (:func:`filigreed`), as most real decks print theirs
+ORNATE_SHARE = 0.6
+
+
+def filigreed(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """An ace's face (BGRA) with its large pip filled with light filigree, mirrored about the pip's
+    middle (inner outlines, curls, dots), and now and then curls of ink round it: the ornate ace of
+    spades most real decks print, which the renderer's plain pips never show."""
+    h, w = face.shape[:2]
+    grey = cv2.cvtColor(np.ascontiguousarray(face[..., :3]), cv2.COLOR_BGR2GRAY)
+    dark = np.zeros((h, w), np.uint8)
+    y0, y1, x0, x1 = int(0.2 * h), int(0.8 * h), int(0.12 * w), int(0.88 * w)
+    dark[y0:y1, x0:x1] = (grey[y0:y1, x0:x1] < 110).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=8)
+    if count < 2:
+        return face
+    pip = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    bx, by, bw, bh, area = (int(v) for v in stats[pip])
+    if area < 0.01 * h * w:
+        return face
+    mask = (labels == pip).astype(np.uint8)
+    paper = np.median(face[..., :3][grey > 180], axis=0) if (grey > 180).any() else np.full(3, 240.0)
+    ink = np.median(face[..., :3][mask > 0], axis=0)
+    art = np.zeros((h, w), np.uint8)
+    t = max(1, round(bw * float(rng.uniform(0.012, 0.03))))
+    inner = cv2.erode(mask, np.ones((3, 3), np.uint8), iterations=max(1, round(bw * float(rng.uniform(0.04, 0.08)))))
+    if rng.random() < 0.7:  # an inner outline a little inside the pip's edge
+        contours, _ = cv2.findContours(inner, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        cv2.drawContours(art, contours, -1, 255, t, cv2.LINE_AA)
+    cx = bx + bw / 2
+    for _ in range(int(rng.integers(4, 12))):  # curls and loops on one side, mirrored
+        px, py = float(rng.uniform(bx, cx)), float(rng.uniform(by + 0.15 * bh, by + bh))
+        ax, ay = (float(v) for v in rng.uniform(0.04, 0.16, 2) * bw)
+        start = float(rng.uniform(0, 360))
+        cv2.ellipse(art, (round(px), round(py)), (round(ax), round(ay)), float(rng.uniform(0, 180)), start,
+                    start + float(rng.uniform(120, 330)), 255, t, cv2.LINE_AA)
+    for _ in range(int(rng.integers(0, 8))):
+        cv2.circle(art, (round(float(rng.uniform(bx, cx))), round(float(rng.uniform(by, by + bh)))),
+                   max(1, round(bw * float(rng.uniform(0.015, 0.04)))), 255, -1, cv2.LINE_AA)
+    left = art[:, :round(cx)].copy()
+    art[:, round(cx) - left.shape[1]:round(cx)] |= left
+    art[:, round(cx):round(cx) + left.shape[1]] |= left[:, ::-1][:, :w - round(cx)]
+    light = (art.astype(np.float32) / 255.0) * inner.astype(np.float32)
+    out = face.copy()
+    rgb = out[..., :3].astype(np.float32)
+    rgb = rgb * (1 - light[..., None]) + paper[None, None, :] * light[..., None]
+    if rng.random() < 0.5:  # curls of ink over and beside the pip, as a maker's flourish
+        curls = np.zeros((h, w), np.uint8)
+        for _ in range(int(rng.integers(2, 6))):
+            px = float(rng.uniform(bx - 0.2 * bw, cx))
+            py = float(rng.uniform(by - 0.25 * bh, by + 0.4 * bh))
+            ax, ay = (float(v) for v in rng.uniform(0.05, 0.15, 2) * bw)
+            start = float(rng.uniform(0, 360))
+            cv2.ellipse(curls, (round(px), round(py)), (round(ax), round(ay)), 0.0, start, start + 240.0, 255, t,
+                        cv2.LINE_AA)
+        left = curls[:, :round(cx)].copy()
+        curls[:, round(cx):round(cx) + left.shape[1]] |= left[:, ::-1][:, :w - round(cx)]
+        keep = np.zeros_like(curls)
+        keep[y0:y1, x0:x1] = 1
+        curls *= keep  # never over the corner indices
+        dark_ink = (curls.astype(np.float32) / 255.0) * (1 - mask.astype(np.float32))
+        rgb = rgb * (1 - dark_ink[..., None]) + ink[None, None, :] * dark_ink[..., None]
+    out[..., :3] = np.clip(rgb, 0, 255).astype(np.uint8)
+    return out
+
+
 def make_chunk(seed: int, n: int, designs: range) -> dict[str, np.ndarray]:
     """``n`` preprocessed crops (uint8 NHWC) of black faces as the table or a photo's outline
     cuts them; their suit (0 spades, 1 clubs, the suit network's answers) and whether each is
@@ -65,6 +133,8 @@ def make_chunk(seed: int, n: int, designs: range) -> dict[str, np.ndarray]:
         phone = rng.random() < 0.25
         k = float(rng.uniform(2.7, 5.0) if phone else rng.uniform(1.3, 2.7))
         face = render_card(rank + "SC"[s], design, px_per_mm=4.5 if phone else 3.0, rng=rng, alpha=True)
+        if rank == "A" and s == 0 and rng.random() < ORNATE_SHARE:
+            face = filigreed(face, rng)
         xs[i] = preprocess(table_crop(face, rng, px_per_mm=k, strength=float(rng.uniform(0.3, 1.3))))
         suit[i], ace[i] = s, rank == "A"
     return {"x": xs, "y": suit, "ace": ace}
