@@ -12,7 +12,7 @@ and phones' resolutions, and teaches the same network:
   (:func:`vision.model_input.suit_rows`, as the product cuts them): some training designs' aces
   print an "A" alone in their corners, whose top teaches nothing but guessing;
 - about a third of the crops softened as a small or out-of-focus card is (:func:`softened`): shrunk
-  2-4 times and enlarged back, or blurred, or smeared in one direction.
+  2-4 times and enlarged back, or blurred, or smeared in one direction;
 - most aces of spades drawn ornate (:func:`filigreed`), their pip filled with light filigree, as
   real decks print them (session 66: a network taught only plain pips read real ones as clubs).
 
