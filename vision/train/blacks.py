@@ -36,7 +36,7 @@ from vision.render import render_card
 from vision.render.cards import RANKS
 from vision.render.photo import table_crop
 from vision.train.data import brighten, reframe
-from vision.train.heads import arguments, run, teach, write_network
+from vision.train.heads import arguments, net_logits, run, teach, write_network
 
 if TYPE_CHECKING:
     from vision.train.model import SuitNet
@@ -45,10 +45,14 @@ if TYPE_CHECKING:
 COURT_SHARE, ACE_SHARE = 0.4, 0.2
 #: share of the training crops softened (:func:`softened`)
 SOFT_SHARE = 0.35
-
-
 #: share of the aces of spades drawn ornate (:func:`filigreed`), as most real decks print theirs
 ORNATE_SHARE = 0.6
+
+
+def _mirror(layer: np.ndarray, cx: int) -> None:
+    """Draw what lies left of column ``cx`` of ``layer`` (uint8) mirrored to its right too."""
+    right = layer[:, cx:cx + cx]
+    right |= layer[:, :cx][:, ::-1][:, :right.shape[1]]
 
 
 def filigreed(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -86,9 +90,7 @@ def filigreed(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     for _ in range(int(rng.integers(0, 8))):
         cv2.circle(art, (round(float(rng.uniform(bx, cx))), round(float(rng.uniform(by, by + bh)))),
                    max(1, round(bw * float(rng.uniform(0.015, 0.04)))), 255, -1, cv2.LINE_AA)
-    left = art[:, :round(cx)].copy()
-    art[:, round(cx) - left.shape[1]:round(cx)] |= left
-    art[:, round(cx):round(cx) + left.shape[1]] |= left[:, ::-1][:, :w - round(cx)]
+    _mirror(art, round(cx))
     light = (art.astype(np.float32) / 255.0) * inner.astype(np.float32)
     out = face.copy()
     rgb = out[..., :3].astype(np.float32)
@@ -102,12 +104,10 @@ def filigreed(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
             start = float(rng.uniform(0, 360))
             cv2.ellipse(curls, (round(px), round(py)), (round(ax), round(ay)), 0.0, start, start + 240.0, 255, t,
                         cv2.LINE_AA)
-        left = curls[:, :round(cx)].copy()
-        curls[:, round(cx):round(cx) + left.shape[1]] |= left[:, ::-1][:, :w - round(cx)]
-        keep = np.zeros_like(curls)
-        keep[y0:y1, x0:x1] = 1
-        curls *= keep  # never over the corner indices
-        dark_ink = (curls.astype(np.float32) / 255.0) * (1 - mask.astype(np.float32))
+        _mirror(curls, round(cx))
+        middle = np.zeros_like(curls)
+        middle[y0:y1, x0:x1] = curls[y0:y1, x0:x1]  # never over the corner indices
+        dark_ink = (middle.astype(np.float32) / 255.0) * (1 - mask.astype(np.float32))
         rgb = rgb * (1 - dark_ink[..., None]) + ink[None, None, :] * dark_ink[..., None]
     out[..., :3] = np.clip(rgb, 0, 255).astype(np.uint8)
     return out
@@ -178,24 +178,6 @@ def _views(x: np.ndarray, ace: np.ndarray, gen: np.random.Generator, height: int
     return suit_rows(xb, ace, height)
 
 
-def _odds(net: SuitNet, x: np.ndarray, middle: bool, temperature: float, height: int) -> np.ndarray:
-    """Clubs' odds for crops ``x`` read as the product reads: both ways round, averaged."""
-    import torch
-
-    from vision.train.model import nhwc_tensor
-
-    net.eval()
-    outs = []
-    with torch.no_grad():
-        for turned in (False, True):
-            v = half_turned(x) if turned else x
-            rows = suit_rows(v, np.full(len(v), middle), height)
-            logits = torch.cat([net(nhwc_tensor(rows[i:i + 512])) for i in range(0, len(rows), 512)])
-            outs.append(torch.softmax(logits / temperature, 1)[:, 1].numpy())
-    odds: np.ndarray = 0.5 * (outs[0] + outs[1])
-    return odds
-
-
 def train(tr: dict[str, np.ndarray], va: dict[str, np.ndarray], *, steps: int, seed: int,
           batch: int = 256, lr: float = 3e-3) -> tuple[SuitNet, float, dict[str, float]]:
     """Train the suit network on ``tr``; calibrate it on ``va`` (plain and softened tops of the
@@ -203,7 +185,7 @@ def train(tr: dict[str, np.ndarray], va: dict[str, np.ndarray], *, steps: int, s
     import torch
 
     from vision.train.calib import fit_temperature
-    from vision.train.model import SUIT_H, SuitNet, nhwc_tensor
+    from vision.train.model import SUIT_H, SuitNet
 
     torch.manual_seed(seed)
     gen = np.random.default_rng([seed, 29])
@@ -216,18 +198,17 @@ def train(tr: dict[str, np.ndarray], va: dict[str, np.ndarray], *, steps: int, s
     sets = {"top": (va["x"][others], vy[others], False), "soft": (soft[others], vy[others], False),
             "ace_middle": (va["x"][aces], vy[aces], True), "soft_ace_middle": (soft[aces], vy[aces], True)}
 
-    def logits(x: np.ndarray, middle: bool) -> np.ndarray:
-        rows = suit_rows(x, np.full(len(x), middle), SUIT_H)
-        with torch.no_grad():
-            out: np.ndarray = torch.cat([net(nhwc_tensor(rows[i:i + 512])) for i in range(0, len(rows), 512)]).numpy()
-        return out
+    def logits(x: np.ndarray, middle: bool, turned: bool = False) -> np.ndarray:
+        return net_logits(net, suit_rows(half_turned(x) if turned else x, np.full(len(x), middle), SUIT_H))
 
     fit_x = np.concatenate([logits(x, m) for x, _, m in sets.values()])
     fit_y = np.concatenate([y for _, y, _ in sets.values()])
     temperature = float(fit_temperature(fit_x, fit_y))
     stats: dict[str, float] = {}
     for name, (x, y, middle) in sets.items():
-        clubs = _odds(net, x, middle, temperature, SUIT_H)
+        # read as the product reads: both ways round, averaged
+        clubs = np.mean([torch.softmax(torch.from_numpy(logits(x, middle, turned)) / temperature, 1)[:, 1].numpy()
+                         for turned in (False, True)], axis=0)
         right = (clubs > 0.5) == (y == 1)
         sure = np.maximum(clubs, 1 - clubs) >= 0.9
         stats[f"suit_{name}_accuracy"] = round(float(right.mean()), 5)

@@ -26,7 +26,7 @@ from vision.render import render_card
 from vision.render.cards import COURTS, RANKS, SUITS
 from vision.render.photo import table_crop
 from vision.train.data import reframe
-from vision.train.heads import arguments, run, teach, write_network
+from vision.train.heads import arguments, net_logits, run, teach, write_network
 
 if TYPE_CHECKING:
     from vision.train.model import SuitNet
@@ -100,7 +100,7 @@ def train(tr: dict[str, np.ndarray], va: dict[str, np.ndarray], *, steps: int, s
 
     from vision.train.calib import fit_temperature
     from vision.train.data import brighten
-    from vision.train.model import SuitNet, nhwc_tensor
+    from vision.train.model import SuitNet
     from vision.train.suit import tops
 
     torch.manual_seed(seed)
@@ -118,11 +118,7 @@ def train(tr: dict[str, np.ndarray], va: dict[str, np.ndarray], *, steps: int, s
     vy = va["y"].astype(np.int64)
 
     def logits(way: int) -> np.ndarray:
-        with torch.no_grad():
-            out: np.ndarray = torch.cat([net(nhwc_tensor(tops(vx, np.arange(i, min(i + 512, len(vx))),
-                                                              np.full(min(512, len(vx) - i), way))))
-                                         for i in range(0, len(vx), 512)]).numpy()
-        return out
+        return net_logits(net, tops(vx, np.arange(len(vx)), np.full(len(vx), way)))
 
     up, down = logits(0), logits(1)
     temperature = fit_temperature(np.concatenate([up, down]), np.concatenate([vy, vy]))

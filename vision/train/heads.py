@@ -139,3 +139,15 @@ def teach(net: SuitNet, y: np.ndarray, views: Callable[[np.ndarray], np.ndarray]
             print(f"  {name} step {step + 1}/{steps} loss {loss.item():.3f} ({(time.time() - t0) / 60:.1f} min)", flush=True)
     trained: SuitNet = net.to(memory_format=torch.contiguous_format).eval()
     return trained
+
+
+def net_logits(net: SuitNet, rows: np.ndarray) -> np.ndarray:
+    """``net``'s logits (evaluation mode, no gradients) for uint8 NHWC ``rows``, 512 at a time."""
+    import torch
+
+    from vision.train.model import nhwc_tensor
+
+    net.eval()
+    with torch.no_grad():
+        out: np.ndarray = torch.cat([net(nhwc_tensor(rows[i:i + 512])) for i in range(0, len(rows), 512)]).numpy()
+    return out
