@@ -25,16 +25,22 @@ from vision.images import whole_median
 
 #: the highest confidence a doubtful reading keeps
 DOUBT = 0.8
-#: a photo whose strongest colours (99th percentile of max - min channel once the light's cast is
-#: taken out, salt-and-pepper noise filtered out) stay under this shows no colour: on the
-#: development photos the grayscale ones give 0-4, photos of a black card on a grey or dark table
-#: 4-10 (such a photo cannot show that the camera would have seen red) and the others 13 or more
+#: a photo whose strongest colours (:data:`COLOUR_PERCENTILE` of max - min channel once the light's
+#: cast and the sensor's noise are taken out) stay under this shows no colour: on the development
+#: photos (singles and scenes) the grayscale ones give 0-4, and 6 at most with sensor noise of
+#: sigma 14 or as a webcam saves them; those with a red card 21 or more (bar one made dim)
 COLOURLESS = 8.0
+#: the share of a photo's pixels its strongest colours are measured above: a red card's pips may
+#: cover under 1 % of a photo of several cards (at the 99th, two photos with a 4H gave 7.7 and 8)
+COLOUR_PERCENTILE = 99.5
+#: sensor noise is averaged out of the measured copy by a blur of this sigma (px of the copy, at
+#: most 320 long): a grey photo with noise of sigma 14 in each channel measured 13-19 without it
+NOISE_BLUR = 2.0
 
 #: a camera none of whose frames shows more colour than this (:func:`colour_strength` of an
 #: 80-pixel-wide copy, where averaging takes out the sensor's noise) is taken for a colourless one
-#: (a NoIR module, a grey webcam): the simulated table's colour frames give 61-84, the same turned
-#: grey with noise of sigma 10-20 give 2-4, and under a warm cast clipping the red channel 13-15
+#: (a NoIR module, a grey webcam): the simulated table's colour frames give 61-65, the same turned
+#: grey with a grey camera's noise 0.5-0.6, and under a warm cast 0.9-1.3 (session 67)
 CAMERA_COLOUR = 30.0
 
 
@@ -73,9 +79,10 @@ DARKEST_CAST = 150.0
 
 def _measured(image: np.ndarray) -> tuple[Sequence[np.ndarray], np.ndarray, np.ndarray]:
     """The channels of a small median-filtered copy of ``image`` (float32, at most 320 pixels
-    long), which of its pixels are unclipped (no channel at :data:`CLIPPED`), and the light's cast: the mean colour
-    of the photo's brighter half (the paper and the table) less what is darker than
-    :data:`DARKEST_CAST` (all of that half in a photo that dark), unclipped where it can be."""
+    long) blurred by :data:`NOISE_BLUR`, which of its pixels are unclipped (no channel at
+    :data:`CLIPPED` within the blur's reach), and the light's cast: the mean colour of the photo's
+    brighter half (the paper and the table) less what is darker than :data:`DARKEST_CAST` (all of
+    that half in a photo that dark), unclipped where it can be."""
     h, w = image.shape[:2]
     s = min(1.0, 320 / max(h, w))
     small = cv2.resize(image, (max(1, int(w * s)), max(1, int(h * s))), interpolation=cv2.INTER_AREA) \
@@ -96,17 +103,22 @@ def _measured(image: np.ndarray) -> tuple[Sequence[np.ndarray], np.ndarray, np.n
     # the brighter half unclipped, or all of it where the whole of that half is clipped
     bright = small[upper & seen] if (upper & seen).any() else small[upper]
     cast: np.ndarray = bright.mean(axis=0) + 1.0
-    return (b, g, r), seen, cast
+    # the sensor's noise averaged out; a clipped pixel's blurred neighbours tell nothing either
+    b, g, r = (cv2.GaussianBlur(c, (0, 0), NOISE_BLUR) for c in (b, g, r))
+    reach = 2 * int(np.ceil(2 * NOISE_BLUR)) + 1
+    near = cv2.erode(seen.astype(np.uint8), np.ones((reach, reach), np.uint8), borderType=cv2.BORDER_REPLICATE) > 0
+    return (b, g, r), (near if near.any() else seen), cast
 
 
 def colour_strength(image: np.ndarray) -> float:
-    """How much colour the photo shows: the 99th percentile over its pixels of the spread
-    between their channels (0 for a grayscale image), measured on a small median-filtered copy
-    once the light's cast is taken out (each channel scaled so that the photo's brighter half,
-    the paper and the table, comes out grey; pixels under :data:`DARKEST_CAST` left out of it): a
-    grey photo under warm or tinted light shows none.
-    Pixels with a channel at :data:`CLIPPED` or over are left out of both: a strong cast clips
-    the paper's brightest channel, and measured with it the cast leaves a tint on every grey."""
+    """How much colour the photo shows: the :data:`COLOUR_PERCENTILE` over its pixels of the
+    spread between their channels (0 for a grayscale image), measured on a small median-filtered
+    and blurred copy (the sensor's noise averaged out) once the light's cast is taken out (each
+    channel scaled so that the photo's brighter half, the paper and the table, comes out grey;
+    pixels under :data:`DARKEST_CAST` left out of it): a grey photo under warm or tinted light
+    shows none. Pixels with a channel at :data:`CLIPPED` or over are left out of both: a strong
+    cast clips the paper's brightest channel, and measured with it the cast leaves a tint on
+    every grey."""
     return colour_and_cast(image)[0]
 
 
@@ -125,7 +137,7 @@ def colour_and_cast(image: np.ndarray) -> tuple[float, np.ndarray | None]:
     gains = cast.mean() / cast
     b, g, r = (c * k for c, k in zip(channels, gains, strict=True))
     spread = np.maximum(np.maximum(b, g), r) - np.minimum(np.minimum(b, g), r)
-    return float(np.percentile(spread[seen], 99)), (gains if float(np.abs(gains - 1.0).max()) >= CAST_TAKEN_OUT else None)
+    return float(np.percentile(spread[seen], COLOUR_PERCENTILE)), (gains if float(np.abs(gains - 1.0).max()) >= CAST_TAKEN_OUT else None)
 
 
 def balanced(image: np.ndarray, gains: np.ndarray | None, colourless: bool) -> np.ndarray:

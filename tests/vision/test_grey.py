@@ -88,28 +88,34 @@ def test_a_missing_or_broken_grey_network_is_named(tmp_path: Path, model_copy: P
     assert grey_suits_for(OnnxCardClassifier(model_copy)) is None  # a model without one reads as before
 
 
-def _noisy(image: np.ndarray, seed: int) -> np.ndarray:
-    """A grey photo with a webcam's noise in each channel: colour enough to pass for a colour photo."""
-    noise = np.random.default_rng(seed).normal(0, 12, image.shape)
+def _noisy(image: np.ndarray, seed: int, sigma: float) -> np.ndarray:
+    """A grey photo with a sensor's noise of ``sigma`` in each channel."""
+    noise = np.random.default_rng(seed).normal(0, sigma, image.shape)
     return np.clip(image.astype(np.float32) + noise, 0, 255).astype(np.uint8)
 
 
 RED = ("8H", "AH", "3D", "10D", "6H", "9D")
 
 
-def test_a_red_card_in_a_noisy_grey_photo_is_never_read_surely_as_another_suit() -> None:
-    """Noise gives a grey photo colour enough to pass for a colour one; the card network then
-    takes its grey hearts for spades, and the signs' shapes must keep such a reading unsure."""
+@pytest.mark.parametrize("sigma", [12.0, 40.0])
+def test_a_red_card_in_a_noisy_grey_photo_is_never_read_surely_as_another_suit(sigma: float) -> None:
+    """A webcam's noise (sigma 12) is averaged out before a photo's colour is measured, so a grey
+    photo with it is still read without colour; noise far stronger (40) passes for colour, the
+    card network then takes grey hearts for spades, and the signs' shapes must keep such a reading
+    unsure. Either way no red card is read surely as another card."""
     clf = load_default_classifier()
-    photos = [_noisy(_grey_photo(card, seed), seed) for seed, card in enumerate(RED, start=3)]
-    assert all(colour_strength(p) >= COLOURLESS for p in photos)  # read as colour photos
+    photos = [_noisy(_grey_photo(card, seed), seed, sigma) for seed, card in enumerate(RED, start=3)]
+    if sigma > 20:
+        assert all(colour_strength(p) >= COLOURLESS for p in photos)  # read as colour photos
+    else:
+        assert sum(colour_strength(p) < COLOURLESS for p in photos) >= len(photos) - 1
     reads = [read_card(p, clf) for p in photos]
     assert all(d.card == card or d.confidence <= DOUBT for d, card in zip(reads, RED, strict=True)), \
         [(card, d.card, round(d.confidence, 3)) for d, card in zip(reads, RED, strict=True)]
     rng = np.random.default_rng(8)
     faces = [render_card(c, HELDOUT_DESIGN_SEEDS[2], px_per_mm=3.0, alpha=True) for c in ("7H", "QD", "4S")]
     scene, _ = compose_scene(faces, rng, layout="scatter", size=(1024, 768), card_px=(200, 260), strength=0.4)
-    found = recognize(_noisy(_grey(scene), 8), clf)
+    found = recognize(_noisy(_grey(scene), 8, sigma), clf)
     assert all(d.card in ("7H", "QD", "4S") for d in found if d.confidence > DOUBT), \
         [(d.card, round(d.confidence, 3)) for d in found]
 
