@@ -28,8 +28,6 @@ from numpy.typing import NDArray
 from games.jsontypes import JSONObject
 from vision.api import ASK_BELOW, BACK, UNKNOWN, CardClassifier, Prediction
 from vision.doubt import (
-    ACE_GAINSAYS,
-    DOUBT,
     INDEX_SAYS,
     blank_or_unsure,
     held,
@@ -274,10 +272,20 @@ class OnnxCardClassifier:
             if not self.suit_path.exists():
                 raise ModelFileError(f"{path.name} names a suit network, {self.suit_path} is missing")
             self.suit_session = _session(self.suit_path, options)
+        #: a second suit network read beside it on cards' tops (not aces' pips), or None: two
+        #: networks taught apart are seldom surely wrong together (HISTORY, session 67)
+        self.suit_tops_session: _Session | None = None
+        tops_meta = self.meta.get("suit_tops_model")
+        if tops_meta and self.suit_session is not None:
+            tops_path = path.parent / tops_meta["file"]
+            if not tops_path.exists():
+                raise ModelFileError(f"{path.name} names a second suit network, {tops_path} is missing")
+            self.suit_tops_session = _session(tops_path, options)
         #: a black card read at least this surely keeps the card network's reading of its suit
         self.sure_suit = 0.99
         self._spades, self._clubs = black_pairs(self.model_labels)
         self._black = np.concatenate([self._spades, self._clubs])
+        self._aces = np.array([i for i, label in enumerate(self.model_labels) if label in ("AS", "AC")], np.int64)
         self._ranks = rank_groups(self.model_labels)
         #: where "no card" is among the labels (-1 for a model without it)
         self._none = self.model_labels.index(UNKNOWN) if UNKNOWN in self.model_labels else -1
@@ -443,30 +451,42 @@ class OnnxCardClassifier:
         unsure = np.flatnonzero(np.isin(probs.argmax(axis=1), self._black) & (probs.max(axis=1) < self.sure_suit))
         if len(unsure) == 0:
             return probs
-        h = self._suit_rows
-        tops = pre[unsure, :h]
-        if self.both_ways:
-            turned = back[unsure] if back is not None else half_turned(pre[unsure])
-            tops = np.concatenate([tops, turned[:, :h]])
-        clubs = self.suit_session.run(None, {"top": to_tensor(tops)})[0][:, 1]
-        probs[unsure] = weigh_suits(probs[unsure], clubs.reshape(-1, len(unsure)).mean(axis=0), self._spades, self._clubs)
+        aces = np.isin(probs[unsure].argmax(axis=1), self._aces)
+        turned = None if back is None else back[unsure]
+        clubs = self._suit_odds(pre[unsure], aces, turned)
+        probs[unsure] = weigh_suits(probs[unsure], clubs, self._spades, self._clubs)
         return probs
 
-    def clubs_odds(self, crops: Sequence[Image], *, middle: bool = False) -> Floats | None:
+    def _suit_odds(self, pre: Image, middle: NDArray[np.bool_], turned: Image | None = None) -> Floats:
+        """The suit network's odds of a club for preprocessed black crops ``pre``, read from each
+        crop's top, or from its middle rows where ``middle`` (an ace's one large pip: many aces
+        print no suit in their corners), both ways round averaged if :attr:`both_ways`
+        (``turned``: ``pre`` turned round, if the caller has it). A top is read by the second
+        suit network too, if there is one (:attr:`suit_tops_session`), and the two averaged."""
+        assert self.suit_session is not None
+        views = suit_rows(pre, middle, self._suit_rows)
+        if self.both_ways:
+            views = np.concatenate([views, suit_rows(half_turned(pre) if turned is None else turned, middle,
+                                                     self._suit_rows)])
+        tensor = to_tensor(views)
+        clubs = self.suit_session.run(None, {"top": tensor})[0][:, 1]
+        tops = np.flatnonzero(~np.tile(middle, len(views) // len(pre)))
+        if self.suit_tops_session is not None and len(tops):
+            second = self.suit_tops_session.run(None, {"top": np.ascontiguousarray(tensor[tops])})[0][:, 1]
+            clubs[tops] = 0.5 * (clubs[tops] + second)
+        odds: Floats = clubs.reshape(-1, len(pre)).mean(axis=0)
+        return odds
+
+    def clubs_odds(self, crops: Sequence[Image], *, aces: Sequence[bool] | None = None) -> Floats | None:
         """The suit network's probability that each crop (a black card, upright) is a club rather
-        than a spade, both ways round averaged; None without a suit network. ``middle``: read
-        from the crop's middle rows instead of its top (an ace's one large pip)."""
+        than a spade, both ways round averaged; None without a suit network. ``aces``: the crops
+        that are aces, read at their large pip (the crop's middle rows) instead of their top."""
         if self.suit_session is None:
             return None
         if len(crops) == 0:
             return np.zeros(0, np.float32)
-        pre = preprocess_batch(crops)
-        where = np.full(len(pre), middle)
-        views = [pre, half_turned(pre)] if self.both_ways else [pre]
-        tops = np.concatenate([suit_rows(v, where, self._suit_rows) for v in views])
-        clubs = self.suit_session.run(None, {"top": to_tensor(tops)})[0][:, 1]
-        odds: Floats = clubs.reshape(-1, len(pre)).mean(axis=0)
-        return odds
+        middle = np.zeros(len(crops), bool) if aces is None else np.asarray(aces, bool)
+        return self._suit_odds(preprocess_batch(crops), middle)
 
     def run(self, crops: Sequence[Image], *, embeddings: bool = True, moved: bool = True) -> tuple[Floats, Floats]:
         """Calibrated probabilities over :attr:`model_labels` and unit embeddings, one row per
@@ -577,7 +597,7 @@ class OnnxCardClassifier:
     def classify(self, crops: Sequence[Image], *, moved: bool = True, by_corner: bool = True) -> list[Prediction]:
         """Read each upright crop: a card id (``"10H"``, ``"RJ"``, an enrolled name), ``"back"``
         or ``"unknown"``, with a calibrated confidence; a club or spade the suit network reads in
-        the other suit (:func:`vision.doubt.suit_gainsays`; an ace at its large pip too), or
+        the other suit (:func:`vision.doubt.suit_gainsays`; an ace by its large pip), or
         whose corner index and suit network both do, is held at :data:`vision.doubt.DOUBT`, so
         the table asks. ``by_corner`` (off for a photo search, which weighs each outline's corner
         itself): a back, joker or unsure reading whose corner index surely shows a card is that
@@ -610,18 +630,14 @@ class OnnxCardClassifier:
                          index: Mapping[int, Prediction] | None = None) -> list[Prediction]:
         """``readings`` of upright ``crops``, each club or spade read surely held where the suit
         network reads it in the other suit (:func:`vision.doubt.suit_gainsays`; an ace at its large
-        pip too, its suit being that one pip), or where its corner index (``index``, by crop; a
+        pip, its suit being that one pip), or where its corner index (``index``, by crop; a
         photo's search weighs the index itself) and the suit network both do."""
         whole = list(readings)
         black = [i for i, p in enumerate(whole) if sure_black(p.label, p.confidence)]
-        clubs = self.clubs_odds([crops[i] for i in black]) if black else None
+        clubs = self.clubs_odds([crops[i] for i in black], aces=[whole[i].label[:-1] == "A" for i in black]) \
+            if black else None
         for i, odds in zip(black, clubs if clubs is not None else (), strict=True):
             if suit_gainsays(whole[i], float(odds)) or (index is not None and suit_outvoted(whole[i], index[i], float(odds))):
-                whole[i] = held(whole[i])
-        aces = [i for i in black if whole[i].label[:-1] == "A" and whole[i].confidence > DOUBT]
-        pips = self.clubs_odds([crops[i] for i in aces], middle=True) if aces else None
-        for i, odds in zip(aces, pips if pips is not None else (), strict=True):
-            if suit_gainsays(whole[i], float(odds), above=ACE_GAINSAYS):
                 whole[i] = held(whole[i])
         return whole
 

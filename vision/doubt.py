@@ -210,18 +210,11 @@ def suit_outvoted(p: Prediction, index: Prediction, clubs: float) -> bool:
 SUIT_GAINSAYS = 0.7
 
 
-#: the same for an ace's large pip, which the suit network never learnt from (it reads the tops
-#: of cards): the middle of an ace read surely as the other black suit holds it. Over the sure
-#: black aces of 64 selection-pool designs it holds 1 of 364 (at 0.8, 12); of 60 table crops of
-#: cardsJS's ace of spades, 16 read as the ace of clubs, it leaves 1 sure (at 0.95, 3)
-ACE_GAINSAYS = 0.9
-
-
-def suit_gainsays(p: Prediction, clubs: float, *, above: float = SUIT_GAINSAYS) -> bool:
+def suit_gainsays(p: Prediction, clubs: float) -> bool:
     """Whether the suit network (``clubs``: its odds of a club) reads ``p``, a club or a spade, in
-    the other black suit at more than ``above``."""
+    the other black suit at more than :data:`SUIT_GAINSAYS`."""
     other = clubs if p.label.endswith("S") else 1.0 - clubs
-    return other > above
+    return other > SUIT_GAINSAYS
 
 
 #: a reading the whole card is unsure of, or a back, joker or "no card", is taken from its corner

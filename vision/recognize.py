@@ -33,7 +33,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import groupby
-from typing import TypeAlias, cast
+from typing import Protocol, TypeAlias, cast
 
 import cv2
 import numpy as np
@@ -1211,12 +1211,22 @@ def _apart(d: Detection, found: Sequence[Detection]) -> bool:
 #: (the index of a small or blurred spade court, or of an ornate ace of spades stretched tall,
 #: reads as a club at 0.92-0.99); at 0.3 before, no more of the development photos stayed sure
 SUIT_AGREES = 0.5
+#: an ace's suit is read at its one large pip; read from its index alone, an ace stays sure only
+#: where its pip reads that suit at this (the mber deck's ornate ace of spades stretched tall reads
+#: AC at 0.97 from its index; a suit network taught plain pips read its pip as clubs at 0.72)
+ACE_AGREES = 0.9
+
+
+class _ClubsOdds(Protocol):
+    """A classifier's ``clubs_odds``: each black crop's odds of a club, ``aces`` read at their pip."""
+
+    def __call__(self, crops: Sequence[np.ndarray], *, aces: Sequence[bool] | None = None) -> np.ndarray | None: ...
 
 
 def _black_suits_held(classifier: CardClassifier, source: Pyramid, found: Sequence[Detection]) -> list[Detection]:
     """``found`` with each club or spade read surely that the suit network reads in the other
-    suit held below sure, as the table's reader holds it (``black_suits_held``; an ace at its
-    large pip too: blurred, cardsJS's ace of spades read as the ace of clubs at 0.99)."""
+    suit held below sure, as the table's reader holds it (``black_suits_held``; an ace by its
+    large pip: blurred, cardsJS's ace of spades read as the ace of clubs at 0.99)."""
     hold = getattr(classifier, "black_suits_held", None)
     black = [i for i, d in enumerate(found) if sure_black(d.card, d.confidence)]
     if hold is None or not black:
@@ -1232,20 +1242,21 @@ def _black_suits_held(classifier: CardClassifier, source: Pyramid, found: Sequen
 def _suits_checked(classifier: CardClassifier, source: Pyramid,
                    found: list[tuple[Detection, bool]]) -> list[tuple[Detection, bool]]:
     """``found`` with each black card read surely from its index alone (not ``whole``) held
-    below sure unless the suit network, reading the top of the same crop, gives its suit."""
+    below sure unless the suit network, reading the top of the same crop (an ace's large pip),
+    gives its suit."""
     odds_of = getattr(classifier, "clubs_odds", None)
     check = [i for i, (d, whole) in enumerate(found)
              if not whole and sure_black(d.card, d.confidence)]
     if odds_of is None or not check:
         return found
-    clubs = cast(Callable[[list[np.ndarray]], np.ndarray | None], odds_of)([source.warp(found[i][0].corners)
-                                                                           for i in check])
+    clubs = cast(_ClubsOdds, odds_of)([source.warp(found[i][0].corners) for i in check],
+                                      aces=[found[i][0].card[:-1] == "A" for i in check])
     if clubs is None:
         return found
     out = list(found)
     for i, c in zip(check, clubs, strict=True):
         d, whole = found[i]
-        if (float(c) if d.card.endswith("C") else 1.0 - float(c)) < SUIT_AGREES:
+        if (float(c) if d.card.endswith("C") else 1.0 - float(c)) < (ACE_AGREES if d.card[:-1] == "A" else SUIT_AGREES):
             out[i] = (Detection(d.card, DOUBT, d.corners), whole)
     return out
 

@@ -24,7 +24,7 @@ from vision.classify import (
     weigh_suits,
 )
 from vision.doubt import DOUBT
-from vision.model_input import half_turned, preprocess_batch, shifted, to_tensor
+from vision.model_input import half_turned, preprocess_batch, shifted, suit_rows, to_tensor
 from vision.render import CARD_IDS, HELDOUT_DESIGN_SEEDS, render_card
 from vision.render.photo import held_crop, non_card_crop, table_crop
 
@@ -195,9 +195,9 @@ def test_unsure_crops_read_moved_go_to_the_network_in_bounded_calls() -> None:
 
 def test_a_black_card_read_unsure_has_its_clubs_and_spades_weighed_by_the_suit_network() -> None:
     """A crop read as a black card less surely than 0.99 has its clubs and spades weighed
-    again by the suit network, which reads the top of the crop both ways round; every other crop
-    reads as the card network alone reads it. The suit network tells the suit of clean held-out
-    black cards."""
+    again by the suit networks, which read the top of the crop (the first alone an ace's large pip
+    in its middle) both ways round; every other crop reads as the card network alone reads it. The
+    suit networks tell the suit of clean held-out black cards."""
     assert clf().suit_session is not None
     rng = np.random.default_rng(23)
     ids = ("QC", "JS", "KC", "AS", "3C", "10S", "9D")
@@ -214,14 +214,22 @@ def test_a_black_card_read_unsure_has_its_clubs_and_spades_weighed_by_the_suit_n
     suit = clf().suit_session
     assert suit is not None
     h = suit.get_inputs()[0].shape[2]
-    clubs = 0.5 * (suit.run(None, {"top": to_tensor(pre[:, :h])})[0][:, 1]
-                   + suit.run(None, {"top": to_tensor(half_turned(pre)[:, :h])})[0][:, 1])
+    tops = clf().suit_tops_session
+    aces = np.isin(plain.argmax(axis=1), [LABELS.index("AS"), LABELS.index("AC")])  # read at their large pip
+
+    def odds(views: np.ndarray) -> np.ndarray:
+        """Both networks' odds averaged on a top, the first network's alone on an ace's pip."""
+        tensor = to_tensor(suit_rows(views, aces, h))
+        first = suit.run(None, {"top": tensor})[0][:, 1]
+        second = first if tops is None else tops.run(None, {"top": tensor})[0][:, 1]
+        return np.where(aces, first, 0.5 * (first + second))
+
+    clubs = 0.5 * (odds(pre) + odds(half_turned(pre)))
     np.testing.assert_allclose(read[weighed], weigh_suits(plain[weighed], clubs[weighed], SPADES, CLUBS), atol=1e-5)
     black = np.array([cid[-1] in "CS" for cid in ids * 4])
     said_clubs = clubs[:len(cards)][black] > 0.5
     is_clubs = np.array([cid.endswith("C") for cid in ids * 4])[black]
     assert (said_clubs == is_clubs).all()
-
 
 
 class _SaysClubs:
@@ -254,13 +262,14 @@ def test_a_black_card_the_suit_network_reads_in_the_other_suit_is_never_read_sur
     clubs = OnnxCardClassifier(clf().model_path)
     assert clubs.suit_session is not None
     clubs.suit_session = _SaysClubs(clubs.suit_session)
+    if clubs.suit_tops_session is not None:
+        clubs.suit_tops_session = _SaysClubs(clubs.suit_tops_session)
     read = clubs.classify(crops)
     for cid, p, q in zip(ids * 3, stock, read, strict=True):
         if q.label[-1] == "S":
             assert q.confidence <= DOUBT, (cid, p, q)
         elif p.label[-1] in "HD" or (p.label[-1] == "C" and p.confidence >= 0.99):
             assert q == p  # a red card, or a club the suit network backs and need not weigh
-
 
 
 def test_an_ace_is_never_surely_of_a_suit_its_large_pip_denies() -> None:
@@ -281,6 +290,7 @@ def test_an_ace_is_never_surely_of_a_suit_its_large_pip_denies() -> None:
     assert all(p.confidence <= DOUBT for p in clf().classify(odd) if p.label == "AS")
     assert [p.label for p in clf().classify(true)] == ["AS", "AC"] * 4
     assert all(p.confidence >= 0.9 for p in clf().classify(true))
+
 
 def test_weighing_suits_keeps_each_rank_and_multiplies_the_two_readings_of_its_suit() -> None:
     """A card network torn between a queen of clubs and of spades (0.56 / 0.42), and a suit network
@@ -387,3 +397,9 @@ def test_the_index_network_ships_beside_the_model(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError, match="cards_suit.onnx"):
         OnnxCardClassifier(tmp_path / MODEL_FILE)
     assert OnnxCardClassifier(tmp_path / MODEL_FILE, suits=False).suit_session is None
+    # and the second suit network, read beside it on cards' tops
+    shutil.copy(suit_file, tmp_path / suit_file.name)
+    with pytest.raises(FileNotFoundError, match="cards_suit_tops.onnx"):
+        OnnxCardClassifier(tmp_path / MODEL_FILE)
+    shutil.copy(MODELS_DIR / meta["suit_tops_model"]["file"], tmp_path / meta["suit_tops_model"]["file"])
+    assert OnnxCardClassifier(tmp_path / MODEL_FILE).suit_tops_session is not None

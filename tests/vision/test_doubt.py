@@ -13,7 +13,6 @@ import pytest
 from vision.api import CONFIDENT, Prediction
 from vision.classify import load_default_classifier
 from vision.doubt import (
-    ACE_GAINSAYS,
     COLOURLESS,
     DOUBT,
     balanced,
@@ -28,7 +27,7 @@ from vision.doubt import (
 from vision.images import at_megapixels
 from vision.model_input import INPUT_H, INPUT_W
 from vision.photo_changes import changed
-from vision.recognize import read_card, recognize
+from vision.recognize import read_card, recognize, warp
 from vision.render import HELDOUT_DESIGN_SEEDS, render_card
 from vision.render.photo import compose_scene, loose_crop
 
@@ -89,13 +88,6 @@ def test_a_black_card_two_readers_give_the_other_suit_is_outvoted(whole, index, 
 def test_a_black_card_the_suit_network_reads_in_the_other_suit_is_gainsaid(whole, clubs, gainsaid) -> None:
     assert suit_gainsays(whole, clubs) is gainsaid
 
-
-def test_an_ace_s_large_pip_gainsays_only_when_the_suit_network_is_surer() -> None:
-    # the suit network learnt the tops of cards, not an ace's middle: it is heard there only when sure
-    assert suit_gainsays(Prediction("AS", 0.99), 0.93, above=ACE_GAINSAYS)
-    assert not suit_gainsays(Prediction("AS", 0.99), 0.85, above=ACE_GAINSAYS)
-    assert not suit_gainsays(Prediction("AC", 0.99), 0.15, above=ACE_GAINSAYS)
-    assert suit_gainsays(Prediction("AC", 0.99), 0.03, above=ACE_GAINSAYS)
 
 def test_no_colour_doubts_suited_cards_only() -> None:
     assert doubted(Prediction("8S", 0.99), colourless=True).confidence == DOUBT
@@ -334,17 +326,24 @@ def test_cards_seen_at_a_strong_slant_are_found_at_their_skewed_corners(name: st
         assert card in found and found[card] <= DOUBT, (card, found)
 
 
-def _crop(card: str, seed: int) -> np.ndarray:
-    rng = np.random.default_rng(seed)
-    face = render_card(card, HELDOUT_DESIGN_SEEDS[seed % 8], px_per_mm=2.0, rng=rng)
-    return cv2.resize(face[..., :3], (126, 176), interpolation=cv2.INTER_AREA)
-
-
 def test_the_suit_network_tells_the_black_suits_apart_by_shape() -> None:
+    """Ten clubs and ten spades (aces, pips and courts) of eight held-out designs, 126 px wide, as
+    a table or a photo cuts a small card, each ace read at its pip: nearly all read in their suit,
+    and none surely in the other (session 23's network: one surely wrong)."""
     clf = load_default_classifier()
-    odds = clf.clubs_odds([_crop(c, s) for c, s in (("KS", 1), ("5S", 2), ("KC", 3), ("5C", 4))])
+    cards = [rank + suit for suit in "SC" for rank in ("A", "2", "4", "5", "7", "9", "10", "J", "Q", "K")]
+    crops, clubs = [], []
+    for design in range(8):
+        for card in cards:
+            face = render_card(card, HELDOUT_DESIGN_SEEDS[design], px_per_mm=2.0,
+                               rng=np.random.default_rng([design, len(crops)]))
+            crops.append(cv2.resize(face[..., :3], (126, 176), interpolation=cv2.INTER_AREA))
+            clubs.append(card.endswith("C"))
+    odds = clf.clubs_odds(crops, aces=[len(c) == 2 and c[0] == "A" for c in cards] * 8)
     assert odds is not None
-    assert odds[0] < 0.2 and odds[1] < 0.2 and odds[2] > 0.8 and odds[3] > 0.8, odds
+    truth = np.array(clubs)
+    other = np.where(truth, 1.0 - odds, odds)  # the odds of the suit the card is not
+    assert (other < 0.5).sum() >= 156 and (other < 0.9).all(), other.round(3)
 
 
 class _SuitsSay:
@@ -353,7 +352,7 @@ class _SuitsSay:
     def __init__(self, clubs: float) -> None:
         self.clubs = clubs
 
-    def clubs_odds(self, crops: list[np.ndarray]) -> np.ndarray:
+    def clubs_odds(self, crops: list[np.ndarray], *, aces: list[bool] | None = None) -> np.ndarray:
         return np.full(len(crops), self.clubs, np.float32)
 
 
@@ -394,6 +393,39 @@ def test_a_webcam_sized_photo_is_read_right_or_not_surely(name: str, card: str) 
     clf = load_default_classifier()
     for d in [read_card(image, clf), *recognize(image, clf)]:
         assert d.card == card or d.confidence <= DOUBT, (name, d.card, d.confidence)
+
+
+@pytest.mark.skipif(not REAL.is_dir(), reason="the development photos are not on this machine")
+@pytest.mark.parametrize(("name", "seed", "spade"), [("mber_card10.jpg", 44, "9S"), ("mber_card6.jpg", 50, "AS")])
+def test_a_webcam_s_copy_of_small_spades_lists_none_surely_as_a_club(name: str, seed: int, spade: str) -> None:
+    """Two scenes as a webcam gives them (`pegpi bench scenes --change webcam`: half size, JPEG 40,
+    noise; the cards 60 px wide). Session 23's suit network alone read a 9S's top and the ornate
+    ace of spades' pip as clubs (0.93, 0.99): 9C listed at 0.99, AC at 0.98. The spade is now
+    listed surely as nothing else. (A 10C at 0.95 the 9S's print gives remains: both suit
+    networks read that crop's top as clubs.)"""
+    image = cv2.imread(str(REAL.parent / "scenes" / name))
+    assert image is not None
+    found = recognize(changed(image, "webcam", seed), load_default_classifier())
+    listed = [(d.card, round(d.confidence, 3)) for d in found]
+    assert not [d for d in found if d.card == spade[:-1] + "C" and d.confidence > DOUBT], listed
+
+
+@pytest.mark.skipif(not REAL.is_dir(), reason="the development photos are not on this machine")
+def test_a_real_ornate_ace_of_spades_is_a_spade_at_its_pip() -> None:
+    """Real aces of spades fill their large pip with filigree; the suit network reads an ace's suit
+    there (many aces print no suit in their corners). Every real AS of the singles reads as a spade
+    at its pip (session 23's network: clubs at 0.15-0.81), and the real AC mostly as a club."""
+    clf = load_default_classifier()
+    for suit in "SC":
+        photos = [cv2.imread(str(p)) for p in sorted(REAL.glob(f"A{suit}_*.jpg"))]
+        assert len(photos) >= 8
+        crops = [warp(p, read_card(p, clf).corners) for p in photos]
+        clubs = clf.clubs_odds(crops, aces=[True] * len(crops))
+        assert clubs is not None
+        if suit == "S":
+            assert (clubs < 0.2).all(), clubs.round(3)
+        else:
+            assert (clubs > 0.5).sum() >= len(crops) - 1, clubs.round(3)
 
 
 @pytest.mark.skipif(not REAL.is_dir(), reason="the development photos are not on this machine")
@@ -635,8 +667,9 @@ def test_a_photo_stretched_out_of_its_aspect_is_read_stretched_back_and_never_su
 @pytest.mark.skipif(not REAL.is_dir(), reason="the development photos are not on this machine")
 def test_an_ornate_ace_of_spades_stretched_tall_is_never_a_sure_club() -> None:
     """mber_card7 stored 4/3 too tall (a wide photo kept at 4:3): the ornate ace of spades's index
-    reads AC at 0.92 and the suit network gives clubs only 0.36. A black card read from its index
-    alone stays sure only where the suit network leans to its suit; the other six stay sure."""
+    reads AC at 0.92, and the suit network reads its pip as a spade. A black card read from its
+    index alone stays sure only where the suit network leans to its suit (an ace: at 0.9 by its
+    pip); the other six stay sure."""
     image = cv2.imread(str(REAL.parent / "scenes" / "mber_card7.jpg"))
     assert image is not None
     h, w = image.shape[:2]

@@ -73,10 +73,9 @@ def test_a_few_training_steps_write_a_suit_network_the_product_reads(tmp_path: P
     assert export(net, temperature, models) == models / SUIT_FILE
     clf = OnnxCardClassifier(models / MODEL_FILE)
     assert clf.suit_session is not None
-    for middle in (False, True):  # a card's top, an ace's pip
-        odds = clf.clubs_odds(list(va["x"][:4]), middle=middle)
-        assert odds is not None and odds.shape == (4,)
-        assert ((odds >= 0) & (odds <= 1)).all()
+    odds = clf.clubs_odds(list(va["x"][:4]), aces=[True, False, True, False])  # an ace's pip, a card's top
+    assert odds is not None and odds.shape == (4,)
+    assert ((odds >= 0) & (odds <= 1)).all()
 
 
 def test_an_ornate_ace_keeps_its_corners_and_lights_its_pip() -> None:

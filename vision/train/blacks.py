@@ -13,15 +13,15 @@ and phones' resolutions, and teaches the same network:
   print an "A" alone in their corners, whose top teaches nothing but guessing;
 - about a third of the crops softened as a small or out-of-focus card is (:func:`softened`): shrunk
   2-4 times and enlarged back, or blurred, or smeared in one direction;
-- most aces drawn ornate (:func:`filigreed`), their pip filled with light filigree, as real decks
-  print their ace of spades (session 66: a network taught only plain pips read real ones as
-  clubs); aces of clubs as often, or filigree alone would come to mean a spade.
+- most aces of spades drawn ornate (:func:`filigreed`), their pip filled with light filigree, as
+  real decks print them (session 66: a network taught only plain pips read real ones as clubs).
 
 ``python -m vision.train.blacks --out build/blacks`` renders its data (reused from ``--cache``),
 trains, calibrates on validation designs and writes ``cards_suit.onnx`` with its figures.
 
-Not shipped (models/HISTORY.md, session 66): with ornate aces of spades it reads real aces' pips
-right, but ornate aces of clubs and some commercial spade courts as the other black suit.
+Not shipped (models/HISTORY.md, sessions 66-67): with ornate aces of spades it reads real aces'
+pips right, but ornate aces of clubs and some commercial spade courts as the other black suit;
+with ornate aces of clubs drawn as often, real aces of spades' pips lean to clubs again.
 """
 
 from __future__ import annotations
@@ -46,8 +46,8 @@ if TYPE_CHECKING:
 COURT_SHARE, ACE_SHARE = 0.4, 0.2
 #: share of the training crops softened (:func:`softened`)
 SOFT_SHARE = 0.35
-#: share of the aces drawn ornate (:func:`filigreed`), as most real decks print their ace of spades;
-#: aces of clubs as often, so that filigree tells nothing of the suit (session 67)
+#: share of the aces of spades drawn ornate (:func:`filigreed`), as most real decks print theirs
+#: (session 67 drew aces of clubs ornate as often: real aces of spades then read worse)
 ORNATE_SHARE = 0.6
 
 
@@ -135,7 +135,7 @@ def make_chunk(seed: int, n: int, designs: range) -> dict[str, np.ndarray]:
         phone = rng.random() < 0.25
         k = float(rng.uniform(2.7, 5.0) if phone else rng.uniform(1.3, 2.7))
         face = render_card(rank + "SC"[s], design, px_per_mm=4.5 if phone else 3.0, rng=rng, alpha=True)
-        if rank == "A" and rng.random() < ORNATE_SHARE:
+        if rank == "A" and s == 0 and rng.random() < ORNATE_SHARE:
             face = filigreed(face, rng)
         xs[i] = preprocess(table_crop(face, rng, px_per_mm=k, strength=float(rng.uniform(0.3, 1.3))))
         suit[i], ace[i] = s, rank == "A"
