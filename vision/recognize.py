@@ -1118,6 +1118,9 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     # surely as another card of its suit: either index may be the one misread (3C_9 turned: a
     # loose outline's 3C, its whole card read as nothing, read as a 5C at 0.98)
     later |= {id(k) for j, (k, _kw) in enumerate(kept) if id(k) in by_index and _disputed(j, kept, rough)}
+    # ... and a guess loose round another card of its suit, read as another card, is not sure
+    # (194539 as a webcam: an outline round its 5D and the table below read 9D at 0.93)
+    later |= {id(k) for k, kwhole in kept if not kwhole and _loose_round(k, kept, rough)}
     later |= {id(d) for d, whole in kept if not whole and _index_turned(d, kept, h, w)}
     # a guess read surely where the mark reader, which sees an index any way round, surely reads
     # another card: its outline runs across the card and reads the index sideways
@@ -1367,6 +1370,29 @@ def _disputed(j: int, kept: Sequence[tuple[Detection, bool]], rough: set[int] | 
         not whole and id(d) not in rough and suited(d.card) and d.card != k.card and d.card[-1] == k.card[-1]
         and d.confidence >= INDEX_SURE and _in_common(d.corners, k.corners) > SAME_PRINT
         for d, whole in kept[j + 1:])
+
+
+#: a guess whose outline holds this share of another's and is :data:`LOOSE_AREA` times its size
+#: or more is a loose outline round that card
+LOOSE_HOLDS, LOOSE_AREA = 0.85, 1.3
+
+
+def _loose_round(k: Detection, kept: Sequence[tuple[Detection, bool]], rough: set[int] | frozenset[int]) -> bool:
+    """Whether suited guess ``k``'s outline is a loose one round another guess read as another
+    card of its suit at :data:`DOUBT` or more (not a ``rough`` one): it holds that card whole and
+    more of the table, and reads its print as another card."""
+    if not suited(k.card):
+        return False
+    area = float(cv2.contourArea(k.corners.astype(np.float32)))
+    for d, whole in kept:
+        if d is k or whole or id(d) in rough or not suited(d.card) or d.card == k.card or d.card[-1] != k.card[-1] \
+                or d.confidence < DOUBT:
+            continue
+        inner = float(cv2.contourArea(d.corners.astype(np.float32)))
+        held_in = float(cv2.intersectConvexConvex(k.corners.astype(np.float32), d.corners.astype(np.float32))[0])
+        if inner > 0 and area >= LOOSE_AREA * inner and held_in >= LOOSE_HOLDS * inner:
+            return True
+    return False
 
 
 #: :func:`vision.classify.rank_groups` of :data:`LABELS`
