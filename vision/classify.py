@@ -256,31 +256,15 @@ class OnnxCardClassifier:
         self.embedding_dim = int(dim) if isinstance(dim, int) else 0
         #: the index network's file, if ``cards.json`` names one; its session is made on first
         #: use (:attr:`index_session`), so the table pipeline, which never reads an index, never pays
-        self.index_path: Path | None = None
+        self.index_path: Path | None = side_file(self, "index_model", "an index network")
         self._index_session: _Session | None = None
-        index_meta = self.meta.get("index_model")
-        if index_meta:
-            self.index_path = path.parent / index_meta["file"]
-            if not self.index_path.exists():
-                raise ModelFileError(f"{path.name} names an index network, {self.index_path} is missing")
         #: the suit network's session, or None (``suits=False``, or a model without one)
-        self.suit_session: _Session | None = None
-        self.suit_path: Path | None = None
-        suit_meta = self.meta.get("suit_model")
-        if suit_meta and suits:
-            self.suit_path = path.parent / suit_meta["file"]
-            if not self.suit_path.exists():
-                raise ModelFileError(f"{path.name} names a suit network, {self.suit_path} is missing")
-            self.suit_session = _session(self.suit_path, options)
+        self.suit_path: Path | None = side_file(self, "suit_model", "a suit network") if suits else None
+        self.suit_session: _Session | None = None if self.suit_path is None else _session(self.suit_path, options)
         #: a second suit network read beside it on cards' tops (not aces' pips), or None: two
         #: networks taught apart are seldom surely wrong together (HISTORY, session 67)
-        self.suit_tops_session: _Session | None = None
-        tops_meta = self.meta.get("suit_tops_model")
-        if tops_meta and self.suit_session is not None:
-            tops_path = path.parent / tops_meta["file"]
-            if not tops_path.exists():
-                raise ModelFileError(f"{path.name} names a second suit network, {tops_path} is missing")
-            self.suit_tops_session = _session(tops_path, options)
+        tops_path = None if self.suit_session is None else side_file(self, "suit_tops_model", "a second suit network")
+        self.suit_tops_session: _Session | None = None if tops_path is None else _session(tops_path, options)
         #: a black card read at least this surely keeps the card network's reading of its suit
         self.sure_suit = 0.99
         self._spades, self._clubs = black_pairs(self.model_labels)
@@ -472,8 +456,7 @@ class OnnxCardClassifier:
         clubs = self.suit_session.run(None, {"top": tensor})[0][:, 1]
         tops = np.flatnonzero(~np.tile(middle, len(views) // len(pre)))
         if self.suit_tops_session is not None and len(tops):
-            second = self.suit_tops_session.run(None, {"top": np.ascontiguousarray(tensor[tops])})[0][:, 1]
-            clubs[tops] = 0.5 * (clubs[tops] + second)
+            clubs[tops] = 0.5 * (clubs[tops] + self.suit_tops_session.run(None, {"top": tensor[tops]})[0][:, 1])
         odds: Floats = clubs.reshape(-1, len(pre)).mean(axis=0)
         return odds
 

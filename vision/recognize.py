@@ -1383,14 +1383,13 @@ def _loose_round(k: Detection, kept: Sequence[tuple[Detection, bool]], rough: se
     more of the table, and reads its print as another card."""
     if not suited(k.card):
         return False
-    area = float(cv2.contourArea(k.corners.astype(np.float32)))
+    area = float(cv2.contourArea(k.corners))
     for d, whole in kept:
         if d is k or whole or id(d) in rough or not suited(d.card) or d.card == k.card or d.card[-1] != k.card[-1] \
                 or d.confidence < DOUBT:
             continue
-        inner = float(cv2.contourArea(d.corners.astype(np.float32)))
-        held_in = float(cv2.intersectConvexConvex(k.corners.astype(np.float32), d.corners.astype(np.float32))[0])
-        if inner > 0 and area >= LOOSE_AREA * inner and held_in >= LOOSE_HOLDS * inner:
+        inner = float(cv2.contourArea(d.corners))
+        if 0 < LOOSE_AREA * inner <= area and cv2.intersectConvexConvex(k.corners, d.corners)[0] >= LOOSE_HOLDS * inner:
             return True
     return False
 

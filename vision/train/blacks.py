@@ -203,14 +203,14 @@ def train(tr: dict[str, np.ndarray], va: dict[str, np.ndarray], *, steps: int, s
     def logits(x: np.ndarray, middle: bool, turned: bool = False) -> np.ndarray:
         return net_logits(net, suit_rows(half_turned(x) if turned else x, np.full(len(x), middle), SUIT_H))
 
-    fit_x = np.concatenate([logits(x, m) for x, _, m in sets.values()])
+    upright = {name: logits(x, middle) for name, (x, _, middle) in sets.items()}
     fit_y = np.concatenate([y for _, y, _ in sets.values()])
-    temperature = float(fit_temperature(fit_x, fit_y))
+    temperature = float(fit_temperature(np.concatenate(list(upright.values())), fit_y))
     stats: dict[str, float] = {}
     for name, (x, y, middle) in sets.items():
         # read as the product reads: both ways round, averaged
-        clubs = np.mean([torch.softmax(torch.from_numpy(logits(x, middle, turned)) / temperature, 1)[:, 1].numpy()
-                         for turned in (False, True)], axis=0)
+        clubs = np.mean([torch.softmax(torch.from_numpy(ways) / temperature, 1)[:, 1].numpy()
+                         for ways in (upright[name], logits(x, middle, turned=True))], axis=0)
         right = (clubs > 0.5) == (y == 1)
         sure = np.maximum(clubs, 1 - clubs) >= 0.9
         stats[f"suit_{name}_accuracy"] = round(float(right.mean()), 5)
