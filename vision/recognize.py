@@ -2301,9 +2301,10 @@ def _confirmed(d: Detection, classifier: CardClassifier, image: Pyramid, colourl
     return d
 
 
-#: an outline whose sides' ratio (long over short) is below this may be a card seen at a slant
-#: along its long side, which looks nearly square: which sides are its top is not known
-SQUARISH = 1.25
+#: an outline whose sides' ratio (long over short) is below a card's own is foreshortened along
+#: its long sides: seen at a strong slant they may even look the shorter (a card lying across the
+#: view, taken low), so which sides are its top is not known
+SQUARISH = ASPECT
 
 
 def _quarter_turns(quad: np.ndarray, *, either: bool = False) -> list[np.ndarray]:
@@ -2324,18 +2325,19 @@ def _way_rank(read: tuple[Prediction, bool, Prediction | None]) -> tuple[bool, b
 
 def _keep_better(classifier: CardClassifier, image: Pyramid, quads: list[np.ndarray],
                  reads: list[tuple[Prediction, bool, Prediction | None]], colourless: bool,
-                 others: dict[int, list[np.ndarray]], *, shown_only: bool = False, moved: bool = True
-                 ) -> list[tuple[int, tuple[Prediction, bool, Prediction | None]]]:
+                 others: dict[int, list[np.ndarray]], *, shown_only: bool = False, faces_only: bool = False,
+                 moved: bool = True) -> list[tuple[int, tuple[Prediction, bool, Prediction | None]]]:
     """Reads the other outlines ``others[i]`` tried for outline ``i`` (all in one batch) and puts
     the best (:func:`_way_rank`) in place of ``quads[i]`` and ``reads[i]`` if it ranks higher;
-    with ``shown_only`` only an outline whose corner shows the card it reads is taken. Returns
+    with ``shown_only`` only an outline whose corner shows the card it reads is taken, with
+    ``faces_only`` only one that reads a face. Returns
     each reading made, with the ``i`` it was tried for."""
     flat = [(i, q) for i, qs in others.items() for q in qs]
     if not flat:
         return []
     read = _read_doubting(classifier, [image.warp(q) for _i, q in flat], colourless, moved)
     for (i, q), r in zip(flat, read, strict=True):
-        if shown_only and not r[1]:
+        if (shown_only and not r[1]) or (faces_only and r[0].label in (UNKNOWN, *BLANKS)):
             continue
         if (shown_only and not reads[i][1]) or _way_rank(r) > _way_rank(reads[i]):
             quads[i], reads[i] = q, r
@@ -2350,10 +2352,12 @@ def _turn_squarish(classifier: CardClassifier, image: Pyramid, quads: list[np.nd
     the way whose corner shows the card read, or else the surer card. Both quarters: the two
     index corners of one card may read two cards unsurely (6H_10 seen squashed: an 8H at 0.67
     at one, a 6H at 0.69 at the other), and only the corner that agrees with the whole card
-    lets it stand."""
+    lets it stand. A way is taken only if it reads a face: a back, or no card, reads so either
+    way round (QH_2 turned 37 degrees: an outline read the QH unsurely one way, a back at 0.8
+    the other)."""
     _keep_better(classifier, image, quads, reads, colourless,
                  {i: turned for i in range(1, len(quads)) if (turned := _quarter_turns(quads[i], either=True))},
-                 moved=moved)
+                 faces_only=True, moved=moved)
 
 
 #: a court's printed frame is this much smaller than its card, across and down (about)

@@ -124,6 +124,32 @@ def test_a_card_seen_at_a_slant_or_stretched_by_the_phone_is_card_shaped() -> No
     assert found is not None and cv2.contourArea(found) > 0.9 * cv2.contourArea(sheared)
 
 
+def _foreshortened(card: str, seed: int, short: float, light: bool) -> np.ndarray:
+    """A photo of one card taken low over the table: its long sides seen ``short`` of their
+    length, so that they look the shorter (its far side a little narrower too)."""
+    rng = np.random.default_rng(seed)
+    face = render_card(card, HELDOUT_DESIGN_SEEDS[seed % 8], px_per_mm=3.0, rng=rng, alpha=True)
+    cw, ch = CARD_MM[0] * 3.0, CARD_MM[1] * 3.0
+    h, w = 480, 360
+    canvas = np.full((h, w, 3), 235, np.float32) if light else background(h, w, rng).astype(np.float32)
+    far, near, tall = 0.9 * cw, 1.05 * cw, short * ch
+    quad = np.array([[(w - far) / 2, (h - tall) / 2], [(w + far) / 2, (h - tall) / 2],
+                     [(w + near) / 2, (h + tall) / 2], [(w - near) / 2, (h + tall) / 2]], np.float32)
+    _paste_card(canvas, face, quad)
+    return camera(np.clip(canvas, 0, 255).astype(np.uint8), rng, 0.3)
+
+
+@pytest.mark.parametrize(("card", "seed", "short"), [("QS", 2, 0.52), ("9D", 0, 0.52), ("KH", 0, 0.52),
+                                                     ("7H", 0, 0.56)])
+def test_a_card_whose_long_sides_look_the_shorter_is_read_the_right_way_round(card: str, seed: int,
+                                                                              short: float) -> None:
+    """Seen low, a card's outline is 1.25-1.35 times as long as wide the wrong way round: read with its
+    short sides as its top, a QS read as a back at 0.99 and a 9D as a QD. An outline less long than
+    a card is read both ways round, and the way that reads a face stands."""
+    d = read_card(_foreshortened(card, seed, short, seed % 2 == 0), load_default_classifier())
+    assert d.card == card, (d.card, d.confidence)
+
+
 @pytest.mark.parametrize(("card", "seed", "light"), [("9H", 1, True), ("KC", 2, False)])
 def test_a_card_cut_out_to_the_photo_s_frame_is_read(card: str, seed: int, light: bool) -> None:
     """A photo that is the card, edge to edge (a phone's crop, a table photo warped upright)."""
