@@ -84,8 +84,10 @@ CHANGES: dict[str, tuple[str, Change]] = {
                    lambda im, _rng: cv2.GaussianBlur(_scaled(im, 6.0), (0, 0), 5.0)),
     "small": ("at 0.4 of the size, soft by 0.8 px", lambda im, _rng: cv2.GaussianBlur(_scaled(im, 0.4), (0, 0), 0.8)),
     "grey-soft": ("grey, soft by 2 px", lambda im, _rng: cv2.GaussianBlur(_grey(im), (0, 0), 2.0)),
+    # the sensor's noise last, as a camera adds it: turned after it, the photo's edges drawn out
+    # into the corners repeat one pixel's noise in streaks, which look like colour
     "warm-noisy": ("under warm light, sensor noise 10, turned 20 degrees",
-                   lambda im, rng: _turned(_noise(_lit(im, (0.7, 0.9, 1.15)), 10.0, rng), 20.0)),
+                   lambda im, rng: _noise(_turned(_lit(im, (0.7, 0.9, 1.15)), 20.0), 10.0, rng)),
     "dim-noisy": ("dim (gamma 1.8), sensor noise 14", lambda im, rng: _noise(_dim(im, 1.8), 14.0, rng)),
 }
 
