@@ -2355,8 +2355,12 @@ def _turn_squarish(classifier: CardClassifier, image: Pyramid, quads: list[np.nd
     lets it stand. A way is taken only if it reads a face: a back, or no card, reads so either
     way round (QH_2 turned 37 degrees: an outline read the QH unsurely one way, a back at 0.8
     the other)."""
+    # an outline read surely as a face its corner shows is the right way round already (a card
+    # seen square on is as long as a card: half of such outlines come out a little shorter)
+    settled = {i for i, (p, shows, _index) in enumerate(reads) if shows and p.confidence > DOUBT}
     _keep_better(classifier, image, quads, reads, colourless,
-                 {i: turned for i in range(1, len(quads)) if (turned := _quarter_turns(quads[i], either=True))},
+                 {i: turned for i in range(1, len(quads))
+                  if i not in settled and (turned := _quarter_turns(quads[i], either=True))},
                  faces_only=True, moved=moved)
 
 
