@@ -2157,8 +2157,8 @@ def read_card(image: np.ndarray, classifier: CardClassifier) -> Detection:
 
     A large photo is first shrunk (:func:`vision.locate.downscaled`). The image is read as it is
     (long side vertical: a card that fills it) and through every card outline
-    :func:`card_outlines` finds, a nearly square outline both ways round (a card seen at a
-    slant). Of two outlines one inside the other, the one whose corner shows a card index stands
+    :func:`card_outlines` finds, an outline shorter than a card both ways round (a card seen at
+    a slant). Of two outlines one inside the other, the one whose corner shows a card index stands
     (:func:`vision.locate.nested_losers`: a court's printed frame is not the card, nor the table
     round a card); the surest reading left at 0.5 or more wins, an outline whose index shows the
     card counting a little surer. Failing that, or if it reads under :data:`WEAK`, GrabCut's
@@ -2309,8 +2309,8 @@ SQUARISH = ASPECT
 
 def _quarter_turns(quad: np.ndarray, *, either: bool = False) -> list[np.ndarray]:
     """``quad`` turned a quarter (its next side taken as the top; with ``either``, its previous
-    side too) if it is nearly square (:data:`SQUARISH`), else nothing: which of its sides is the
-    card's top is not plain."""
+    side too) if it is shorter than a card (:data:`SQUARISH`), else nothing: which of its sides
+    is the card's top is not plain."""
     if sides_ratio(quad) >= SQUARISH:
         return []
     return [np.roll(quad, -1, axis=0)] + ([np.roll(quad, 1, axis=0)] if either else [])
@@ -2347,7 +2347,7 @@ def _keep_better(classifier: CardClassifier, image: Pyramid, quads: list[np.ndar
 def _turn_squarish(classifier: CardClassifier, image: Pyramid, quads: list[np.ndarray],
                    reads: list[tuple[Prediction, bool, Prediction | None]], colourless: bool,
                    moved: bool = True) -> None:
-    """Reads each outline after the first (the photo's own frame) that is nearly square
+    """Reads each outline after the first (the photo's own frame) that is shorter than a card
     (:data:`SQUARISH`) turned a quarter either way as well, and keeps in ``quads`` and ``reads``
     the way whose corner shows the card read, or else the surer card. Both quarters: the two
     index corners of one card may read two cards unsurely (6H_10 seen squashed: an 8H at 0.67
@@ -2428,7 +2428,7 @@ def _read_by_marks(classifier: CardClassifier, image: np.ndarray, grey: np.ndarr
                    colourless: bool, tally: list[tuple[Prediction, np.ndarray]] | None = None,
                    seen: list[IndexMark] | None = None) -> Detection | None:
     """The surest reading of an outline guessed from the card's printed marks
-    (:func:`ink_outlines`, a nearly square one both ways round) whose corner index shows the card
+    (:func:`ink_outlines`, one shorter than a card both ways round) whose corner index shows the card
     read, held below sure (a guessed outline fits a card seen at a slant badly) unless the guess
     moved onto the card's edges (:func:`_snapped`) reads the same card with its corner showing
     it. Only outlines with an index corner near a mark of the index finder are read (if it marks
