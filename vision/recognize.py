@@ -2585,11 +2585,13 @@ def _read_card(shrunk: Shrunk, classifier: CardClassifier, others: bool) -> Dete
     _first, best_key, _shows = _best_outline(quads, reads, h, w, lies_on, framed)
     _read_again_moved(classifier, pyramid, quads, reads, best_key, colourless)
     best, best_key, best_shows = _best_outline(quads, reads, h, w, lies_on, framed)
-    if best is not None and best.card == "back" and best.confidence > DOUBT \
-            and _face_beside(classifier, image, best.corners, shrunk.marks):
-        # a court's picture read as a back while the card round it went unfound: its index shows
-        # beside it, so the card is looked for harder (below)
-        best = Detection(best.card, DOUBT, best.corners)
+    # an outline read as a back while the card round it went unfound (a court's picture, a large
+    # pip, the card cut by the photo's frame): an index showing beside it makes the back unsure,
+    # so the card is looked for further below, and gives the card if nothing else does
+    beside = _face_beside(classifier, image, best.corners, shrunk.marks) \
+        if best is not None and best.card == "back" else None
+    if best is not None and beside is not None:
+        best = Detection(best.card, min(best.confidence, DOUBT), best.corners)
     marked: Detection | None = None  # the marks' reading (_read_by_marks), once asked for
     marks_read = False
     tally: list[tuple[Prediction, np.ndarray]] = []  # the readings of guessed outlines, for a last guess
@@ -2619,6 +2621,8 @@ def _read_card(shrunk: Shrunk, classifier: CardClassifier, others: bool) -> Dete
                 marked = _read_by_marks(classifier, image, grey, pyramid, colourless, tally, shrunk.marks)
             if marked is not None and (best is None or best.card in BLANKS or _surer(marked.card, marked.confidence, best)):
                 best = marked
+        if beside is not None and (best is None or best.card == "back"):
+            best = beside
         if others and (best is None or best.confidence <= DOUBT):
             # recognize's own one-card search of this image would be the one made here: it is
             # handed this search's answer instead of searching again (a second of a slow photo)
@@ -2636,23 +2640,28 @@ BESIDE_READ = 0.5
 
 
 def _face_beside(classifier: CardClassifier, image: np.ndarray, quad: np.ndarray,
-                 seen: list[IndexMark] | None) -> bool:
-    """Whether the index finder marks, off the outline ``quad`` in ``image``, an index that the
-    mark reader and the wide mark reader both read as one face at :data:`BESIDE_READ` or more:
-    a court's framed picture outlined alone, the card's own edge lost on a pale table (QC_3 under
-    warm light and noise: its picture read as a back at 0.997, its corner QC at 0.71 and 0.68).
-    ``seen``: the finder's marks on ``image``, if found already."""
+                 seen: list[IndexMark] | None) -> Detection | None:
+    """The face whose index the finder marks off the outline ``quad`` in ``image``, read as that
+    face by the mark reader and the wide mark reader both at :data:`BESIDE_READ` or more (the
+    surest such mark; at the lesser of the two readings, held below sure: only an index shows
+    it; its corners the mark's box), if any. A court's framed picture or a large pip outlined
+    alone reads as a back when the card's own edge is lost on a pale table or cut by the photo's
+    frame (QC_3 under warm light and noise: its picture a back at 0.997, its corner QC at 0.71
+    and 0.68). ``seen``: the finder's marks on ``image``, if found already."""
     reader, wide = mark_reader_for(classifier), wide_mark_reader_for(classifier)
     if reader is None or wide is None:
-        return False
+        return None
     off = [m for m in (_marks(classifier, image) if seen is None else seen) if not _on_card(quad, m)]
     if not off:
-        return False
-    for p, q in zip(reader.probabilities(image, off), wide.probabilities(image, off), strict=True):
+        return None
+    best: Detection | None = None
+    for m, p, q in zip(off, reader.probabilities(image, off), wide.probabilities(image, off), strict=True):
         k = int(np.argmax(p))
-        if LABELS[k] not in (UNKNOWN, *BLANKS) and int(np.argmax(q)) == k and min(p[k], q[k]) >= BESIDE_READ:
-            return True
-    return False
+        both = float(min(p[k], q[k]))
+        if LABELS[k] not in (UNKNOWN, *BLANKS) and int(np.argmax(q)) == k and both >= BESIDE_READ \
+                and (best is None or both > best.confidence):
+            best = Detection(LABELS[k], min(both, DOUBT), m.box())
+    return best
 
 
 def _gainsaid(d: Detection, reads: Sequence[tuple[Prediction, bool, Prediction | None]]) -> Detection:
