@@ -2588,17 +2588,19 @@ def _read_card(shrunk: Shrunk, classifier: CardClassifier, others: bool) -> Dete
     # an outline read as a back while the card round it went unfound (a court's picture, a large
     # pip, the card cut by the photo's frame): an index showing beside it makes the back unsure,
     # so the card is looked for further below, and gives the card if nothing else does
-    beside = _face_beside(classifier, image, best.corners, shrunk.marks) \
-        if best is not None and best.card == "back" else None
-    if best is not None and beside is not None:
-        best = Detection(best.card, min(best.confidence, DOUBT), best.corners)
+    seen = shrunk.marks  # the index finder's marks on ``image``, once found (the finder runs once)
+    beside: Detection | None = None
+    if best is not None and best.card == "back":
+        seen = _marks(classifier, image) if seen is None else seen
+        if (beside := _face_beside(classifier, image, best.corners, seen)) is not None:
+            best = Detection(best.card, min(best.confidence, DOUBT), best.corners)
     marked: Detection | None = None  # the marks' reading (_read_by_marks), once asked for
     marks_read = False
     tally: list[tuple[Prediction, np.ndarray]] = []  # the readings of guessed outlines, for a last guess
     if best is not None and best.card not in BLANKS and not best_shows and best.confidence <= DOUBT:
         # a face read unsurely by an outline whose corner shows no index of it: the outline may
         # be the card's wrong part; a guess from the marks whose index shows its card is surer
-        marked, marks_read = _read_by_marks(classifier, image, grey, pyramid, colourless, tally, shrunk.marks), True
+        marked, marks_read = _read_by_marks(classifier, image, grey, pyramid, colourless, tally, seen), True
         if marked is not None and marked.card != best.card:
             best = marked
     if best is None or best.confidence < WEAK or (best.card in BLANKS and best.confidence <= DOUBT):
@@ -2618,7 +2620,7 @@ def _read_card(shrunk: Shrunk, classifier: CardClassifier, others: bool) -> Dete
         # (a face whose index shows it outranks a back or joker not surely one)
         if best is None or best.confidence < WEAK or best.card in BLANKS:
             if not marks_read:
-                marked = _read_by_marks(classifier, image, grey, pyramid, colourless, tally, shrunk.marks)
+                marked = _read_by_marks(classifier, image, grey, pyramid, colourless, tally, seen)
             if marked is not None and (best is None or best.card in BLANKS or _surer(marked.card, marked.confidence, best)):
                 best = marked
         if beside is not None and (best is None or best.card == "back"):
@@ -2640,18 +2642,18 @@ BESIDE_READ = 0.5
 
 
 def _face_beside(classifier: CardClassifier, image: np.ndarray, quad: np.ndarray,
-                 seen: list[IndexMark] | None) -> Detection | None:
+                 marks: Sequence[IndexMark]) -> Detection | None:
     """The face whose index the finder marks off the outline ``quad`` in ``image``, read as that
     face by the mark reader and the wide mark reader both at :data:`BESIDE_READ` or more (the
     surest such mark; at the lesser of the two readings, held below sure: only an index shows
     it; its corners the mark's box), if any. A court's framed picture or a large pip outlined
     alone reads as a back when the card's own edge is lost on a pale table or cut by the photo's
     frame (QC_3 under warm light and noise: its picture a back at 0.997, its corner QC at 0.71
-    and 0.68). ``seen``: the finder's marks on ``image``, if found already."""
+    and 0.68). ``marks``: the index finder's marks on ``image``."""
     reader, wide = mark_reader_for(classifier), wide_mark_reader_for(classifier)
     if reader is None or wide is None:
         return None
-    off = [m for m in (_marks(classifier, image) if seen is None else seen) if not _on_card(quad, m)]
+    off = [m for m in marks if not _on_card(quad, m)]
     if not off:
         return None
     best: Detection | None = None
