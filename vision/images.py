@@ -101,3 +101,32 @@ def image_files(paths: Iterable[str | Path]) -> list[Path]:
         else:
             out.append(item)
     return out
+
+
+#: Immerkaer's noise operator: the difference of two Laplacians, zero on any smooth ramp, so that
+#: what it leaves of a photo is mostly its sensor's noise
+_NOISE_KERNEL = np.array([[1, -2, 1], [-2, 4, -2], [1, -2, 1]], np.float32)
+
+
+def noise_sigma(image: np.ndarray) -> float:
+    """The standard deviation of ``image``'s sensor noise in grey levels, estimated from its grey
+    copy by Immerkaer's operator (mean absolute response times sqrt(pi/2)/6) over bands of
+    :data:`NOISE_BAND` rows, one every :data:`NOISE_EVERY` (a quarter of a large photo's pixels
+    tell its noise as well as all of them). The development singles as taken measure 0.1-2.1;
+    with the bench's sensor noise of 14 on a dimmed photo 6-10, at a webcam's size and
+    compression with noise of 5, 2.7-5.9."""
+    h, w = image.shape[:2]
+    if h < 3 or w < 3:
+        return 0.0
+    every = NOISE_EVERY if h >= 2 * NOISE_EVERY else h
+    band = min(NOISE_BAND, h)
+    rows = (np.arange(0, h - band + 1, every)[:, None] + np.arange(band)).ravel()
+    picked = image[rows]  # only the bands are made grey
+    grey = picked if picked.ndim == 2 else cv2.cvtColor(picked, cv2.COLOR_BGR2GRAY)
+    # filtered as one image; a band's first and last rows, which see the next band, left out
+    response = cv2.filter2D(grey.astype(np.float32), -1, _NOISE_KERNEL).reshape(-1, band, w)[:, 1:-1, 1:-1]
+    return float(np.sqrt(np.pi / 2) / 6 * np.abs(response).mean())
+
+
+#: :func:`noise_sigma` reads bands this many rows deep, one every NOISE_EVERY rows
+NOISE_BAND, NOISE_EVERY = 8, 32

@@ -59,7 +59,7 @@ from vision.doubt import (
 )
 from vision.finder import IndexFinder, IndexMark, finder_for, mark_reader_for, wide_mark_reader_for
 from vision.grey import shape_denies
-from vision.images import counted_median, whole_median
+from vision.images import counted_median, noise_sigma, whole_median
 from vision.locate import (
     FRAME_SHARE,
     PHOTO_ASPECT,
@@ -833,6 +833,18 @@ def _one_place(a: Detection, b: Detection) -> bool:
     return shared >= 0.33 * min(float(cv2.contourArea(qa)), float(cv2.contourArea(qb)))
 
 
+#: a photo whose sensor noise measures over NOISY grey levels (:func:`vision.images.noise_sigma`)
+#: is read smoothed by a Gaussian of QUIET px: noise breaks a card's edges into specks and its
+#: index into grain (dimmed singles with noise of 14 read 341 -> 354 of 381 so, HISTORY, session 69);
+#: a webcam's milder noise (under 4.2 but for a few photos) reads no better smoothed
+NOISY, QUIET = 7.0, 1.0
+
+
+def _quieted(image: np.ndarray) -> np.ndarray:
+    """``image``, smoothed (:data:`QUIET`) if its sensor's noise is over :data:`NOISY`."""
+    return cv2.GaussianBlur(image, (0, 0), QUIET) if noise_sigma(image) > NOISY else image
+
+
 def _found(image: np.ndarray, classifier: CardClassifier, *, min_confidence: float = 0.5,
            include_backs: bool = True, restretch: bool, colourless: bool | None = None,
            lone: Detection | None = None) -> list[Detection]:
@@ -859,6 +871,7 @@ def _found(image: np.ndarray, classifier: CardClassifier, *, min_confidence: flo
             source_img, to_source = downscaled(image, 2 * _WORK, step=twice)
     # everything is worked out in the copy's pixels, and answered in the photo's at the end (its
     # light's cast left in: taken out here, sure phantoms came of it, HISTORY, session 54)
+    source_img = _quieted(source_img)
     found, n_sure, marks, shrunk = _recognize(source_img, classifier, min_confidence, include_backs, work, colourless)
     if all(d.confidence <= DOUBT for d in found) and n_sure < 2:
         # nothing read surely (or nothing at all): the photo may be of one card whose edges do not
@@ -2210,7 +2223,7 @@ def _one_card(image: np.ndarray, classifier: CardClassifier, *, others: bool, sh
         # whether it shows colour asked of the photo as taken
         strength, gains = colour_and_cast(small)
         colourless = strength < COLOURLESS
-        shrunk = Shrunk(balanced(small, gains, colourless), scale, colourless)
+        shrunk = Shrunk(_quieted(balanced(small, gains, colourless)), scale, colourless)
     scale = shrunk.scale
     d = _small_held(_read_card(shrunk, classifier, others))
     if restretch and d.card in (UNKNOWN, *BLANKS) and d.confidence <= DOUBT:
