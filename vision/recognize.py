@@ -550,8 +550,40 @@ def _candidates(img: np.ndarray, grey: np.ndarray, masks: list[np.ndarray] | Non
         quads += _line_hypotheses(grey, c, sizes)
     for c in card_like:
         quads += _strip_hypotheses(c, grey, inner_edge=True)
+    for q in singles:
+        quads += _beyond_edge(q, h, w)
     keep = _distinct(quads)
     return [quads[i] for i in keep], sum(i < len(singles) for i in keep), card_h
+
+
+#: a card the photo's edge cuts is guessed whole from a side clear of the edge at these lengths
+#: of its other sides, as shares of that side's length read as the card's width and as its height
+OUT_OF_VIEW = (ASPECT * 0.9, ASPECT, ASPECT * 1.1, 1 / ASPECT)
+
+
+def _beyond_edge(quad: np.ndarray, h: int, w: int, share: float = 0.015) -> list[np.ndarray]:
+    """Whole-card guesses at an outline the photo's edge cuts: from each side of ``quad`` clear
+    of the edge (within ``share`` of its size), the two sides either side of it followed out of
+    the photo to a card's length (:data:`OUT_OF_VIEW`; seen at a slant, they are not parallel)."""
+    x, y = quad[:, 0], quad[:, 1]
+    near = (x <= share * w) | (x >= (1 - share) * w) | (y <= share * h) | (y >= (1 - share) * h)
+    if int(near.sum()) < 2:
+        return []
+    out: list[np.ndarray] = []
+    for i in range(4):
+        a, b = quad[i - 1], quad[i]
+        if near[i] or near[i - 1]:
+            continue
+        side = float(np.linalg.norm(b - a))
+        before, after = quad[i - 2], quad[(i + 1) % 4]
+        ua, ub = before - a, after - b
+        la, lb = float(np.linalg.norm(ua)), float(np.linalg.norm(ub))
+        if side < 8 or la < 1 or lb < 1:
+            continue
+        for k in OUT_OF_VIEW:
+            reach = k * side
+            out.append(np.array([a, b, b + ub / lb * reach, a + ua / la * reach], np.float32))
+    return _upright_all(out)
 
 
 def _distinct(quads: Sequence[np.ndarray], near: float = 4.0) -> list[int]:

@@ -163,6 +163,38 @@ def test_a_card_cut_out_to_the_photo_s_frame_is_read(card: str, seed: int, light
     assert found and found[0].card == card, [(d.card, d.confidence) for d in found]
 
 
+def _one_cut_off(whole: str, cut: str, seed: int, out: float, far: float) -> np.ndarray:
+    """A photo of a card lying whole and one lying across it at a slant whose far end, ``out`` of
+    its length, is beyond the photo's right edge (its far end ``far`` as wide as its near one)."""
+    rng = np.random.default_rng(seed)
+    cw, ch = CARD_MM[0] * 3.0, CARD_MM[1] * 3.0
+    h, w = 520, 700
+    canvas = np.full((h, w, 3), 225, np.float32) if seed % 2 == 0 else background(h, w, rng).astype(np.float32)
+    face = render_card(whole, HELDOUT_DESIGN_SEEDS[seed % 8], px_per_mm=3.0, rng=rng, alpha=True)
+    x0, y0 = 40, (h - ch) / 2
+    _paste_card(canvas, face, np.array([[x0, y0], [x0 + cw, y0], [x0 + cw, y0 + ch], [x0, y0 + ch]], np.float32))
+    face = render_card(cut, HELDOUT_DESIGN_SEEDS[(seed + 3) % 8], px_per_mm=3.9, rng=rng, alpha=True)
+    long, short = 1.3 * ch, 1.3 * cw
+    left, mid = w - (1 - out) * long, h / 2 + 20
+    _paste_card(canvas, face, np.array([[left, mid + short / 2], [left, mid - short / 2],
+                                        [left + long, mid - far * short / 2], [left + long, mid + far * short / 2]],
+                                       np.float32))
+    return camera(np.clip(canvas, 0, 255).astype(np.uint8), rng, 0.3)
+
+
+@pytest.mark.parametrize(("whole", "cut", "seed", "out", "far"), [
+    ("8D", "4C", 0, 0.35, 0.8), ("KC", "7D", 0, 0.45, 0.7), ("2C", "10D", 0, 0.35, 0.8), ("3S", "QH", 0, 0.45, 0.7),
+    ("5H", "9S", 1, 0.45, 0.7)])
+def test_a_card_the_photo_s_edge_cuts_is_found_from_the_sides_it_shows(whole: str, cut: str, seed: int,
+                                                                       out: float, far: float) -> None:
+    """A card running out of the photo is outlined only up to the photo's edge: read so, squashed
+    into a card's shape, it read as no card, and the cards were sized by that cut outline. Its
+    sides clear of the edge are followed out of the photo to a card's length, and it is read."""
+    found = recognize(_one_cut_off(whole, cut, seed, out, far), load_default_classifier())
+    assert cut in [d.card for d in found], [(d.card, round(d.confidence, 2)) for d in found]
+    assert all(d.card in (whole, cut) or d.confidence <= DOUBT for d in found), [(d.card, d.confidence) for d in found]
+
+
 def test_a_large_photo_is_read_from_one_shrunk_copy_and_answered_in_its_own_pixels() -> None:
     img, quad = _filling("8D", 3, 0.3, True)
     big = cv2.resize(img, None, fx=4.0, fy=4.0, interpolation=cv2.INTER_CUBIC)
