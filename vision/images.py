@@ -107,6 +107,9 @@ def image_files(paths: Iterable[str | Path]) -> list[Path]:
 #: what it leaves of a photo is mostly its sensor's noise
 _NOISE_KERNEL = np.array([[1, -2, 1], [-2, 4, -2], [1, -2, 1]], np.float32)
 
+#: :func:`noise_sigma` reads bands this many rows deep, one every NOISE_EVERY rows
+NOISE_BAND, NOISE_EVERY = 8, 32
+
 
 def noise_sigma(image: np.ndarray) -> float:
     """The standard deviation of ``image``'s sensor noise in grey levels, estimated from its grey
@@ -127,6 +130,3 @@ def noise_sigma(image: np.ndarray) -> float:
     response = cv2.filter2D(grey.astype(np.float32), -1, _NOISE_KERNEL).reshape(-1, band, w)[:, 1:-1, 1:-1]
     return float(np.sqrt(np.pi / 2) / 6 * np.abs(response).mean())
 
-
-#: :func:`noise_sigma` reads bands this many rows deep, one every NOISE_EVERY rows
-NOISE_BAND, NOISE_EVERY = 8, 32

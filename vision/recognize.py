@@ -561,12 +561,11 @@ def _candidates(img: np.ndarray, grey: np.ndarray, masks: list[np.ndarray] | Non
 OUT_OF_VIEW = (ASPECT * 0.9, ASPECT, ASPECT * 1.1, 1 / ASPECT)
 
 
-def _beyond_edge(quad: np.ndarray, h: int, w: int, share: float = 0.015) -> list[np.ndarray]:
-    """Whole-card guesses at an outline the photo's edge cuts: from each side of ``quad`` clear
-    of the edge (within ``share`` of its size), the two sides either side of it followed out of
-    the photo to a card's length (:data:`OUT_OF_VIEW`; seen at a slant, they are not parallel)."""
-    x, y = quad[:, 0], quad[:, 1]
-    near = (x <= share * w) | (x >= (1 - share) * w) | (y <= share * h) | (y >= (1 - share) * h)
+def _beyond_edge(quad: np.ndarray, h: int, w: int) -> list[np.ndarray]:
+    """Whole-card guesses at an outline the photo's edge cuts (:func:`_on_border`): from each side
+    of ``quad`` clear of the edge, the two sides either side of it followed out of the photo to a
+    card's length (:data:`OUT_OF_VIEW`; seen at a slant, they are not parallel)."""
+    near = _on_edge(quad, h, w)
     if int(near.sum()) < 2:
         return []
     out: list[np.ndarray] = []
@@ -2327,12 +2326,17 @@ def card_shaped_photo(h: int, w: int) -> bool:
     return low <= max(h, w) / max(1, min(h, w)) <= high
 
 
-def _on_border(quad: np.ndarray, h: int, w: int, share: float = 0.015) -> bool:
-    """Whether two or more corners of ``quad`` lie on the photo's edge (within ``share`` of its
-    size): an outline the photo cuts off."""
+def _on_edge(quad: np.ndarray, h: int, w: int, share: float = 0.015) -> np.ndarray:
+    """Which corners of ``quad`` lie on the photo's edge (within ``share`` of its size)."""
     x, y = quad[:, 0], quad[:, 1]
-    near = (x <= share * w) | (x >= (1 - share) * w) | (y <= share * h) | (y >= (1 - share) * h)
-    return int(near.sum()) >= 2
+    near: np.ndarray = (x <= share * w) | (x >= (1 - share) * w) | (y <= share * h) | (y >= (1 - share) * h)
+    return near
+
+
+def _on_border(quad: np.ndarray, h: int, w: int) -> bool:
+    """Whether two or more corners of ``quad`` lie on the photo's edge (:func:`_on_edge`): an
+    outline the photo cuts off."""
+    return int(_on_edge(quad, h, w).sum()) >= 2
 
 
 def _confirmed(d: Detection, classifier: CardClassifier, image: Pyramid, colourless: bool) -> Detection:
