@@ -30,7 +30,7 @@ bottom-left as read).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import groupby
 from typing import Protocol, TypeAlias, cast
@@ -973,6 +973,29 @@ def _cut_by_edge(quad: np.ndarray, h: int, w: int, share: float = 0.75) -> bool:
     return seen < share * max(1.0, cv2.contourArea(quad.astype(np.float32)))
 
 
+class _Marks:
+    """Readings marked by identity (a reading holds its outline's array, so it is not hashable),
+    each held while marked: an object's id passes to a new one once it is freed, and a dropped
+    reading's mark once fell to a new reading, so that a photo's answer changed from run to run."""
+
+    def __init__(self, readings: Iterable[Detection] = ()) -> None:
+        self._held: dict[int, Detection] = {}
+        self.update(readings)
+
+    def add(self, d: Detection) -> None:
+        self._held[id(d)] = d
+
+    def update(self, readings: Iterable[Detection]) -> None:
+        for d in readings:
+            self.add(d)
+
+    def __contains__(self, d: object) -> bool:
+        return self._held.get(id(d)) is d
+
+    def __iter__(self) -> Iterator[Detection]:
+        return iter(list(self._held.values()))
+
+
 def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: float, include_backs: bool,
                work: int, colourless: bool | None) -> tuple[list[Detection], int, list[IndexMark], Shrunk]:
     """The cards found in ``image`` (a card too small to be sure held below it), how many of them
@@ -1019,10 +1042,10 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     unsure: list[tuple[float, np.ndarray, str, int, bool]] = []
     # readings to hold below sure once the candidates are ranked (holding them before would let
     # a worse candidate over the same card win): an index disagreeing however unsurely
-    later: set[int] = set()
-    guessed: set[int] = set()  # readings at a close-up's guessed size: below any other, and never sure
-    rough: set[int] = set()  # outlines guessed roughly (a skewed corner's): they hold no other card
-    by_index: set[int] = set()  # readings of the index alone, the whole card read as nothing sure
+    later = _Marks()
+    guessed = _Marks()  # readings at a close-up's guessed size: below any other, and never sure
+    rough = _Marks()  # outlines guessed roughly (a skewed corner's): they hold no other card
+    by_index = _Marks()  # readings of the index alone, the whole card read as nothing sure
     for i, (q, (p, index)) in enumerate(read):
         whole = i < n_single
         doubt_later = alone = False
@@ -1064,9 +1087,9 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
             p = held(p)
         found.append((Detection(p.label, p.confidence, q), whole))
         if doubt_later:
-            later.add(id(found[-1][0]))
+            later.add(found[-1][0])
         if alone:
-            by_index.add(id(found[-1][0]))
+            by_index.add(found[-1][0])
     read_indices = _index_reader(classifier)
     if read_indices is not None:
         # index corners at the ends of straight edges anywhere in the photo, read by the index alone
@@ -1091,7 +1114,7 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
             if r.confidence >= EDGE_SURE:
                 found.append((Detection(r.label, r.confidence, q), False))
                 if guess:
-                    guessed.add(id(found[-1][0]))
+                    guessed.add(found[-1][0])
             else:
                 unsure.append((r.confidence, q, r.label, 1, guess))
         # a card seen at a strong slant has no square corner: at a mark no card read so far lies
@@ -1099,7 +1122,7 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
         lone = [m for m in seen_marks if not any(_on_card(d.corners, m) for d, _w in found)]
         skewed = _skewed_cards(classifier, source, segs / np.float32(scale), lone, colourless)
         found += [(d, False) for d in skewed]
-        rough |= {id(d) for d in skewed}
+        rough.update(skewed)
     if unsure and read_indices is not None:
         # an outline a little off its card cuts the index: read the outlines near it, and take
         # the surest that reads the same card surely
@@ -1124,7 +1147,7 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
                 conf, m = max(taken, key=lambda cm: cm[0])
                 found.append((Detection(label, conf, m), False))
                 if guess:
-                    guessed.add(id(found[-1][0]))
+                    guessed.add(found[-1][0])
     # the cards of one photo are one size: a hypothesis far from the size of the whole cards (or,
     # with none, of the surest readings) is some other shape's corner, and a back far from it
     # some other patterned thing on the table
@@ -1135,44 +1158,48 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
         found = [(d, whole) for d, whole in found if (whole and d.card != "back")
                  or abs(_height(d.corners) / size - 1) <= (0.35 if whole else 0.25)]
     # a joker seen only in part is never sure: boxes in a court's art read as jokers
-    found = [(Detection(d.card, held(Prediction(d.card, d.confidence)).confidence, d.corners)
-              if not whole and d.card in ("RJ", "BJ") else d, whole) for d, whole in found]
+    for i, (d, whole) in enumerate(found):
+        if not whole and d.card in ("RJ", "BJ"):
+            found[i] = (Detection(d.card, held(Prediction(d.card, d.confidence)).confidence, d.corners), whole)
+            for tags in (later, guessed, rough, by_index):  # the held joker is the same reading
+                if d in tags:
+                    tags.add(found[i][0])
     # the surest readings first, a whole card outline counting a little surer than a hypothesis;
     # a face is reported once (backs may repeat)
-    found.sort(key=lambda dw: (dw[0].card == "back", -(min(dw[0].confidence, DOUBT) if id(dw[0]) in guessed
+    found.sort(key=lambda dw: (dw[0].card == "back", -(min(dw[0].confidence, DOUBT) if dw[0] in guessed
                                                        else dw[0].confidence + 0.1 * dw[1]), -dw[0].confidence))
-    later |= guessed
+    later.update(guessed)
     kept, disputed = _kept_apart(found)
-    later |= disputed
+    later.update(disputed)
     # with no card outlined whole, a card's size is a guess from the photo's edges, and an index
     # read at a wrong size reads another card (a whole small card in a too-large corner): it
     # stands only where another card read is of its size
     if not any(whole for _d, whole in kept):
-        later |= {id(d) for d, _w in kept if not any(k is not d and k.card != "back" and id(k) not in guessed
-                                                      and _same_size(d, k) for k, _kw in kept)}
+        later.update(d for d, _w in kept if not any(k is not d and k.card != "back" and k not in guessed
+                                                   and _same_size(d, k) for k, _kw in kept))
     # a hypothesis over another card of the same suit reads that card's print as another card of
     # its suit, and is not sure: its index amid the card's face (the pips seen as a corner; the
     # card may be the less sure: 3H_6 at a slant read a 5H at 0.98 amid its 3H at 0.97), or its
     # outline mostly a surer card's (a little off it: `mber_poker_hand_6`'s 7H read again as a 9H)
-    later |= {id(d) for i, (d, whole) in enumerate(kept) if not whole and suited(d.card)
-              and any(k is not d and id(k) not in rough and suited(k.card) and k.card[-1] == d.card[-1]
-                      and (_amid(d, k) or (j < i and _in_common(d.corners, k.corners) > SAME_PRINT))
-                      for j, (k, _kw) in enumerate(kept))}
+    later.update(d for i, (d, whole) in enumerate(kept) if not whole and suited(d.card)
+                 and any(k is not d and k not in rough and suited(k.card) and k.card[-1] == d.card[-1]
+                         and (_amid(d, k) or (j < i and _in_common(d.corners, k.corners) > SAME_PRINT))
+                         for j, (k, _kw) in enumerate(kept)))
     # ... and a card read from its index alone is not sure over a print a less sure guess reads
     # surely as another card of its suit: either index may be the one misread (3C_9 turned: a
     # loose outline's 3C, its whole card read as nothing, read as a 5C at 0.98)
-    later |= {id(k) for j, (k, _kw) in enumerate(kept) if id(k) in by_index and _disputed(j, kept, rough)}
+    later.update(k for j, (k, _kw) in enumerate(kept) if k in by_index and _disputed(j, kept, rough))
     # ... and a guess loose round another card of its suit, read as another card, is not sure
     # (194539 as a webcam: an outline round its 5D and the table below read 9D at 0.93)
-    later |= {id(k) for k, kwhole in kept if not kwhole and _loose_round(k, kept, rough)}
-    later |= {id(d) for d, whole in kept if not whole and _index_turned(d, kept, h, w)}
+    later.update(k for k, kwhole in kept if not kwhole and _loose_round(k, kept, rough))
+    later.update(d for d, whole in kept if not whole and _index_turned(d, kept, h, w))
     # a guess read surely where the mark reader, which sees an index any way round, surely reads
     # another card: its outline runs across the card and reads the index sideways
-    asked = [d for d, whole in kept if not whole and d.card != "back" and id(d) not in later and d.confidence > DOUBT]
-    later |= {id(d) for d, no in zip(asked, _mark_denied(classifier, image, seen_marks, asked, colourless), strict=True) if no}
+    asked = [d for d, whole in kept if not whole and d.card != "back" and d not in later and d.confidence > DOUBT]
+    later.update(d for d, no in zip(asked, _mark_denied(classifier, image, seen_marks, asked, colourless), strict=True) if no)
     # ranked and kept: now the doubts wait for are applied, and a black card read from its index
     # alone needs the suit network's word
-    kept = [(Detection(d.card, min(d.confidence, DOUBT), d.corners) if id(d) in later else d, whole)
+    kept = [(Detection(d.card, min(d.confidence, DOUBT), d.corners) if d in later else d, whole)
             for d, whole in kept]
     kept = [(_small_held(d), whole) for d, whole in _suits_checked(classifier, source, kept)]
     if not colourless:
@@ -1181,8 +1208,11 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     kept.sort(key=lambda dw: (dw[0].card == "back", -(dw[0].confidence + 0.1 * dw[1])))
     n_sure = sum(d.confidence > DOUBT for d, _whole in kept)
     cards = [d for d, _whole in kept]
-    # no colour in the photo: suits by shape, and none sure; else a suit its shape denies is not sure
-    cards = (_greyed if colourless else _shapes_agree)(classifier, source, cards, [whole for _d, whole in kept])
+    # no colour in the photo: suits by shape, and none sure; else a suit its shape denies is not
+    # sure; then a black card left unsure takes the suit its top shows
+    outlined = [w for _d, w in kept]
+    cards = _once(_black_suits_answered(classifier, source, (_greyed if colourless else _shapes_agree)(
+        classifier, source, cards, outlined), outlined))
     return (cards + _marked_cards(classifier, image, seen_marks, cards, min_confidence), n_sure, seen_marks,
             Shrunk(small, scale, colourless, masks, seen_marks if small is image else None))
 
@@ -1200,9 +1230,13 @@ def _greyed(classifier: CardClassifier, source: Pyramid, found: list[Detection],
         d = found[i]
         out[i] = Detection(d.card if odds is None else d.card[:-1] + GREY_SUITS[int(odds[j].argmax())],
                            d.confidence, d.corners)
-    out = [Detection(d.card, min(d.confidence, DOUBT), d.corners) if suited(d.card) else d for d in out]
-    # a card read twice (both corners) in two suits may now be one card twice: it is reported once
-    return [d for i, d in enumerate(out) if not any(k.card == d.card and _overlaps(d, k) for k in out[:i])]
+    return [Detection(d.card, min(d.confidence, DOUBT), d.corners) if suited(d.card) else d for d in out]
+
+
+def _once(found: Sequence[Detection]) -> list[Detection]:
+    """``found`` with each card reported once where two of its readings overlap: a card read at
+    both corners in two suits may be one card twice once its suit is read by shape."""
+    return [d for i, d in enumerate(found) if not any(k.card == d.card and _overlaps(d, k) for k in found[:i])]
 
 
 def _shapes_agree(classifier: CardClassifier, source: Pyramid, found: list[Detection],
@@ -1286,6 +1320,37 @@ def _black_suits_held(classifier: CardClassifier, source: Pyramid, found: Sequen
     return out
 
 
+#: a black card (not an ace) read unsurely from its whole outline, whose suit network reads the
+#: other black suit over this, is answered in that suit, still unsure: the card and index
+#: networks take a small or blurred spade court for a club, the suit network, reading the card's
+#: top by shape, does not (HISTORY, session 70; an ace's large pip misleads it: the development
+#: AC_9 reads as a spade there at 0.99)
+SUIT_ANSWERS = 0.7
+
+
+def _black_suits_answered(classifier: CardClassifier, source: Pyramid, found: list[Detection],
+                          whole: Sequence[bool]) -> list[Detection]:
+    """``found`` with each club or spade other than an ace read unsurely (at :data:`DOUBT` or
+    under) from its ``whole`` outline given the other black suit where the suit network reads
+    that one at more than :data:`SUIT_ANSWERS`; none made surer. A guess's crop may lie askew on
+    its card, its top not the card's (a JC seen at a slant read JS so)."""
+    odds_of = getattr(classifier, "clubs_odds", None)
+    pick = [i for i, d in enumerate(found) if whole[i] and suited(d.card) and d.card[-1] in "CS"
+            and d.card[:-1] != "A" and d.confidence <= DOUBT]
+    if odds_of is None or not pick:
+        return found
+    clubs = cast(_ClubsOdds, odds_of)([source.warp(found[i].corners) for i in pick], aces=[False] * len(pick))
+    if clubs is None:
+        return found
+    out = list(found)
+    for i, c in zip(pick, clubs, strict=True):
+        d = found[i]
+        other = float(c) if d.card.endswith("S") else 1.0 - float(c)
+        if other > SUIT_ANSWERS:
+            out[i] = Detection(d.card[:-1] + ("C" if d.card.endswith("S") else "S"), d.confidence, d.corners)
+    return out
+
+
 def _suits_checked(classifier: CardClassifier, source: Pyramid,
                    found: list[tuple[Detection, bool]]) -> list[tuple[Detection, bool]]:
     """``found`` with each black card read surely from its index alone (not ``whole``) held
@@ -1313,21 +1378,21 @@ def _suits_checked(classifier: CardClassifier, source: Pyramid,
 SAME_INDEX = 0.1
 
 
-def _kept_apart(found: Sequence[tuple[Detection, bool]]) -> tuple[list[tuple[Detection, bool]], set[int]]:
+def _kept_apart(found: Sequence[tuple[Detection, bool]]) -> tuple[list[tuple[Detection, bool]], list[Detection]]:
     """Of ``found`` (surest first; each with whether a whole card outline read it), those that do
-    not clash with one kept before them (:func:`_clash`), and the ids of the kept guesses a
+    not clash with one kept before them (:func:`_clash`), and the kept guesses a
     dropped whole outline disputes: mostly the same outline, read as another face (one of the two
     readings of that card is wrong, so the guess is not sure: a joker's corner read as a 10D at
     0.95 over its whole card read as the joker)."""
     kept: list[tuple[Detection, bool]] = []
-    disputed: set[int] = set()
+    disputed: list[Detection] = []
     for d, whole in found:
         clashes = [(k, kwhole) for k, kwhole in kept if _clash(d, whole, k, kwhole)]
         if not clashes:
             kept.append((d, whole))
         elif whole and d.card not in (UNKNOWN, "back"):
-            disputed |= {id(k) for k, kwhole in clashes if not kwhole and k.card not in (d.card, "back")
-                         and _in_common(d.corners, k.corners) > SAME_PRINT}
+            disputed += [k for k, kwhole in clashes if not kwhole and k.card not in (d.card, "back")
+                         and _in_common(d.corners, k.corners) > SAME_PRINT and not any(k is x for x in disputed)]
     return kept, disputed
 
 
@@ -1405,13 +1470,13 @@ def _turn_between(a: np.ndarray, b: np.ndarray) -> float:
 SAME_PRINT = 0.6
 
 
-def _disputed(j: int, kept: Sequence[tuple[Detection, bool]], rough: set[int] | frozenset[int] = frozenset()) -> bool:
+def _disputed(j: int, kept: Sequence[tuple[Detection, bool]], rough: Container[Detection] = ()) -> bool:
     """Whether suited card ``kept[j]`` has its print read surely (:data:`INDEX_SURE`) as another
     card of its suit by a guess ranked after it (not a ``rough`` one): over one print two indices
     disagree, and either may be the one misread."""
     k = kept[j][0]
     return suited(k.card) and any(
-        not whole and id(d) not in rough and suited(d.card) and d.card != k.card and d.card[-1] == k.card[-1]
+        not whole and d not in rough and suited(d.card) and d.card != k.card and d.card[-1] == k.card[-1]
         and d.confidence >= INDEX_SURE and _in_common(d.corners, k.corners) > SAME_PRINT
         for d, whole in kept[j + 1:])
 
@@ -1421,7 +1486,7 @@ def _disputed(j: int, kept: Sequence[tuple[Detection, bool]], rough: set[int] | 
 LOOSE_HOLDS, LOOSE_AREA = 0.85, 1.3
 
 
-def _loose_round(k: Detection, kept: Sequence[tuple[Detection, bool]], rough: set[int] | frozenset[int]) -> bool:
+def _loose_round(k: Detection, kept: Sequence[tuple[Detection, bool]], rough: Container[Detection]) -> bool:
     """Whether suited guess ``k``'s outline is a loose one round another guess read as another
     card of its suit at :data:`DOUBT` or more (not a ``rough`` one): it holds that card whole and
     more of the table, and reads its print as another card."""
@@ -1429,7 +1494,7 @@ def _loose_round(k: Detection, kept: Sequence[tuple[Detection, bool]], rough: se
         return False
     area = float(cv2.contourArea(k.corners))
     for d, whole in kept:
-        if d is k or whole or id(d) in rough or not suited(d.card) or d.card == k.card or d.card[-1] != k.card[-1] \
+        if d is k or whole or d in rough or not suited(d.card) or d.card == k.card or d.card[-1] != k.card[-1] \
                 or d.confidence < DOUBT:
             continue
         inner = float(cv2.contourArea(d.corners))
@@ -2739,7 +2804,11 @@ def _answer(best: Detection | None, tally: list[tuple[Prediction, np.ndarray]], 
         best = _gainsaid(best, reads)
         if not colourless:
             best = _black_suits_held(classifier, pyramid, [best])[0]
-        return (_greyed if colourless else _shapes_agree)(classifier, pyramid, [best], [True])[0]
+        best = (_greyed if colourless else _shapes_agree)(classifier, pyramid, [best], [True])[0]
+        # its suit by its top only if its outline is one the search read (not an index's box
+        # beside a picture)
+        read = any(best.corners is q for q in quads) or any(best.corners is q for _p, q in tally)
+        return _black_suits_answered(classifier, pyramid, [best], [read])[0]
     # "no card" is never sure in a photo meant to show one, as the card may be there unfound
     p = held(reads[0][0]) if reads[0][0].label == UNKNOWN else reads[0][0]
     return Detection(p.label, p.confidence, whole)
