@@ -1320,23 +1320,31 @@ def _black_suits_held(classifier: CardClassifier, source: Pyramid, found: Sequen
     return out
 
 
-#: a black card (not an ace) read unsurely from its whole outline, whose suit network reads the
-#: other black suit over this, is answered in that suit, still unsure: the card and index
-#: networks take a small or blurred spade court for a club, the suit network, reading the card's
-#: top by shape, does not (HISTORY, session 70; an ace's large pip misleads it: the development
-#: AC_9 reads as a spade there at 0.99)
-SUIT_ANSWERS = 0.7
+#: a black card (not an ace) read unsurely, whose suit network reads the other black suit over
+#: ``SUIT_ANSWERS[0]``, is answered in that suit, still unsure: the card and index networks take a
+#: small or blurred spade court for a club, the suit network, reading the card's top by shape,
+#: does not (HISTORY, session 70; an ace's large pip misleads it: the development AC_9 reads as a
+#: spade there at 0.99). A guess is so answered only where its crop, read whole, gives its rank at
+#: ``SUIT_ANSWERS[1]`` or more: then the crop lies on the card, its top the card's top
+SUIT_ANSWERS = (0.7, 0.5)
 
 
 def _black_suits_answered(classifier: CardClassifier, source: Pyramid, found: list[Detection],
                           whole: Sequence[bool]) -> list[Detection]:
     """``found`` with each club or spade other than an ace read unsurely (at :data:`DOUBT` or
-    under) from its ``whole`` outline given the other black suit where the suit network reads
-    that one at more than :data:`SUIT_ANSWERS`; none made surer. A guess's crop may lie askew on
-    its card, its top not the card's (a JC seen at a slant read JS so)."""
+    under), seen ``whole`` or lying apart from the others, given the other black suit where the
+    suit network reads that one (:data:`SUIT_ANSWERS`); none made surer. A guess (not ``whole``)
+    is answered so only where its crop read whole gives its rank: a square guess lying askew on
+    a JC seen at a slant read as nothing whole, and its top, no card's, as a spade."""
     odds_of = getattr(classifier, "clubs_odds", None)
-    pick = [i for i, d in enumerate(found) if whole[i] and suited(d.card) and d.card[-1] in "CS"
-            and d.card[:-1] != "A" and d.confidence <= DOUBT]
+    pick = [i for i in _shown_suited(found, whole)
+            if found[i].card[-1] in "CS" and found[i].card[:-1] != "A" and found[i].confidence <= DOUBT]
+    guesses = [i for i in pick if not whole[i]]
+    if guesses:
+        reads = _whole_readings(classifier, [source.warp(found[i].corners) for i in guesses])
+        askew = {i for i, p in zip(guesses, reads, strict=True) if not suited(p.label)
+                 or p.label[:-1] != found[i].card[:-1] or p.confidence < SUIT_ANSWERS[1]}
+        pick = [i for i in pick if i not in askew]
     if odds_of is None or not pick:
         return found
     clubs = cast(_ClubsOdds, odds_of)([source.warp(found[i].corners) for i in pick], aces=[False] * len(pick))
@@ -1346,7 +1354,7 @@ def _black_suits_answered(classifier: CardClassifier, source: Pyramid, found: li
     for i, c in zip(pick, clubs, strict=True):
         d = found[i]
         other = float(c) if d.card.endswith("S") else 1.0 - float(c)
-        if other > SUIT_ANSWERS:
+        if other > SUIT_ANSWERS[0]:
             out[i] = Detection(d.card[:-1] + ("C" if d.card.endswith("S") else "S"), d.confidence, d.corners)
     return out
 

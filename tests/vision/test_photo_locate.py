@@ -380,21 +380,27 @@ def test_a_photo_s_sure_club_the_suit_network_reads_as_a_spade_is_held(seed: int
 def test_an_unsure_spade_court_read_as_a_club_is_answered_in_the_suit_its_top_shows(seed: int) -> None:
     """Small or blurred, a spade court is taken for a club by the card and index networks, which
     then disagree with the suit network and are held; the answer, still unsure, is the suit
-    network's. A sure reading keeps its suit (it is held elsewhere if the suit network gainsays
-    it), and so does a guess (its crop may lie askew on the card), an ace (its large pip misleads
-    the suit network) and a red card."""
-    from vision.recognize import _black_suits_answered
+    network's, from a whole outline or a guess whose crop reads as the card. A sure reading keeps
+    its suit (it is held elsewhere if the suit network gainsays it), and so do a guess lying
+    askew on the card (its top is no card's), an ace (its large pip misleads the suit network)
+    and a red card."""
+    from vision.recognize import _black_suits_answered, _whole_readings
 
     clf = load_default_classifier()
     for card, claimed in (("KS", "KC"), ("QS", "QC"), ("KC", "KS")):
-        img = cv2.GaussianBlur(render_card(card, HELDOUT_DESIGN_SEEDS[seed], px_per_mm=1.6), (0, 0), 1.0)
-        h, w = img.shape[:2]
+        face = cv2.GaussianBlur(render_card(card, HELDOUT_DESIGN_SEEDS[seed], px_per_mm=1.6), (0, 0), 1.0)
+        h, w = face.shape[:2]
+        img = cv2.copyMakeBorder(face, 0, 0, 0, w, cv2.BORDER_CONSTANT, value=(70, 110, 80))  # table beside it
         quad = _box(0, 0, w, h)
         found = [Detection(claimed, DOUBT, quad), Detection(claimed, 0.97, quad), Detection(card, 0.6, quad),
                  Detection(claimed, DOUBT, quad)]
         answered = _black_suits_answered(clf, Pyramid(img), found, [True, True, True, False])
         assert [(d.card, d.confidence) for d in answered] == [(card, DOUBT), (claimed, 0.97), (card, 0.6),
-                                                              (claimed, DOUBT)], card
+                                                              (card, DOUBT)], card
+        askew = _box(0.6 * w, 0, w, h)  # a guess mostly over the table
+        assert not _whole_readings(clf, [Pyramid(img).warp(askew)])[0].label.startswith(card[:-1])
+        kept = _black_suits_answered(clf, Pyramid(img), [Detection(claimed, DOUBT, askew)], [False])
+        assert kept[0].card == claimed
     img = render_card("AC", HELDOUT_DESIGN_SEEDS[seed], px_per_mm=1.6)
     quad = _box(0, 0, img.shape[1], img.shape[0])
     for card in ("AS", "AC", "KH"):
