@@ -2813,8 +2813,8 @@ def _answer(best: Detection | None, tally: list[tuple[Prediction, np.ndarray]], 
         if not colourless:
             best = _black_suits_held(classifier, pyramid, [best])[0]
         best = (_greyed if colourless else _shapes_agree)(classifier, pyramid, [best], [True])[0]
-        # its suit by its top only if its outline is one the search read (not an index's box
-        # beside a picture)
+        # an outline the search read is the card's; any other (an index's box beside a picture)
+        # is a guess, its suit taken from its top only if its crop reads as its rank
         read = any(best.corners is q for q in quads) or any(best.corners is q for _p, q in tally)
         return _black_suits_answered(classifier, pyramid, [best], [read])[0]
     # "no card" is never sure in a photo meant to show one, as the card may be there unfound
