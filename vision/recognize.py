@@ -54,6 +54,7 @@ from vision.doubt import (
     held,
     index_over_blank,
     shows_index,
+    suit_gainsays,
     suited,
     sure_black,
 )
@@ -1320,41 +1321,41 @@ def _black_suits_held(classifier: CardClassifier, source: Pyramid, found: Sequen
     return out
 
 
-#: a black card (not an ace) read unsurely, whose suit network reads the other black suit over
-#: ``SUIT_ANSWERS[0]``, is answered in that suit, still unsure: the card and index networks take a
-#: small or blurred spade court for a club, the suit network, reading the card's top by shape,
-#: does not (HISTORY, session 70; an ace's large pip misleads it: the development AC_9 reads as a
-#: spade there at 0.99). A guess is so answered only where its crop, read whole, gives its rank at
-#: ``SUIT_ANSWERS[1]`` or more: then the crop lies on the card, its top the card's top
-SUIT_ANSWERS = (0.7, 0.5)
+#: an unsure black guess is answered in the suit its top shows (:func:`_black_suits_answered`)
+#: only where its crop, read whole, gives its rank at this or more: then the crop lies on the
+#: card, its top the card's top
+RANK_SHOWN = 0.5
 
 
 def _black_suits_answered(classifier: CardClassifier, source: Pyramid, found: list[Detection],
                           whole: Sequence[bool]) -> list[Detection]:
     """``found`` with each club or spade other than an ace read unsurely (at :data:`DOUBT` or
     under), seen ``whole`` or lying apart from the others, given the other black suit where the
-    suit network reads that one (:data:`SUIT_ANSWERS`); none made surer. A guess (not ``whole``)
-    is answered so only where its crop read whole gives its rank: a square guess lying askew on
-    a JC seen at a slant read as nothing whole, and its top, no card's, as a spade."""
+    suit network reads that one (:func:`vision.doubt.suit_gainsays`), still unsure: the card and
+    index networks take a small or blurred spade court for a club, the suit network, reading the
+    card's top by shape, does not (HISTORY, session 70; an ace's large pip misleads it: AC_9 reads
+    as a spade there at 0.99). A guess (not ``whole``) is answered so only where its crop read
+    whole gives its rank (:data:`RANK_SHOWN`): a square guess lying askew on a JC seen at a slant
+    read as nothing whole, and its top, no card's, as a spade."""
     odds_of = getattr(classifier, "clubs_odds", None)
     pick = [i for i in _shown_suited(found, whole)
             if found[i].card[-1] in "CS" and found[i].card[:-1] != "A" and found[i].confidence <= DOUBT]
-    guesses = [i for i in pick if not whole[i]]
-    if guesses:
-        reads = _whole_readings(classifier, [source.warp(found[i].corners) for i in guesses])
-        askew = {i for i, p in zip(guesses, reads, strict=True) if not suited(p.label)
-                 or p.label[:-1] != found[i].card[:-1] or p.confidence < SUIT_ANSWERS[1]}
-        pick = [i for i in pick if i not in askew]
     if odds_of is None or not pick:
         return found
-    clubs = cast(_ClubsOdds, odds_of)([source.warp(found[i].corners) for i in pick], aces=[False] * len(pick))
+    crops = {i: source.warp(found[i].corners) for i in pick}  # each cut once, for both networks
+    guesses = [i for i in pick if not whole[i]]
+    if guesses:
+        reads = _whole_readings(classifier, [crops[i] for i in guesses])
+        askew = {i for i, p in zip(guesses, reads, strict=True) if not suited(p.label)
+                 or p.label[:-1] != found[i].card[:-1] or p.confidence < RANK_SHOWN}
+        pick = [i for i in pick if i not in askew]
+    clubs = cast(_ClubsOdds, odds_of)([crops[i] for i in pick], aces=[False] * len(pick)) if pick else None
     if clubs is None:
         return found
     out = list(found)
     for i, c in zip(pick, clubs, strict=True):
         d = found[i]
-        other = float(c) if d.card.endswith("S") else 1.0 - float(c)
-        if other > SUIT_ANSWERS[0]:
+        if suit_gainsays(Prediction(d.card, d.confidence), float(c)):
             out[i] = Detection(d.card[:-1] + ("C" if d.card.endswith("S") else "S"), d.confidence, d.corners)
     return out
 
@@ -1400,7 +1401,7 @@ def _kept_apart(found: Sequence[tuple[Detection, bool]]) -> tuple[list[tuple[Det
             kept.append((d, whole))
         elif whole and d.card not in (UNKNOWN, "back"):
             disputed += [k for k, kwhole in clashes if not kwhole and k.card not in (d.card, "back")
-                         and _in_common(d.corners, k.corners) > SAME_PRINT and not any(k is x for x in disputed)]
+                         and _in_common(d.corners, k.corners) > SAME_PRINT]
     return kept, disputed
 
 
