@@ -810,3 +810,20 @@ def test_a_small_or_blurred_spade_court_is_answered_a_spade(name: str, change: s
     image = changed(cv2.imread(str(REAL / f"{name}.jpg")), change, order.index(name))
     d = read_card(image, load_default_classifier())
     assert d.card == name.split("_")[0] and d.confidence <= DOUBT, (d.card, d.confidence)
+
+
+@pytest.mark.skipif(not (REAL.parent / "scenes").is_dir(), reason="the development photos are not on this machine")
+def test_one_printed_index_read_as_two_faces_is_not_sure() -> None:
+    """A development scene as a webcam sees it (the scenes bench's own draw): its QS, small and
+    soft, was read as a QC by one outline and as a 10C at 0.95 by another a few pixels narrower.
+    One of the two readings is wrong, so neither is sure; no card is listed surely that the
+    photo does not hold."""
+    from vision.images import read_image
+    from vision.scene_bench import read_labels
+
+    scenes = read_labels(REAL.parent / "scenes")
+    i = next(k for k, s in enumerate(scenes) if s.path.name == "mber_card10.jpg")
+    image = changed(read_image(scenes[i].path), "webcam", i)
+    found = recognize(image, load_default_classifier())
+    assert {"2D", "KH"} <= {d.card for d in found if d.confidence >= CONFIDENT}, found
+    assert not [d for d in found if d.confidence >= CONFIDENT and d.card not in (*scenes[i].cards, *scenes[i].allowed, "back")], found

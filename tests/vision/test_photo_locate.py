@@ -1139,3 +1139,22 @@ def test_a_skewed_corner_is_where_two_edges_meet_round_a_mark() -> None:
     assert not _skewed_corners(segs, IndexMark(600.0, 100.0, 0.5, 30.0, 40.0))  # no edge ends near it
     in_line = np.stack([segs[0], [corner - top * 8, corner - top * 200]]).astype(np.float32)
     assert not _skewed_corners(in_line, mark)
+
+
+def test_two_faces_read_off_one_printed_index_dispute_each_other() -> None:
+    """Two guesses the same way round whose top-left indices coincide read one printed index:
+    read as two faces, one is wrong. Two cards of a held fan (turned 6 degrees about a point near
+    their foot), two of a row (11 mm along), or two lying head to foot in a pile are two cards."""
+    from vision.recognize import _one_print_two_faces, _turned
+
+    narrow = Detection("10C", 0.95, np.array([[51, 122], [113, 121], [114, 208], [52, 208]], np.float32))
+    loose = Detection("QC", 0.8, np.array([[51, 128], [133, 120], [135, 212], [53, 220]], np.float32))
+    assert _one_print_two_faces(narrow, loose) and _one_print_two_faces(loose, narrow)
+    assert not _one_print_two_faces(narrow, Detection("10C", 0.8, loose.corners))  # one face
+    assert not _one_print_two_faces(narrow, Detection("back", 0.8, loose.corners))
+    card = _box(100, 100, 63, 88)
+    foot = np.array([131.5, 175.0], np.float32)
+    fanned = Detection("8C", 0.99, _turned(card, 6.0, foot))
+    assert not _one_print_two_faces(Detection("5S", 0.99, card), fanned)
+    assert not _one_print_two_faces(Detection("5S", 0.99, card), Detection("8C", 0.99, card + [11, 0]))
+    assert not _one_print_two_faces(Detection("5S", 0.99, card), Detection("JS", 0.99, np.roll(card + [4, 3], 2, axis=0)))
