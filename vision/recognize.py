@@ -1539,18 +1539,20 @@ def _loose_round(k: Detection, kept: Sequence[tuple[Detection, bool]], rough: Co
 
 #: :func:`vision.classify.rank_groups` of :data:`LABELS`
 RANK_GROUPS = rank_groups(LABELS)
-#: the mark reader denies a guess's reading when it reads the index there as another card this
-#: surely and the guess's card (or rank, in a photo with no colour) under MARK_DENIES[1]
+#: a mark reader (either) denies a guess's reading when it reads the index there as another card
+#: this surely and the guess's card (or rank, in a photo with no colour) under MARK_DENIES[1]
 MARK_DENIES = (0.8, 0.05)
 
 
 def _mark_denied(classifier: CardClassifier, image: np.ndarray, marks: Sequence[IndexMark],
                  guesses: Sequence[Detection], colourless: bool) -> list[bool]:
     """For each guess (a card read from outlines guessed round its index), whether the mark
-    reader, which reads the index at a finder's mark whichever way round it lies, surely reads
-    another card (:data:`MARK_DENIES`) at every mark nearest one of the guess's index middles
-    (within :data:`NEAR_MARK` of its width; at least one): an index read sideways by an outline
-    across its card. One mark denying is not enough: guesses at two cards may share it."""
+    reader or the wide mark reader, which read the index at a finder's mark whichever way round
+    it lies, surely reads another card (:data:`MARK_DENIES`) at every mark nearest one of the
+    guess's index middles (within :data:`NEAR_MARK` of its width; at least one): an index read
+    sideways by an outline across its card, or at a wrong size by a close-up's guessed outline
+    (194138 dim and noisy: its 3S read as a 5S at 0.98, the wide reader's 3S 0.93, the mark
+    reader's 0.77). One mark denying is not enough: guesses at two cards may share it."""
     points = _points(marks)
     reader = mark_reader_for(classifier) if points is not None else None
     if reader is None or points is None or not guesses:
@@ -1564,8 +1566,11 @@ def _mark_denied(classifier: CardClassifier, image: np.ndarray, marks: Sequence[
     asked = sorted({i for picked in near for i in picked})
     if not asked:
         return [False] * len(guesses)
-    probs = dict(zip(asked, reader.probabilities(image, [marks[i] for i in asked]), strict=True))
-    return [bool(picked) and all(_denies(probs[i], d.card, colourless) for i in picked)
+    at = [marks[i] for i in asked]
+    wide = wide_mark_reader_for(classifier)
+    readings = [reader.probabilities(image, at)] + ([] if wide is None else [wide.probabilities(image, at)])
+    probs = {i: [p[k] for p in readings] for k, i in enumerate(asked)}
+    return [bool(picked) and all(any(_denies(p, d.card, colourless) for p in probs[i]) for i in picked)
             for d, picked in zip(guesses, near, strict=True)]
 
 

@@ -813,17 +813,25 @@ def test_a_small_or_blurred_spade_court_is_answered_a_spade(name: str, change: s
 
 
 @pytest.mark.skipif(not (REAL.parent / "scenes").is_dir(), reason="the development photos are not on this machine")
-def test_one_printed_index_read_as_two_faces_is_not_sure() -> None:
-    """A development scene as a webcam sees it (the scenes bench's own draw): its QS, small and
-    soft, was read as a QC by one outline and as a 10C at 0.95 by another a few pixels narrower.
-    One of the two readings is wrong, so neither is sure; no card is listed surely that the
-    photo does not hold."""
+@pytest.mark.parametrize(("name", "change", "sure"), [
+    ("mber_card10.jpg", "webcam", {"2D", "KH"}),
+    ("amm_android_phone_IMG_20220921_194138.jpg", "dim-noisy", {"7D"}),
+    ("amm_android_phone_IMG_20220921_194135.jpg", "slanted", {"AD"}),
+])
+def test_a_scene_s_cards_misread_from_their_index_are_not_sure(name: str, change: str, sure: set[str]) -> None:
+    """Development scenes changed as the scenes bench changes them (its own draw). mber_card10
+    as a webcam sees it: its QS, small and soft, read as a QC by one outline and as a 10C at 0.95
+    by another a few pixels narrower; one printed index read as two faces, neither is sure.
+    194138 dim and noisy, 194135 at a slant: a close-up's 3S read from a guessed outline as a 5S
+    at 0.97-0.98, where the wide mark reader reads the 3S at 0.93; a guess a mark reader denies
+    is not sure. No card is listed surely that the photo does not hold; the others stay sure."""
     from vision.images import read_image
     from vision.scene_bench import read_labels
 
     scenes = read_labels(REAL.parent / "scenes")
-    i = next(k for k, s in enumerate(scenes) if s.path.name == "mber_card10.jpg")
-    image = changed(read_image(scenes[i].path), "webcam", i)
+    i = next(k for k, s in enumerate(scenes) if s.path.name == name)
+    image = changed(read_image(scenes[i].path), change, i)
     found = recognize(image, load_default_classifier())
-    assert {"2D", "KH"} <= {d.card for d in found if d.confidence >= CONFIDENT}, found
-    assert not [d for d in found if d.confidence >= CONFIDENT and d.card not in (*scenes[i].cards, *scenes[i].allowed, "back")], found
+    assert sure <= {d.card for d in found if d.confidence >= CONFIDENT}, found
+    assert not [d for d in found if d.confidence >= CONFIDENT
+                and d.card not in (*scenes[i].cards, *scenes[i].allowed, "back")], found
