@@ -1200,6 +1200,13 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     # another card: its outline runs across the card and reads the index sideways
     asked = [d for d, whole in kept if not whole and d.card != "back" and d not in later and d.confidence > DOUBT]
     later.update(d for d, no in zip(asked, _mark_denied(classifier, image, seen_marks, asked, colourless), strict=True) if no)
+    # ... or where its crop, read whole, is another face we would show: a guess turned round
+    # reads its card's far index (mber_card10 small: a KH, whole KH 0.81, read as 10H at 0.95)
+    asked = [d for d in asked if d not in later]
+    wholes = _whole_readings(classifier, [source.warp(d.corners) for d in asked], moved=False)
+    later.update(d for d, p in zip(asked, wholes, strict=True)
+                 if p.label not in (UNKNOWN, *BLANKS, d.card) and p.confidence >= DOUBT
+                 and not (colourless and suited(d.card) and p.label[:-1] == d.card[:-1]))
     # ranked and kept: now the doubts wait for are applied, and a black card read from its index
     # alone needs the suit network's word
     kept = [(Detection(d.card, min(d.confidence, DOUBT), d.corners) if d in later else d, whole)

@@ -817,6 +817,8 @@ def test_a_small_or_blurred_spade_court_is_answered_a_spade(name: str, change: s
     ("mber_card10.jpg", "webcam", {"2D", "KH"}),
     ("amm_android_phone_IMG_20220921_194138.jpg", "dim-noisy", {"7D"}),
     ("amm_android_phone_IMG_20220921_194135.jpg", "slanted", {"AD"}),
+    ("mber_card10.jpg", "small", {"2D", "9S"}),
+    ("mber_poker_hand_2.jpg", "shaken", {"5D", "8S"}),
 ])
 def test_a_scene_s_cards_misread_from_their_index_are_not_sure(name: str, change: str, sure: set[str]) -> None:
     """Development scenes changed as the scenes bench changes them (its own draw). mber_card10
@@ -824,7 +826,10 @@ def test_a_scene_s_cards_misread_from_their_index_are_not_sure(name: str, change
     by another a few pixels narrower; one printed index read as two faces, neither is sure.
     194138 dim and noisy, 194135 at a slant: a close-up's 3S read from a guessed outline as a 5S
     at 0.97-0.98, where the wide mark reader reads the 3S at 0.93; a guess a mark reader denies
-    is not sure. No card is listed surely that the photo does not hold; the others stay sure."""
+    is not sure. mber_card10 small, mber_poker_hand_2 shaken: a KH read from its far index as a
+    10H at 0.95, a 4H as a 6H at 0.97, each crop read whole as the card it is; a guess whose crop
+    reads another face whole is not sure. No card is listed surely that the photo does not hold;
+    the others stay sure."""
     from vision.images import read_image
     from vision.scene_bench import read_labels
 
