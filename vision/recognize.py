@@ -1199,14 +1199,23 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     # a guess read surely where the mark reader, which sees an index any way round, surely reads
     # another card: its outline runs across the card and reads the index sideways
     asked = [d for d, whole in kept if not whole and d.card != "back" and d not in later and d.confidence > DOUBT]
-    later.update(d for d, no in zip(asked, _mark_denied(classifier, image, seen_marks, asked, colourless), strict=True) if no)
+    at_marks = _mark_readings(classifier, image, seen_marks, asked)
+    later.update(d for d, at in zip(asked, at_marks or [], strict=at_marks is not None) if _denied(d, at, colourless))
     # ... or where its crop, read whole, is another face we would show: a guess turned round
     # reads its card's far index (mber_card10 small: a KH, whole KH 0.81, read as 10H at 0.95)
-    asked = [d for d in asked if d not in later]
-    wholes = _whole_readings(classifier, [source.warp(d.corners) for d in asked], moved=False)
-    later.update(d for d, p in zip(asked, wholes, strict=True)
-                 if p.label not in (UNKNOWN, *BLANKS, d.card) and p.confidence >= DOUBT
-                 and not (colourless and suited(d.card) and p.label[:-1] == d.card[:-1]))
+    left = [i for i, d in enumerate(asked) if d not in later]
+    wholes = _whole_readings(classifier, [source.warp(asked[i].corners) for i in left], moved=False)
+    # ... or, read under EDGE_SURE, where nothing but its own corner says it: neither its crop
+    # read whole nor a mark reader reads its card (it is read by its index alone; 200817 turned:
+    # a 3S read as a 5S at 0.94, whole no card, the marks' 5S 0.31). Held last: it still counts
+    # as read surely, so a photo of several such cards is not searched as one card's
+    unvouched: list[np.ndarray] = []
+    for i, p in zip(left, wholes, strict=True):
+        d, same = asked[i], _same_face(p.label, asked[i].card, colourless)
+        if p.label not in (UNKNOWN, *BLANKS) and not same and p.confidence >= DOUBT:
+            later.add(d)
+        elif at_marks is not None and d.confidence < EDGE_SURE and not same and not _vouched(d, at_marks[i], colourless):
+            unvouched.append(d.corners)
     # ranked and kept: now the doubts wait for are applied, and a black card read from its index
     # alone needs the suit network's word
     kept = [(Detection(d.card, min(d.confidence, DOUBT), d.corners) if d in later else d, whole)
@@ -1217,6 +1226,10 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     # ranked again as held: a card a doubt held goes after the sure ones it outranked
     kept.sort(key=lambda dw: (dw[0].card == "back", -(dw[0].confidence + 0.1 * dw[1])))
     n_sure = sum(d.confidence > DOUBT for d, _whole in kept)
+    if unvouched:
+        kept = [(Detection(d.card, DOUBT, d.corners) if d.confidence > DOUBT and any(d.corners is q for q in unvouched)
+                 else d, whole) for d, whole in kept]
+        kept.sort(key=lambda dw: (dw[0].card == "back", -(dw[0].confidence + 0.1 * dw[1])))
     cards = [d for d, _whole in kept]
     # no colour in the photo: suits by shape, and none sure; else a suit its shape denies is not
     # sure; then a black card left unsure takes the suit its top shows
@@ -1225,6 +1238,12 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
         classifier, source, cards, outlined), outlined))
     return (cards + _marked_cards(classifier, image, seen_marks, cards, min_confidence), n_sure, seen_marks,
             Shrunk(small, scale, colourless, masks, seen_marks if small is image else None))
+
+
+def _same_face(label: str, card: str, colourless: bool) -> bool:
+    """Whether a reading ``label`` gives ``card``; in a photo with no colour, a suited card's
+    rank in any suit (the whole card's suit is not to be trusted there)."""
+    return label == card or (colourless and suited(card) and suited(label) and label[:-1] == card[:-1])
 
 
 def _greyed(classifier: CardClassifier, source: Pyramid, found: list[Detection],
@@ -1551,19 +1570,27 @@ RANK_GROUPS = rank_groups(LABELS)
 MARK_DENIES = (0.8, 0.05)
 
 
-def _mark_denied(classifier: CardClassifier, image: np.ndarray, marks: Sequence[IndexMark],
-                 guesses: Sequence[Detection], colourless: bool) -> list[bool]:
-    """For each guess (a card read from outlines guessed round its index), whether the mark
-    reader or the wide mark reader, which read the index at a finder's mark whichever way round
-    it lies, surely reads another card (:data:`MARK_DENIES`) at every mark nearest one of the
-    guess's index middles (within :data:`NEAR_MARK` of its width; at least one): an index read
-    sideways by an outline across its card, or at a wrong size by a close-up's guessed outline
-    (194138 dim and noisy: its 3S read as a 5S at 0.98, the wide reader's 3S 0.93, the mark
-    reader's 0.77). One mark denying is not enough: guesses at two cards may share it."""
+#: a mark reader (either) vouches for a guess's reading when it reads the index there as the
+#: guess's card (or rank, in a photo with no colour) this surely or more
+MARK_VOUCHES = 0.5
+
+#: the mark readers' probabilities (over :data:`LABELS`) at each mark near one guess, a list
+#: of the readers' readings for each mark
+_NearMarks: TypeAlias = list[list[np.ndarray]]
+
+
+def _mark_readings(classifier: CardClassifier, image: np.ndarray, marks: Sequence[IndexMark],
+                   guesses: Sequence[Detection]) -> list[_NearMarks] | None:
+    """For each guess (a card read from outlines guessed round its index), what the mark reader
+    and the wide mark reader, which read the index at a finder's mark whichever way round it
+    lies, read at each mark nearest one of the guess's index middles (within :data:`NEAR_MARK`
+    of its width; none where no mark is that near). None without a mark reader or marks."""
     points = _points(marks)
     reader = mark_reader_for(classifier) if points is not None else None
-    if reader is None or points is None or not guesses:
-        return [False] * len(guesses)
+    if reader is None or points is None:
+        return None
+    if not guesses:
+        return []
     qs = np.asarray([d.corners for d in guesses], np.float32).reshape(-1, 4, 2)
     reach = NEAR_MARK * np.hypot(*(qs[:, 1] - qs[:, 0]).T)
     # for each guess, the marks nearest its two index middles, those within reach
@@ -1572,13 +1599,45 @@ def _mark_denied(classifier: CardClassifier, image: np.ndarray, marks: Sequence[
     near = [sorted({int(g[j].argmin()) for g in gaps if g[j].min() <= reach[j]}) for j in range(len(qs))]
     asked = sorted({i for picked in near for i in picked})
     if not asked:
-        return [False] * len(guesses)
+        return [[] for _ in guesses]
     at = [marks[i] for i in asked]
     wide = wide_mark_reader_for(classifier)
     readings = [reader.probabilities(image, at)] + ([] if wide is None else [wide.probabilities(image, at)])
     probs = {i: [p[k] for p in readings] for k, i in enumerate(asked)}
-    return [bool(picked) and all(any(_denies(p, d.card, colourless) for p in probs[i]) for i in picked)
-            for d, picked in zip(guesses, near, strict=True)]
+    return [[probs[i] for i in picked] for picked in near]
+
+
+def _mark_denied(classifier: CardClassifier, image: np.ndarray, marks: Sequence[IndexMark],
+                 guesses: Sequence[Detection], colourless: bool) -> list[bool]:
+    """For each guess, whether the mark reader or the wide mark reader surely reads another card
+    (:data:`MARK_DENIES`) at every mark nearest one of the guess's index middles (at least one;
+    :func:`_mark_readings`): an index read sideways by an outline across its card, or at a
+    wrong size by a close-up's guessed outline (194138 dim and noisy: its 3S read as a 5S at
+    0.98, the wide reader's 3S 0.93, the mark reader's 0.77). One mark denying is not enough:
+    guesses at two cards may share it."""
+    near = _mark_readings(classifier, image, marks, guesses)
+    if near is None:
+        return [False] * len(guesses)
+    return [_denied(d, at, colourless) for d, at in zip(guesses, near, strict=True)]
+
+
+def _denied(d: Detection, near: _NearMarks, colourless: bool) -> bool:
+    """Whether a mark reader denies ``d`` at every mark ``near`` it (:func:`_mark_denied`)."""
+    return bool(near) and all(any(_denies(p, d.card, colourless) for p in at) for at in near)
+
+
+def _vouched(d: Detection, near: _NearMarks, colourless: bool) -> bool:
+    """Whether a mark reader reads ``d``'s card at a mark ``near`` it (:data:`MARK_VOUCHES`)."""
+    return any(_share(p, d.card, colourless) >= MARK_VOUCHES for at in near for p in at)
+
+
+def _share(p: np.ndarray, card: str, colourless: bool) -> float:
+    """The mark reader's probability (``p`` over :data:`LABELS`) of ``card``; with no colour, of
+    a suited card's rank (:func:`vision.classify.by_rank`)."""
+    if colourless and suited(card):
+        pooled = by_rank(p, RANK_GROUPS)
+        return float(sum(pooled[i] for i, lab in enumerate(LABELS) if suited(lab) and lab[:-1] == card[:-1]))
+    return float(p[LABELS.index(card)])
 
 
 def _denies(p: np.ndarray, card: str, colourless: bool) -> bool:

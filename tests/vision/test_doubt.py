@@ -819,6 +819,9 @@ def test_a_small_or_blurred_spade_court_is_answered_a_spade(name: str, change: s
     ("amm_android_phone_IMG_20220921_194135.jpg", "slanted", {"AD"}),
     ("mber_card10.jpg", "small", {"2D", "9S"}),
     ("mber_poker_hand_2.jpg", "shaken", {"5D", "8S"}),
+    ("amm_android_phone_IMG_20220921_200817.jpg", "turned", {"10H"}),
+    ("amm_android_phone_IMG_20220921_194145.jpg", "slanted", {"2H"}),
+    ("amm_android_phone_IMG_20220921_200756.jpg", "warm-noisy", {"KC"}),
 ])
 def test_a_scene_s_cards_misread_from_their_index_are_not_sure(name: str, change: str, sure: set[str]) -> None:
     """Development scenes changed as the scenes bench changes them (its own draw). mber_card10
@@ -828,8 +831,11 @@ def test_a_scene_s_cards_misread_from_their_index_are_not_sure(name: str, change
     at 0.97-0.98, where the wide mark reader reads the 3S at 0.93; a guess a mark reader denies
     is not sure. mber_card10 small, mber_poker_hand_2 shaken: a KH read from its far index as a
     10H at 0.95, a 4H as a 6H at 0.97, each crop read whole as the card it is; a guess whose crop
-    reads another face whole is not sure. No card is listed surely that the photo does not hold;
-    the others stay sure."""
+    reads another face whole is not sure. 200817 turned, 194145 at a slant, 200756 warm and
+    noisy: a 3S read as a 5S at 0.94, a JH that is not there at 0.93 (a guess over the 7D's
+    corner), a 3C as a 5C at 0.94, each a guess whose crop reads no card whole and whose index no
+    mark reader reads as that card; a guess nothing but its own corner vouches for is sure only
+    from EDGE_SURE. No card is listed surely that the photo does not hold; the others stay sure."""
     from vision.images import read_image
     from vision.scene_bench import read_labels
 
