@@ -204,7 +204,7 @@ def cmd_classify(args: argparse.Namespace) -> int:
     else:
         for row in rows:
             if "error" not in row:
-                print(f"{row['image']}: {row['card']} ({row['confidence']:.3f})")
+                print(f"{row['image']}: {row['card']} ({row['confidence']:.3f}{_unsure(row['confidence'])})")
     return code
 
 
@@ -224,9 +224,18 @@ def cmd_recognize(args: argparse.Namespace) -> int:
     else:
         for item in out:
             if "error" not in item:
-                cards = ", ".join(f"{c['card']} ({c['confidence']:.2f})" for c in item["cards"]) or "no card"
+                cards = ", ".join(f"{c['card']} ({c['confidence']:.2f}{_unsure(c['confidence'])})"
+                                  for c in item["cards"]) or "no card"
                 print(f"{item['image']}: {cards}")
     return code
+
+
+def _unsure(confidence: float) -> str:
+    """What follows a reading's confidence in the commands' text: ", unsure" for one the table
+    would ask about (:data:`vision.doubt.DOUBT` or under), so a reader sees which to check."""
+    from vision.doubt import DOUBT
+
+    return ", unsure" if confidence <= DOUBT else ""
 
 
 def _draw(img: Any, found: list[Any], path: Path) -> None:

@@ -146,6 +146,23 @@ def test_cli_classify_and_recognize(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert all(len(c["corners"]) == 4 for c in cards)
 
 
+def test_cli_says_which_readings_are_unsure(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """In a photo without colour a suited card's suit is never sure: both commands print the
+    reading as unsure, as the table would ask about it; a sure reading is printed without it."""
+    img, _ = _scene(["AS", "KD"], "scatter", 4)
+    grey = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    cv2.imwrite(str(tmp_path / "grey.png"), grey)
+    cv2.imwrite(str(tmp_path / "colour.png"), img)
+    assert main(["recognize", str(tmp_path / "grey.png"), str(tmp_path / "colour.png"), "--decks", "none"]) == 0
+    grey_line, colour_line = capsys.readouterr().out.strip().splitlines()
+    assert "AS (0.80, unsure)" in grey_line and "KD (0.80, unsure)" in grey_line, grey_line
+    assert "unsure" not in colour_line and "AS (" in colour_line and "KD (" in colour_line, colour_line
+    card = cv2.cvtColor(render_card("8S", HELDOUT_DESIGN_SEEDS[5], px_per_mm=2.0), cv2.COLOR_BGR2GRAY)
+    cv2.imwrite(str(tmp_path / "card.png"), cv2.cvtColor(card, cv2.COLOR_GRAY2BGR))
+    assert main(["classify", str(tmp_path / "card.png"), "--decks", "none"]) == 0
+    assert capsys.readouterr().out.strip().endswith("(0.800, unsure)")
+
+
 @pytest.mark.parametrize("seed", [11, 12, 13])
 def test_read_card_in_a_loose_photo(seed: int) -> None:
     """One card photographed with the table round it, at any angle: read, with its corners."""
