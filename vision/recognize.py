@@ -1200,7 +1200,8 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     # another card: its outline runs across the card and reads the index sideways
     asked = [d for d, whole in kept if not whole and d.card != "back" and d not in later and d.confidence > DOUBT]
     at_marks = _mark_readings(classifier, image, seen_marks, asked)
-    later.update(d for d, at in zip(asked, at_marks or [], strict=at_marks is not None) if _denied(d, at, colourless))
+    if at_marks is not None:
+        later.update(d for d, at in zip(asked, at_marks, strict=True) if _denied(d, at, colourless))
     # ... or where its crop, read whole, is another face we would show: a guess turned round
     # reads its card's far index (mber_card10 small: a KH, whole KH 0.81, read as 10H at 0.95)
     left = [i for i, d in enumerate(asked) if d not in later]
@@ -1224,12 +1225,12 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     if not colourless:
         kept = list(zip(_black_suits_held(classifier, source, [d for d, _w in kept]), [w for _d, w in kept], strict=True))
     # ranked again as held: a card a doubt held goes after the sure ones it outranked
-    kept.sort(key=lambda dw: (dw[0].card == "back", -(dw[0].confidence + 0.1 * dw[1])))
+    kept.sort(key=_held_rank)
     n_sure = sum(d.confidence > DOUBT for d, _whole in kept)
     if unvouched:
         kept = [(Detection(d.card, DOUBT, d.corners) if d.confidence > DOUBT and any(d.corners is q for q in unvouched)
                  else d, whole) for d, whole in kept]
-        kept.sort(key=lambda dw: (dw[0].card == "back", -(dw[0].confidence + 0.1 * dw[1])))
+        kept.sort(key=_held_rank)
     cards = [d for d, _whole in kept]
     # no colour in the photo: suits by shape, and none sure; else a suit its shape denies is not
     # sure; then a black card left unsure takes the suit its top shows
@@ -1238,6 +1239,13 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
         classifier, source, cards, outlined), outlined))
     return (cards + _marked_cards(classifier, image, seen_marks, cards, min_confidence), n_sure, seen_marks,
             Shrunk(small, scale, colourless, masks, seen_marks if small is image else None))
+
+
+def _held_rank(kept: tuple[Detection, bool]) -> tuple[bool, float]:
+    """A reading's place among a photo's, once held (a reading and whether its outline is
+    whole): faces before backs, then the surer first, an outline seen whole counting 0.1 more."""
+    d, whole = kept
+    return d.card == "back", -(d.confidence + 0.1 * whole)
 
 
 def _same_face(label: str, card: str, colourless: bool) -> bool:
@@ -1607,22 +1615,12 @@ def _mark_readings(classifier: CardClassifier, image: np.ndarray, marks: Sequenc
     return [[probs[i] for i in picked] for picked in near]
 
 
-def _mark_denied(classifier: CardClassifier, image: np.ndarray, marks: Sequence[IndexMark],
-                 guesses: Sequence[Detection], colourless: bool) -> list[bool]:
-    """For each guess, whether the mark reader or the wide mark reader surely reads another card
-    (:data:`MARK_DENIES`) at every mark nearest one of the guess's index middles (at least one;
-    :func:`_mark_readings`): an index read sideways by an outline across its card, or at a
-    wrong size by a close-up's guessed outline (194138 dim and noisy: its 3S read as a 5S at
-    0.98, the wide reader's 3S 0.93, the mark reader's 0.77). One mark denying is not enough:
-    guesses at two cards may share it."""
-    near = _mark_readings(classifier, image, marks, guesses)
-    if near is None:
-        return [False] * len(guesses)
-    return [_denied(d, at, colourless) for d, at in zip(guesses, near, strict=True)]
-
-
 def _denied(d: Detection, near: _NearMarks, colourless: bool) -> bool:
-    """Whether a mark reader denies ``d`` at every mark ``near`` it (:func:`_mark_denied`)."""
+    """Whether for guess ``d`` the mark reader or the wide mark reader surely reads another card
+    (:data:`MARK_DENIES`) at every mark ``near`` it (at least one; :func:`_mark_readings`): an
+    index read sideways by an outline across its card, or at a wrong size by a close-up's guessed
+    outline (194138 dim and noisy: its 3S read as a 5S at 0.98, the wide reader's 3S 0.93, the
+    mark reader's 0.77). One mark denying is not enough: guesses at two cards may share it."""
     return bool(near) and all(any(_denies(p, d.card, colourless) for p in at) for at in near)
 
 
@@ -1631,25 +1629,27 @@ def _vouched(d: Detection, near: _NearMarks, colourless: bool) -> bool:
     return any(_share(p, d.card, colourless) >= MARK_VOUCHES for at in near for p in at)
 
 
+def _pooled(p: np.ndarray, card: str, colourless: bool) -> tuple[np.ndarray, list[int]]:
+    """The mark reader's probabilities ``p`` (over :data:`LABELS`) as they speak of ``card``, and
+    the labels that are ``card``: with no colour, a suited card's four suits pooled
+    (:func:`vision.classify.by_rank`) and its rank's labels."""
+    if not (colourless and suited(card)):
+        return p, [LABELS.index(card)]
+    return by_rank(p, RANK_GROUPS), [i for i, lab in enumerate(LABELS) if suited(lab) and lab[:-1] == card[:-1]]
+
+
 def _share(p: np.ndarray, card: str, colourless: bool) -> float:
-    """The mark reader's probability (``p`` over :data:`LABELS`) of ``card``; with no colour, of
-    a suited card's rank (:func:`vision.classify.by_rank`)."""
-    if colourless and suited(card):
-        pooled = by_rank(p, RANK_GROUPS)
-        return float(sum(pooled[i] for i, lab in enumerate(LABELS) if suited(lab) and lab[:-1] == card[:-1]))
-    return float(p[LABELS.index(card)])
+    """The mark reader's probability of ``card`` (of its rank, with no colour; :func:`_pooled`)."""
+    pooled, mine = _pooled(p, card, colourless)
+    return float(pooled[mine].sum())
 
 
 def _denies(p: np.ndarray, card: str, colourless: bool) -> bool:
     """Whether the mark reader's probabilities ``p`` (over :data:`LABELS`) surely give another
-    card than ``card`` (:data:`MARK_DENIES`); with no colour, another rank than a suited card's
-    (:func:`vision.classify.by_rank`)."""
-    pooled = colourless and suited(card)
-    if pooled:
-        p = by_rank(p, RANK_GROUPS)
-    mine = [i for i, lab in enumerate(LABELS) if lab == card or (pooled and suited(lab) and lab[:-1] == card[:-1])]
-    others = np.delete(p, mine + [LABELS.index(UNKNOWN)])
-    return float(p[mine].sum()) < MARK_DENIES[1] and float(others.max(initial=0.0)) >= MARK_DENIES[0]
+    card than ``card`` (:data:`MARK_DENIES`); with no colour, another rank than a suited card's."""
+    pooled, mine = _pooled(p, card, colourless)
+    others = np.delete(pooled, mine + [LABELS.index(UNKNOWN)])
+    return float(pooled[mine].sum()) < MARK_DENIES[1] and float(others.max(initial=0.0)) >= MARK_DENIES[0]
 
 
 def _in_common(a: np.ndarray, b: np.ndarray) -> float:

@@ -28,6 +28,7 @@ from vision.model_input import stretched
 from vision.recognize import (
     Detection,
     Pyramid,
+    _denied,
     _denies,
     _disc_parts,
     _disputed,
@@ -37,7 +38,7 @@ from vision.recognize import (
     _index_centres,
     _index_gap,
     _index_turned,
-    _mark_denied,
+    _mark_readings,
     _Marks,
     _marks,
     _masks,
@@ -1097,7 +1098,8 @@ def test_a_guess_turned_across_a_card_is_denied_by_the_mark_reader(card: str, se
     mid = _index_centres(quad)[0]
     across = (quad - mid) @ np.array([[0, 1], [-1, 0]], np.float32) + mid
     guesses = [Detection(card, 0.97, quad), Detection("QC", 0.97, across)]
-    assert _mark_denied(clf, image, _marks(clf, image), guesses, False) == [False, True]
+    near = _mark_readings(clf, image, _marks(clf, image), guesses) or []
+    assert [_denied(d, at, False) for d, at in zip(guesses, near, strict=False)] == [False, True]
 
 
 def _skewed_photo(card: str, seed: int) -> np.ndarray:
