@@ -1212,7 +1212,8 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     # as read surely, so a photo of several such cards is not searched as one card's
     unvouched: list[np.ndarray] = []
     for i, p in zip(left, wholes, strict=True):
-        d, same = asked[i], _same_face(p.label, asked[i].card, colourless)
+        d = asked[i]
+        same = _same_face(p.label, d.card, colourless)
         if p.label not in (UNKNOWN, *BLANKS) and not same and p.confidence >= DOUBT:
             later.add(d)
         elif at_marks is not None and d.confidence < EDGE_SURE and not same and not _vouched(d, at_marks[i], colourless):
@@ -1635,7 +1636,7 @@ def _pooled(p: np.ndarray, card: str, colourless: bool) -> tuple[np.ndarray, lis
     (:func:`vision.classify.by_rank`) and its rank's labels."""
     if not (colourless and suited(card)):
         return p, [LABELS.index(card)]
-    return by_rank(p, RANK_GROUPS), [i for i, lab in enumerate(LABELS) if suited(lab) and lab[:-1] == card[:-1]]
+    return by_rank(p, RANK_GROUPS), [i for i, lab in enumerate(LABELS) if _same_face(lab, card, colourless)]
 
 
 def _share(p: np.ndarray, card: str, colourless: bool) -> float:

@@ -231,8 +231,10 @@ def cmd_recognize(args: argparse.Namespace) -> int:
 
 
 def _unsure(confidence: float) -> str:
-    """What follows a reading's confidence in the commands' text: ", unsure" for one the table
-    would ask about (:data:`vision.doubt.DOUBT` or under), so a reader sees which to check."""
+    """What follows a reading's confidence in the commands' text: ", unsure" for one held below
+    sure (:data:`vision.doubt.DOUBT` or under, where every doubt of the photo commands leaves a
+    reading), so a reader sees which to check. The table asks about more: anything under its
+    ``[table] confidence`` (:data:`vision.api.ASK_BELOW`)."""
     from vision.doubt import DOUBT
 
     return ", unsure" if confidence <= DOUBT else ""
