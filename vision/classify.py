@@ -18,6 +18,7 @@ import hashlib
 import json
 import os
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TypeVar, cast
 
@@ -206,6 +207,70 @@ def _session(path: Path, options: Any) -> _Session:
     return InParts(session)
 
 
+@dataclass(frozen=True)
+class FirstLook:
+    """Crops read as they are, before any is read moved or weighed by the suit network: each
+    row of ``probs`` the mean of ``readings`` readings (one or both ways round), the unit
+    embeddings, the index network's readings ``(N, ways, labels)`` (None if not read), and the
+    crops turned round if they were (to be read so again)."""
+
+    probs: Floats
+    readings: Floats
+    emb: Floats
+    corner: Floats | None
+    back: Image | None = None
+
+
+#: how a crop was read at a first look: with decks enrolled, with its index, with embeddings
+Way = tuple[bool, bool, bool]
+
+
+class Looks:
+    """The first looks at one photo's crops, each kept by a key its caller gives it (the crop's
+    outline), so that a crop read again moved is not read again as it is. Lives as long as the
+    photo (one per :class:`vision.recognize.Pyramid`): a photo reads a few dozen outlines."""
+
+    def __init__(self) -> None:
+        self._kept: dict[tuple[Way, bytes], tuple[Floats, np.float32, Floats, Floats | None]] = {}
+
+    def at(self, keys: Sequence[bytes]) -> LooksAt:
+        """This book's looks at the crops keyed ``keys``, in order."""
+        return LooksAt(self, list(keys))
+
+
+class LooksAt:
+    """:class:`Looks` at one batch of crops, a key for each."""
+
+    def __init__(self, book: Looks, keys: list[bytes]) -> None:
+        self.book, self.keys = book, keys
+
+    def __getitem__(self, part: slice) -> LooksAt:
+        return LooksAt(self.book, self.keys[part])
+
+    def known(self, way: Way) -> list[tuple[Floats, np.float32, Floats, Floats | None] | None]:
+        """Each crop's kept first look read ``way``, or None."""
+        return [self.book._kept.get((way, k)) for k in self.keys]
+
+    def keep(self, way: Way, rows: Sequence[int], look: FirstLook) -> None:
+        """Keeps ``look``, the first look at the crops ``rows`` of this batch, row by row."""
+        for j, i in enumerate(rows):
+            self.book._kept[(way, self.keys[i])] = (look.probs[j].copy(), look.readings[j], look.emb[j].copy(),
+                                                    None if look.corner is None else look.corner[j].copy())
+
+
+def _joined(known: Sequence[tuple[Floats, np.float32, Floats, Floats | None] | None], new: Sequence[int],
+            fresh: FirstLook | None) -> FirstLook:
+    """A batch's first look from its kept rows (``known``) and the rows ``new`` read now (``fresh``)."""
+    rows = list(known)
+    for j, i in enumerate(new):
+        assert fresh is not None
+        rows[i] = (fresh.probs[j], fresh.readings[j], fresh.emb[j], None if fresh.corner is None else fresh.corner[j])
+    full = [r for r in rows if r is not None]
+    corners = [c for _p, _r, _e, c in full if c is not None]
+    return FirstLook(np.stack([p for p, _r, _e, _c in full]), np.array([r for _p, r, _e, _c in full], np.float32),
+                     np.stack([e for _p, _r, e, _c in full]), np.stack(corners) if len(corners) == len(full) else None)
+
+
 class OnnxCardClassifier:
     """The shipped card model, loaded once. ``classify`` and ``embed`` take a list of crops and
     run them in batched calls.
@@ -353,7 +418,7 @@ class OnnxCardClassifier:
 
     # -- inference -------------------------------------------------------------------------
     def outputs(self, crops: Sequence[Image], *, index: bool = True, embeddings: bool = True,
-                moved: bool = True) -> tuple[Floats, Floats, Floats | None]:
+                moved: bool = True, looks: LooksAt | None = None) -> tuple[Floats, Floats, Floats | None]:
         """Calibrated probabilities over :attr:`model_labels`, unit embeddings, and the index
         network's reading for each way the crop was read, ``(N, ways, labels)`` (None without an
         index network or with ``index=False``).
@@ -365,9 +430,12 @@ class OnnxCardClassifier:
         one way's). One batched model call per step, for at most :data:`MOST_PER_RUN` crops at a
         time (each crop's reading is its own: more crops are read part by part, which bounds the
         memory their copies, moved views and tensors take). ``moved=False``: no crop is read
-        moved (a first look over many outlines, of which the one kept is read again moved)."""
+        moved (a first look over many outlines, of which the one kept is read again moved).
+        ``looks``: where each crop's first look is kept (``moved=False``) and found again (a crop
+        read again moved is not read again as it is)."""
         if len(crops) > MOST_PER_RUN:
-            parts = [self.outputs(crops[i:i + MOST_PER_RUN], index=index, embeddings=embeddings, moved=moved)
+            parts = [self.outputs(crops[i:i + MOST_PER_RUN], index=index, embeddings=embeddings, moved=moved,
+                                  looks=None if looks is None else looks[i:i + MOST_PER_RUN])
                      for i in range(0, len(crops), MOST_PER_RUN)]
             corners = [corner for _, _, corner in parts if corner is not None]
             return (np.concatenate([probs for probs, _, _ in parts]), np.concatenate([emb for _, emb, _ in parts]),
@@ -379,14 +447,34 @@ class OnnxCardClassifier:
             return (np.zeros((0, n_labels), np.float32), np.zeros((0, self.embedding_dim), np.float32),
                     np.zeros((0, ways, n_labels), np.float32) if index else None)
         pre = preprocess_batch(crops)
+        way = (bool(self.decks), index, embeddings)  # a first look is kept for the way it was read
+        known = looks.known(way) if looks is not None else [None] * len(pre)
+        new = [i for i, look in enumerate(known) if look is None]
+        fresh = self._first_look(pre if len(new) == len(pre) else pre[new], index=index, embeddings=embeddings) \
+            if new else None
+        if fresh is not None and len(new) == len(pre):
+            look, back = fresh, fresh.back
+        else:  # each network reads a row the same in any batch: a kept row is the row read now
+            look, back = _joined(known, new, fresh), None
+        if looks is not None and fresh is not None and not moved:
+            looks.keep(way, new, fresh)
+        probs = look.probs.copy()  # weighed further below; the kept look stays as it was read
+        if moved:
+            probs = self._read_shifted(pre, probs, look.readings)
+        probs = self._read_suits(pre, probs, back)
+        return probs, look.emb, look.corner
+
+    def _first_look(self, pre: Image, *, index: bool, embeddings: bool) -> FirstLook:
+        """The readings of preprocessed crops as they are, both ways round averaged (see
+        :meth:`outputs`), before any is read moved or weighed by the suit network."""
         out = self.session.run(None, {"image": to_tensor(pre)})
         probs, emb = out[0], out[1]
+        readings = np.ones(len(pre), np.float32)  # how many readings each row of probs averages
         # the index network reads every crop both ways round: turn them all once for it
         back = half_turned(pre) if self.both_ways and index else None
         if self.both_ways:
             every = embeddings or bool(self.decks) or self.sure_one_way is None
             second = np.arange(len(pre)) if every else np.flatnonzero(probs.max(axis=1) < self.sure_one_way)
-            readings = np.ones(len(pre), np.float32)  # how many readings each row of probs averages
             readings[second] = 2
             if len(second):
                 again = back[second] if back is not None else half_turned(pre[second])
@@ -394,13 +482,12 @@ class OnnxCardClassifier:
                 probs[second] = 0.5 * (probs[second] + out2[0])
                 both = emb[second] + out2[1]
                 emb[second] = both / np.maximum(np.linalg.norm(both, axis=1, keepdims=True), 1e-6)
-            if moved:
-                probs = self._read_shifted(pre, probs, readings)
-        probs = self._read_suits(pre, probs, back)
-        if not index:
-            return probs, emb, None
-        corner = self._read_corners(pre if back is None else np.concatenate([pre, back]))
-        return probs, emb, corner.reshape(ways, len(pre), -1).transpose(1, 0, 2)
+        corner = None
+        if index:
+            ways = 1 + self.both_ways
+            corner = self._read_corners(pre if back is None else np.concatenate([pre, back]))
+            corner = corner.reshape(ways, len(pre), -1).transpose(1, 0, 2)
+        return FirstLook(probs, readings, emb, corner, back)
 
     def _read_shifted(self, pre: Image, probs: Floats, readings: Floats) -> Floats:
         """``probs`` (each row the mean of ``readings`` readings) with the unsure crops' rows
@@ -639,15 +726,15 @@ class OnnxCardClassifier:
             if readers_agree(whole[i], index[i], float(odds[SUITS.index(whole[i].label[-1])])):
                 whole[i] = Prediction(whole[i].label, index[i].confidence)
 
-    def classify_with_index(self, crops: Sequence[Image], *, ranks_only: bool = False, moved: bool = True
-                            ) -> list[tuple[Prediction, Prediction | None]]:
+    def classify_with_index(self, crops: Sequence[Image], *, ranks_only: bool = False, moved: bool = True,
+                            looks: LooksAt | None = None) -> list[tuple[Prediction, Prediction | None]]:
         """:meth:`classify`, and beside each reading the index network's alone (None without an
         index network, or for a card of an enrolled deck: it knows the model's cards only). ``ranks_only``
         (a photo with no colour, whose suits another reader tells by shape): both readings with
         each rank's suits pooled into the surest (:func:`by_rank`), so that a grey jack of
-        diamonds read half as a spade and half as a club reads as a jack surely. ``moved``: see
-        :meth:`outputs`."""
-        probs, emb, corner = self.outputs(crops, embeddings=False, moved=moved)
+        diamonds read half as a spade and half as a club reads as a jack surely. ``moved``,
+        ``looks``: see :meth:`outputs`."""
+        probs, emb, corner = self.outputs(crops, embeddings=False, moved=moved, looks=looks)
         if ranks_only:
             probs = by_rank(probs, self._ranks)
         whole = self.predict(probs, emb)

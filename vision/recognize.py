@@ -39,7 +39,7 @@ import cv2
 import numpy as np
 
 from vision.api import CARD_MM, UNKNOWN, CardClassifier, Prediction
-from vision.classify import LABELS, OnnxCardClassifier, by_rank, grey_suits_for, rank_groups
+from vision.classify import LABELS, Looks, LooksAt, OnnxCardClassifier, by_rank, grey_suits_for, rank_groups
 from vision.classify import SUITS as GREY_SUITS
 from vision.doubt import (
     BLANKS,
@@ -640,10 +640,12 @@ def warp(img: np.ndarray, quad: np.ndarray) -> np.ndarray:
 class Pyramid:
     """An image and its halvings (made when first needed, by area averaging): :meth:`warp` cuts
     each quad from the level where the card is one to two crops high, so that the many crops of
-    one photo share one shrinking of it instead of each shrinking its own part."""
+    one photo share one shrinking of it instead of each shrinking its own part; and the first
+    looks at its outlines (:attr:`looks`), so that one read again moved is not read again as it is."""
 
     def __init__(self, image: np.ndarray) -> None:
         self.levels = [image]
+        self.looks = Looks()
 
     def _level(self, span: float) -> int:
         """The level where a card ``span`` pixels high in the full image is one to two crops high
@@ -751,15 +753,17 @@ def _read_warped(classifier: CardClassifier, image: Pyramid, quads: list[np.ndar
 
 
 def _read_quads(classifier: CardClassifier, crops: list[np.ndarray], *, ranks_only: bool = False,
-                moved: bool = True) -> list[tuple[Prediction, Prediction | None]]:
+                moved: bool = True, looks: LooksAt | None = None) -> list[tuple[Prediction, Prediction | None]]:
     """Each crop's reading and, if the classifier can read an index alone, its corner index's;
     ``ranks_only``: both with each rank's suits pooled (a photo with no colour, whose suits the
     grey suit network reads by shape afterwards, :func:`_greyed`); ``moved=False``: no unsure
-    crop read again moved (a first look, see ``OnnxCardClassifier.outputs``)."""
+    crop read again moved (a first look, see ``OnnxCardClassifier.outputs``); ``looks``: where
+    the crops' first looks are kept (the card network's alone)."""
     both = getattr(classifier, "classify_with_index", None)
     if both is not None:
         # only the options asked for are passed: a classifier that has no use for one need not know it
-        options = ({"ranks_only": True} if ranks_only else {}) | ({} if moved else {"moved": False})
+        options = ({"ranks_only": True} if ranks_only else {}) | ({} if moved else {"moved": False}) | \
+            ({"looks": looks} if looks is not None and isinstance(classifier, OnnxCardClassifier) else {})
         return list(both(crops, **options))
     return [(p, None) for p in classifier.classify(crops)]
 
@@ -2325,20 +2329,23 @@ def _ring(a: np.ndarray, share: float, least: int) -> np.ndarray:
     return np.concatenate([a[:b].ravel(), a[-b:].ravel(), a[:, :b].ravel(), a[:, -b:].ravel()])
 
 
-def _read_doubting(classifier: CardClassifier, crops: list[np.ndarray], colourless: bool,
+def _read_doubting(classifier: CardClassifier, image: Pyramid, quads: Sequence[np.ndarray], colourless: bool,
                    moved: bool = True) -> list[tuple[Prediction, bool, Prediction | None]]:
-    """The crops' readings, each held below sure (:func:`vision.doubt.doubted`) unless its corner
+    """The readings of ``quads`` cut from ``image``, each held below sure (:func:`vision.doubt.doubted`) unless its corner
     index reads the same card (a card read whole whose corner shows no index is as doubtful as
     one whose index reads another card), or when the photo is ``colourless`` and it is a suited
     card; whether its corner shows the index of the card read (always False without an index
     network); and the index's own reading (None without an index network). ``moved``: see
-    :func:`_read_quads`."""
-    if not crops:
+    :func:`_read_quads`; each outline's first look (``moved=False``) is kept by the image and
+    not made again."""
+    if not quads:
         return []
+    crops = [image.warp(q) for q in quads]
     if _index_reader(classifier) is None:
         return [(doubted(p, colourless=colourless), False, None) for p in classifier.classify(crops)]
     out: list[tuple[Prediction, bool, Prediction | None]] = []
-    for p, index in _read_quads(classifier, crops, ranks_only=colourless, moved=moved):
+    looks = image.looks.at([np.asarray(q, np.float32).tobytes() for q in quads])
+    for p, index in _read_quads(classifier, crops, ranks_only=colourless, moved=moved, looks=looks):
         p = _index_over_blank(p, index)
         out.append((doubted(p, index, colourless=colourless, index_needed=True),
                     _index_agrees(p, index, ranks_only=colourless), index))
@@ -2515,7 +2522,7 @@ def _confirmed(d: Detection, classifier: CardClassifier, image: Pyramid, colourl
     sure unless its whole crop reads the same card as its corner index (a hypothesis read from
     its index alone can be a 5 read as a 4), and held if it is a back (a dark pip of a red card
     in a grey photo reads as one)."""
-    p, _agrees, _index = _read_doubting(classifier, [image.warp(d.corners)], colourless)[0]
+    p, _agrees, _index = _read_doubting(classifier, image, [d.corners], colourless)[0]
     if d.card == "back" or p.label != d.card or p.confidence <= DOUBT:
         return Detection(d.card, min(d.confidence, DOUBT), d.corners)
     return d
@@ -2555,7 +2562,7 @@ def _keep_better(classifier: CardClassifier, image: Pyramid, quads: list[np.ndar
     flat = [(i, q) for i, qs in others.items() for q in qs]
     if not flat:
         return []
-    read = _read_doubting(classifier, [image.warp(q) for _i, q in flat], colourless, moved)
+    read = _read_doubting(classifier, image, [q for _i, q in flat], colourless, moved)
     for (i, q), r in zip(flat, read, strict=True):
         if (shown_only and not r[1]) or (faces_only and r[0].label in (UNKNOWN, *BLANKS)):
             continue
@@ -2666,7 +2673,7 @@ def _read_by_marks(classifier: CardClassifier, image: np.ndarray, grey: np.ndarr
         inked += [q for q, r in zip(paired, _read_warped(classifier, pyramid, paired, near=near), strict=True)
                   if r.label not in (UNKNOWN, "back") and r.confidence >= 0.5]
     # a first look at every outline, then those that may win read again moved (as read_card does)
-    reads = _read_doubting(classifier, [pyramid.warp(q) for q in inked], colourless, moved=False)
+    reads = _read_doubting(classifier, pyramid, inked, colourless, moved=False)
     top = max((_rank(p, shows) for p, shows, _i in reads if p.label != UNKNOWN), default=0.0)
     _read_again_moved(classifier, pyramid, inked, reads, top, colourless)
     if tally is not None:
@@ -2681,7 +2688,7 @@ def _read_by_marks(classifier: CardClassifier, image: np.ndarray, grey: np.ndarr
     snapped = _snapped(q, grey)
     if snapped is not None and p.confidence > DOUBT:
         # the card's own edges run along the guess: read where they are, it stands as any outline
-        (again, shows, _index), = _read_doubting(classifier, [pyramid.warp(snapped)], colourless)
+        (again, shows, _index), = _read_doubting(classifier, pyramid, [snapped], colourless)
         if shows and again.label == p.label:
             return Detection(again.label, again.confidence, snapped)
     return Detection(p.label, min(p.confidence, DOUBT), q)
@@ -2747,7 +2754,7 @@ def _read_again_moved(classifier: CardClassifier, pyramid: Pyramid, quads: list[
     (:data:`MAY_WIN`), ``top`` being the best one's rank (:func:`_rank`)."""
     near = [i for i, (p, shows, _index) in enumerate(reads)
             if p.label != UNKNOWN and p.confidence >= MAY_WIN[0] and _rank(p, shows) >= top - MAY_WIN[1]]
-    for i, r in zip(near, _read_doubting(classifier, [pyramid.warp(quads[i]) for i in near], colourless), strict=True):
+    for i, r in zip(near, _read_doubting(classifier, pyramid, [quads[i] for i in near], colourless), strict=True):
         reads[i] = r
 
 
@@ -2797,7 +2804,7 @@ def _read_card(shrunk: Shrunk, classifier: CardClassifier, others: bool) -> Dete
     pyramid = Pyramid(lit(image))  # the outlines' crops share one shrinking of a large photo
     # a first look at every outline (none read again moved), then the outlines that may win read
     # again moved: an unsure reading steadied costs eight more readings, most of a photo's time
-    reads = _read_doubting(classifier, [pyramid.warp(q) for q in quads], colourless, moved=False)
+    reads = _read_doubting(classifier, pyramid, quads, colourless, moved=False)
     _turn_squarish(classifier, pyramid, quads, reads, colourless, moved=False)
     framed = _grow_frames(classifier, pyramid, quads, reads, colourless, moved=False)
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
@@ -2829,7 +2836,7 @@ def _read_card(shrunk: Shrunk, classifier: CardClassifier, others: bool) -> Dete
         # (unless it made the outlines) and, unless GrabCut's outline reads a card surely, with
         # the hypotheses of recognize()
         more = [] if grabbed else [q for q in card_outlines(image, grabcut=True) if _unlike(q, quads)]
-        for q, (p, _shows, index) in zip(more, _read_doubting(classifier, [pyramid.warp(q) for q in more], colourless),
+        for q, (p, _shows, index) in zip(more, _read_doubting(classifier, pyramid, more, colourless),
                                  strict=True):
             tally.append((p, q))
             p = _back_judged(p, q, index, h, w)

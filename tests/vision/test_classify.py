@@ -19,6 +19,7 @@ from vision.classify import (
     MODELS_DIR,
     MOST_PER_RUN,
     SPADES,
+    Looks,
     OnnxCardClassifier,
     load_default_classifier,
     weigh_suits,
@@ -191,6 +192,37 @@ def test_unsure_crops_read_moved_go_to_the_network_in_bounded_calls() -> None:
     assert len(sizes) > 2 * len(model.shifts) // MOST_PER_RUN and max(sizes) <= MOST_PER_RUN
     for k, crop in enumerate(crops):
         np.testing.assert_allclose(read[k], OnnxCardClassifier(clf().model_path).run([crop])[0][0], atol=1e-5)
+
+
+def test_a_crop_read_again_moved_after_a_first_look_reads_as_if_read_moved_at_once() -> None:
+    """A photo's outlines are looked at first unmoved, and those that may win read again moved:
+    the first look is kept (:class:`Looks`) and not made again, and every reading (the card's,
+    its suits weighed, its corner index) is exactly what reading the crop moved at once gives."""
+    rng = np.random.default_rng(32)
+    cards = [table_crop(render_card(cid, HELDOUT_DESIGN_SEEDS[11], px_per_mm=3.0, alpha=True), rng, strength=1.0)
+             for cid in ("7S", "QH", "KC", "9D", "JS", "AC")]
+    crops = cards + [cv2.GaussianBlur(c, (0, 0), 3) for c in cards]
+    keys = [bytes([i]) for i in range(len(crops))]
+    model = OnnxCardClassifier(clf().model_path)
+    once = model.outputs(crops)
+    looks = Looks()
+    first = model.outputs(crops, moved=False, looks=looks.at(keys))
+    sizes = _calls_counted(model)
+    # all the crops again, moved: only the unsure ones' moved views go to the card network
+    again = model.outputs(crops, looks=looks.at(keys))
+    unsure = int((first[0].max(axis=1) < model.sure_two_ways).sum())
+    assert 0 < unsure < len(crops) and sum(sizes) == 2 * len(model.shifts) * unsure
+    for got, want in zip(again, once, strict=True):
+        assert got is not None and want is not None and np.array_equal(got, want)
+    # some kept, some new: the new ones are read as they are, each row as it reads alone
+    mixed = model.outputs(crops[:3] + cards[::-1], looks=looks.at(keys[:3] + [b"new%d" % i for i in range(6)]))
+    alone = model.outputs(crops[:3] + cards[::-1])
+    for got, want in zip(mixed, alone, strict=True):
+        assert got is not None and want is not None and np.array_equal(got, want)
+    # a look is kept for the way it was read: read without the index, a crop is read afresh
+    sizes.clear()
+    model.outputs(crops[:1], index=False, looks=looks.at(keys[:1]))
+    assert sizes
 
 
 def test_a_black_card_read_unsure_has_its_clubs_and_spades_weighed_by_the_suit_network() -> None:
