@@ -220,6 +220,19 @@ class FirstLook:
     corner: Floats | None
     back: Image | None = None
 
+    def row(self, i: int) -> FirstLook:
+        """Crop ``i``'s look alone, copied (the batch's arrays are weighed further in place)."""
+        return FirstLook(self.probs[i:i + 1].copy(), self.readings[i:i + 1].copy(), self.emb[i:i + 1].copy(),
+                         None if self.corner is None else self.corner[i:i + 1].copy())
+
+    @staticmethod
+    def joined(looks: Sequence[FirstLook]) -> FirstLook:
+        """One batch's look from its crops' looks, in order (all read the same way)."""
+        return FirstLook(np.concatenate([k.probs for k in looks]), np.concatenate([k.readings for k in looks]),
+                         np.concatenate([k.emb for k in looks]),
+                         None if looks[0].corner is None else np.concatenate([k.corner for k in looks
+                                                                              if k.corner is not None]))
+
 
 #: how a crop was read at a first look: with decks enrolled, with its index, with embeddings
 Way = tuple[bool, bool, bool]
@@ -227,11 +240,12 @@ Way = tuple[bool, bool, bool]
 
 class Looks:
     """The first looks at one photo's crops, each kept by a key its caller gives it (the crop's
-    outline), so that a crop read again moved is not read again as it is. Lives as long as the
-    photo (one per :class:`vision.recognize.Pyramid`): a photo reads a few dozen outlines."""
+    outline) and the way it was read, so that a crop read again moved is not read again as it
+    is. Lives as long as the photo (one per :class:`vision.recognize.Pyramid`): a photo reads a
+    few dozen outlines."""
 
     def __init__(self) -> None:
-        self._kept: dict[tuple[Way, bytes], tuple[Floats, np.float32, Floats, Floats | None]] = {}
+        self.kept: dict[tuple[Way, bytes], FirstLook] = {}
 
     def at(self, keys: Sequence[bytes]) -> LooksAt:
         """This book's looks at the crops keyed ``keys``, in order."""
@@ -247,28 +261,14 @@ class LooksAt:
     def __getitem__(self, part: slice) -> LooksAt:
         return LooksAt(self.book, self.keys[part])
 
-    def known(self, way: Way) -> list[tuple[Floats, np.float32, Floats, Floats | None] | None]:
+    def known(self, way: Way) -> list[FirstLook | None]:
         """Each crop's kept first look read ``way``, or None."""
-        return [self.book._kept.get((way, k)) for k in self.keys]
+        return [self.book.kept.get((way, k)) for k in self.keys]
 
     def keep(self, way: Way, rows: Sequence[int], look: FirstLook) -> None:
         """Keeps ``look``, the first look at the crops ``rows`` of this batch, row by row."""
         for j, i in enumerate(rows):
-            self.book._kept[(way, self.keys[i])] = (look.probs[j].copy(), look.readings[j], look.emb[j].copy(),
-                                                    None if look.corner is None else look.corner[j].copy())
-
-
-def _joined(known: Sequence[tuple[Floats, np.float32, Floats, Floats | None] | None], new: Sequence[int],
-            fresh: FirstLook | None) -> FirstLook:
-    """A batch's first look from its kept rows (``known``) and the rows ``new`` read now (``fresh``)."""
-    rows = list(known)
-    for j, i in enumerate(new):
-        assert fresh is not None
-        rows[i] = (fresh.probs[j], fresh.readings[j], fresh.emb[j], None if fresh.corner is None else fresh.corner[j])
-    full = [r for r in rows if r is not None]
-    corners = [c for _p, _r, _e, c in full if c is not None]
-    return FirstLook(np.stack([p for p, _r, _e, _c in full]), np.array([r for _p, r, _e, _c in full], np.float32),
-                     np.stack([e for _p, _r, e, _c in full]), np.stack(corners) if len(corners) == len(full) else None)
+            self.book.kept[(way, self.keys[i])] = look.row(j)
 
 
 class OnnxCardClassifier:
@@ -455,7 +455,8 @@ class OnnxCardClassifier:
         if fresh is not None and len(new) == len(pre):
             look, back = fresh, fresh.back
         else:  # each network reads a row the same in any batch: a kept row is the row read now
-            look, back = _joined(known, new, fresh), None
+            read_now = iter([] if fresh is None else [fresh.row(j) for j in range(len(new))])
+            look, back = FirstLook.joined([k if k is not None else next(read_now) for k in known]), None
         if looks is not None and fresh is not None and not moved:
             looks.keep(way, new, fresh)
         probs = look.probs.copy()  # weighed further below; the kept look stays as it was read
