@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from vision.api import BACK, UNKNOWN, Prediction
-from vision.images import whole_median
+from vision.images import high_percentile, whole_median
 
 #: the highest confidence a doubtful reading keeps
 DOUBT = 0.8
@@ -137,7 +137,7 @@ def colour_and_cast(image: np.ndarray) -> tuple[float, np.ndarray | None]:
     gains = cast.mean() / cast
     b, g, r = (c * k for c, k in zip(channels, gains, strict=True))
     spread = np.maximum(np.maximum(b, g), r) - np.minimum(np.minimum(b, g), r)
-    return float(np.percentile(spread[seen], COLOUR_PERCENTILE)), (gains if float(np.abs(gains - 1.0).max()) >= CAST_TAKEN_OUT else None)
+    return high_percentile(spread[seen], COLOUR_PERCENTILE), (gains if float(np.abs(gains - 1.0).max()) >= CAST_TAKEN_OUT else None)
 
 
 def balanced(image: np.ndarray, gains: np.ndarray | None, colourless: bool) -> np.ndarray:

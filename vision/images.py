@@ -72,7 +72,44 @@ def whole_median(values: np.ndarray, top: int = 255) -> float:
     cheaper on a photo's pixels."""
     if values.size == 0:
         raise ValueError("the median of no values")
+    if values.dtype == np.uint8 and values.size < _EXACT_COUNTS:
+        # OpenCV counts bytes without numpy's copy of them as indices; its float32 counts are
+        # whole numbers exactly below 2 ** 24
+        counts = cv2.calcHist([np.ascontiguousarray(values).reshape(-1, 1)], [0], None, [256], [0, 256]).ravel()
+        return counted_median(counts)
     return counted_median(np.bincount(values.ravel().astype(np.intp, copy=False), minlength=top + 1))
+
+
+#: OpenCV's histograms count in float32, whole numbers exactly below this
+_EXACT_COUNTS = 2 ** 24
+
+
+def high_percentile(values: np.ndarray, q: float) -> float:
+    """``np.percentile(values, q)`` of float ``values`` (no NaN) to the bit, for a ``q`` near 100
+    in a fraction of its time: the two values it lies between are picked from those over a
+    level a sample of every 16th value sets, not from a partition of them all."""
+    flat = values.reshape(-1)
+    n = flat.size
+    if n == 0:
+        raise ValueError("the percentile of no values")
+    at = (n - 1) * (q / 100)  # where numpy's linear method puts it among the sorted values
+    k = int(np.floor(at))
+    over = n - k  # how many values rank k or above
+    pick = flat
+    sample = flat[::16]
+    if over * 8 < n and sample.size > 64:
+        # a level that about three times the values needed lie over, checked below
+        j = max(0, sample.size - 3 * over * sample.size // n - 3)
+        level = np.partition(sample, j)[j]
+        above = flat[flat >= level]
+        if above.size >= over:
+            pick, k = above, k - (n - above.size)
+    low, high = k, min(k + 1, pick.size - 1)
+    part = np.partition(pick, [low, high])
+    a, b = part[low], part[high]
+    # numpy's interpolation, in the values' own precision: from the nearer of the two
+    gap, t, kind = b - a, at - np.floor(at), flat.dtype.type
+    return float(b - gap * kind(1 - t)) if t >= 0.5 else float(a + gap * kind(t))
 
 
 def counted_median(counts: np.ndarray) -> float:

@@ -60,7 +60,7 @@ from vision.doubt import (
 )
 from vision.finder import IndexFinder, IndexMark, finder_for, mark_reader_for, wide_mark_reader_for
 from vision.grey import shape_denies
-from vision.images import counted_median, noise_sigma, whole_median
+from vision.images import counted_median, high_percentile, noise_sigma, whole_median
 from vision.locate import (
     FRAME_SHARE,
     PHOTO_ASPECT,
@@ -147,7 +147,7 @@ def _masks(img: np.ndarray, grey: np.ndarray, *, lighter: bool = False) -> list[
                        for c, t, wt in zip(cv2.split(lab), table, (0.6, 1.0, 1.0), strict=True)))
     for level in (9.0, 18.0):  # fixed colour differences from the table
         masks.append(cv2.threshold(dist, level, 255, cv2.THRESH_BINARY)[1].astype(np.uint8))  # 255 where over
-    dist = np.clip(dist * (255.0 / max(1.0, float(np.percentile(dist, 99.5)))), 0, 255).astype(np.uint8)
+    dist = np.clip(dist * (255.0 / max(1.0, high_percentile(dist, 99.5))), 0, 255).astype(np.uint8)
     _, m3 = cv2.threshold(dist, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     masks.append(m3)
     smooth = cv2.GaussianBlur(grey, (5, 5), 0)

@@ -13,7 +13,7 @@ import pytest
 
 from pegpi.cli import main
 from vision.errors import ImageFileError
-from vision.images import image_files, read_image, whole_median
+from vision.images import high_percentile, image_files, read_image, whole_median
 from vision.render import HELDOUT_DESIGN_SEEDS, render_card
 
 
@@ -117,8 +117,28 @@ def test_a_counted_median_is_the_sorted_one(top: int) -> None:
     rng = np.random.default_rng(7)
     samples = [rng.integers(0, top + 1, n) for n in (1, 2, 5, 6, 999, 1000)]
     samples += [np.full(40, top // 2), np.repeat([0, top], 50), rng.integers(0, top + 1, (64, 48))]
+    samples += [rng.integers(0, top + 1, (301, 3))[:, 1]]  # one channel of a photo's border: strided
     for values in samples:
         values = values.astype(np.uint8 if top == 255 else np.float32)
         assert whole_median(values, top) == float(np.median(values))
     with pytest.raises(ValueError, match="no values"):
         whole_median(np.zeros(0, np.uint8))
+
+
+def test_a_high_percentile_is_numpys_to_the_bit() -> None:
+    """The locators' 99.5th percentiles of colour distances are picked from a sample's top, not
+    from a partition of every pixel: each equals ``np.percentile`` exactly, for float32 and
+    float64, any size, values repeated or spread, and any ``q`` (a low one takes the long way)."""
+    rng = np.random.default_rng(11)
+    for trial in range(400):
+        n = int(rng.integers(1, 6000)) if trial % 4 else int(rng.integers(20_000, 80_000))
+        kind = np.float32 if trial % 2 else np.float64
+        values = (rng.random(n) * [1.0, 100.0, 1e6][trial % 3]).astype(kind)
+        if trial % 5 == 0:
+            values = np.round(values)  # many equal values
+        if trial % 7 == 0:
+            values = values[:n - n % 4].reshape(-1, 4)[:, :2] if n >= 8 else values  # not one block
+        for q in (99.5, 99.0, 100.0, 0.0, 50.0, float(rng.random() * 100)):
+            assert high_percentile(values, q) == float(np.percentile(values, q)), (trial, q)
+    with pytest.raises(ValueError, match="no values"):
+        high_percentile(np.zeros(0, np.float32), 99.5)
