@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 import numpy as np
+from numpy.typing import NDArray
 
 #: A poker-size card in millimetres (width, height). Bridge-size cards are 57 mm wide.
 CARD_MM = (63.0, 88.0)
@@ -45,3 +46,49 @@ class CardClassifier(Protocol):
     labels: tuple[str, ...]
 
     def classify(self, crops: Sequence[np.ndarray]) -> list[Prediction]: ...
+
+
+@runtime_checkable
+class IndexReader(CardClassifier, Protocol):
+    """A classifier that also reads a card from its corner index alone (a network several times
+    cheaper than the whole card's): what a photo search asks of it to weigh thousands of outlines
+    (:mod:`vision.recognize`). A classifier that is not one is searched by whole readings alone."""
+
+    #: whether it has an index network at all
+    reads_index: bool
+
+    @property
+    def enrolled_unknown(self) -> bool:
+        """Whether an enrolled deck names cards the index network does not know (the Decktet's)."""
+
+    @property
+    def index_shape(self) -> tuple[int, int]:
+        """The (height, width) of the corner patch the index network reads."""
+
+    def read_indices(self, crops: Sequence[np.ndarray]) -> list[Prediction]:
+        """Each upright crop read from its corner index alone."""
+
+    def read_corner_patches(self, patches: np.ndarray, read: NDArray[np.bool_] | None = None, *,
+                            ranks_only: bool = False) -> list[Prediction]:
+        """Corner patches ``(N, ways, h, w, 3)`` cut from a photo read, each card its surest way;
+        ``read``: only the patches it marks; ``ranks_only``: each rank's suits pooled."""
+
+    def classify_with_index(self, crops: Sequence[np.ndarray], *, ranks_only: bool = False,
+                            moved: bool = True) -> list[tuple[Prediction, Prediction | None]]:
+        """Each crop's whole reading and its corner index's (None where it has none to give)."""
+
+    def gainsaid_by_corners(self, patches: np.ndarray, whole: Sequence[Prediction]) -> list[bool]:
+        """For each card, whether its two index corners read another card than ``whole`` does."""
+
+
+@runtime_checkable
+class SuitReader(Protocol):
+    """A classifier with a suit network, which tells clubs from spades by the shapes on a black
+    card's top (an ace's by its large pip), where the card and index networks confuse them."""
+
+    def clubs_odds(self, crops: Sequence[np.ndarray], *, aces: Sequence[bool] | None = None) -> np.ndarray | None:
+        """Each black crop's odds of a club (None without a suit network)."""
+
+    def black_suits_held(self, crops: Sequence[np.ndarray], readings: Sequence[Prediction]) -> list[Prediction]:
+        """``readings`` with each club or spade read surely that the suit network reads in the
+        other suit held below sure."""

@@ -33,12 +33,12 @@ import math
 from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import groupby
-from typing import Protocol, TypeAlias, cast
+from typing import TypeAlias
 
 import cv2
 import numpy as np
 
-from vision.api import CARD_MM, UNKNOWN, CardClassifier, Prediction
+from vision.api import CARD_MM, UNKNOWN, CardClassifier, IndexReader, Prediction, SuitReader
 from vision.classify import LABELS, Looks, LooksAt, OnnxCardClassifier, by_rank, grey_suits_for, rank_groups
 from vision.classify import SUITS as GREY_SUITS
 from vision.doubt import (
@@ -723,18 +723,16 @@ def _nudged(quad: np.ndarray) -> list[np.ndarray]:
 MAX_UNSURE = 200
 
 
-def _index_reader(classifier: CardClassifier) -> Callable[[list[np.ndarray]], list[Prediction]] | None:
-    """The classifier's reading of a crop's corner index alone, if it has one that applies: it
+def _index_reader(classifier: CardClassifier) -> IndexReader | None:
+    """``classifier`` as the reader of a crop's corner index alone, if it has one that applies: it
     knows the model's cards only, so not while an enrolled deck names others (the Decktet's,
     whose cards a search by French indices would pass over); a French deck enrolled keeps it."""
-    read = getattr(classifier, "read_indices", None)
-    if read is None or getattr(classifier, "read_corner_patches", None) is None \
-            or getattr(classifier, "enrolled_unknown", False) or not getattr(classifier, "reads_index", True):
+    if not isinstance(classifier, IndexReader) or classifier.enrolled_unknown or not classifier.reads_index:
         return None
-    return cast(Callable[[list[np.ndarray]], list[Prediction]], read)
+    return classifier
 
 
-def _read_warped(classifier: CardClassifier, image: Pyramid, quads: list[np.ndarray],
+def _read_warped(reader: IndexReader, image: Pyramid, quads: list[np.ndarray],
                  chunk: int = 256, ways: int = 2, near: np.ndarray | None = None, *,
                  ranks_only: bool = False) -> list[Prediction]:
     """The corner index readings of ``quads``, cut and read a chunk at a time (a photo may give
@@ -742,13 +740,11 @@ def _read_warped(classifier: CardClassifier, image: Pyramid, quads: list[np.ndar
     each quad's top-left only; ``near`` (``(N, 2)`` bool, :func:`_near_ways`): only the corners it
     marks are read (those near a mark of the index finder), an unread corner counting as no index;
     ``ranks_only``: each rank's suits pooled (a photo with no colour)."""
-    read = cast(Callable[..., list[Prediction]], getattr(classifier, "read_corner_patches", None))
-    size = cast(tuple[int, int], getattr(classifier, "index_shape", (0, 0)))
-    options = {"ranks_only": True} if ranks_only else {}  # a classifier with no use for it need not know it
     out: list[Prediction] = []
     for i in range(0, len(quads), chunk):
         cut = None if near is None else near[i:i + chunk, :ways]
-        out += read(image.corners(quads[i:i + chunk], size, ways, cut), cut, **options)
+        out += reader.read_corner_patches(image.corners(quads[i:i + chunk], reader.index_shape, ways, cut), cut,
+                                          ranks_only=ranks_only)
     return out
 
 
@@ -759,12 +755,10 @@ def _read_quads(classifier: CardClassifier, crops: list[np.ndarray], *, ranks_on
     grey suit network reads by shape afterwards, :func:`_greyed`); ``moved=False``: no unsure
     crop read again moved (a first look, see ``OnnxCardClassifier.outputs``); ``looks``: where
     the crops' first looks are kept (the card network's alone)."""
-    both = getattr(classifier, "classify_with_index", None)
-    if both is not None:
-        # only the options asked for are passed: a classifier that has no use for one need not know it
-        options = ({"ranks_only": True} if ranks_only else {}) | ({} if moved else {"moved": False}) | \
-            ({"looks": looks} if looks is not None and isinstance(classifier, OnnxCardClassifier) else {})
-        return list(both(crops, **options))
+    if isinstance(classifier, OnnxCardClassifier):  # the one that keeps first looks
+        return classifier.classify_with_index(crops, ranks_only=ranks_only, moved=moved, looks=looks)
+    if isinstance(classifier, IndexReader):
+        return classifier.classify_with_index(crops, ranks_only=ranks_only, moved=moved)
     return [(p, None) for p in classifier.classify(crops)]
 
 
@@ -779,14 +773,14 @@ def _read_hypotheses(classifier: CardClassifier, image: Pyramid, quads: list[np.
     several times cheaper) and gets ``None`` when no card index shows there, as such a hypothesis
     is never taken whatever the whole card reads. ``near``: which index corners of each quad
     are read (:func:`_read_warped`), all without it."""
-    read_indices = _index_reader(classifier)
+    reader = _index_reader(classifier)
     out: list[tuple[Prediction, Prediction | None] | None] = []
     for i in range(0, len(quads), CHUNK):
         part = quads[i:i + CHUNK]
-        if read_indices is None:
+        if reader is None:
             out += _read_quads(classifier, [image.warp(q) for q in part])
             continue
-        index = _read_warped(classifier, image, part, near=None if near is None else near[i:i + CHUNK])
+        index = _read_warped(reader, image, part, near=None if near is None else near[i:i + CHUNK])
         outlines = [j for j in range(len(part)) if i + j < n_whole]
         guesses = [j for j in range(len(part)) if i + j >= n_whole and index[j].label not in (UNKNOWN, "back")]
         # a guess is taken by its index, the whole card only confirming it: a first look will do
@@ -794,12 +788,10 @@ def _read_hypotheses(classifier: CardClassifier, image: Pyramid, quads: list[np.
             _whole_readings(classifier, [image.warp(part[j]) for j in guesses], moved=False)
         read = dict(zip(outlines + guesses, whole, strict=True))
         # a whole card shows one card at both its corners: one read surely that they gainsay is not
-        gainsaid = getattr(classifier, "gainsaid_by_corners", None)
         sure = [j for j in outlines if read[j].label not in (UNKNOWN, "back") and read[j].confidence > DOUBT]
-        if gainsaid is not None and sure:
-            size = cast(tuple[int, int], getattr(classifier, "index_shape", (0, 0)))
-            for j, no in zip(sure, gainsaid(image.corners([part[j] for j in sure], size), [read[j] for j in sure]),
-                             strict=True):
+        if sure:
+            corners = image.corners([part[j] for j in sure], reader.index_shape)
+            for j, no in zip(sure, reader.gainsaid_by_corners(corners, [read[j] for j in sure]), strict=True):
                 if no:
                     read[j] = held(read[j])
         out += [(read[j], index[j]) if j in read else None for j in range(len(part))]
@@ -1095,8 +1087,8 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
             later.add(found[-1][0])
         if alone:
             by_index.add(found[-1][0])
-    read_indices = _index_reader(classifier)
-    if read_indices is not None:
+    reader = _index_reader(classifier)
+    if reader is not None:
         # index corners at the ends of straight edges anywhere in the photo, read by the index alone
         # at the size of the surest cards read so far, or else at every likely size
         sure = [_height(d.corners) * scale for d, _w in found if d.card != "back" and d.confidence >= 0.97]
@@ -1113,7 +1105,7 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
                 qs = _segment_hypotheses(segs, hgt) / np.float32(scale)
                 edge += [(q, guess) for q in qs[_near_ways(qs, marks)[:, 0]]]
         # each is a guess at one index corner (its top-left): its far corner is not read
-        for (q, guess), r in zip(edge, _read_warped(classifier, source, [q for q, _g in edge], ways=1), strict=True):
+        for (q, guess), r in zip(edge, _read_warped(reader, source, [q for q, _g in edge], ways=1), strict=True):
             if r.label in (UNKNOWN, "back") or r.confidence < NUDGE_FROM:
                 continue
             if r.confidence >= EDGE_SURE:
@@ -1125,10 +1117,10 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
         # a card seen at a strong slant has no square corner: at a mark no card read so far lies
         # on, the corner two straight edges make round it is read as the card's index corner
         lone = [m for m in seen_marks if not any(_on_card(d.corners, m) for d, _w in found)]
-        skewed = _skewed_cards(classifier, source, segs / np.float32(scale), lone, colourless)
+        skewed = _skewed_cards(reader, source, segs / np.float32(scale), lone, colourless)
         found += [(d, False) for d in skewed]
         rough.update(skewed)
-    if unsure and read_indices is not None:
+    if unsure and reader is not None:
         # an outline a little off its card cuts the index: read the outlines near it, and take
         # the surest that reads the same card surely
         # a card read whole at over 0.9 ranks above any guess at it (:func:`_clash`, a face is
@@ -1142,7 +1134,7 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
             nudges = [m for j in picked for m in moved[j]]
             # of both index corners, those near a mark (as the hypotheses were read)
             near = _near_ways(nudges, marks) if ways == 2 else None
-            readings = iter(_read_warped(classifier, source, nudges, ways=ways, near=near))
+            readings = iter(_read_warped(reader, source, nudges, ways=ways, near=near))
             for j in picked:
                 again[j] = [next(readings) for _m in moved[j]]
         for (_c, _q, label, _w, guess), ms, rs in zip(unsure, moved, again, strict=True):
@@ -1340,22 +1332,15 @@ SUIT_AGREES = 0.5
 ACE_AGREES = 0.9
 
 
-class _ClubsOdds(Protocol):
-    """A classifier's ``clubs_odds``: each black crop's odds of a club, ``aces`` read at their pip."""
-
-    def __call__(self, crops: Sequence[np.ndarray], *, aces: Sequence[bool] | None = None) -> np.ndarray | None: ...
-
-
 def _black_suits_held(classifier: CardClassifier, source: Pyramid, found: Sequence[Detection]) -> list[Detection]:
     """``found`` with each club or spade read surely that the suit network reads in the other
     suit held below sure, as the table's reader holds it (``black_suits_held``; an ace by its
     large pip: blurred, cardsJS's ace of spades read as the ace of clubs at 0.99)."""
-    hold = getattr(classifier, "black_suits_held", None)
     black = [i for i, d in enumerate(found) if sure_black(d.card, d.confidence)]
-    if hold is None or not black:
+    if not isinstance(classifier, SuitReader) or not black:
         return list(found)
-    readings = cast(Callable[[list[np.ndarray], list[Prediction]], list[Prediction]], hold)(
-        [source.warp(found[i].corners) for i in black], [Prediction(found[i].card, found[i].confidence) for i in black])
+    readings = classifier.black_suits_held([source.warp(found[i].corners) for i in black],
+                                           [Prediction(found[i].card, found[i].confidence) for i in black])
     out = list(found)
     for i, p in zip(black, readings, strict=True):
         out[i] = Detection(p.label, p.confidence, found[i].corners)
@@ -1378,10 +1363,9 @@ def _black_suits_answered(classifier: CardClassifier, source: Pyramid, found: li
     as a spade there at 0.99). A guess (not ``whole``) is answered so only where its crop read
     whole gives its rank (:data:`RANK_SHOWN`): a square guess lying askew on a JC seen at a slant
     read as nothing whole, and its top, no card's, as a spade."""
-    odds_of = getattr(classifier, "clubs_odds", None)
     pick = [i for i in _shown_suited(found, whole)
             if found[i].card[-1] in "CS" and found[i].card[:-1] != "A" and found[i].confidence <= DOUBT]
-    if odds_of is None or not pick:
+    if not isinstance(classifier, SuitReader) or not pick:
         return found
     crops = {i: source.warp(found[i].corners) for i in pick}  # each cut once, for both networks
     guesses = [i for i in pick if not whole[i]]
@@ -1390,7 +1374,7 @@ def _black_suits_answered(classifier: CardClassifier, source: Pyramid, found: li
         askew = {i for i, p in zip(guesses, reads, strict=True) if not suited(p.label)
                  or p.label[:-1] != found[i].card[:-1] or p.confidence < RANK_SHOWN}
         pick = [i for i in pick if i not in askew]
-    clubs = cast(_ClubsOdds, odds_of)([crops[i] for i in pick], aces=[False] * len(pick)) if pick else None
+    clubs = classifier.clubs_odds([crops[i] for i in pick], aces=[False] * len(pick)) if pick else None
     if clubs is None:
         return found
     out = list(found)
@@ -1406,13 +1390,12 @@ def _suits_checked(classifier: CardClassifier, source: Pyramid,
     """``found`` with each black card read surely from its index alone (not ``whole``) held
     below sure unless the suit network, reading the top of the same crop (an ace's large pip),
     gives its suit."""
-    odds_of = getattr(classifier, "clubs_odds", None)
     check = [i for i, (d, whole) in enumerate(found)
              if not whole and sure_black(d.card, d.confidence)]
-    if odds_of is None or not check:
+    if not isinstance(classifier, SuitReader) or not check:
         return found
-    clubs = cast(_ClubsOdds, odds_of)([source.warp(found[i][0].corners) for i in check],
-                                      aces=[found[i][0].card[:-1] == "A" for i in check])
+    clubs = classifier.clubs_odds([source.warp(found[i][0].corners) for i in check],
+                                  aces=[found[i][0].card[:-1] == "A" for i in check])
     if clubs is None:
         return found
     out = list(found)
@@ -1784,7 +1767,7 @@ def _skewed_corners(segs: np.ndarray, mark: IndexMark) -> list[np.ndarray]:
     return out
 
 
-def _skewed_cards(classifier: CardClassifier, image: Pyramid, segs: np.ndarray,
+def _skewed_cards(reader: IndexReader, image: Pyramid, segs: np.ndarray,
                   marks: Sequence[IndexMark], colourless: bool) -> list[Detection]:
     """The cards read at the skewed corners round ``marks`` (:func:`_skewed_corners`; ``segs`` in
     ``image``'s pixels), each mark's surest, where :data:`SKEW_AGREE` of its guesses read it at
@@ -1793,7 +1776,7 @@ def _skewed_cards(classifier: CardClassifier, image: Pyramid, segs: np.ndarray,
     out: list[Detection] = []
     for mark in marks:
         quads = _skewed_corners(segs, mark)
-        reads = [(r, q) for r, q in zip(_read_warped(classifier, image, quads, ways=1, ranks_only=colourless), quads,
+        reads = [(r, q) for r, q in zip(_read_warped(reader, image, quads, ways=1, ranks_only=colourless), quads,
                                         strict=True)
                  if r.label not in (UNKNOWN, "back") and r.confidence >= SKEW_READ]
         if not reads:
@@ -2607,10 +2590,11 @@ def _framed_back(classifier: CardClassifier, image: Pyramid, quad: np.ndarray) -
     """Whether an outline read as a back may be a court's printed frame: grown as its card would
     be round it (:func:`_grown`), a corner shows a face's index (:func:`~vision.doubt.shows_index`). False
     without an index network."""
-    if _index_reader(classifier) is None:
+    reader = _index_reader(classifier)
+    if reader is None:
         return False
     grown = _grown(quad)
-    return any(shows_index(r) for r in _read_warped(classifier, image, grown)) or _faint_index(classifier, image, grown)
+    return any(shows_index(r) for r in _read_warped(reader, image, grown)) or _faint_index(classifier, image, grown)
 
 
 def _faint_index(classifier: CardClassifier, image: Pyramid, quads: list[np.ndarray]) -> bool:
@@ -2618,11 +2602,10 @@ def _faint_index(classifier: CardClassifier, image: Pyramid, quads: list[np.ndar
     face's index: an index in shadow reads as none at its own contrast (JH_7 half in shadow: its
     court's frame read as a back at 0.99, the index round its corner as no card). False without
     an index network."""
-    if _index_reader(classifier) is None:
+    reader = _index_reader(classifier)
+    if reader is None:
         return False
-    read = cast(Callable[[np.ndarray], list[Prediction]], getattr(classifier, "read_corner_patches", None))
-    size = cast(tuple[int, int], getattr(classifier, "index_shape", (0, 0)))
-    return any(shows_index(r) for r in read(stretched(image.corners(quads, size))))
+    return any(shows_index(r) for r in reader.read_corner_patches(stretched(image.corners(quads, reader.index_shape))))
 
 
 def _grow_frames(classifier: CardClassifier, image: Pyramid, quads: list[np.ndarray],
@@ -2668,9 +2651,10 @@ def _read_by_marks(classifier: CardClassifier, image: np.ndarray, grey: np.ndarr
     paired = pair_outlines(image, ink)
     marks = _points(_marks(classifier, image) if seen is None else seen) if inked or paired else None
     inked = [q for q, near in zip(inked, _near_marks(inked, marks), strict=True) if near]
-    if paired and _index_reader(classifier) is not None:  # read whole only where an index shows
+    reader = _index_reader(classifier)
+    if paired and reader is not None:  # read whole only where an index shows
         near = _near_ways(paired, marks)
-        inked += [q for q, r in zip(paired, _read_warped(classifier, pyramid, paired, near=near), strict=True)
+        inked += [q for q, r in zip(paired, _read_warped(reader, pyramid, paired, near=near), strict=True)
                   if r.label not in (UNKNOWN, "back") and r.confidence >= 0.5]
     # a first look at every outline, then those that may win read again moved (as read_card does)
     reads = _read_doubting(classifier, pyramid, inked, colourless, moved=False)

@@ -3,6 +3,7 @@ hand; and the CLI commands."""
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 
@@ -138,12 +139,15 @@ def test_no_index_reading_with_enrolled_decks() -> None:
     """The index network knows French cards only: with a deck enrolled, recognize reads no
     card from its corner index alone (whole outlines still read)."""
     clf = load_default_classifier()
-    assert _index_reader(clf) is not None
+    assert _index_reader(clf) is clf
+    decktet = copy.copy(clf)
+    decktet.labels = clf.labels + ("the Author",)  # an enrolled deck's card the model does not know
+    assert decktet.enrolled_unknown and _index_reader(decktet) is None
 
-    class Enrolled:
-        decks = ("decktet",)
-        read_indices = clf.read_indices
-    assert _index_reader(Enrolled()) is None  # type: ignore[arg-type]
+    class WholeOnly:  # a classifier that reads whole crops only
+        labels = clf.labels
+        classify = clf.classify
+    assert _index_reader(WholeOnly()) is None
 
 
 def test_cli_classify_and_recognize(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
