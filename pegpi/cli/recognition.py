@@ -9,10 +9,20 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from games.errors import PegpiError
 from vision.bench import DESIGN_POOLS, SECTIONS
+
+if TYPE_CHECKING:  # the model and OpenCV load only when a command reads images
+    import numpy as np
+
+    from vision.classify import OnnxCardClassifier
+    from vision.errors import ImageFileError
+    from vision.recognize import Detection
+
+    #: how a photo command reads one image: its row of output
+    ReadImage = Callable[[OnnxCardClassifier, Path, np.ndarray], dict[str, Any]]
 
 
 def register(commands: Any, benches: Any) -> None:
@@ -126,7 +136,7 @@ def _image_files(paths: list[Path]) -> list[Path]:
         raise PegpiError(str(exc)) from None
 
 
-def _each_image(files: list[Path]) -> Iterator[tuple[Path, Any]]:
+def _each_image(files: list[Path]) -> Iterator[tuple[Path, np.ndarray | ImageFileError]]:
     """Each file read as it comes (one photo in memory at a time), or the
     :class:`ImageFileError` that says why it cannot be; the heap's free pages are handed back
     after each when many lie free (see :data:`PHOTO_SLACK_MB`)."""
@@ -165,7 +175,7 @@ def _unread(rows: list[dict[str, Any]]) -> int:
     return 1 if bad else 0
 
 
-def _classifier(decks: str | None, model: Path | None = None) -> Any:
+def _classifier(decks: str | None, model: Path | None = None) -> OnnxCardClassifier:
     """The card model (``model``, or the shipped one) with the enrolled decks ``decks`` names:
     comma-separated, ``"none"``, or ``"all"`` (``None`` too)."""
     from vision.classify import OnnxCardClassifier
@@ -179,7 +189,7 @@ def _classifier(decks: str | None, model: Path | None = None) -> Any:
         raise PegpiError(str(exc)) from None
 
 
-def _rows(args: argparse.Namespace, read: Any) -> list[dict[str, Any]]:
+def _rows(args: argparse.Namespace, read: ReadImage) -> list[dict[str, Any]]:
     """One row per image the arguments name: ``{"image", **read(classifier, path, image)}``, or
     ``{"image", "error"}`` for a file that cannot be read. The file list (and a folder with no
     image) is checked before the model loads."""
@@ -193,7 +203,7 @@ def _rows(args: argparse.Namespace, read: Any) -> list[dict[str, Any]]:
 def cmd_classify(args: argparse.Namespace) -> int:
     from vision.recognize import read_card
 
-    def read(clf: Any, path: Path, img: Any) -> dict[str, Any]:
+    def read(clf: OnnxCardClassifier, path: Path, img: np.ndarray) -> dict[str, Any]:
         d = read_card(img, clf)
         return {"card": d.card, "confidence": round(d.confidence, 4), "corners": d.as_dict()["corners"]}
 
@@ -211,7 +221,7 @@ def cmd_classify(args: argparse.Namespace) -> int:
 def cmd_recognize(args: argparse.Namespace) -> int:
     from vision.recognize import recognize
 
-    def read(clf: Any, path: Path, img: Any) -> dict[str, Any]:
+    def read(clf: OnnxCardClassifier, path: Path, img: np.ndarray) -> dict[str, Any]:
         found = recognize(img, clf, min_confidence=args.min_confidence)
         if args.draw is not None:
             _draw(img, found, args.draw / (path.stem + ".recognized.png"))
@@ -240,7 +250,7 @@ def _unsure(confidence: float) -> str:
     return ", unsure" if confidence <= DOUBT else ""
 
 
-def _draw(img: Any, found: list[Any], path: Path) -> None:
+def _draw(img: np.ndarray, found: list[Detection], path: Path) -> None:
     import cv2
     import numpy as np
 
@@ -339,7 +349,7 @@ def _after_each_photo(every: int, quiet: bool = False) -> Callable[[int, int], N
     return say
 
 
-def _json_printed(res: dict[str, Any], clf: Any, as_json: bool) -> bool:
+def _json_printed(res: dict[str, Any], clf: OnnxCardClassifier, as_json: bool) -> bool:
     """Names the model in a bench's figures, and prints them as JSON if asked (then True)."""
     res["model"] = str(clf.model_path)
     if as_json:
