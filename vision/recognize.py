@@ -2594,17 +2594,13 @@ def _framed_back(classifier: CardClassifier, image: Pyramid, quad: np.ndarray) -
     if reader is None:
         return False
     grown = _grown(quad)
-    return any(shows_index(r) for r in _read_warped(reader, image, grown)) or _faint_index(classifier, image, grown)
+    return any(shows_index(r) for r in _read_warped(reader, image, grown)) or _faint_index(reader, image, grown)
 
 
-def _faint_index(classifier: CardClassifier, image: Pyramid, quads: list[np.ndarray]) -> bool:
+def _faint_index(reader: IndexReader, image: Pyramid, quads: list[np.ndarray]) -> bool:
     """Whether a corner of one of ``quads``, its contrast stretched (:func:`stretched`), shows a
     face's index: an index in shadow reads as none at its own contrast (JH_7 half in shadow: its
-    court's frame read as a back at 0.99, the index round its corner as no card). False without
-    an index network."""
-    reader = _index_reader(classifier)
-    if reader is None:
-        return False
+    court's frame read as a back at 0.99, the index round its corner as no card)."""
     return any(shows_index(r) for r in reader.read_corner_patches(stretched(image.corners(quads, reader.index_shape))))
 
 
@@ -2619,8 +2615,9 @@ def _grow_frames(classifier: CardClassifier, image: Pyramid, quads: list[np.ndar
     frames = {i: _grown(quads[i]) for i in range(1, len(quads)) if reads[i][0].label == "back"}
     tried = _keep_better(classifier, image, quads, reads, colourless, frames, shown_only=True, moved=moved)
     framed = {i for i, (_p, _shows, index) in tried if shows_index(index) and reads[i][0].label == "back"}
+    reader = _index_reader(classifier)  # asked once, not for every frame
     return framed | {i for i, grown in frames.items() if i not in framed and reads[i][0].label == "back"
-                     and _faint_index(classifier, image, grown)}
+                     and reader is not None and _faint_index(reader, image, grown)}
 
 
 #: a photo of one card whose best outline reads under this is searched further, as if none read
