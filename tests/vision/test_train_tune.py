@@ -1,0 +1,50 @@
+"""The fine-tuning stage starts from the shipped card network itself: read back from its ONNX
+file into torch, it gives the file's probabilities and descriptors. Needs torch (the ``train``
+extra) and onnx."""
+
+from __future__ import annotations
+
+import numpy as np
+import onnxruntime as ort
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("onnx")
+
+from vision.classify import MODEL_FILE, MODELS_DIR  # noqa: E402
+from vision.model_input import preprocess, to_tensor  # noqa: E402
+from vision.render import render_card  # noqa: E402
+from vision.render.photo import table_crop  # noqa: E402
+from vision.train.tune import DAMAGES, card_net_from_onnx, damaged  # noqa: E402
+
+
+def _crops() -> np.ndarray:
+    rng = np.random.default_rng(3)
+    return np.stack([preprocess(table_crop(render_card(card, 7, px_per_mm=3.0, rng=rng, alpha=True), rng))
+                     for card in ("AS", "10H", "QC", "7D")])
+
+
+def test_the_shipped_network_read_back_into_torch_reads_as_the_file_does() -> None:
+    net, temperature, _ = card_net_from_onnx(MODELS_DIR / MODEL_FILE)
+    net.eval()
+    crops = _crops()
+    x = to_tensor(crops)
+    with torch.no_grad():
+        logits = net(torch.from_numpy(x))[0]
+        probs = torch.softmax(logits / temperature, 1).numpy()
+        descriptors = net.descriptor(torch.from_numpy(x)).numpy()
+    session = ort.InferenceSession(str(MODELS_DIR / MODEL_FILE))
+    want_probs, want_descriptors = session.run(["probs", "embedding"], {"image": x})
+    assert np.abs(probs - want_probs).max() < 1e-4
+    assert np.abs(descriptors - want_descriptors).max() < 1e-4
+    assert [int(i) for i in probs.argmax(1)] == [int(i) for i in want_probs.argmax(1)]
+
+
+@pytest.mark.parametrize("kind", DAMAGES)
+def test_each_damage_changes_the_crop_and_keeps_its_shape(kind: str) -> None:
+    crop = _crops()[0]
+    out = damaged(crop, np.random.default_rng(1), (kind,))
+    assert out.shape == crop.shape and out.dtype == np.uint8
+    assert np.abs(out.astype(int) - crop.astype(int)).mean() > 0.5
+    if kind == "grey":
+        assert (out[..., 0] == out[..., 1]).all() and (out[..., 1] == out[..., 2]).all()

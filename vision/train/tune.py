@@ -1,0 +1,248 @@
+"""Teach the shipped card network photos damaged as real ones are, without training it again.
+
+The card network was trained on rendered crops through :func:`vision.render.photo.camera`, whose
+blur, noise and JPEG are mild next to a shaken phone, a dim room or a cheap webcam. This stage
+takes the shipped ``cards.onnx`` back into torch (:func:`card_net_from_onnx`; the export folded
+each batch norm into its convolution, so the norms come back as the identity plus the folded
+bias), and teaches it a few hundred steps more on fresh rendered crops of which a share is
+damaged further (:func:`damaged`): a smear, a focus blur, a dim and noisy sensor, a heavy JPEG.
+The batch norms stay frozen and the learning rate is a tenth of training's, so what it knew of
+clean crops stays; it is recalibrated on validation designs and written as a complete model
+folder (the other networks copied beside it), which ``--model`` of every bench can read.
+
+    python -m vision.train.tune --from models/cards.onnx --out build/tuned
+
+Grey is not among the damages: a photo without colour has the grey suit network of its own
+(:mod:`vision.train.grey`), and a card network taught grey crops loses red from black on
+colour ones (tried in session 78, see ``models/HISTORY.md``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import cv2
+import numpy as np
+
+from vision.classify import LABELS, MODEL_FILE
+from vision.render.photo import motion_kernel
+from vision.train import data
+
+if TYPE_CHECKING:
+    from vision.train.model import CardNet
+
+#: the damages :func:`damaged` can do, by name
+DAMAGES = ("motion", "focus", "grey", "dim-noisy", "jpeg")
+#: those this stage teaches unless told otherwise
+TAUGHT = ("motion", "focus", "dim-noisy", "jpeg")
+
+
+def damaged(crop: np.ndarray, rng: np.random.Generator, kinds: tuple[str, ...] = TAUGHT) -> np.ndarray:
+    """``crop`` (uint8 BGR at the network's input size) with one or two of ``kinds`` done to it:
+    smeared 4-9 px along any direction, out of focus by 1-2.5 px, without colour, dimmed (gamma
+    1.3-2.0) with sensor noise of 5-15 levels, or saved as a JPEG of quality 20-44."""
+    out = crop
+    for kind in rng.choice(np.array(kinds), size=min(len(kinds), int(rng.integers(1, 3))), replace=False):
+        if kind == "motion":
+            out = cv2.filter2D(out, -1, motion_kernel(int(rng.integers(4, 10)), float(rng.uniform(0, 180))))
+        elif kind == "focus":
+            out = cv2.GaussianBlur(out, (0, 0), float(rng.uniform(1.0, 2.5)))
+        elif kind == "grey":
+            out = cv2.cvtColor(cv2.cvtColor(out, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+        elif kind == "dim-noisy":
+            dim = 255.0 * (out / 255.0) ** rng.uniform(1.3, 2.0) + rng.normal(0, rng.uniform(5, 15), out.shape)
+            out = np.clip(dim, 0, 255).astype(np.uint8)
+        else:
+            ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(20, 45))])
+            saved = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
+            if saved is not None:
+                out = saved
+    return out
+
+
+def card_net_from_onnx(path: Path) -> tuple[CardNet, float, float]:
+    """The card network an exported ``cards.onnx`` holds, as torch, with its temperature and its
+    corner head's. Each convolution's folded weights and bias come back into the convolution and
+    the batch norm after it (set to pass its input through, adding the bias); the trunk and the
+    heads keep their names in the file. The embedding and whole-card heads are not in the file
+    (the product reads neither) and stay as initialised."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+    from torch import nn
+
+    from vision.train.model import CardNet
+
+    graph = onnx.load(str(path)).graph
+    weights = {i.name: numpy_helper.to_array(i).copy() for i in graph.initializer}
+    net = CardNet(len(LABELS), width=1, corner_head=True, whole_head=False, top_right=True)
+    modules = dict(net.named_modules())
+    convs = [(name, m) for name, m in net.named_modules() if isinstance(m, nn.Conv2d)]
+    nodes = [n for n in graph.node if n.op_type == "Conv"]
+    if len(nodes) != len(convs):
+        raise ValueError(f"{path} has {len(nodes)} convolutions; the card network has {len(convs)}")
+    state = net.state_dict()
+    with torch.no_grad():
+        for node, (name, conv) in zip(nodes, convs, strict=True):
+            w, b = weights[node.input[1]], weights[node.input[2]]
+            if tuple(w.shape) != tuple(conv.weight.shape):
+                raise ValueError(f"{path}: {name} is {tuple(w.shape)}, the card network's {tuple(conv.weight.shape)}")
+            conv.weight.copy_(torch.from_numpy(w))
+            parent, at = name.rsplit(".", 1)
+            norm = modules[parent][int(at) + 1]
+            norm.running_mean.zero_()
+            norm.running_var.fill_(1.0 - norm.eps)
+            norm.weight.fill_(1.0)
+            norm.bias.copy_(torch.from_numpy(b))
+        for name, value in weights.items():
+            if name.startswith("net."):
+                state[name[4:]].copy_(torch.from_numpy(value))
+    return net, 1.0 / float(weights["inv_t"]), 1.0 / float(weights["inv_tc"])
+
+
+def _seen(paths: list[Path]) -> tuple[np.ndarray, np.ndarray]:
+    """The crops of ``paths`` in which the whole card shows, and their labels."""
+    parts = data.load(paths)
+    keep = ~parts["hidden"]
+    return parts["x"][keep], parts["y"][keep].astype(np.int64)
+
+
+def _logits(net: CardNet, x: np.ndarray) -> np.ndarray:
+    import torch
+
+    from vision.model_input import to_tensor
+
+    net.eval()
+    with torch.no_grad():
+        rows: np.ndarray = torch.cat([net(torch.from_numpy(to_tensor(x[i:i + 500])))[0]
+                                      for i in range(0, len(x), 500)]).numpy()
+    return rows
+
+
+def _figures(logits: np.ndarray, y: np.ndarray, temperature: float) -> dict[str, float]:
+    e = np.exp((logits - logits.max(1, keepdims=True)) / temperature)
+    p = e / e.sum(1, keepdims=True)
+    wrong = p.argmax(1) != y
+    return {"accuracy": round(float((~wrong).mean()), 5),
+            "confident_mistakes": round(float((wrong & (p.max(1) >= 0.9)).mean()), 5)}
+
+
+def tune(net: CardNet, x: np.ndarray, y: np.ndarray, *, steps: int, share: float, kinds: tuple[str, ...],
+         lr: float, seed: int, batch: int = 256) -> CardNet:
+    """``net`` taught ``steps`` batches of ``x`` (a ``share`` of each batch :func:`damaged`), its
+    batch norms frozen, on a one-cycle schedule up to ``lr``."""
+    import torch
+    from torch import nn
+    from torch.nn import functional as F
+
+    from vision.train.model import nhwc_tensor
+
+    net = net.to(memory_format=torch.channels_last)
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.1)
+    gen = np.random.default_rng([seed, 78])
+    t0 = time.time()
+    for step in range(steps):
+        net.train()
+        for m in net.modules():  # the statistics the file was exported with stay as they were
+            if isinstance(m, nn.BatchNorm2d | nn.BatchNorm1d):
+                m.eval()
+        pick = gen.integers(0, len(y), batch)
+        xb = x[pick].copy()
+        for j in np.nonzero(gen.random(batch) < share)[0]:
+            xb[j] = damaged(xb[j], gen, kinds)
+        xb = data.brighten(xb, gen)
+        logits, _, corner, _ = net(nhwc_tensor(xb), nhwc_tensor(data.half_size(xb)))
+        yb = torch.from_numpy(y[pick])
+        loss = F.cross_entropy(logits, yb, label_smoothing=0.05)
+        if corner is not None:
+            loss = loss + 0.5 * F.cross_entropy(corner, yb, label_smoothing=0.05)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if step % 50 == 0:
+            print(f"  step {step}/{steps} loss {loss.item():.3f} ({(time.time() - t0) / 60:.1f} min)", flush=True)
+    tuned: CardNet = net.to(memory_format=torch.contiguous_format)
+    return tuned
+
+
+def main(argv: list[str] | None = None) -> int:
+    import torch
+
+    from vision.train.calib import fit_temperature
+    from vision.train.model import Exported
+
+    ap = argparse.ArgumentParser(prog="python -m vision.train.tune", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--from", dest="source", type=Path, default=Path("models") / MODEL_FILE,
+                    help="the exported card network to teach (its folder's other files are copied)")
+    ap.add_argument("--out", type=Path, required=True, help="folder for the model it writes")
+    ap.add_argument("--cache", type=Path, default=Path("build/train-data"))
+    ap.add_argument("--data-seed", type=int, default=8, help="a seed no training run of the source used")
+    ap.add_argument("--instances", type=int, default=20_000)
+    ap.add_argument("--steps", type=int, default=1000)
+    ap.add_argument("--share", type=float, default=0.5, help="share of each batch damaged")
+    ap.add_argument("--damages", default=",".join(TAUGHT), help=f"comma-separated, of {', '.join(DAMAGES)}")
+    ap.add_argument("--lr", type=float, default=3e-4)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--threads", type=int, default=2)
+    args = ap.parse_args(argv)
+    kinds = tuple(k for k in args.damages.split(",") if k)
+    unknown = [k for k in kinds if k not in DAMAGES]
+    if unknown or not kinds:
+        ap.error(f"--damages: {', '.join(unknown) or 'none given'}; choose from {', '.join(DAMAGES)}")
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    t0 = time.time()
+    held, courts = 0.1, 0.45  # as the source was trained (models/cards.json, train.command)
+    train_paths, val_paths = data.build(data.cache_dir(args.cache, args.data_seed, held, courts), args.data_seed,
+                                        args.instances, 2_000, workers=args.threads, held=held, courts=courts)
+    x, y = _seen(train_paths)
+    vx, vy = _seen(val_paths)
+    vgen = np.random.default_rng([args.seed, 99])
+    vdamaged = np.stack([damaged(c, vgen, kinds) for c in vx])
+    net, temperature, corner_temperature = card_net_from_onnx(args.source)
+    before = {"clean": _figures(_logits(net, vx), vy, temperature),
+              "damaged": _figures(_logits(net, vdamaged), vy, temperature)}
+    print(f"{len(y)} training crops; before: {before}", flush=True)
+    net = tune(net, x, y, steps=args.steps, share=args.share, kinds=kinds, lr=args.lr, seed=args.seed)
+    clean = _logits(net, vx)
+    temperature = fit_temperature(clean, vy)
+    after = {"clean": _figures(clean, vy, temperature), "damaged": _figures(_logits(net, vdamaged), vy, temperature)}
+    print(f"temperature {temperature:.4f}; after: {after}", flush=True)
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    for f in args.source.parent.iterdir():
+        if f.is_file() and f.name != MODEL_FILE and f.suffix in (".onnx", ".json", ".txt"):
+            shutil.copyfile(f, args.out / f.name)
+    net.eval()
+    torch.onnx.export(Exported(net, temperature, corner_temperature).eval(), torch.zeros(1, 3, *vx.shape[1:3]),
+                      str(args.out / MODEL_FILE), input_names=["image"], output_names=["probs", "embedding", "corner"],
+                      dynamic_axes={n: {0: "n"} for n in ("image", "probs", "embedding", "corner")},
+                      opset_version=17, dynamo=False)
+    meta_path = args.out / "cards.json"
+    meta: dict[str, Any] = json.loads(meta_path.read_text(encoding="utf-8")) if meta_path.exists() else {}
+    meta["temperature"] = round(temperature, 4)
+    meta["tune"] = {"command": "python -m vision.train.tune " + " ".join(argv if argv is not None else _argv()),
+                    "data_seed": args.data_seed, "instances": args.instances, "steps": args.steps,
+                    "share": args.share, "damages": list(kinds), "lr": args.lr,
+                    "minutes": round((time.time() - t0) / 60, 1),
+                    "val_before": before, "val_after": after, "val_crops": int(len(vy))}
+    meta_path.write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    print(f"wrote {args.out / MODEL_FILE} ({(time.time() - t0) / 60:.1f} min)", flush=True)
+    return 0
+
+
+def _argv() -> list[str]:
+    import sys
+
+    return sys.argv[1:]
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
