@@ -175,6 +175,7 @@ def tune(net: CardNet, x: np.ndarray, y: np.ndarray, *, steps: int, share: float
 def main(argv: list[str] | None = None) -> int:
     import torch
 
+    from vision.train import enrol_calib
     from vision.train.calib import fit_temperature
     from vision.train.model import Exported
 
@@ -234,6 +235,8 @@ def main(argv: list[str] | None = None) -> int:
                     "minutes": round((time.time() - t0) / 60, 1),
                     "val_before": before, "val_after": after, "val_crops": int(len(vy))}
     meta_path.write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    # the descriptors moved with the weights: the enrolment threshold is measured again
+    enrol_calib.main([str(args.out / MODEL_FILE)])
     print(f"wrote {args.out / MODEL_FILE} ({(time.time() - t0) / 60:.1f} min)", flush=True)
     return 0
 
