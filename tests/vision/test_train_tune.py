@@ -1,6 +1,6 @@
 """The fine-tuning stage starts from the shipped card network itself: read back from its ONNX
-file into torch, it gives the file's probabilities and descriptors. Needs torch (the ``train``
-extra) and onnx."""
+file into torch, it gives the file's probabilities and descriptors (needs the ``train`` extra:
+torch and onnx); the damages it teaches need neither."""
 
 from __future__ import annotations
 
@@ -8,14 +8,11 @@ import numpy as np
 import onnxruntime as ort
 import pytest
 
-torch = pytest.importorskip("torch")
-pytest.importorskip("onnx")
-
-from vision.classify import MODEL_FILE, MODELS_DIR  # noqa: E402
-from vision.model_input import preprocess, to_tensor  # noqa: E402
-from vision.render import render_card  # noqa: E402
-from vision.render.photo import table_crop  # noqa: E402
-from vision.train.tune import DAMAGES, card_net_from_onnx, damaged  # noqa: E402
+from vision.classify import MODEL_FILE, MODELS_DIR
+from vision.model_input import preprocess, to_tensor
+from vision.render import render_card
+from vision.render.photo import table_crop
+from vision.train.tune import DAMAGES, card_net_from_onnx, damaged
 
 
 def _crops() -> np.ndarray:
@@ -25,6 +22,8 @@ def _crops() -> np.ndarray:
 
 
 def test_the_shipped_network_read_back_into_torch_reads_as_the_file_does() -> None:
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("onnx")
     net, temperature, _ = card_net_from_onnx(MODELS_DIR / MODEL_FILE)
     net.eval()
     crops = _crops()
