@@ -9,7 +9,7 @@ damaged further (:func:`damaged`): a smear, a focus blur, a dim and noisy sensor
 The batch norms stay frozen and the learning rate is a tenth of training's, so what it knew of
 clean crops stays. Its two heads are recalibrated on validation designs and its enrolment
 threshold measured again, and it is written as a complete model folder (the other networks
-copied beside it), which ``--model`` of every bench can read.
+copied beside it, and the checkpoint ``cards.pt``), which ``--model`` of every bench can read.
 
     python -m vision.train.tune --from models/cards.onnx --out build/tuned
 
@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
+import sys
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -179,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from vision.train import enrol_calib
     from vision.train.calib import fit_temperature
-    from vision.train.model import Exported
+    from vision.train.export import export
 
     ap = argparse.ArgumentParser(prog="python -m vision.train.tune", description=__doc__.split("\n\n")[0])
     ap.add_argument("--from", dest="source", type=Path, default=Path("models") / MODEL_FILE,
@@ -224,34 +225,20 @@ def main(argv: list[str] | None = None) -> int:
     print(f"temperature {temperature:.4f}, corner {corner_temperature:.4f}; after: {after}", flush=True)
 
     args.out.mkdir(parents=True, exist_ok=True)
-    for f in args.source.parent.iterdir():
-        if f.is_file() and f.name != MODEL_FILE and f.suffix in (".onnx", ".json", ".txt"):
+    for f in args.source.parent.iterdir():  # the other networks, unchanged
+        if f.is_file() and f.name != MODEL_FILE and f.suffix in (".onnx", ".txt"):
             shutil.copyfile(f, args.out / f.name)
-    net.eval()
-    torch.onnx.export(Exported(net, temperature, corner_temperature).eval(), torch.zeros(1, 3, *vx.shape[1:3]),
-                      str(args.out / MODEL_FILE), input_names=["image"], output_names=["probs", "embedding", "corner"],
-                      dynamic_axes={n: {0: "n"} for n in ("image", "probs", "embedding", "corner")},
-                      opset_version=17, dynamo=False)
-    meta_path = args.out / "cards.json"
-    meta: dict[str, Any] = json.loads(meta_path.read_text(encoding="utf-8")) if meta_path.exists() else {}
-    meta["temperature"] = round(temperature, 4)
-    meta["corner_temperature"] = round(corner_temperature, 4)
-    meta["tune"] = {"command": "python -m vision.train.tune " + " ".join(argv if argv is not None else _argv()),
+    meta: dict[str, Any] = json.loads(args.source.with_suffix(".json").read_text(encoding="utf-8"))
+    meta["tune"] = {"command": "python -m vision.train.tune " + " ".join(sys.argv[1:] if argv is None else argv),
                     "data_seed": args.data_seed, "instances": args.instances, "steps": args.steps,
                     "share": args.share, "damages": list(kinds), "lr": args.lr,
                     "minutes": round((time.time() - t0) / 60, 1),
                     "val_before": before, "val_after": after, "val_crops": int(len(vy))}
-    meta_path.write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    export(net, temperature, args.out, meta, corner_temperature=corner_temperature)
     # the descriptors moved with the weights: the enrolment threshold is measured again
     enrol_calib.main([str(args.out / MODEL_FILE)])
     print(f"wrote {args.out / MODEL_FILE} ({(time.time() - t0) / 60:.1f} min)", flush=True)
     return 0
-
-
-def _argv() -> list[str]:
-    import sys
-
-    return sys.argv[1:]
 
 
 if __name__ == "__main__":
