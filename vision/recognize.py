@@ -1232,8 +1232,8 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     # no colour in the photo: suits by shape, and none sure; else a suit its shape denies is not
     # sure; then a black card left unsure takes the suit its top shows
     outlined = [w for _d, w in kept]
-    cards = _once(_black_suits_answered(classifier, source, (_greyed if colourless else _shapes_agree)(
-        classifier, source, cards, outlined), outlined))
+    cards = _backs_off_faces(_once(_black_suits_answered(classifier, source, (_greyed if colourless else _shapes_agree)(
+        classifier, source, cards, outlined), outlined)))
     return (cards + _marked_cards(classifier, image, seen_marks, cards, min_confidence), n_sure, seen_marks,
             Shrunk(small, scale, colourless, masks, seen_marks if small is image else None))
 
@@ -1265,6 +1265,15 @@ def _greyed(classifier: CardClassifier, source: Pyramid, found: list[Detection],
         out[i] = Detection(d.card if odds is None else d.card[:-1] + GREY_SUITS[int(odds[j].argmax())],
                            d.confidence, d.corners)
     return [Detection(d.card, min(d.confidence, DOUBT), d.corners) if suited(d.card) else d for d in out]
+
+
+def _backs_off_faces(found: Sequence[Detection]) -> list[Detection]:
+    """``found`` less each back lying on a face read there, under a quarter of its size
+    (:func:`_print_of`): the cards of one photo are one size, so it is the face's print (200240's
+    grey diamond pips read as backs by a network taught blurred crops, HISTORY, session 80)."""
+    faces = [d for d in found if d.card not in (UNKNOWN, *BLANKS)]
+    return [d for d in found if d.card != "back" or not any(inside(d.corners, f.corners, share=PRINT_SHARE)
+                                                            for f in faces)]
 
 
 def _once(found: Sequence[Detection]) -> list[Detection]:

@@ -28,6 +28,7 @@ from vision.model_input import stretched
 from vision.recognize import (
     Detection,
     Pyramid,
+    _backs_off_faces,
     _denied,
     _denies,
     _disc_parts,
@@ -524,6 +525,19 @@ def test_what_lies_inside_a_photo_s_one_card_is_its_print_only_if_far_smaller_or
     # a face inside a card read as a back is its print only if far smaller (the back's design)
     assert _print_of(Detection("6D", 0.8, _box(150, 150, 60, 60)), Detection("back", 0.9, card.corners))
     assert not _print_of(Detection("6D", 0.8, _box(110, 110, 200, 300)), Detection("back", 0.9, card.corners))
+
+
+def test_a_back_read_on_a_face_s_pip_is_not_reported_but_a_back_of_card_size_is() -> None:
+    """The cards of one photo are one size: a back a quarter of a face's size lying on it is one
+    of its pips (a grey diamond read as a back), a back as large as the face is a card over it."""
+    face = Detection("7D", 0.8, _box(100, 100, 250, 350))
+    pip = Detection("back", 0.8, _box(180, 200, 40, 55))
+    over = Detection("back", 0.8, _box(120, 130, 250, 350))
+    apart = Detection("back", 0.8, _box(420, 100, 40, 55))
+    assert _backs_off_faces([face, pip, over, apart]) == [face, over, apart]
+    # a face's print read as a smaller face is the other checks' business, not this one's
+    index = Detection("5D", 0.8, _box(150, 150, 60, 60))
+    assert _backs_off_faces([face, index]) == [face, index]
 
 
 def test_of_readings_equally_sure_faces_and_cards_in_view_come_first() -> None:
