@@ -47,3 +47,13 @@ def test_each_damage_changes_the_crop_and_keeps_its_shape(kind: str) -> None:
     assert np.abs(out.astype(int) - crop.astype(int)).mean() > 0.5
     if kind == "grey":
         assert (out[..., 0] == out[..., 1]).all() and (out[..., 1] == out[..., 2]).all()
+
+
+def test_keeping_to_the_source_costs_nothing_as_it_reads_and_more_the_sharper_it_grows() -> None:
+    torch = pytest.importorskip("torch")
+    from vision.train.tune import _kept
+
+    was = torch.tensor([[2.0, 1.0, 0.0], [0.0, 3.0, 1.0]])
+    assert float(_kept(was, was)) == pytest.approx(0.0, abs=1e-6)
+    # the same answers said more surely drift from the source, and further the surer they are
+    assert 0.0 < float(_kept(2 * was, was)) < float(_kept(4 * was, was))

@@ -11,7 +11,11 @@ clean crops stays. Its two heads are recalibrated on validation designs and its 
 threshold measured again, and it is written as a complete model folder (the other networks
 copied beside it, and the checkpoint ``cards.pt``), which ``--model`` of every bench can read.
 
-    python -m vision.train.tune --from models/cards.onnx --out build/tuned
+    python -m vision.train.tune --from models/cards.onnx --out build/tuned [--distil 1]
+
+With ``--distil``, each crop, damaged or not, is also taught to read as the untaught network reads
+it undamaged: the damage is taught away without the steps sharpening what the network said of
+clean crops (tried in session 80, see ``models/HISTORY.md``).
 
 Grey is not among the damages: a photo without colour has the grey suit network of its own
 (:mod:`vision.train.grey`), and a card network taught grey crops loses red from black on
@@ -36,6 +40,8 @@ from vision.render.photo import motion_kernel
 from vision.train import data
 
 if TYPE_CHECKING:
+    import torch
+
     from vision.train.model import CardNet
 
 #: the damages :func:`damaged` can do, by name
@@ -136,15 +142,20 @@ def _figures(logits: np.ndarray, y: np.ndarray, temperature: float) -> dict[str,
 
 
 def tune(net: CardNet, x: np.ndarray, y: np.ndarray, *, steps: int, share: float, kinds: tuple[str, ...],
-         lr: float, seed: int, batch: int = 256) -> CardNet:
+         lr: float, seed: int, batch: int = 256, distil: float = 0.0) -> CardNet:
     """``net`` taught ``steps`` batches of ``x`` (a ``share`` of each batch :func:`damaged`), its
-    batch norms frozen, on a one-cycle schedule up to ``lr``."""
+    batch norms frozen, on a one-cycle schedule up to ``lr``. ``distil``: the weight of a second
+    aim, each crop (damaged or not) read as the untaught network reads it undamaged, so the steps
+    teach the damage away without sharpening what the network already said (:func:`_kept`)."""
+    import copy
+
     import torch
     from torch import nn
     from torch.nn import functional as F
 
     from vision.train.model import nhwc_tensor
 
+    teacher = copy.deepcopy(net).eval() if distil > 0 else None
     net = net.to(memory_format=torch.channels_last)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.1)
@@ -156,15 +167,21 @@ def tune(net: CardNet, x: np.ndarray, y: np.ndarray, *, steps: int, share: float
             if isinstance(m, nn.BatchNorm2d | nn.BatchNorm1d):
                 m.eval()
         pick = gen.integers(0, len(y), batch)
-        xb = x[pick].copy()
+        clean = data.brighten(x[pick], gen)
+        xb = clean.copy()
         for j in np.nonzero(gen.random(batch) < share)[0]:
             xb[j] = damaged(xb[j], gen, kinds)
-        xb = data.brighten(xb, gen)
         logits, _, corner, _ = net(nhwc_tensor(xb), nhwc_tensor(data.half_size(xb)))
         yb = torch.from_numpy(y[pick])
         loss = F.cross_entropy(logits, yb, label_smoothing=0.05)
         if corner is not None:
             loss = loss + 0.5 * F.cross_entropy(corner, yb, label_smoothing=0.05)
+        if teacher is not None:
+            with torch.no_grad():
+                was, _, was_corner, _ = teacher(nhwc_tensor(clean), nhwc_tensor(data.half_size(clean)))
+            loss = loss + distil * _kept(logits, was)
+            if corner is not None and was_corner is not None:
+                loss = loss + 0.5 * distil * _kept(corner, was_corner)
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -173,6 +190,14 @@ def tune(net: CardNet, x: np.ndarray, y: np.ndarray, *, steps: int, share: float
             print(f"  step {step}/{steps} loss {loss.item():.3f} ({(time.time() - t0) / 60:.1f} min)", flush=True)
     tuned: CardNet = net.to(memory_format=torch.contiguous_format)
     return tuned
+
+
+def _kept(logits: torch.Tensor, was: torch.Tensor) -> torch.Tensor:
+    """How far ``logits`` read otherwise than the untaught network's ``was`` of the same crops
+    undamaged: the divergence of their softmaxes, the teacher's as the target."""
+    from torch.nn import functional as F
+
+    return F.kl_div(F.log_softmax(logits, dim=1), F.log_softmax(was, dim=1), reduction="batchmean", log_target=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -193,6 +218,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--share", type=float, default=0.5, help="share of each batch damaged")
     ap.add_argument("--damages", default=",".join(TAUGHT), help=f"comma-separated, of {', '.join(DAMAGES)}")
     ap.add_argument("--lr", type=float, default=3e-4)
+    ap.add_argument("--distil", type=float, default=0.0,
+                    help="weight of reading every crop as the source reads it undamaged (0: labels alone)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=2)
     args = ap.parse_args(argv)
@@ -214,7 +241,8 @@ def main(argv: list[str] | None = None) -> int:
     before = {"clean": _figures(_logits(net, vx), vy, temperature),
               "damaged": _figures(_logits(net, vdamaged), vy, temperature)}
     print(f"{len(y)} training crops; before: {before}", flush=True)
-    net = tune(net, x, y, steps=args.steps, share=args.share, kinds=kinds, lr=args.lr, seed=args.seed)
+    net = tune(net, x, y, steps=args.steps, share=args.share, kinds=kinds, lr=args.lr, seed=args.seed,
+               distil=args.distil)
     clean = _logits(net, vx)
     # refitted but never sharper than the source's: the likelihood fit sharpened even a 20-step
     # run (0.662 -> 0.644), its sure mistakes on clean validation crops 0.65 -> 0.73 %
@@ -231,7 +259,7 @@ def main(argv: list[str] | None = None) -> int:
     meta: dict[str, Any] = json.loads(args.source.with_suffix(".json").read_text(encoding="utf-8"))
     meta["tune"] = {"command": "python -m vision.train.tune " + " ".join(sys.argv[1:] if argv is None else argv),
                     "data_seed": args.data_seed, "instances": args.instances, "steps": args.steps,
-                    "share": args.share, "damages": list(kinds), "lr": args.lr,
+                    "share": args.share, "damages": list(kinds), "lr": args.lr, "distil": args.distil,
                     "minutes": round((time.time() - t0) / 60, 1),
                     "val_before": before, "val_after": after, "val_crops": int(len(vy))}
     export(net, temperature, args.out, meta, corner_temperature=corner_temperature)
