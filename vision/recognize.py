@@ -1268,9 +1268,11 @@ def _greyed(classifier: CardClassifier, source: Pyramid, found: list[Detection],
 
 
 def _backs_off_faces(found: Sequence[Detection]) -> list[Detection]:
-    """``found`` less each back lying on a face read there, under a quarter of its size
-    (:func:`_print_of`): the cards of one photo are one size, so it is the face's print (200240's
-    grey diamond pips read as backs by a network taught blurred crops, HISTORY, session 80)."""
+    """``found`` less each back lying on a face read there at under :data:`PRINT_SHARE` of its
+    size: the cards of one photo are one size, so it is the face's print (200240's grey diamond
+    pips read as backs by a network taught blurred crops, HISTORY, session 80). Stricter than
+    :func:`_print_of`'s any smaller back, which suits one card alone: here a back as large as a
+    face may be a card lying over it."""
     faces = [d for d in found if d.card not in (UNKNOWN, *BLANKS)]
     return [d for d in found if d.card != "back" or not any(inside(d.corners, f.corners, share=PRINT_SHARE)
                                                             for f in faces)]
