@@ -42,3 +42,10 @@ def test_the_shipped_models_training_command_parses() -> None:
 def test_an_option_no_shipped_model_used_is_refused() -> None:
     run = _parse(["--whole-pool", "4"])
     assert run.returncode == 2 and "--whole-pool" in run.stderr
+
+
+def test_a_damaged_share_of_each_batch_is_asked_for_by_damage() -> None:
+    run = _parse(["--damage", "0.3"])
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["damage"] == "0.3"
+    assert json.loads(_parse([]).stdout)["damage"] == "0.0"

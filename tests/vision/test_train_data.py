@@ -1,5 +1,6 @@
 """The training data: made again from its seed, courts as often as asked, caches named by every
-setting, and the two cheap copies a training batch gets (brightness jitter, half size)."""
+setting, and the cheap copies a training batch gets (brightness jitter, half size, reframing,
+damage)."""
 
 from __future__ import annotations
 
@@ -95,3 +96,15 @@ def test_conflicting_or_missing_stage_options_stop_before_any_rendering(tmp_path
         assert stop.value.code == 2
         assert f"{option} {tmp_path / 'gone.pt'}: no such file" in capsys.readouterr().err
     assert not cache.exists()
+
+
+@pytest.mark.parametrize("kind", data.DAMAGES)
+def test_each_damage_changes_the_crop_and_keeps_its_shape(kind: str) -> None:
+    rng = np.random.default_rng(3)
+    crop = data.make_chunk(5, 1, data.TRAIN_DESIGNS, held=0.0, courts=0.0)["x"][0]
+    out = data.damaged(crop, rng, (kind,))
+    assert out.shape == crop.shape and out.dtype == np.uint8
+    assert np.abs(out.astype(int) - crop.astype(int)).mean() > 0.5
+    if kind == "grey":
+        assert (out[..., 0] == out[..., 1]).all() and (out[..., 1] == out[..., 2]).all()
+    assert np.array_equal(data.damaged(crop, np.random.default_rng(3), (kind,)), out)  # made again from its seed

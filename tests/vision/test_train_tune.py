@@ -12,7 +12,7 @@ from vision.classify import MODEL_FILE, MODELS_DIR
 from vision.model_input import preprocess, to_tensor
 from vision.render import render_card
 from vision.render.photo import table_crop
-from vision.train.tune import DAMAGES, card_net_from_onnx, damaged
+from vision.train.tune import card_net_from_onnx
 
 
 def _crops() -> np.ndarray:
@@ -37,16 +37,6 @@ def test_the_shipped_network_read_back_into_torch_reads_as_the_file_does() -> No
     assert np.abs(probs - want_probs).max() < 1e-4
     assert np.abs(descriptors - want_descriptors).max() < 1e-4
     assert [int(i) for i in probs.argmax(1)] == [int(i) for i in want_probs.argmax(1)]
-
-
-@pytest.mark.parametrize("kind", DAMAGES)
-def test_each_damage_changes_the_crop_and_keeps_its_shape(kind: str) -> None:
-    crop = _crops()[0]
-    out = damaged(crop, np.random.default_rng(1), (kind,))
-    assert out.shape == crop.shape and out.dtype == np.uint8
-    assert np.abs(out.astype(int) - crop.astype(int)).mean() > 0.5
-    if kind == "grey":
-        assert (out[..., 0] == out[..., 1]).all() and (out[..., 1] == out[..., 2]).all()
 
 
 def test_keeping_to_the_source_costs_nothing_as_it_reads_and_more_the_sharper_it_grows() -> None:

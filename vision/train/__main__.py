@@ -90,6 +90,8 @@ def _stage1(args: argparse.Namespace, tr: dict[str, np.ndarray], va: dict[str, n
     gen = np.random.default_rng(args.seed)
     # a random stream of its own for the reframing: the batches are those of the same run without it
     framing = np.random.default_rng([args.seed, 1])
+    # ... and one for the damage, for the same reason
+    harm = np.random.default_rng([args.seed, 2])
     step = 0
     t_train = time.time()
     stop = False
@@ -106,6 +108,9 @@ def _stage1(args: argparse.Namespace, tr: dict[str, np.ndarray], va: dict[str, n
             xb = data.brighten(xb, gen)
             if args.reframe:
                 xb = data.reframe(xb, framing, args.reframe)
+            if args.damage:  # xb is the batch's own copy (indexed out of the data)
+                for j in np.flatnonzero(harm.random(len(xb)) < args.damage):
+                    xb[j] = data.damaged(xb[j], harm)
             x = nhwc_tensor(xb)
             # the whole-card branch's input, averaged down in uint8 here (faster than in the network)
             half = nhwc_tensor(data.half_size(xb))
@@ -231,6 +236,9 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--reframe", type=float, default=0.0,
                     help="share of each batch's crops framed anew before the step (data.reframe: scale, turn, shift; "
                          "0: none)")
+    ap.add_argument("--damage", type=float, default=0.0,
+                    help="share of each batch's crops damaged as poor photos are (data.damaged: smeared, out of focus, "
+                         "dim and noisy, heavy JPEG)")
     ap.add_argument("--held", type=float, default=0.0,
                     help="share of card views in which only the index shows (a held fan or a row): they train the corner head alone")
     ap.add_argument("--courts", type=float, default=data.COURT_SHARE,
@@ -341,6 +349,7 @@ def main(argv: list[str] | None = None) -> int:
                              + (f" --stop-after {stage1['steps']}" if args.steps and 0 < int(stage1.get("steps") or 0) < args.steps else "")
                              + (f" --held {args.held}" if args.held else "")
                              + (f" --reframe {args.reframe}" if args.reframe else "")
+                             + (f" --damage {args.damage}" if args.damage else "")
                              + (f" --courts {args.courts}" if args.courts != data.COURT_SHARE else "")
                              + (" --top-right" if net.right is not None else "")
                              + (f" --corner-weight {args.corner_weight}" if args.corner_weight != 0.5 else "")

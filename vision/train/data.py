@@ -20,7 +20,7 @@ from vision.render import CARD_IDS, RENDER_VERSION, render_card
 from vision.render.cards import COURTS, PALETTE, card_alpha
 from vision.render.fonts import pick_font
 from vision.render.glyphs import paint, text_mask
-from vision.render.photo import held_crop, non_card_crop, table_crop
+from vision.render.photo import held_crop, motion_kernel, non_card_crop, table_crop
 
 #: Designs of the training pool used for the calibration/validation split (never trained on).
 VAL_DESIGNS = range(90_000, 100_000)
@@ -96,6 +96,35 @@ def reframe(batch: np.ndarray, rng: np.random.Generator, share: float) -> np.nda
         m: np.ndarray = cv2.getRotationMatrix2D((w / 2, h / 2), float(rng.normal(0, 1.5)), float(rng.uniform(0.95, 1.05)))
         m[:, 2] += rng.uniform(-0.02, 0.02, 2) * (w, h)
         cv2.warpAffine(batch[i], m, (w, h), dst=out[i], flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT_101)
+    return out
+
+
+#: the damages :func:`damaged` can do, by name
+DAMAGES = ("motion", "focus", "grey", "dim-noisy", "jpeg")
+#: those taught unless told otherwise (grey has a network of its own, :mod:`vision.train.grey`)
+TAUGHT = ("motion", "focus", "dim-noisy", "jpeg")
+
+
+def damaged(crop: np.ndarray, rng: np.random.Generator, kinds: tuple[str, ...] = TAUGHT) -> np.ndarray:
+    """``crop`` (uint8 BGR at the network's input size) with one or two of ``kinds`` done to it:
+    smeared 4-9 px along any direction, out of focus by 1-2.5 px, without colour, dimmed (gamma
+    1.3-2.0) with sensor noise of 5-15 levels, or saved as a JPEG of quality 20-44."""
+    out = crop
+    for kind in rng.choice(np.array(kinds), size=min(len(kinds), int(rng.integers(1, 3))), replace=False):
+        if kind == "motion":
+            out = cv2.filter2D(out, -1, motion_kernel(int(rng.integers(4, 10)), float(rng.uniform(0, 180))))
+        elif kind == "focus":
+            out = cv2.GaussianBlur(out, (0, 0), float(rng.uniform(1.0, 2.5)))
+        elif kind == "grey":
+            out = cv2.cvtColor(cv2.cvtColor(out, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+        elif kind == "dim-noisy":
+            dim = 255.0 * (out / 255.0) ** rng.uniform(1.3, 2.0) + rng.normal(0, rng.uniform(5, 15), out.shape)
+            out = np.clip(dim, 0, 255).astype(np.uint8)
+        else:
+            ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(20, 45))])
+            saved = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
+            if saved is not None:
+                out = saved
     return out
 
 

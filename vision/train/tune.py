@@ -32,46 +32,16 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import cv2
 import numpy as np
 
 from vision.classify import LABELS, MODEL_FILE
-from vision.render.photo import motion_kernel
 from vision.train import data
+from vision.train.data import DAMAGES, TAUGHT, damaged
 
 if TYPE_CHECKING:
     import torch
 
     from vision.train.model import CardNet
-
-#: the damages :func:`damaged` can do, by name
-DAMAGES = ("motion", "focus", "grey", "dim-noisy", "jpeg")
-#: those this stage teaches unless told otherwise
-TAUGHT = ("motion", "focus", "dim-noisy", "jpeg")
-
-
-def damaged(crop: np.ndarray, rng: np.random.Generator, kinds: tuple[str, ...] = TAUGHT) -> np.ndarray:
-    """``crop`` (uint8 BGR at the network's input size) with one or two of ``kinds`` done to it:
-    smeared 4-9 px along any direction, out of focus by 1-2.5 px, without colour, dimmed (gamma
-    1.3-2.0) with sensor noise of 5-15 levels, or saved as a JPEG of quality 20-44."""
-    out = crop
-    for kind in rng.choice(np.array(kinds), size=min(len(kinds), int(rng.integers(1, 3))), replace=False):
-        if kind == "motion":
-            out = cv2.filter2D(out, -1, motion_kernel(int(rng.integers(4, 10)), float(rng.uniform(0, 180))))
-        elif kind == "focus":
-            out = cv2.GaussianBlur(out, (0, 0), float(rng.uniform(1.0, 2.5)))
-        elif kind == "grey":
-            out = cv2.cvtColor(cv2.cvtColor(out, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
-        elif kind == "dim-noisy":
-            dim = 255.0 * (out / 255.0) ** rng.uniform(1.3, 2.0) + rng.normal(0, rng.uniform(5, 15), out.shape)
-            out = np.clip(dim, 0, 255).astype(np.uint8)
-        else:
-            ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(20, 45))])
-            saved = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
-            if saved is not None:
-                out = saved
-    return out
-
 
 def card_net_from_onnx(path: Path) -> tuple[CardNet, float, float]:
     """The card network an exported ``cards.onnx`` holds, as torch, with its temperature and its
