@@ -203,7 +203,10 @@ class InParts:
 
 
 def _session(path: Path, options: Any) -> _Session:
-    session: _Session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    try:
+        session: _Session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    except Exception as e:  # onnxruntime raises its own types for a corrupt file
+        raise ModelFileError(f"{path} is not a readable ONNX network ({e.__class__.__name__})") from e
     return InParts(session)
 
 
@@ -284,6 +287,8 @@ class OnnxCardClassifier:
                  sure_one_way: float | None = 0.999, shifts: Sequence[tuple[int, int]] = SHIFTS,
                  sure_two_ways: float = 0.99, sure_nothing: float = 0.5, suits: bool = True) -> None:
         path = Path(model_path) if model_path is not None else MODELS_DIR / MODEL_FILE
+        if path.is_dir():  # a model's folder names its card network
+            path = path / MODEL_FILE
         if not path.exists():
             raise ModelFileError(f"no card model at {path}")
         self.model_path = path

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from pegpi.cli import main
+from vision.classify import MODELS_DIR
 from vision.errors import PhotoLabelError
 from vision.images import at_megapixels
 from vision.photo_bench import collect, label_of
@@ -119,9 +120,13 @@ def test_a_sample_of_every_nth_photo_read_as_recognize_reads(tmp_path, capsys):
 @pytest.mark.parametrize(("args", "message"), [
     (["nowhere"], "no photo or folder at nowhere"),
     (["--model", "nosuch.onnx", "."], "no card model at nosuch.onnx"),
+    (["--model", "empty", "."], "no card model at empty/cards.onnx"),
+    (["--model", "torn.onnx", "."], "torn.onnx is not a readable ONNX network"),
 ])
 def test_bad_paths_get_one_clear_line(tmp_path, capsys, monkeypatch, args, message):
     monkeypatch.chdir(tmp_path)
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "torn.onnx").write_bytes(b"\x08\x07half a network")
     assert main(["bench", "photos", *args]) == 2
     err = capsys.readouterr().err
     assert err.startswith("pegpi: error:") and message in err
@@ -216,3 +221,9 @@ def test_each_change_gives_a_new_photo_the_same_for_the_same_seed(name):
     assert once.shape != image.shape or not np.array_equal(once, image)
     if name in ("webcam", "warm-noisy", "dim-noisy"):  # sensor noise: another photo, another draw
         assert not np.array_equal(once, other)
+
+
+def test_a_model_is_named_by_its_folder_too(tmp_path, capsys):
+    cv2.imwrite(str(tmp_path / "JH.png"), photo("JH", 11))
+    assert main(["bench", "photos", str(tmp_path), "--model", str(MODELS_DIR), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["right"] == 1
