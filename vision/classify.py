@@ -83,11 +83,24 @@ def side_session(path: Path, what: str, threads: int = 1) -> ort.InferenceSessio
     :class:`ModelFileError` naming the file when it is missing or unreadable."""
     if not path.exists():
         raise ModelFileError(f"no file at {path} for {what}")
+    return _loaded(path, session_options(threads))
+
+
+def session_options(threads: int) -> ort.SessionOptions:
+    """Options for every network pegpi runs: ``threads`` threads and no memory arena
+    (onnxruntime's grows by doubling and never gives back, so a long-running companion's memory
+    climbed with each larger batch of crops; malloc serves the tensors)."""
     options = ort.SessionOptions()
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
     options.log_severity_level = 3
     options.enable_cpu_mem_arena = False
+    return options
+
+
+def _loaded(path: Path, options: ort.SessionOptions) -> ort.InferenceSession:
+    """A CPU session of the network at ``path``; a :class:`ModelFileError` naming the file when
+    onnxruntime cannot read it."""
     try:
         return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
     except Exception as e:  # onnxruntime raises its own types for a corrupt file
@@ -202,12 +215,8 @@ class InParts:
         return self.session.get_outputs()
 
 
-def _session(path: Path, options: Any) -> _Session:
-    try:
-        session: _Session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-    except Exception as e:  # onnxruntime raises its own types for a corrupt file
-        raise ModelFileError(f"{path} is not a readable ONNX network ({e.__class__.__name__})") from e
-    return InParts(session)
+def _session(path: Path, options: ort.SessionOptions) -> _Session:
+    return InParts(_loaded(path, options))
 
 
 @dataclass(frozen=True)
@@ -312,13 +321,7 @@ class OnnxCardClassifier:
             tuple(line.strip() for line in labels_path.read_text(encoding="utf-8").splitlines() if line.strip())
             if labels_path.exists() else LABELS
         )
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        options.log_severity_level = 3
-        # no arena: ONNX Runtime's grows by doubling and never gives back, so a long-running
-        # companion's memory climbed with each larger batch of crops; malloc serves the tensors
-        options.enable_cpu_mem_arena = False
+        options = session_options(threads)
         self._options = options
         self.session = _session(path, options)
         dim = self.session.get_outputs()[1].shape[-1]

@@ -108,3 +108,12 @@ def test_each_damage_changes_the_crop_and_keeps_its_shape(kind: str) -> None:
     if kind == "grey":
         assert (out[..., 0] == out[..., 1]).all() and (out[..., 1] == out[..., 2]).all()
     assert np.array_equal(data.damaged(crop, np.random.default_rng(3), (kind,)), out)  # made again from its seed
+
+
+def test_a_share_of_a_batch_is_damaged_in_place() -> None:
+    batch = data.make_chunk(5, 2, data.TRAIN_DESIGNS, held=0.0, courts=0.0)["x"]
+    kept = batch.copy()
+    data.damage(batch, np.random.default_rng(1), 0.0)
+    assert np.array_equal(batch, kept)
+    data.damage(batch, np.random.default_rng(1), 1.0)
+    assert all(not np.array_equal(a, b) for a, b in zip(batch, kept, strict=True))

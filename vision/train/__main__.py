@@ -109,8 +109,7 @@ def _stage1(args: argparse.Namespace, tr: dict[str, np.ndarray], va: dict[str, n
             if args.reframe:
                 xb = data.reframe(xb, framing, args.reframe)
             if args.damage:  # xb is the batch's own copy (indexed out of the data)
-                for j in np.flatnonzero(harm.random(len(xb)) < args.damage):
-                    xb[j] = data.damaged(xb[j], harm)
+                data.damage(xb, harm, args.damage)
             x = nhwc_tensor(xb)
             # the whole-card branch's input, averaged down in uint8 here (faster than in the network)
             half = nhwc_tensor(data.half_size(xb))

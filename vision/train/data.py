@@ -128,6 +128,13 @@ def damaged(crop: np.ndarray, rng: np.random.Generator, kinds: tuple[str, ...] =
     return out
 
 
+def damage(batch: np.ndarray, rng: np.random.Generator, share: float, kinds: tuple[str, ...] = TAUGHT) -> None:
+    """Damages ``share`` of the crops of ``batch`` (uint8 NHWC, changed in place) as
+    :func:`damaged` does, the rest left as they are."""
+    for i in np.flatnonzero(rng.random(len(batch)) < share):
+        batch[i] = damaged(batch[i], rng, kinds)
+
+
 def foreign_card(rng: np.random.Generator, px_per_mm: float) -> np.ndarray:
     """A card of some other game (symbols that are not French suits, other corner marks): BGRA.
     The classifier must not read it as a French card."""

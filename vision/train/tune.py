@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 
     from vision.train.model import CardNet
 
+
 def card_net_from_onnx(path: Path) -> tuple[CardNet, float, float]:
     """The card network an exported ``cards.onnx`` holds, as torch, with its temperature and its
     corner head's. Each convolution's folded weights and bias come back into the convolution and
@@ -139,8 +140,7 @@ def tune(net: CardNet, x: np.ndarray, y: np.ndarray, *, steps: int, share: float
         pick = gen.integers(0, len(y), batch)
         clean = data.brighten(x[pick], gen)
         xb = clean.copy()
-        for j in np.nonzero(gen.random(batch) < share)[0]:
-            xb[j] = damaged(xb[j], gen, kinds)
+        data.damage(xb, gen, share, kinds)
         logits, _, corner, _ = net(nhwc_tensor(xb), nhwc_tensor(data.half_size(xb)))
         yb = torch.from_numpy(y[pick])
         loss = F.cross_entropy(logits, yb, label_smoothing=0.05)
