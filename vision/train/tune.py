@@ -11,11 +11,16 @@ clean crops stays. Its two heads are recalibrated on validation designs and its 
 threshold measured again, and it is written as a complete model folder (the other networks
 copied beside it, and the checkpoint ``cards.pt``), which ``--model`` of every bench can read.
 
-    python -m vision.train.tune --from models/cards.onnx --out build/tuned [--distil 1]
+    python -m vision.train.tune --from models/cards.onnx --out build/tuned [--distil 1] [--real PHOTOS]
 
 With ``--distil``, each crop, damaged or not, is also taught to read as the untaught network reads
 it undamaged: the damage is taught away without the steps sharpening what the network said of
 clean crops (tried in session 80, see ``models/HISTORY.md``).
+
+With ``--real``, a share of each batch are crops of real photos of one card, named as ``pegpi
+bench photos`` reads them: each card cut out along the outline :func:`vision.recognize.read_card`
+finds where that reading names the photo's card, several times with its corners moved a little
+(:func:`real_crops`), and damaged as the rendered crops are.
 
 Grey is not among the damages: a photo without colour has the grey suit network of its own
 (:mod:`vision.train.grey`), and a card network taught grey crops loses red from black on
@@ -41,6 +46,7 @@ from vision.train.data import DAMAGES, TAUGHT, damaged
 if TYPE_CHECKING:
     import torch
 
+    from vision.api import CardClassifier
     from vision.train.model import CardNet
 
 
@@ -91,6 +97,40 @@ def _seen(paths: list[Path]) -> tuple[np.ndarray, np.ndarray]:
     return parts["x"][keep], parts["y"][keep].astype(np.int64)
 
 
+def real_crops(paths: list[Path], classifier: CardClassifier, rng: np.random.Generator,
+               per_photo: int = 8, move: float = 0.02) -> tuple[np.ndarray, np.ndarray, int]:
+    """Crops of the labelled real photos under ``paths`` (:func:`vision.photo_bench.collect`):
+    where :func:`vision.recognize.read_card` reads a photo's own card, its outline cut
+    ``per_photo`` times, each corner moved up to ``move`` of the card's height (a cut as loose or
+    tight as the table's). Also the number of photos left out (read as another card, or unreadable)."""
+    import cv2
+
+    from vision.model_input import preprocess
+    from vision.photo_bench import collect
+    from vision.recognize import read_card, warp
+
+    xs: list[np.ndarray] = []
+    ys: list[int] = []
+    left_out = 0
+    for path, label in collect(paths):
+        img = cv2.imread(str(path))
+        if img is None:
+            left_out += 1
+            continue
+        found = read_card(img, classifier)
+        if found.card != label or label not in LABELS:
+            left_out += 1
+            continue
+        quad = found.corners.astype(np.float32)
+        span = float(np.linalg.norm(quad[3] - quad[0]))
+        for _ in range(per_photo):
+            moved = quad + rng.uniform(-move, move, (4, 2)).astype(np.float32) * span
+            xs.append(preprocess(warp(img, moved)))
+            ys.append(LABELS.index(label))
+    x = np.stack(xs) if xs else np.empty((0, 176, 128, 3), np.uint8)
+    return x, np.array(ys, np.int64), left_out
+
+
 def _logits(net: CardNet, x: np.ndarray, head: int = 0) -> np.ndarray:
     """The logits of ``x`` from the card head (``head`` 0) or the corner head (2)."""
     import torch
@@ -113,11 +153,13 @@ def _figures(logits: np.ndarray, y: np.ndarray, temperature: float) -> dict[str,
 
 
 def tune(net: CardNet, x: np.ndarray, y: np.ndarray, *, steps: int, share: float, kinds: tuple[str, ...],
-         lr: float, seed: int, batch: int = 256, distil: float = 0.0) -> CardNet:
+         lr: float, seed: int, batch: int = 256, distil: float = 0.0,
+         real: tuple[np.ndarray, np.ndarray] | None = None, real_share: float = 0.0) -> CardNet:
     """``net`` taught ``steps`` batches of ``x`` (a ``share`` of each batch :func:`damaged`), its
     batch norms frozen, on a one-cycle schedule up to ``lr``. ``distil``: the weight of a second
     aim, each crop (damaged or not) read as the untaught network reads it undamaged, so the steps
-    teach the damage away without sharpening what the network already said (:func:`_kept`)."""
+    teach the damage away without sharpening what the network already said (:func:`_kept`).
+    ``real``: crops of real photos (:func:`real_crops`), a ``real_share`` of each batch."""
     import copy
 
     import torch
@@ -137,12 +179,17 @@ def tune(net: CardNet, x: np.ndarray, y: np.ndarray, *, steps: int, share: float
         for m in net.modules():  # the statistics the file was exported with stay as they were
             if isinstance(m, nn.BatchNorm2d | nn.BatchNorm1d):
                 m.eval()
-        pick = gen.integers(0, len(y), batch)
-        clean = data.brighten(x[pick], gen)
+        n_real = round(batch * real_share) if real is not None and len(real[1]) else 0
+        pick = gen.integers(0, len(y), batch - n_real)
+        xs, ys = x[pick], y[pick]
+        if n_real and real is not None:
+            take = gen.integers(0, len(real[1]), n_real)
+            xs, ys = np.concatenate([xs, real[0][take]]), np.concatenate([ys, real[1][take]])
+        clean = data.brighten(xs, gen)
         xb = clean.copy()
         data.damage(xb, gen, share, kinds)
         logits, _, corner, _ = net(nhwc_tensor(xb), nhwc_tensor(data.half_size(xb)))
-        yb = torch.from_numpy(y[pick])
+        yb = torch.from_numpy(ys)
         loss = F.cross_entropy(logits, yb, label_smoothing=0.05)
         if corner is not None:
             loss = loss + 0.5 * F.cross_entropy(corner, yb, label_smoothing=0.05)
@@ -190,6 +237,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lr", type=float, default=3e-4)
     ap.add_argument("--distil", type=float, default=0.0,
                     help="weight of reading every crop as the source reads it undamaged (0: labels alone)")
+    ap.add_argument("--real", type=Path, nargs="*", default=[],
+                    help="labelled real photos of one card, or folders of them, a share of each batch cut from them")
+    ap.add_argument("--real-share", type=float, default=0.25, help="share of each batch from --real")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=2)
     args = ap.parse_args(argv)
@@ -207,12 +257,19 @@ def main(argv: list[str] | None = None) -> int:
     vx, vy = _seen(val_paths)
     vgen = np.random.default_rng([args.seed, 99])
     vdamaged = np.stack([damaged(c, vgen, kinds) for c in vx])
+    real = None
+    if args.real:
+        from vision.classify import OnnxCardClassifier
+
+        rx, ry, left_out = real_crops(args.real, OnnxCardClassifier(args.source), np.random.default_rng([args.seed, 7]))
+        real = (rx, ry)
+        print(f"{len(ry)} real crops of {len(ry) // 8} photos ({left_out} left out: read as another card)", flush=True)
     net, temperature, corner_temperature = card_net_from_onnx(args.source)
     before = {"clean": _figures(_logits(net, vx), vy, temperature),
               "damaged": _figures(_logits(net, vdamaged), vy, temperature)}
     print(f"{len(y)} training crops; before: {before}", flush=True)
     net = tune(net, x, y, steps=args.steps, share=args.share, kinds=kinds, lr=args.lr, seed=args.seed,
-               distil=args.distil)
+               distil=args.distil, real=real, real_share=args.real_share)
     clean = _logits(net, vx)
     # refitted but never sharper than the source's: the likelihood fit sharpened even a 20-step
     # run (0.662 -> 0.644), its sure mistakes on clean validation crops 0.65 -> 0.73 %
@@ -230,6 +287,8 @@ def main(argv: list[str] | None = None) -> int:
     meta["tune"] = {"command": "python -m vision.train.tune " + " ".join(sys.argv[1:] if argv is None else argv),
                     "data_seed": args.data_seed, "instances": args.instances, "steps": args.steps,
                     "share": args.share, "damages": list(kinds), "lr": args.lr, "distil": args.distil,
+                    "real": [p.name for p in args.real], "real_crops": 0 if real is None else int(len(real[1])),
+                    "real_share": args.real_share if real is not None else 0.0,
                     "minutes": round((time.time() - t0) / 60, 1),
                     "val_before": before, "val_after": after, "val_crops": int(len(vy))}
     export(net, temperature, args.out, meta, corner_temperature=corner_temperature)
