@@ -72,3 +72,22 @@ def test_a_real_photo_teaches_its_card_only_where_the_locator_reads_that_card(tm
     # each cut is the card, a little off: the card network reads the 5S from every one
     assert [p.label for p in load_default_classifier().classify(list(x))] == ["5S"] * 5
     assert len({c.tobytes() for c in x}) == 5  # moved corners: five different cuts
+
+
+def test_real_photos_it_cannot_use_are_named_before_any_rendering(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    from vision.train.tune import main
+
+    (tmp_path / "empty").mkdir()
+    cv2.imwrite(str(tmp_path / "photo.jpg"), np.full((40, 30, 3), 200, np.uint8))
+    for real, said in ((tmp_path / "missing", "no photo or folder at"),
+                       (tmp_path / "empty", "reads as the card it is named after"),
+                       (tmp_path / "photo.jpg", "cannot tell which card")):
+        with pytest.raises(SystemExit) as stop:
+            main(["--out", str(tmp_path / "out"), "--cache", str(tmp_path / "cache"), "--real", str(real)])
+        assert stop.value.code == 2
+        err = capsys.readouterr().err
+        assert "--real:" in err and said in err and "Traceback" not in err
+    assert not (tmp_path / "cache").exists() and not (tmp_path / "out").exists()

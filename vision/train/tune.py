@@ -249,6 +249,21 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--damages: {', '.join(unknown) or 'none given'}; choose from {', '.join(DAMAGES)}")
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
+    real = None
+    if args.real:  # before the rendering: a wrong folder is told at once
+        from vision.classify import OnnxCardClassifier
+        from vision.errors import PhotoLabelError
+
+        try:
+            rx, ry, left_out = real_crops(args.real, OnnxCardClassifier(args.source),
+                                          np.random.default_rng([args.seed, 7]))
+        except (FileNotFoundError, PhotoLabelError) as exc:
+            ap.error(f"--real: {exc}")
+        if not len(ry):
+            ap.error(f"--real: no photo under {', '.join(map(str, args.real))} reads as the card it is named after")
+        real = (rx, ry)
+        print(f"{len(ry)} real crops of {len(ry) // 8} photos ({left_out} left out: read as another card "
+              "or unreadable)", flush=True)
     t0 = time.time()
     held, courts = 0.1, 0.45  # as the source was trained (models/cards.json, train.command)
     train_paths, val_paths = data.build(data.cache_dir(args.cache, args.data_seed, held, courts), args.data_seed,
@@ -257,13 +272,6 @@ def main(argv: list[str] | None = None) -> int:
     vx, vy = _seen(val_paths)
     vgen = np.random.default_rng([args.seed, 99])
     vdamaged = np.stack([damaged(c, vgen, kinds) for c in vx])
-    real = None
-    if args.real:
-        from vision.classify import OnnxCardClassifier
-
-        rx, ry, left_out = real_crops(args.real, OnnxCardClassifier(args.source), np.random.default_rng([args.seed, 7]))
-        real = (rx, ry)
-        print(f"{len(ry)} real crops of {len(ry) // 8} photos ({left_out} left out: read as another card)", flush=True)
     net, temperature, corner_temperature = card_net_from_onnx(args.source)
     before = {"clean": _figures(_logits(net, vx), vy, temperature),
               "damaged": _figures(_logits(net, vdamaged), vy, temperature)}
