@@ -97,15 +97,19 @@ def _seen(paths: list[Path]) -> tuple[np.ndarray, np.ndarray]:
     return parts["x"][keep], parts["y"][keep].astype(np.int64)
 
 
+#: cuts of each real photo taught (:func:`real_crops`)
+REAL_CUTS = 8
+
+
 def real_crops(paths: list[Path], classifier: CardClassifier, rng: np.random.Generator,
-               per_photo: int = 8, move: float = 0.02) -> tuple[np.ndarray, np.ndarray, int]:
+               per_photo: int = REAL_CUTS, move: float = 0.02) -> tuple[np.ndarray, np.ndarray, int]:
     """Crops of the labelled real photos under ``paths`` (:func:`vision.photo_bench.collect`):
     where :func:`vision.recognize.read_card` reads a photo's own card, its outline cut
     ``per_photo`` times, each corner moved up to ``move`` of the card's height (a cut as loose or
     tight as the table's). Also the number of photos left out (read as another card, or unreadable)."""
     import cv2
 
-    from vision.model_input import preprocess
+    from vision.model_input import INPUT_H, INPUT_W, preprocess
     from vision.photo_bench import collect
     from vision.recognize import read_card, warp
 
@@ -118,7 +122,7 @@ def real_crops(paths: list[Path], classifier: CardClassifier, rng: np.random.Gen
             left_out += 1
             continue
         found = read_card(img, classifier)
-        if found.card != label or label not in LABELS:
+        if found.card != label:
             left_out += 1
             continue
         quad = found.corners.astype(np.float32)
@@ -127,7 +131,7 @@ def real_crops(paths: list[Path], classifier: CardClassifier, rng: np.random.Gen
             moved = quad + rng.uniform(-move, move, (4, 2)).astype(np.float32) * span
             xs.append(preprocess(warp(img, moved)))
             ys.append(LABELS.index(label))
-    x = np.stack(xs) if xs else np.empty((0, 176, 128, 3), np.uint8)
+    x = np.stack(xs) if xs else np.empty((0, INPUT_H, INPUT_W, 3), np.uint8)
     return x, np.array(ys, np.int64), left_out
 
 
@@ -173,18 +177,19 @@ def tune(net: CardNet, x: np.ndarray, y: np.ndarray, *, steps: int, share: float
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.1)
     gen = np.random.default_rng([seed, 78])
+    real_x, real_y = real if real is not None else (x[:0], y[:0])
+    n_real = round(batch * real_share) if len(real_y) else 0
     t0 = time.time()
     for step in range(steps):
         net.train()
         for m in net.modules():  # the statistics the file was exported with stay as they were
             if isinstance(m, nn.BatchNorm2d | nn.BatchNorm1d):
                 m.eval()
-        n_real = round(batch * real_share) if real is not None and len(real[1]) else 0
         pick = gen.integers(0, len(y), batch - n_real)
         xs, ys = x[pick], y[pick]
-        if n_real and real is not None:
-            take = gen.integers(0, len(real[1]), n_real)
-            xs, ys = np.concatenate([xs, real[0][take]]), np.concatenate([ys, real[1][take]])
+        if n_real:
+            take = gen.integers(0, len(real_y), n_real)
+            xs, ys = np.concatenate([xs, real_x[take]]), np.concatenate([ys, real_y[take]])
         clean = data.brighten(xs, gen)
         xb = clean.copy()
         data.damage(xb, gen, share, kinds)
@@ -262,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
         if not len(ry):
             ap.error(f"--real: no photo under {', '.join(map(str, args.real))} reads as the card it is named after")
         real = (rx, ry)
-        print(f"{len(ry)} real crops of {len(ry) // 8} photos ({left_out} left out: read as another card "
+        print(f"{len(ry)} real crops of {len(ry) // REAL_CUTS} photos ({left_out} left out: read as another card "
               "or unreadable)", flush=True)
     t0 = time.time()
     held, courts = 0.1, 0.45  # as the source was trained (models/cards.json, train.command)
