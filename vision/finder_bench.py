@@ -49,17 +49,23 @@ def read_boxes(folder: Path) -> list[BoxedPhoto]:
         text = row.get("boxes", "").strip()
         if not text:
             continue
-        try:
-            listed = json.loads(text)
-            boxes = np.array([[float(v) for v in b[1:5]] for b in listed], np.float32).reshape(-1, 4)
-            labels = tuple(str(b[0]) for b in listed)
-        except (ValueError, TypeError, IndexError) as exc:
-            raise PhotoLabelError(f"{table}, line {line}: boxes are not a JSON list of "
-                                  f"[label, x0, y0, x1, y1] ({exc})") from None
+        boxes, labels = parse_boxes(text, f"{table}, line {line}")
         if len(boxes):
             out.append(BoxedPhoto(folder / row.get("file", "").strip(), boxes,
                                   row.get("capture_group", "").strip() or "-", labels))
     return out
+
+
+def parse_boxes(text: str, where: str) -> tuple[np.ndarray, tuple[str, ...]]:
+    """The boxes of a ``boxes`` cell (JSON ``[[label, x0, y0, x1, y1], ...]``), ``(n, 4)``, and
+    their labels; a :class:`PhotoLabelError` naming ``where`` (the table and line) if malformed."""
+    try:
+        listed = json.loads(text)
+        boxes = np.array([[float(v) for v in b[1:5]] for b in listed], np.float32).reshape(-1, 4)
+        labels = tuple(str(b[0]) for b in listed)
+    except (ValueError, TypeError, IndexError) as exc:
+        raise PhotoLabelError(f"{where}: boxes are not a JSON list of [label, x0, y0, x1, y1] ({exc})") from None
+    return boxes, labels
 
 
 @dataclass(frozen=True, slots=True)

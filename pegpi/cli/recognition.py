@@ -464,7 +464,7 @@ def cmd_bench_photos(args: argparse.Namespace) -> int:
 
 def cmd_bench_scenes(args: argparse.Namespace) -> int:
     from vision.api import CONFIDENT
-    from vision.scene_bench import measure_scenes, read_labels
+    from vision.scene_bench import WHY, measure_scenes, read_labels
 
     _one_thread()
     if args.every < 1:
@@ -483,9 +483,15 @@ def cmd_bench_scenes(args: argparse.Namespace) -> int:
               f"mistakes (read at {CONFIDENT} or more) {res['confident_mistakes']}; {_cost(res)}")
         print("  by group: " + "; ".join(f"{g} {v['found']}/{v['cards']} ({v['confident_mistakes']} confident "
                                          f"mistakes)" for g, v in res["by_group"].items()))
+        told = res["misses_by_why"]
+        if any(told.values()):
+            print("  missed, why (cards whose index is boxed, photos as taken): " + "; ".join(
+                f"{WHY[k]} {n}" for k, n in told.items()))
     for m in res["photos_with_misses"]:
         wrong = ", ".join(f"{w['card']} ({w['confidence']:.2f})" for w in m["wrong"])
-        print(f"  {m['photo']}: missed {' '.join(m['missed']) or 'none'}" + (f"; wrong {wrong}" if wrong else ""))
+        said = {w["card"]: w["said"] for w in m["why"]}
+        missed = ", ".join(said.get(c, c) for c in m["missed"]) or "none"
+        print(f"  {m['photo']}: missed {missed}" + (f"; wrong {wrong}" if wrong else ""))
     _print_skipped(res)
     return 0
 

@@ -8,35 +8,18 @@ import json
 from pathlib import Path
 
 import cv2
-import numpy as np
 import pytest
 
 from pegpi.cli import main
-from vision.api import CARD_MM
+from tests.vision.conftest import BoxedPhotoMaker
 from vision.errors import PhotoLabelError
 from vision.finder_bench import read_boxes
-from vision.render import HELDOUT_DESIGN_SEEDS, index_box, render_card
-from vision.render.photo import compose_scene
 
 
-def _boxed_photo(cards: list[str], seed: int) -> tuple[np.ndarray, list[list[object]]]:
-    """A photo of ``cards`` scattered apart, and the boxes of their top-left indices."""
-    rng = np.random.default_rng([seed, 38])
-    design = HELDOUT_DESIGN_SEEDS[seed % 8]
-    faces = [render_card(c, design, px_per_mm=3.0, alpha=True) for c in cards]
-    img, corners = compose_scene(faces, rng, size=(960, 720), card_px=(200.0, 240.0), layout="scatter", strength=0.3)
-    boxes: list[list[object]] = []
-    for card, q in zip(cards, corners, strict=True):
-        x0, y0, x1, y1 = index_box(card, design)
-        u, v = (q[1] - q[0]) / CARD_MM[0], (q[3] - q[0]) / CARD_MM[1]
-        pts = np.array([q[0] + u * a + v * b for a in (x0, x1) for b in (y0, y1)])
-        boxes.append([card, *(round(float(t)) for t in (*pts.min(axis=0), *pts.max(axis=0)))])
-    return img, boxes
-
-
-def test_the_bench_counts_boxes_found_and_names_bad_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    img1, boxes1 = _boxed_photo(["KH", "3C", "9S"], 1)
-    img2, boxes2 = _boxed_photo(["7D", "AS"], 2)
+def test_the_bench_counts_boxes_found_and_names_bad_files(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                          boxed_photo: BoxedPhotoMaker) -> None:
+    img1, boxes1 = boxed_photo(["KH", "3C", "9S"], 1)
+    img2, boxes2 = boxed_photo(["7D", "AS"], 2)
     cv2.imwrite(str(tmp_path / "one.jpg"), img1)
     cv2.imwrite(str(tmp_path / "two.jpg"), img2)
     (tmp_path / "broken.jpg").write_bytes(b"not a photo")
