@@ -46,10 +46,7 @@ def read_boxes(folder: Path) -> list[BoxedPhoto]:
                               "boxes column (JSON, e.g. [[\"6D\", 0, 147, 71, 264]])")
     out: list[BoxedPhoto] = []
     for line, row in table_rows(table, ("file", "boxes")):
-        text = row.get("boxes", "").strip()
-        if not text:
-            continue
-        boxes, labels = parse_boxes(text, f"{table}, line {line}")
+        boxes, labels = parse_boxes(row.get("boxes", ""), f"{table}, line {line}")
         if len(boxes):
             out.append(BoxedPhoto(folder / row.get("file", "").strip(), boxes,
                                   row.get("capture_group", "").strip() or "-", labels))
@@ -58,9 +55,10 @@ def read_boxes(folder: Path) -> list[BoxedPhoto]:
 
 def parse_boxes(text: str, where: str) -> tuple[np.ndarray, tuple[str, ...]]:
     """The boxes of a ``boxes`` cell (JSON ``[[label, x0, y0, x1, y1], ...]``), ``(n, 4)``, and
-    their labels; a :class:`PhotoLabelError` naming ``where`` (the table and line) if malformed."""
+    their labels, none for an empty cell; a :class:`PhotoLabelError` naming ``where`` (the table
+    and line) if malformed."""
     try:
-        listed = json.loads(text)
+        listed = json.loads(text) if text.strip() else []
         boxes = np.array([[float(v) for v in b[1:5]] for b in listed], np.float32).reshape(-1, 4)
         labels = tuple(str(b[0]) for b in listed)
     except (ValueError, TypeError, IndexError) as exc:

@@ -35,7 +35,7 @@ from vision.api import BACK, CONFIDENT, CardClassifier
 from vision.classify import LABELS
 from vision.errors import PhotoLabelError
 from vision.finder import finder_for, mark_reader_for
-from vision.finder_bench import parse_boxes
+from vision.finder_bench import box_hits, parse_boxes
 from vision.photo_bench import label_of, read_each, table_rows, time_figures, timed
 from vision.recognize import MARK_READ, Detection, recognize
 
@@ -79,8 +79,7 @@ def read_labels(folder: Path) -> list[Scene]:
             allowed.update(_OTHERS.get(other.strip().upper(), "").split())
         if row.get("n_backs", "").strip() not in ("", "0"):
             allowed.add(BACK)
-        text = row.get("boxes", "").strip()
-        boxes, box_labels = parse_boxes(text, f"{index}, line {line}") if text else (np.zeros((0, 4), np.float32), ())
+        boxes, box_labels = parse_boxes(row.get("boxes", ""), f"{index}, line {line}")
         scenes.append(Scene(folder / name, tuple(cards), frozenset(allowed),
                             row.get("capture_group", "").strip() or "-", boxes, box_labels))
     return scenes
@@ -147,7 +146,9 @@ def why_missed(image: np.ndarray, classifier: CardClassifier, scene: Scene, foun
         if finder is None or reader is None:
             continue
         marks = finder.find(image) if marks is None else marks
-        on = [m for m in marks if any(_within(m.x, m.y, b) for b in boxes)]
+        size = boxes[:, 2:] - boxes[:, :2]
+        _hit, inside = box_hits(marks, boxes + BOX_REACH * np.hstack([-size, size]))
+        on = [m for m, hit in zip(marks, inside, strict=True) if hit]
         if not on:
             out.append(Miss(card, "unmarked"))
             continue
@@ -158,12 +159,6 @@ def why_missed(image: np.ndarray, classifier: CardClassifier, scene: Scene, foun
         out.append(Miss(card, "marked_unsure" if top == k else "marked_other", LABELS[top], float(probs[j, top]),
                         float(probs[j, k])))
     return tuple(out)
-
-
-def _within(x: float, y: float, box: np.ndarray) -> bool:
-    x0, y0, x1, y1 = (float(v) for v in box)
-    gx, gy = BOX_REACH * (x1 - x0), BOX_REACH * (y1 - y0)
-    return x0 - gx <= x <= x1 + gx and y0 - gy <= y <= y1 + gy
 
 
 @dataclass(frozen=True, slots=True)
