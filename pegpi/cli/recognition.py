@@ -94,7 +94,7 @@ def register(commands: Any, benches: Any) -> None:
                                              "wizard, then read from table frames before and after")
     b.add_argument("--deck", default="decktet",
                    help="decktet (Decktet-like, the model reads none of it) or a commercial-style French deck: "
-                        "bellot, cardsjs, aguilar (fetched once with npm)")
+                        "bellot, cardsjs, aguilar, kennard, kennard-jumbo, kennard-four-colour (fetched once with npm)")
     b.add_argument("--deals", type=int, default=63, help="tables of 16 cards read before and after (63: 1008 cards)")
     b.add_argument("--hands", action="store_true", help="lay each card by hand (slower to render)")
     b.add_argument("--seed", type=int, default=0)

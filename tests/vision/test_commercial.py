@@ -25,14 +25,16 @@ def colour(card: str) -> tuple[int, int, int]:
     return (30 + 4 * i, 250 - 3 * i, (97 * i) % 200 + 20)
 
 
-def fake_package(name: str, cache: Path) -> Path:
-    """Deck ``name``'s package as npm would extract it, each file drawn in its card's colour:
-    PNGs with transparent rounded corners, or SVGs on a square opaque background."""
+def fake_package(name: str, cache: Path, shade: int = 0) -> Path:
+    """Deck ``name``'s package as npm would extract it, each file drawn in its card's colour
+    (less ``shade``): PNGs with transparent rounded corners, or SVGs on a square opaque
+    background, sized in pixels or, as Kennard's are, in inches."""
     root = cm.package_dir(name, cache)
+    size = 'width="0.47in" height="0.66in"' if name.startswith("kennard") else 'width="45" height="63"'
     for card, rel in cm.deck_files(name).items():
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
-        b, g, r = colour(card)
+        b, g, r = (c - shade for c in colour(card))
         if path.suffix == ".png":
             img = np.zeros((245, 169, 4), np.uint8)  # half Bellot's 338x489, transparent corners
             img[..., :3] = (b, g, r)
@@ -40,7 +42,7 @@ def fake_package(name: str, cache: Path) -> Path:
             cv2.imwrite(str(path), img)
         else:
             path.write_text(
-                '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 45 63" width="45" height="63">'
+                f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 45 63" {size}>'
                 f'<rect width="100%" height="100%" fill="rgb({r},{g},{b})"/>'
                 '<circle cx="22" cy="31" r="5" fill="#000"/></svg>', encoding="utf-8")
     return root
@@ -55,9 +57,9 @@ def no_npm(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cm.npm.subprocess, "run", boom)
 
 
-def test_the_three_decks_map_their_files() -> None:
-    assert cm.COMMERCIAL_DECKS == ("bellot", "cardsjs", "aguilar")
-    bellot, cardsjs, aguilar = (cm.deck_files(n) for n in cm.COMMERCIAL_DECKS)
+def test_the_decks_map_their_files() -> None:
+    assert cm.COMMERCIAL_DECKS == ("bellot", "cardsjs", "aguilar", "kennard", "kennard-jumbo", "kennard-four-colour")
+    bellot, cardsjs, aguilar, kennard, jumbo, four = (cm.deck_files(n) for n in cm.COMMERCIAL_DECKS)
     assert set(bellot) == set(KEYS)
     assert bellot["AS"] == "package/png/2x/spade_1.png"
     assert bellot["10H"] == "package/png/2x/heart_10.png"
@@ -70,9 +72,15 @@ def test_the_three_decks_map_their_files() -> None:
     assert aguilar["AS"] == "package/cards/1s.svg" and aguilar["KH"] == "package/cards/13h.svg"
     assert aguilar["JD"] == "package/cards/11d.svg" and aguilar["7C"] == "package/cards/7c.svg"
     assert aguilar["RJ"] == "package/cards/joker.svg"
+    assert set(kennard) == set(jumbo) == set(four) == set(KEYS) - {"RJ"}
+    assert kennard["10D"] == "package/src/images/2color/TD.svg" and kennard["QS"] == "package/src/images/2color/QS.svg"
+    assert jumbo["AH"] == "package/src/images/2color-bf/AH.svg" and four["7C"] == "package/src/images/4color/7C.svg"
+    assert kennard["BJ"] == "package/src/images/2color/2J.svg" and four["back"] == "package/src/images/back.svg"
+    # one npm package holds all three Kennard decks
+    assert cm.package_dir("kennard", Path("c")) == cm.package_dir("kennard-jumbo", Path("c"))
 
 
-@pytest.mark.parametrize("name", ["bellot", "aguilar"])
+@pytest.mark.parametrize("name", ["bellot", "aguilar", "kennard"])
 def test_load_deck_from_an_extracted_package(name: str, tmp_path: Path, no_npm: None) -> None:
     fake_package(name, tmp_path)
     faces = cm.load_deck(name, px_per_mm=2.0, cache=tmp_path)
@@ -86,6 +94,18 @@ def test_load_deck_from_an_extracted_package(name: str, tmp_path: Path, no_npm: 
     # the second load reads the cached rasters, and an odd resolution gives the exact size
     assert all(np.array_equal(faces[c], f) for c, f in cm.load_deck(name, px_per_mm=2.0, cache=tmp_path).items())
     assert cm.load_deck(name, px_per_mm=2.7, cache=tmp_path)["AS"].shape == (238, 170, 4)
+
+
+def test_decks_sharing_a_package_keep_their_own_faces(tmp_path: Path, no_npm: None) -> None:
+    fake_package("kennard", tmp_path)
+    fake_package("kennard-jumbo", tmp_path, shade=20)
+    plain = cm.load_deck("kennard", px_per_mm=2.0, cache=tmp_path)
+    jumbo = cm.load_deck("kennard-jumbo", px_per_mm=2.0, cache=tmp_path)
+    for card in ("AS", "10D", "BJ"):
+        assert np.abs(plain[card][40, 30, :3].astype(int) - colour(card)).max() <= 2
+        assert np.abs(jumbo[card][40, 30, :3].astype(int) - np.subtract(colour(card), 20)).max() <= 2
+    # and from the cache, each its own again
+    assert np.array_equal(cm.load_deck("kennard-jumbo", px_per_mm=2.0, cache=tmp_path)["AS"], jumbo["AS"])
 
 
 def test_a_missing_file_is_named(tmp_path: Path, no_npm: None) -> None:

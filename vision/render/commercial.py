@@ -2,7 +2,7 @@
 
 The card model learns only from procedurally rendered decks (:mod:`vision.render.cards`), and
 its held-out designs come from that same generator, so they flatter it. Until there are enough
-real photos of real decks, these three freely licensed decks, drawn by people the way commercial
+real photos of real decks, these freely licensed decks, drawn by people the way commercial
 decks are drawn (traditional court figures, printed pips and indices), are the honest proxy:
 ``pegpi bench recognition`` reads them clean, through the table pipeline's crops and as loose
 photos. **They must never be used in training** (nor to pick training settings): a figure
@@ -24,12 +24,20 @@ measured on them is only worth anything while the model has never seen them.
   square back pattern stretched to the card; one joker, a full-colour jester with red stars in
   the corners (an embedded JPEG), which is the red joker (``RJ``) by the convention the
   renderer follows too (the red joker coloured, the black one black).
+- ``"kennard"``, ``"kennard-jumbo"``, ``"kennard-four-colour"``: Adrian Kennard's SVG cards
+  (CC0), as packed in npm ``@heruka_urgyen/react-playing-cards@0.5.0`` (MIT code). Their own
+  court art (the English pattern), serif indices and one joker, a black outline jester
+  (``BJ``), and a back of small black diamonds. ``kennard-jumbo`` is its big-face variant: a
+  jumbo index (ranks about 15 mm tall over suits nearly as tall, to 38 mm down the card) with
+  small pips and courts, as poker decks print; ``kennard-four-colour`` prints clubs green and
+  diamonds blue. Their SVGs give their size in inches, which resvg refuses, so it is rewritten
+  in pixels (at 96 to the inch) before they are rasterised.
 
 The packages are fetched once with ``npm pack`` (the only network use) into the cache
 (``$PEGPI_DATA/commercial-decks`` or ``~/.cache/pegpi/commercial-decks``), extracted there, and
 each face is rasterised once per resolution and kept as a PNG beside them, so later loads are
-offline and fast. SVGs are rasterised with resvg (``resvg-py``, in the ``dev`` extra): it renders
-all three decks right, including the size-less ``back.svg`` and the embedded JPEG that cairosvg
+offline and fast; the Kennard decks share one package and keep their faces apart. SVGs are
+rasterised with resvg (``resvg-py``, in the ``dev`` extra): it renders every deck right, including the size-less ``back.svg`` and the embedded JPEG that cairosvg
 gets wrong or refuses.
 
 Public API: :data:`COMMERCIAL_DECKS`, :func:`load_deck`, and the steps it is made of,
@@ -52,7 +60,7 @@ from vision.render import npm
 from vision.render.cards import CARD_IDS, RANKS, SUITS, card_alpha
 
 #: The reference decks, in the order the bench reads them.
-COMMERCIAL_DECKS: tuple[str, ...] = ("bellot", "cardsjs", "aguilar")
+COMMERCIAL_DECKS: tuple[str, ...] = ("bellot", "cardsjs", "aguilar", "kennard", "kennard-jumbo", "kennard-four-colour")
 #: corner radius (mm) cut from a face whose corners the artwork leaves square and opaque
 CORNER_MM = 3.2
 #: bumped when the processing of a face changes, so cached rasters are made again
@@ -88,10 +96,22 @@ def _aguilar_files() -> tuple[tuple[str, str], ...]:
     return (*out, ("RJ", "package/cards/joker.svg"), ("back", "package/cards/back.svg"))
 
 
+def _kennard_files(variant: str) -> tuple[tuple[str, str], ...]:
+    images = "package/src/images"
+    out = [(r + s, f"{images}/{variant}/{'T' if r == '10' else r}{s}.svg") for s in SUITS for r in RANKS]
+    # one joker, drawn in black outline only, i.e. the black joker
+    return (*out, ("BJ", f"{images}/{variant}/2J.svg"), ("back", f"{images}/back.svg"))
+
+
+_KENNARD = ("@heruka_urgyen/react-playing-cards", "0.5.0", "MIT (card art CC0, Adrian Kennard)")
+
 _DECKS: dict[str, _Deck] = {
     "bellot": _Deck("svg-cards", "4.0.2", "LGPL-2.1", _bellot_files()),
     "cardsjs": _Deck("cardsJS", "1.1.1", "MIT (card art LGPL-3.0, Chris Aguilar)", _cardsjs_files()),
     "aguilar": _Deck("@younestouati/playing-cards-standard-deck", "3.0.0", "LGPL-3.0", _aguilar_files()),
+    "kennard": _Deck(*_KENNARD, _kennard_files("2color")),
+    "kennard-jumbo": _Deck(*_KENNARD, _kennard_files("2color-bf")),
+    "kennard-four-colour": _Deck(*_KENNARD, _kennard_files("4color")),
 }
 assert tuple(_DECKS) == COMMERCIAL_DECKS
 assert all(c in CARD_IDS + ("back",) for d in _DECKS.values() for c, _ in d.files)
@@ -132,6 +152,22 @@ def fetch_package(name: str, cache: Path | None = None) -> Path:
 _MINI_LEFT_OVER = re.compile(r'<g>(?:(?!</g>).)*</g>(?=<g class="maxi-card">)', re.S)
 
 
+#: a length in physical units (``2.5in``) as the root element's width or height
+_PHYSICAL_SIZE = re.compile(r'\b(width|height)="([0-9.]+)(in|mm|cm|pt|pc)"')
+_PX_PER_UNIT = {"in": 96.0, "mm": 96.0 / 25.4, "cm": 96.0 / 2.54, "pt": 96.0 / 72.0, "pc": 16.0}
+
+
+def _pixel_size(svg: str) -> str:
+    """``svg`` with its root element's width and height in pixels where they are given in
+    physical units (resvg_py refuses those as an invalid size)."""
+    start = svg.find("<svg")
+    end = svg.find(">", start)
+    if start < 0 or end < 0:
+        return svg
+    root = _PHYSICAL_SIZE.sub(lambda m: f'{m[1]}="{float(m[2]) * _PX_PER_UNIT[m[3]]:g}"', svg[start:end])
+    return svg[:start] + root + svg[end:]
+
+
 def _read_rgba(path: Path, width: int) -> np.ndarray:
     """A PNG (as it is) or an SVG (rasterised about ``width`` px wide) as BGRA uint8."""
     if path.suffix.lower() == ".svg":
@@ -141,7 +177,7 @@ def _read_rgba(path: Path, width: int) -> np.ndarray:
             raise DeckError("rasterising SVG decks needs resvg-py (pip install resvg-py, or the dev extra: "
                             "pip install -e '.[dev]')") from None
         try:
-            text = _MINI_LEFT_OVER.sub("", path.read_text(encoding="utf-8"))
+            text = _pixel_size(_MINI_LEFT_OVER.sub("", path.read_text(encoding="utf-8")))
             png = resvg_py.svg_to_bytes(svg_string=text, width=width, resources_dir=str(path.parent))
         except (ValueError, OSError, UnicodeDecodeError) as exc:
             raise DeckError(f"resvg cannot render {path}: {exc}") from exc
@@ -195,7 +231,7 @@ def load_deck(name: str, *, px_per_mm: float = 3.0, cache: Path | None = None) -
     problem: an unknown deck, npm missing or failing, a file the package lacks."""
     files = deck_files(name)
     root = package_dir(name, cache)
-    faces_dir = root / f"faces-v{FACE_VERSION}-{px_per_mm:g}px"
+    faces_dir = root / f"faces-{name}-v{FACE_VERSION}-{px_per_mm:g}px"
     want = {card: faces_dir / f"{card}.png" for card in files}
     if all(p.is_file() for p in want.values()):
         faces = {card: cv2.imread(str(p), cv2.IMREAD_UNCHANGED) for card, p in want.items()}
