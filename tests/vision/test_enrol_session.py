@@ -110,7 +110,8 @@ def test_a_back_the_model_reads_as_no_card_is_taught_with_its_deck(french_taught
 def test_the_bench_names_a_deck_it_cannot_teach(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "enrolment", "--deck", "tarot", "--deals", "1"]) == 2
     err = capsys.readouterr().err
-    assert err == "pegpi: error: --deck: unknown deck 'tarot'; choose one of decktet, bellot, cardsjs, aguilar\n"
+    assert err.startswith("pegpi: error: --deck: unknown deck 'tarot'; choose one of decktet, bellot, cardsjs, ")
+    assert err.endswith(", kennard-four-colour\n") and "Traceback" not in err
 
 
 def _batch_table(wizard: EnrolmentWizard, steps: list[Step], seed: int = 2) -> SimTable:
