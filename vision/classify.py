@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TypeVar, cast
 
+import cv2
 import numpy as np
 import onnxruntime as ort
 from numpy.typing import NDArray
@@ -58,6 +59,10 @@ MODEL_FILE = "cards.onnx"
 #: How far the best enrolled match must beat the nearest other card for a sure match (the
 #: confidence of an enrolled reading grows with that margin).
 MARGIN_SCALE = 0.02
+
+#: A corner read zoomed out by this factor (the card's top-left 60 x 47 mm shrunk to the index
+#: network's 36 x 28 mm) shows a jumbo index, as poker decks print it, at a common index's size.
+ZOOMED_OUT = 0.6
 
 
 def rank_groups(labels: Sequence[str]) -> Indices:
@@ -592,6 +597,19 @@ class OnnxCardClassifier:
         probs = self._read_corners(np.concatenate([pre, half_turned(pre)]) if self.both_ways else pre)
         return self.index_predictions(probs.reshape(1 + self.both_ways, len(pre), -1).transpose(1, 0, 2))
 
+    def read_indices_zoomed(self, crops: Sequence[Image]) -> list[Prediction]:
+        """:meth:`read_indices` with each crop's corner zoomed out by :data:`ZOOMED_OUT`, so that
+        an index larger than the index network's corner (a jumbo index) is seen whole."""
+        if not self.reads_index or len(crops) == 0:
+            return []
+        pre = preprocess_batch(crops)
+        both = np.concatenate([pre, half_turned(pre)])
+        ch, cw = self.index_shape
+        h, w = round(ch / ZOOMED_OUT), round(cw / ZOOMED_OUT)
+        corners = np.stack([cv2.resize(c[:h, :w], (cw, ch), interpolation=cv2.INTER_AREA) for c in both])
+        probs = self._read_corners(corners)
+        return self.index_predictions(probs.reshape(2, len(pre), -1).transpose(1, 0, 2))
+
     @property
     def index_shape(self) -> tuple[int, int]:
         """The (height, width) of the top-left corner of a preprocessed crop that the index network
@@ -723,17 +741,22 @@ class OnnxCardClassifier:
     def _agreed(self, crops: Sequence[Image], whole: list[Prediction], index: dict[int, Prediction]) -> None:
         """Make sure, in ``whole``, each suited card read under the asking threshold whose corner
         index and grey suit network agree with it (:func:`vision.doubt.readers_agree`); ``index``
-        gains the corners read."""
+        gains the corners read. A corner that reads another card or none may hold a jumbo index
+        larger than the corner: it is read again zoomed out (:meth:`read_indices_zoomed`), and that
+        reading may agree instead (one that read the card, unsurely, had its look already)."""
         unsure = [i for i, p in enumerate(whole)
                   if i not in index and p.label in self.model_labels and suited(p.label) and p.confidence < ASK_BELOW]
         index.update(zip(unsure, self.read_indices([crops[i] for i in unsure]), strict=True))
-        agreeing = [i for i in unsure if index_confirms(whole[i], index[i])]
+        other = [i for i in unsure if index[i].label != whole[i].label]
+        seen = {i: index[i] for i in unsure}
+        seen.update(zip(other, self.read_indices_zoomed([crops[i] for i in other]), strict=True))
+        agreeing = [i for i in unsure if index_confirms(whole[i], seen[i])]
         shapes = grey_suits_for(self) if agreeing else None
         if shapes is None:
             return
         for i, odds in zip(agreeing, shapes.odds([crops[i] for i in agreeing]), strict=True):
-            if readers_agree(whole[i], index[i], float(odds[SUITS.index(whole[i].label[-1])])):
-                whole[i] = Prediction(whole[i].label, index[i].confidence)
+            if readers_agree(whole[i], seen[i], float(odds[SUITS.index(whole[i].label[-1])])):
+                whole[i] = Prediction(whole[i].label, seen[i].confidence)
 
     def classify_with_index(self, crops: Sequence[Image], *, ranks_only: bool = False, moved: bool = True,
                             looks: LooksAt | None = None) -> list[tuple[Prediction, Prediction | None]]:

@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.api import CONFIDENT, Prediction
+from vision.api import CONFIDENT, UNKNOWN, Prediction
 from vision.classify import load_default_classifier
 from vision.doubt import (
     COLOURLESS,
@@ -799,6 +799,47 @@ def test_a_card_its_corner_and_its_shapes_agree_on_is_not_asked_about() -> None:
     assert len(made_sure) >= 4, made_sure
     assert all(t == label for t, label in made_sure), made_sure
     assert sum(p.confidence < ASK_BELOW for p in read) == sum(p.confidence < ASK_BELOW for p in alone) - len(made_sure)
+
+
+def test_a_jumbo_index_larger_than_the_corner_vouches_for_its_card_read_zoomed_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A poker deck's jumbo index (a rank 15 mm tall over an 11 mm suit) runs past the corner the
+    index network reads; zoomed out, it is seen whole. Cards the whole-card network reads unsurely
+    (here every one, its confidence capped) are made sure by such a corner and the signs' shapes,
+    and none wrongly; cards with a common index read exactly as without the zoom."""
+    from dataclasses import replace
+
+    from vision.api import ASK_BELOW
+    from vision.classify import OnnxCardClassifier
+    from vision.render import CARD_IDS, design_from_seed
+    from vision.render.photo import table_crop
+
+    class Unsure(OnnxCardClassifier):
+        def predict(self, probs: np.ndarray, emb: np.ndarray) -> list[Prediction]:
+            return [Prediction(p.label, min(p.confidence, 0.6)) for p in super().predict(probs, emb)]
+
+    clf = Unsure()
+    for jumbo in (True, False):
+        crops, truth = [], []
+        for seed in HELDOUT_DESIGN_SEEDS[:3]:
+            design = design_from_seed(seed)
+            if jumbo:
+                design = replace(design, index_layout=3, rank_h=15.0, condense=0.7, suit_h=11.0, index_x=1.5,
+                                 pip_h=6.5, pip_margin_x=16.0, pip_margin_y=11.0, frameless=False,
+                                 ace_scale=min(design.ace_scale, 0.45))
+            rng = np.random.default_rng(seed)
+            for card in CARD_IDS[:52]:
+                crops.append(table_crop(render_card(card, design, px_per_mm=3.0, rng=rng, alpha=True), rng))
+                truth.append(card)
+        zoomed = clf.classify(crops)
+        with monkeypatch.context() as m:
+            m.setattr(clf, "read_indices_zoomed", lambda cs: [Prediction(UNKNOWN, 1.0) for _ in cs])
+            plain = clf.classify(crops)
+        sure = [(t, p.label) for t, p in zip(truth, zoomed, strict=True) if p.confidence >= ASK_BELOW]
+        assert all(t == label for t, label in sure), sure
+        if jumbo:
+            assert len(sure) >= 20 and len(sure) >= 2 * sum(p.confidence >= ASK_BELOW for p in plain)
+        else:
+            assert zoomed == plain
 
 
 @pytest.mark.skipif(not REAL.is_dir(), reason="the development photos are not on this machine")
