@@ -593,22 +593,18 @@ class OnnxCardClassifier:
         many outlines of one card). Empty without an index network."""
         if not self.reads_index or len(crops) == 0:
             return []
-        pre = preprocess_batch(crops)
-        probs = self._read_corners(np.concatenate([pre, half_turned(pre)]) if self.both_ways else pre)
-        return self.index_predictions(probs.reshape(1 + self.both_ways, len(pre), -1).transpose(1, 0, 2))
+        return self._indices_of(preprocess_batch(crops))
 
-    def read_indices_zoomed(self, crops: Sequence[Image]) -> list[Prediction]:
-        """:meth:`read_indices` with each crop's corner zoomed out by :data:`ZOOMED_OUT`, so that
-        an index larger than the index network's corner (a jumbo index) is seen whole."""
-        if not self.reads_index or len(crops) == 0:
-            return []
-        pre = preprocess_batch(crops)
-        both = np.concatenate([pre, half_turned(pre)])
-        ch, cw = self.index_shape
-        h, w = round(ch / ZOOMED_OUT), round(cw / ZOOMED_OUT)
-        corners = np.stack([cv2.resize(c[:h, :w], (cw, ch), interpolation=cv2.INTER_AREA) for c in both])
-        probs = self._read_corners(corners)
-        return self.index_predictions(probs.reshape(2, len(pre), -1).transpose(1, 0, 2))
+    def _indices_of(self, pre: Image, zoom: float = 1.0) -> list[Prediction]:
+        """The index network's readings of preprocessed crops' corners; ``zoom`` under 1 shows it
+        more of the card, shrunk to its input (:data:`ZOOMED_OUT`: a jumbo index seen whole)."""
+        both = np.concatenate([pre, half_turned(pre)]) if self.both_ways else pre
+        if zoom != 1.0:
+            ch, cw = self.index_shape
+            h, w = round(ch / zoom), round(cw / zoom)
+            both = np.stack([cv2.resize(c[:h, :w], (cw, ch), interpolation=cv2.INTER_AREA) for c in both])
+        probs = self._read_corners(both)
+        return self.index_predictions(probs.reshape(1 + self.both_ways, len(pre), -1).transpose(1, 0, 2))
 
     @property
     def index_shape(self) -> tuple[int, int]:
@@ -742,14 +738,18 @@ class OnnxCardClassifier:
         """Make sure, in ``whole``, each suited card read under the asking threshold whose corner
         index and grey suit network agree with it (:func:`vision.doubt.readers_agree`); ``index``
         gains the corners read. A corner that reads another card or none may hold a jumbo index
-        larger than the corner: it is read again zoomed out (:meth:`read_indices_zoomed`), and that
+        larger than the corner: it is read again zoomed out by :data:`ZOOMED_OUT`, and that
         reading may agree instead (one that read the card, unsurely, had its look already)."""
         unsure = [i for i, p in enumerate(whole)
                   if i not in index and p.label in self.model_labels and suited(p.label) and p.confidence < ASK_BELOW]
-        index.update(zip(unsure, self.read_indices([crops[i] for i in unsure]), strict=True))
-        other = [i for i in unsure if index[i].label != whole[i].label]
+        if not unsure:
+            return
+        pre = preprocess_batch([crops[i] for i in unsure])
+        index.update(zip(unsure, self._indices_of(pre), strict=True))
+        other = [k for k, i in enumerate(unsure) if index[i].label != whole[i].label]
         seen = {i: index[i] for i in unsure}
-        seen.update(zip(other, self.read_indices_zoomed([crops[i] for i in other]), strict=True))
+        if other:
+            seen.update(zip([unsure[k] for k in other], self._indices_of(pre[other], ZOOMED_OUT), strict=True))
         agreeing = [i for i in unsure if index_confirms(whole[i], seen[i])]
         shapes = grey_suits_for(self) if agreeing else None
         if shapes is None:
