@@ -254,6 +254,9 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--index-seed", type=int, default=None,
                     help="seed of the index network (default: --seed); it learns from the data alone, so a new card "
                          "network can keep an earlier index network by giving that run's seed")
+    ap.add_argument("--index-edge-cut", type=float, default=0.0,
+                    help="share of the index network's training views cut by a photo's edge, black beyond it "
+                         "(a card the photo cuts off, as a photo search reads it; 0: none)")
     ap.add_argument("--stage1", type=Path, default=None,
                     help="a cards.pt this command made before: skip the first stage and train only the index network")
     index.add_argument("--index-from", type=Path, default=None,
@@ -322,7 +325,8 @@ def main(argv: list[str] | None = None) -> int:
     elif args.index_steps:
         t2 = time.time()
         index_net, index_temperature, stage2 = train_index(tr, va, steps=args.index_steps,
-                                                               seed=args.seed if args.index_seed is None else args.index_seed)
+                                                               seed=args.seed if args.index_seed is None else args.index_seed,
+                                                               edge_cut=args.index_edge_cut)
         stage2["minutes"] = round((time.time() - t2) / 60, 1)
     suit_net: SuitNet | None = None
     suit_temperature = None
@@ -355,6 +359,7 @@ def main(argv: list[str] | None = None) -> int:
                              + (f" --whole-weight {args.whole_weight}" if args.whole_weight != 0.5 else "")
                              + (f" --index-steps {args.index_steps}" if args.index_steps else "")
                              + (f" --index-seed {args.index_seed}" if args.index_seed is not None else "")
+                             + (f" --index-edge-cut {args.index_edge_cut}" if args.index_edge_cut else "")
                              + (f" --stage1 {args.stage1}" if args.stage1 else "")
                              + (f" --index-from {args.index_from}" if args.index_from else "")
                              + (f" --suit-steps {args.suit_steps}" if args.suit_steps else "")

@@ -14,7 +14,9 @@ It learns from the top-left corner (36 x 28 mm) of the same training crops as th
   many times for free;
 - ``unknown`` views, windows over the middle of a card (no index in the corner), and corners
   with the index turned a quarter (:func:`turned`: an outline at a right angle to its card):
-  ``unknown``.
+  ``unknown``;
+- with ``edge_cut``, a share of every view cut by the photo's edge (:func:`photo_edge`): a card
+  the photo cuts off is read in a photo with the part beyond it black, as it is cut there.
 """
 
 from __future__ import annotations
@@ -84,6 +86,32 @@ def cover(regions: np.ndarray, sources: np.ndarray, rng: np.random.Generator) ->
     return np.clip(out * shade[..., None], 0, 255).astype(np.uint8)
 
 
+def photo_edge(regions: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``regions`` (corner regions, uint8 NHWC) each cut by a photo's edge: black beyond a straight
+    line, as :meth:`vision.recognize.Pyramid.corners` cuts a card the photo does not hold whole.
+    Most lines cross below or right of the index (the card runs out of the photo past it, the
+    index whole: at 2 px a mm a common index spans rows 6-50 and columns 4-20, and a line turned
+    up to 15 degrees stays clear of it); a few take a strip of the card's margin off the top or
+    the left."""
+    n = len(regions)
+    out = regions.copy()
+    ys = np.arange(CORNER_H, dtype=np.float32)[None, :, None]
+    xs = np.arange(CORNER_W, dtype=np.float32)[None, None, :]
+    side = rng.choice(4, n, p=[0.4, 0.4, 0.1, 0.1])  # below, right, above, left
+    slope = np.tan(np.radians(rng.uniform(-15, 15, n))).astype(np.float32)[:, None, None]
+    depth = np.select([side == 0, side == 1], [rng.uniform(52, CORNER_H - 4, n), rng.uniform(28, CORNER_W - 4, n)],
+                      rng.uniform(1, 7, n)).astype(np.float32)[:, None, None]
+    s = side[:, None, None]
+    # the signed distance past the edge, across the rows (below, above) or the columns (right, left)
+    beyond = np.select([s == 0, s == 1, s == 2], [ys - depth - (xs - CORNER_W / 2) * slope,
+                                                  xs - depth - (ys - CORNER_H / 2) * slope,
+                                                  depth - ys + (xs - CORNER_W / 2) * slope],
+                       depth - xs + (ys - CORNER_H / 2) * slope)
+    keep = np.clip(0.5 - beyond, 0.0, 1.0)  # a pixel wide ramp, as a warp samples the edge
+    out[:] = (out.astype(np.float32) * keep[..., None]).round().astype(np.uint8)
+    return out
+
+
 def _logits(net: IndexNet, regions: np.ndarray) -> torch.Tensor:
     return net(nhwc_tensor(regions))
 
@@ -122,9 +150,12 @@ def _evaluate(net: IndexNet, regions: np.ndarray, batch: int = 512) -> np.ndarra
 
 
 def train_index(tr: dict[str, np.ndarray], va: dict[str, np.ndarray], *, steps: int, seed: int,
-                batch: int = 256, lr: float = 3e-3, log_every: int = 100) -> tuple[IndexNet, float, dict[str, float]]:
+                batch: int = 256, lr: float = 3e-3, log_every: int = 100,
+                edge_cut: float = 0.0) -> tuple[IndexNet, float, dict[str, float]]:
     """Train an :class:`IndexNet` for ``steps`` steps on the crops of ``tr``; fit its temperature
-    on ``va``. Returns the network, the temperature and its validation figures."""
+    on ``va``. Returns the network, the temperature and its validation figures. ``edge_cut``:
+    the share of each batch's views cut by a photo's edge (:func:`photo_edge`), after their light
+    is varied (the warp blacks what lies beyond the photo after the photo is brightened)."""
     torch.manual_seed(seed)
     gen = np.random.default_rng([seed, 13])
     y_all = tr["y"].astype(np.int64)
@@ -165,6 +196,9 @@ def train_index(tr: dict[str, np.ndarray], va: dict[str, np.ndarray], *, steps: 
         targets.append(y_all[pick["other"]])
         xb = np.concatenate(parts)
         xb = brighten(xb, gen)
+        if edge_cut:
+            cut = np.flatnonzero(gen.random(len(xb)) < edge_cut)
+            xb[cut] = photo_edge(xb[cut], gen)
         logits = _logits(net, xb)
         loss = F.cross_entropy(logits, torch.from_numpy(np.concatenate(targets)), label_smoothing=0.05)
         if "hidden" in pick:
