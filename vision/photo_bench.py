@@ -33,6 +33,7 @@ from typing import Any, Protocol, TypeVar
 import numpy as np
 
 from vision.api import BACK, CONFIDENT, IMAGE_EXT, UNKNOWN, CardClassifier
+from vision.bench.scoring import interval
 from vision.classify import LABELS
 from vision.errors import ImageFileError, PhotoLabelError
 from vision.images import at_megapixels, read_image
@@ -178,6 +179,7 @@ class PhotoReport:
             "photos": n,
             "right": n - len(wrong),
             "top1": round((n - len(wrong)) / n, 5) if n else None,
+            "top1_interval": interval(n - len(wrong), n),
             "confident_mistakes": len(confident),
             "confident_mistake_rate": round(len(confident) / n, 5) if n else None,
             "read_as_unknown": sum(r.card == UNKNOWN and r.truth != UNKNOWN for r in self.readings),

@@ -32,6 +32,7 @@ import cv2
 import numpy as np
 
 from vision.api import BACK, CONFIDENT, CardClassifier
+from vision.bench.scoring import interval
 from vision.classify import LABELS
 from vision.errors import PhotoLabelError
 from vision.finder import finder_for, mark_reader_for
@@ -222,6 +223,7 @@ class SceneReport:
             "cards_listed": listed,
             "found": found,
             "recall": round(found / listed, 5) if listed else None,
+            "recall_interval": interval(found, listed),
             "found_surely": sum(r.found_surely for r in self.readings),
             "wrong_readings": len(wrong),
             "confident_mistakes": sum(c >= CONFIDENT for _r, _card, c in wrong),

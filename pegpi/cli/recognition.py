@@ -445,7 +445,8 @@ def cmd_bench_photos(args: argparse.Namespace) -> int:
     what = "upright crops" if args.crops else "photos read as recognize does" if args.recognize else "photos"
     print(f"{res['photos']} {what} of real cards read by {clf.model_path.name}{_sized(res)}{_skipped(res)}")
     if res["photos"]:
-        print(f"  top-1 {res['top1']:.2%} ({res['right']} of {res['photos']}); confident mistakes (read at "
+        print(f"  top-1 {res['top1']:.2%} ({res['right']} of {res['photos']}{_within(res['top1_interval'])}); "
+              f"confident mistakes (read at "
               f"{CONFIDENT} or more) {res['confident_mistake_rate']:.2%} ({res['confident_mistakes']}); "
               f"read as no card {res['read_as_unknown']}; {_cost(res)}")
         for part in ("by_kind", "by_group", "by_colour"):
@@ -460,6 +461,14 @@ def cmd_bench_photos(args: argparse.Namespace) -> int:
         print(f"  wrong: {m['photo']}: {m['truth']} read as {m['read']} ({m['confidence']:.2f})")
     _print_skipped(res)
     return 0
+
+
+def _within(bounds: object) -> str:
+    """A share's 95 % interval (:func:`vision.bench.scoring.interval`) as the bench prints it."""
+    if not isinstance(bounds, list | tuple) or len(bounds) != 2:
+        return ""
+    lo, hi = bounds
+    return f"; 95 % interval {float(lo):.1%}-{float(hi):.1%}" if isinstance(lo, float) and isinstance(hi, float) else ""
 
 
 def cmd_bench_scenes(args: argparse.Namespace) -> int:
@@ -478,7 +487,8 @@ def cmd_bench_scenes(args: argparse.Namespace) -> int:
     print(f"{res['photos']} photos of several real cards read as recognize does, by {clf.model_path.name}"
           f"{_sized(res)}{_skipped(res)}")
     if res["photos"]:
-        print(f"  found {res['found']} of {res['cards_listed']} cards listed ({res['recall']:.1%}), "
+        print(f"  found {res['found']} of {res['cards_listed']} cards listed ({res['recall']:.1%}"
+              f"{_within(res['recall_interval'])}), "
               f"{res['found_surely']} of them surely; wrong readings {res['wrong_readings']}, confident "
               f"mistakes (read at {CONFIDENT} or more) {res['confident_mistakes']}; {_cost(res)}")
         print("  by group: " + "; ".join(f"{g} {v['found']}/{v['cards']} ({v['confident_mistakes']} confident "

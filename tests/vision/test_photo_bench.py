@@ -77,6 +77,8 @@ def test_the_bench_reports_top1_the_wrong_photo_and_the_unreadable_file(album, c
     res = json.loads(capsys.readouterr().out)
     assert res["mode"] == "photos"
     assert res["photos"] == 6 and res["right"] == 5 and res["top1"] == pytest.approx(5 / 6, abs=1e-4)
+    # six photos say little: the share over all such photos may lie anywhere from 44 % to 97 %
+    assert res["top1_interval"] == pytest.approx([0.4365, 0.9700], abs=1e-3)
     [wrong] = res["mistakes"]
     assert wrong["photo"].endswith("2C.png") and wrong["truth"] == "2C" and wrong["read"] == "7D"
     assert wrong["confidence"] >= 0.9 and res["confident_mistakes"] == 1
@@ -94,7 +96,7 @@ def test_the_bench_prints_its_figures_for_a_person(album, capsys):
     assert main(["bench", "photos", str(album / "QS"), str(album / "5H.png"), str(album / "2C.png")]) == 0
     out = capsys.readouterr().out
     assert "3 photos of real cards read by cards.onnx" in out
-    assert "top-1 66.67% (2 of 3)" in out
+    assert "top-1 66.67% (2 of 3; 95 % interval 20.8%-93.9%)" in out
     assert "wrong: " in out and "2C.png: 2C read as 7D" in out
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from vision.bench.scoring import recall_precision, score_scene, twins
+from vision.bench.scoring import interval, recall_precision, score_scene, twins
 
 
 def test_a_card_read_twice_counts_once_found_and_once_false() -> None:
@@ -110,3 +110,17 @@ def test_the_selection_pool_is_read_and_reported_as_such() -> None:
     assert held["top1"] == round(1 - held["mistakes"] / 122, 5)
     assert held["confident"] <= held["mistakes"] and held["clubs_spades_twins"] <= held["mistakes"]
     assert held["top1"] > 0.9
+
+
+def test_a_share_s_interval_narrows_with_more_readings_and_stays_within_0_and_1() -> None:
+    # the Wilson interval's textbook value: none right of 10 leaves up to 27.8 %
+    assert interval(0, 10) == pytest.approx((0.0, 0.2775), abs=1e-4)
+    assert interval(10, 10) == pytest.approx((0.7225, 1.0), abs=1e-4)
+    assert interval(0, 0) is None
+    few, many = interval(19, 20), interval(950, 1000)
+    assert few is not None and many is not None
+    assert few[0] < 0.95 < few[1] and many[0] < 0.95 < many[1]
+    assert many[1] - many[0] < (few[1] - few[0]) / 4
+    # the development scenes' 224 of 237: 95 % lies inside, so two cards short says little
+    low, high = interval(224, 237) or (0.0, 0.0)
+    assert low < 0.95 < high

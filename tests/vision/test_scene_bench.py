@@ -48,6 +48,7 @@ def test_the_bench_reads_a_labelled_folder_and_names_misses_and_bad_files(tmp_pa
     res = json.loads(capsys.readouterr().out)
     assert res["photos"] == 2 and res["cards_listed"] == 5
     assert res["found"] == 4 and res["confident_mistakes"] == 0, res["photos_with_misses"]
+    assert res["recall_interval"] == pytest.approx([0.3755, 0.9638], abs=1e-3)
     assert [m["missed"] for m in res["photos_with_misses"]] == [["7H"]]
     assert res["by_group"]["phone"]["found"] == 4
     assert res["skipped"][0]["photo"].endswith("broken.jpg")

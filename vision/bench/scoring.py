@@ -19,6 +19,19 @@ Floats = NDArray[np.float64]
 Say = Callable[[str], None]
 
 
+def interval(k: int, n: int, z: float = 1.96) -> tuple[float, float] | None:
+    """The Wilson score interval (95 % with the default ``z``) round ``k`` of ``n`` right: how far a
+    share measured on a few hundred photos may lie from the share over all such photos, each
+    reading taken as independent (cards of one photo are not quite: the interval is the
+    narrowest it could be). None for no readings."""
+    if n <= 0:
+        return None
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return round(float(max(0.0, centre - half)), 5), round(float(min(1.0, centre + half)), 5)
+
+
 def confusions(truth: Sequence[str], labels: Iterable[str], n: int = 10) -> dict[str, int]:
     """The ``n`` most frequent mistakes, ``"truth->read"``: count."""
     counts: dict[str, int] = {}
