@@ -463,12 +463,9 @@ def cmd_bench_photos(args: argparse.Namespace) -> int:
     return 0
 
 
-def _within(bounds: object) -> str:
+def _within(bounds: tuple[float, float] | None) -> str:
     """A share's 95 % interval (:func:`vision.bench.scoring.interval`) as the bench prints it."""
-    if not isinstance(bounds, list | tuple) or len(bounds) != 2:
-        return ""
-    lo, hi = bounds
-    return f"; 95 % interval {float(lo):.1%}-{float(hi):.1%}" if isinstance(lo, float) and isinstance(hi, float) else ""
+    return "" if bounds is None else f"; 95 % interval {bounds[0]:.1%}-{bounds[1]:.1%}"
 
 
 def cmd_bench_scenes(args: argparse.Namespace) -> int:

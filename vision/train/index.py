@@ -94,7 +94,6 @@ def photo_edge(regions: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     up to 15 degrees stays clear of it); a few take a strip of the card's margin off the top or
     the left."""
     n = len(regions)
-    out = regions.copy()
     ys = np.arange(CORNER_H, dtype=np.float32)[None, :, None]
     xs = np.arange(CORNER_W, dtype=np.float32)[None, None, :]
     side = rng.choice(4, n, p=[0.4, 0.4, 0.1, 0.1])  # below, right, above, left
@@ -108,7 +107,7 @@ def photo_edge(regions: np.ndarray, rng: np.random.Generator) -> np.ndarray:
                                                   depth - ys + (xs - CORNER_W / 2) * slope],
                        depth - xs + (ys - CORNER_H / 2) * slope)
     keep = np.clip(0.5 - beyond, 0.0, 1.0)  # a pixel wide ramp, as a warp samples the edge
-    out[:] = (out.astype(np.float32) * keep[..., None]).round().astype(np.uint8)
+    out: np.ndarray = (regions.astype(np.float32) * keep[..., None]).round().astype(np.uint8)
     return out
 
 
