@@ -82,6 +82,18 @@ def register(commands: Any, benches: Any) -> None:
     b.add_argument("--json", action="store_true")
     b.set_defaults(func=cmd_bench_scenes, **PHOTO_HEAP)
 
+    b = benches.add_parser("composed", help="recognize on photos composed of real cards cut from labelled photos "
+                                            "of single cards: apart, in a row, in a held fan, in colour and grey")
+    b.add_argument("paths", nargs="+", type=Path, help="labelled photos of one card each, or folders of them "
+                                                       "(named as for `pegpi bench photos`)")
+    b.add_argument("--photos", type=int, default=90, help="photos to compose (90: 15 of each layout and colour)")
+    b.add_argument("--seed", type=int, default=0, help="which photos are composed")
+    b.add_argument("--keep", type=Path, default=None, metavar="DIR",
+                   help="write the composed photos here with a labels.csv, for `pegpi bench scenes DIR`")
+    b.add_argument("--model", type=Path, default=None, help="another ONNX card model (default: the shipped one)")
+    b.add_argument("--json", action="store_true")
+    b.set_defaults(func=cmd_bench_composed, **PHOTO_HEAP)
+
     b = benches.add_parser("finder", help="the index finder on photos whose CSV lists the boxes round their printed "
                                           "corner indices: boxes found, marks right, time a photo")
     b.add_argument("folders", nargs="+", type=Path, help="folders of photos with a labels.csv or index.csv "
@@ -500,6 +512,59 @@ def cmd_bench_scenes(args: argparse.Namespace) -> int:
         missed = ", ".join(said.get(c, c) for c in m["missed"]) or "none"
         print(f"  {m['photo']}: missed {missed}" + (f"; wrong {wrong}" if wrong else ""))
     _print_skipped(res)
+    return 0
+
+
+def cmd_bench_composed(args: argparse.Namespace) -> int:
+    from vision.api import CONFIDENT, IMAGE_EXT
+    from vision.composed_bench import CARDS_PER_PHOTO, cut_faces, measure_composed
+    from vision.errors import PhotoLabelError
+    from vision.photo_bench import collect
+
+    _one_thread()
+    if args.photos < 1:
+        raise PegpiError(f"--photos wants a whole number of 1 or more (got {args.photos})")
+    try:
+        items = collect(args.paths)
+    except (PhotoLabelError, FileNotFoundError) as exc:
+        raise PegpiError(str(exc)) from None
+    if not items:
+        raise PegpiError(f"no photos ({', '.join(IMAGE_EXT)}) in {', '.join(map(str, args.paths))}")
+    clf = _classifier("none", args.model)
+    if not args.json:
+        print(f"cutting the cards out of {len(items)} photos ...", file=sys.stderr)
+    cut = cut_faces(items, clf, progress=_after_each_photo(50, args.json))
+    if len({f.card for f in cut.faces}) < CARDS_PER_PHOTO[0]:
+        raise PegpiError(f"only {len(cut.faces)} of the {len(items)} photos gave a card to cut out (read right and "
+                         f"surely, no table in its outline): too few different cards to compose photos of")
+    try:
+        report = measure_composed(cut.faces, clf, args.photos, seed=args.seed, keep=args.keep,
+                                  progress=_after_each_photo(10, args.json))
+    except OSError as exc:
+        raise PegpiError(f"cannot write the composed photos to {args.keep}: {exc.strerror or exc}") from None
+    res = report.as_dict()
+    del res["misses_by_why"]  # the composed photos have no boxed indices to tell it by
+    res |= {"mode": "composed", "seed": args.seed, "photos_of_singles": len(items), "cards_cut": len(cut.faces),
+            "not_cut": {"misread": cut.misread, "unsure": cut.unsure, "table_in_outline": cut.table_in_outline,
+                        "unreadable": len(cut.unreadable)}}
+    if _json_printed(res, clf, args.json):
+        return 0
+    left = res["not_cut"]
+    print(f"{res['photos']} photos composed of {res['cards_cut']} real cards cut from {len(items)} photos (not cut: "
+          f"{left['misread']} misread, {left['unsure']} unsure, {left['table_in_outline']} with table in the "
+          f"outline, {left['unreadable']} unreadable), read as recognize does by {clf.model_path.name}")
+    print(f"  found {res['found']} of {res['cards_listed']} cards ({res['recall']:.1%}{_within(res['recall_interval'])}), "
+          f"{res['found_surely']} of them surely; wrong readings {res['wrong_readings']}, confident mistakes "
+          f"(read at {CONFIDENT} or more) {res['confident_mistakes']}; {_cost(res)}")
+    print("  by layout: " + "; ".join(f"{g} {v['found']}/{v['cards']} ({v['confident_mistakes']} confident "
+                                      f"mistakes)" for g, v in res["by_group"].items()))
+    for m in res["photos_with_misses"]:
+        sure = [w for w in m["wrong"] if w["confidence"] >= CONFIDENT]
+        if sure:
+            print(f"  confident mistake: {m['photo']} ({' '.join(m['cards'])}): " + ", ".join(
+                f"{w['card']} at {w['confidence']:.2f}" for w in sure))
+    for path, why in cut.unreadable:
+        print(f"  skipped: {path}: {why}")
     return 0
 
 

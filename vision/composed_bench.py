@@ -1,0 +1,195 @@
+"""``recognize`` on photos composed of real cards (``pegpi bench composed``).
+
+The development set has 62 real photos of several cards, too few to find rare sure mistakes or to
+see how ``recognize`` does on layouts they seldom show (a row of cards overlapping, a held fan).
+This bench makes more such photos from labelled photos of single cards: each single is read as
+``pegpi classify`` reads it, the card cut out upright along the outline found, and the cards laid
+several to a photo on a drawn table (:func:`vision.render.photo.compose_scene`: apart, an
+overlapping row, a held fan, in turn), every second three photos turned grey.
+
+The cards keep their own blur, noise, light and print, but only cards read right and surely alone
+are cut, and only those whose outline holds no strip of the table: the bench measures finding and
+reading cards among others, not reading a hard single. Its figures are counted as
+``pegpi bench scenes`` counts them (:class:`vision.scene_bench.SceneReport`), grouped by layout
+and colour.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.api import CONFIDENT, CardClassifier
+from vision.errors import ImageFileError
+from vision.images import read_image
+from vision.photo_bench import peak_resident_mb, timed
+from vision.recognize import Detection, read_card, recognize
+from vision.render.photo import compose_scene
+from vision.scene_bench import Scene, SceneReading, SceneReport
+
+#: the cut cards' size: 3 px a mm, as the bench's rendered cards are composed
+FACE_PX = (189, 264)
+#: a side whose longest run darker than 0.8 of the paper is longer than this share holds table
+MAX_DARK_RUN = 0.45
+#: the depth of the side strips looked at, in pixels of the cut card
+_STRIP = 6
+#: how the composed photos lay the cards out, in turn
+LAYOUTS = ("scatter", "fan", "arc")
+#: cards in a photo, fewest and most
+CARDS_PER_PHOTO = (3, 6)
+
+
+@dataclass(frozen=True, slots=True)
+class Face:
+    """A real card cut out upright (BGRA, :data:`FACE_PX`), and the photo it came from."""
+
+    card: str
+    image: np.ndarray
+    source: Path
+
+
+@dataclass
+class Cut:
+    """What :func:`cut_faces` kept and why it left the others."""
+
+    faces: list[Face] = field(default_factory=list)
+    misread: int = 0
+    unsure: int = 0
+    table_in_outline: int = 0
+    unreadable: list[tuple[str, str]] = field(default_factory=list)
+
+
+def dark_run(face: np.ndarray) -> float:
+    """The longest run along any side of an upright card cut (BGR) whose edge strip is darker than
+    0.8 of its paper (the 80th percentile of its grey), as a share of that side: an outline that
+    missed the card's edge leaves a strip of table there. An index or a court's frame at the
+    edge makes short runs."""
+    grey = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    dark = 0.8 * float(np.percentile(grey, 80))
+    worst = 0.0
+    for side in (grey[:_STRIP].mean(0), grey[-_STRIP:].mean(0), grey[:, :_STRIP].mean(1), grey[:, -_STRIP:].mean(1)):
+        run = best = 0
+        for is_dark in side < dark:
+            run = run + 1 if is_dark else 0
+            best = max(best, run)
+        worst = max(worst, best / len(side))
+    return worst
+
+
+def cut_face(image: np.ndarray, found: Detection) -> np.ndarray:
+    """The card ``found`` in ``image`` warped upright to :data:`FACE_PX`, BGRA with its corners
+    rounded (3 mm) transparent."""
+    w, h = FACE_PX
+    to = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    warp = cv2.getPerspectiveTransform(np.asarray(found.corners, np.float32), to)
+    face = cv2.warpPerspective(image, warp, (w, h), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+    alpha = np.zeros((h, w), np.uint8)
+    r = 9
+    cv2.rectangle(alpha, (r, 0), (w - 1 - r, h - 1), 255, -1)
+    cv2.rectangle(alpha, (0, r), (w - 1, h - 1 - r), 255, -1)
+    for cx, cy in ((r, r), (w - 1 - r, r), (r, h - 1 - r), (w - 1 - r, h - 1 - r)):
+        cv2.circle(alpha, (cx, cy), r, 255, -1)
+    return np.dstack([face, alpha])
+
+
+def cut_faces(items: Sequence[tuple[Path, str]], classifier: CardClassifier,
+              progress: Callable[[int, int], None] | None = None) -> Cut:
+    """Each labelled photo of one card (``items``: path, card) read as ``classify`` reads it, and
+    its card cut out when read right at :data:`~vision.api.CONFIDENT` or more with no table in its
+    outline (:func:`dark_run`). One photo is held at a time."""
+    cut = Cut()
+    for i, (path, card) in enumerate(items):
+        try:
+            image = read_image(path)
+        except ImageFileError as exc:
+            cut.unreadable.append((str(path), exc.reason))
+            continue
+        found = read_card(image, classifier)
+        if found.card != card:
+            cut.misread += 1
+        elif found.confidence < CONFIDENT:
+            cut.unsure += 1
+        else:
+            face = cut_face(image, found)
+            if dark_run(face[..., :3]) > MAX_DARK_RUN:
+                cut.table_in_outline += 1
+            else:
+                cut.faces.append(Face(card, face, path))
+        del image
+        if progress is not None:
+            progress(i + 1, len(items))
+    return cut
+
+
+@dataclass(frozen=True, slots=True)
+class ComposedPhoto:
+    """A photo :func:`composed_photos` made: BGR, its cards, their layout, and whether it is grey."""
+
+    image: np.ndarray
+    cards: tuple[str, ...]
+    layout: str
+    grey: bool
+
+    @property
+    def group(self) -> str:
+        return f"{self.layout}, {'grey' if self.grey else 'colour'}"
+
+
+def composed_photos(faces: Sequence[Face], photos: int, seed: int = 0) -> Iterator[ComposedPhoto]:
+    """``photos`` composed photos of 3 to 6 different cards each, drawn from ``faces``, the
+    layouts in turn (:data:`LAYOUTS`), every second three turned grey; the same ``seed`` and
+    faces give the same photos."""
+    cards = {f.card for f in faces}
+    if len(cards) < CARDS_PER_PHOTO[0]:
+        raise ValueError(f"composing photos wants cut cards of at least {CARDS_PER_PHOTO[0]} different "
+                         f"cards, got {len(cards)}")
+    rng = np.random.default_rng(seed)
+    for s in range(photos):
+        n = int(rng.integers(CARDS_PER_PHOTO[0], min(CARDS_PER_PHOTO[1], len(cards)) + 1))
+        chosen: list[Face] = []
+        for i in rng.permutation(len(faces)):
+            if all(faces[int(i)].card != f.card for f in chosen):
+                chosen.append(faces[int(i)])
+            if len(chosen) == n:
+                break
+        layout = LAYOUTS[s % len(LAYOUTS)]
+        grey = s % (2 * len(LAYOUTS)) >= len(LAYOUTS)
+        image, _corners = compose_scene([f.image for f in chosen], rng, layout=layout)
+        if grey:
+            image = cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+        yield ComposedPhoto(image, tuple(f.card for f in chosen), layout, grey)
+
+
+def measure_composed(faces: Sequence[Face], classifier: CardClassifier, photos: int, *, seed: int = 0,
+                     keep: Path | None = None, progress: Callable[[int, int], None] | None = None) -> SceneReport:
+    """``recognize`` on :func:`composed_photos`, one photo at a time, counted as the scenes bench
+    counts (grouped by layout and colour). ``keep``: a folder each photo is written to as a PNG,
+    with a ``labels.csv`` that ``pegpi bench scenes`` reads."""
+    report = SceneReport()
+    rows: list[tuple[str, str, str]] = []
+    if keep is not None:
+        keep.mkdir(parents=True, exist_ok=True)
+    for s, photo in enumerate(composed_photos(faces, photos, seed)):
+        name = f"composed-{seed}-{s:03d}.png"
+        found, ms, cpu_ms = timed(partial(recognize, photo.image, classifier))
+        path = Path(name) if keep is None else keep / name
+        if keep is not None:
+            cv2.imwrite(str(path), photo.image)
+            rows.append((name, " ".join(photo.cards), photo.group))
+        report.readings.append(SceneReading(Scene(path, photo.cards, group=photo.group),
+                                            tuple((d.card, float(d.confidence)) for d in found), ms, cpu_ms))
+        report.peak_mb = peak_resident_mb()
+        if progress is not None:
+            progress(s + 1, photos)
+    if keep is not None:
+        with (keep / "labels.csv").open("w", newline="") as out:
+            writer = csv.writer(out)
+            writer.writerow(("file", "cards", "capture_group"))
+            writer.writerows(rows)
+    return report
