@@ -1202,17 +1202,20 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     # reads its card's far index (mber_card10 small: a KH, whole KH 0.81, read as 10H at 0.95)
     left = [i for i, d in enumerate(asked) if d not in later]
     wholes = _whole_readings(classifier, [source.warp(asked[i].corners) for i in left], moved=False)
-    # ... or, read under EDGE_SURE, where nothing but its own corner says it: neither its crop
-    # read whole nor a mark reader reads its card (it is read by its index alone; 200817 turned:
-    # a 3S read as a 5S at 0.94, whole no card, the marks' 5S 0.31). Held last: it still counts
-    # as read surely, so a photo of several such cards is not searched as one card's
+    # ... or where nothing but its own corner says it, however surely: neither its crop read
+    # whole (at MARK_VOUCHES) nor a mark reader reads its card (it is read by its index alone;
+    # 200817 turned: a 3S read as a 5S at 0.94, whole no card, the marks' 5S 0.31; a 6C in a
+    # composed row, all but its index covered, read from the card turned as a 9C at 0.99, whole
+    # 9C at 0.27). Held last: it still counts as read surely, so a photo of several such cards is
+    # not searched as one card's
     unvouched: list[np.ndarray] = []
     for i, p in zip(left, wholes, strict=True):
         d = asked[i]
         same = _same_face(p.label, d.card, colourless)
         if p.label not in (UNKNOWN, *BLANKS) and not same and p.confidence >= DOUBT:
             later.add(d)
-        elif at_marks is not None and d.confidence < EDGE_SURE and not same and not _vouched(d, at_marks[i], colourless):
+        elif at_marks is not None and not (same and p.confidence >= MARK_VOUCHES) \
+                and not _vouched(d, at_marks[i], colourless):
             unvouched.append(d.corners)
     # ranked and kept: now the doubts wait for are applied, and a black card read from its index
     # alone needs the suit network's word
@@ -1623,9 +1626,19 @@ def _denied(d: Detection, near: _NearMarks, colourless: bool) -> bool:
     return bool(near) and all(any(_denies(p, d.card, colourless) for p in at) for at in near)
 
 
+#: a mark reader reads an index whichever way round it lies, so a 6 and a 9 differ to it only
+#: by the suit's sign below the rank: it vouches for one only where it gives the other less
+#: than this (a 6C in a row, read from the turned card as a 9C at 0.98: the readers 9C 0.65, 6C 0.31)
+TURNED_UNDER = 0.2
+_TURNED = {"6": "9", "9": "6"}
+
+
 def _vouched(d: Detection, near: _NearMarks, colourless: bool) -> bool:
-    """Whether a mark reader reads ``d``'s card at a mark ``near`` it (:data:`MARK_VOUCHES`)."""
-    return any(_share(p, d.card, colourless) >= MARK_VOUCHES for at in near for p in at)
+    """Whether a mark reader reads ``d``'s card at a mark ``near`` it (:data:`MARK_VOUCHES`; a 6
+    or a 9 giving its turned twin under :data:`TURNED_UNDER`)."""
+    twin = _TURNED[d.card[:-1]] + d.card[-1] if d.card[:-1] in _TURNED else None
+    return any(_share(p, d.card, colourless) >= MARK_VOUCHES
+               and (twin is None or _share(p, twin, colourless) < TURNED_UNDER) for at in near for p in at)
 
 
 def _pooled(p: np.ndarray, card: str, colourless: bool) -> tuple[np.ndarray, list[int]]:
@@ -2128,6 +2141,9 @@ INK_GROWTH = (1.06, 1.14)
 #: the tightest box round the marks gives the card's tilt roughly: it is also tried turned by
 #: these (degrees); the tilt the marks' rows and columns show, by these
 INK_TURNS, ROWS_TURNS = (-15.0, -10.0, -5.0, 0.0, 5.0, 10.0, 15.0), (-4.0, 0.0, 4.0)
+#: the rows' tilt is read from this many of a group's largest marks at most: a card prints
+#: fewer, and a textured table's thousands of specks would cost their pairs' square in memory
+ROWS_MARKS = 300
 
 
 def _rows_tilt(centres: np.ndarray) -> float | None:
@@ -2248,6 +2264,7 @@ def ink_outlines(img: np.ndarray, ink: Ink | None = None) -> list[np.ndarray]:
             if min(rw, rh) < 20:
                 continue
             ids = [i for i in range(1, n) if small[i] and region[int(centres[i][1]), int(centres[i][0])]]
+            ids = sorted(ids, key=lambda i: -int(stats[i, cv2.CC_STAT_AREA]))[:ROWS_MARKS]
             rows = _rows_tilt(centres[ids].astype(np.float32))
             tilts = [(float(angle), INK_TURNS)] + ([(rows, ROWS_TURNS)] if rows is not None else [])
             for tilt, turns in tilts:
