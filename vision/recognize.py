@@ -1077,10 +1077,12 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
         if p.label == "back" and (not include_backs or not whole or p.confidence < 0.8):
             continue
         if p.label == "back" and (not _back_shown(q, index, 0.0) or (i and _on_border(q, h, w))
+                                  or (not i and p.confidence < FRAME_BACK)
                                   or _pip_like(small_grey, q * np.float32(scale))
                                   or (i and _framed_back(classifier, source, q))):
             # of any size (the cards of a photo of several may be small in it); the photo's own
-            # frame lies on its edge, and is a back only if its corner shows one
+            # frame lies on its edge, and is a back only if its corner shows one and it reads as
+            # one at FRAME_BACK
             p = held(p)
         found.append((Detection(p.label, p.confidence, q), whole))
         if doubt_later:
@@ -2480,6 +2482,10 @@ def _restretched(shrunk: Shrunk, classifier: CardClassifier) -> Detection | None
 #: and its outline covers at least :data:`BACK_SHARE` of the photo: the printed frame of a court's
 #: picture reads as a back (its corner a back at 0.75), and so does a box in the court's art
 BACK_INDEX, BACK_SHARE = 0.9, 0.05
+#: the photo's own frame is a back surely only read so this surely: a back filling a photo is
+#: its pattern alone (48 held-out backs so, each 0.997 or more or held), and a grey photo of a
+#: striped or checked cloth round a few small cards reads as one at 0.92
+FRAME_BACK = 0.97
 
 
 def _back_shown(quad: np.ndarray, index: Prediction | None, area: float, share: float = BACK_SHARE) -> bool:
@@ -2782,7 +2788,8 @@ def _best_outline(quads: list[np.ndarray], reads: list[tuple[Prediction, bool, P
     # ... and the photo a card's shape: a photo one back fills is shaped as the back (a patterned
     # table round a card, filling a squarer photo, reads as a back in its corners)
     judged = [held(frame) if frame.label == "back" and not (_back_shown(quads[0], frame_index, h * w)
-                                                            and card_shaped_photo(h, w)) else frame]
+                                                            and card_shaped_photo(h, w)
+                                                            and frame.confidence >= FRAME_BACK) else frame]
     judged += [_back_judged(p, q, index, h, w) for q, (p, _shows, index) in zip(quads[1:], reads[1:], strict=True)]
     sure_back = [p.label == "back" and p.confidence > DOUBT for p in judged]
     best: Detection | None = None

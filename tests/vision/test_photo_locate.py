@@ -354,13 +354,17 @@ def test_a_back_inside_an_outline_not_surely_a_back_is_not_sure() -> None:
 def test_a_patterned_table_filling_a_squarer_photo_is_not_a_sure_back() -> None:
     """A checked tablecloth round a card reads as a back in the photo's corners: the photo's own
     frame is a back surely only if the photo is shaped as a card (a back filling it), not in a
-    photo nearly square (a king on gingham was answered "back" at 0.91)."""
-    from vision.recognize import _best_outline
+    photo nearly square (a king on gingham was answered "back" at 0.91), and only read so at
+    FRAME_BACK or more (a grey photo of a striped cloth round a small fan read 0.92; a back
+    filling a photo reads 0.997 or more)."""
+    from vision.recognize import FRAME_BACK, _best_outline
 
-    reads = [(Prediction("back", 0.911), False, Prediction("back", 0.95))]
-    for (h, w), sure in (((640, 480), True), ((480, 640), True), ((238, 276), False), ((600, 600), False)):
-        d, _key, _shows = _best_outline([_box(0, 0, w, h)], reads, h, w, lambda _i, _o: False)
-        assert d is not None and d.card == "back" and (d.confidence > DOUBT) == sure, (h, w, d)
+    for conf in (0.99, 0.92):
+        reads = [(Prediction("back", conf), False, Prediction("back", 0.95))]
+        for (h, w), shaped in (((640, 480), True), ((480, 640), True), ((238, 276), False), ((600, 600), False)):
+            d, _key, _shows = _best_outline([_box(0, 0, w, h)], reads, h, w, lambda _i, _o: False)
+            assert d is not None and d.card == "back", (h, w, d)
+            assert (d.confidence > DOUBT) == (shaped and conf >= FRAME_BACK), (conf, h, w, d)
 
 
 @pytest.mark.parametrize("seed", [0, 2])
