@@ -20,16 +20,18 @@ import csv
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
+from itertools import groupby
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from vision.api import CONFIDENT, CardClassifier
+from vision.api import CARD_MM, CONFIDENT, CardClassifier
 from vision.errors import ImageFileError
 from vision.images import read_image
 from vision.photo_bench import peak_resident_mb, timed
 from vision.recognize import Detection, read_card, recognize
+from vision.render.cards import card_alpha
 from vision.render.photo import compose_scene
 from vision.scene_bench import Scene, SceneReading, SceneReport
 
@@ -72,14 +74,9 @@ def dark_run(face: np.ndarray) -> float:
     edge makes short runs."""
     grey = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY).astype(np.float32)
     dark = 0.8 * float(np.percentile(grey, 80))
-    worst = 0.0
-    for side in (grey[:_STRIP].mean(0), grey[-_STRIP:].mean(0), grey[:, :_STRIP].mean(1), grey[:, -_STRIP:].mean(1)):
-        run = best = 0
-        for is_dark in side < dark:
-            run = run + 1 if is_dark else 0
-            best = max(best, run)
-        worst = max(worst, best / len(side))
-    return worst
+    sides = (grey[:_STRIP].mean(0), grey[-_STRIP:].mean(0), grey[:, :_STRIP].mean(1), grey[:, -_STRIP:].mean(1))
+    return max(max((len(list(run)) for is_dark, run in groupby(side < dark) if is_dark), default=0) / len(side)
+               for side in sides)
 
 
 def cut_face(image: np.ndarray, found: Detection) -> np.ndarray:
@@ -89,13 +86,7 @@ def cut_face(image: np.ndarray, found: Detection) -> np.ndarray:
     to = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     warp = cv2.getPerspectiveTransform(np.asarray(found.corners, np.float32), to)
     face = cv2.warpPerspective(image, warp, (w, h), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
-    alpha = np.zeros((h, w), np.uint8)
-    r = 9
-    cv2.rectangle(alpha, (r, 0), (w - 1 - r, h - 1), 255, -1)
-    cv2.rectangle(alpha, (0, r), (w - 1, h - 1 - r), 255, -1)
-    for cx, cy in ((r, r), (w - 1 - r, r), (r, h - 1 - r), (w - 1 - r, h - 1 - r)):
-        cv2.circle(alpha, (cx, cy), r, 255, -1)
-    return np.dstack([face, alpha])
+    return np.dstack([face, card_alpha(h, w, 3.0 * FACE_PX[0] / CARD_MM[0])])
 
 
 def cut_faces(items: Sequence[tuple[Path, str]], classifier: CardClassifier,

@@ -7,7 +7,7 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -432,20 +432,29 @@ def _print_skipped(res: dict[str, Any]) -> None:
         print(f"  skipped: {sk['photo']}: {sk['reason']}")
 
 
-def cmd_bench_photos(args: argparse.Namespace) -> int:
-    from vision.api import CONFIDENT, IMAGE_EXT
+def _labelled_photos(paths: list[Path], extra: Sequence[str] = ()) -> list[tuple[Path, str]]:
+    """The photos under ``paths`` with the card each one's name gives (``extra``: enrolled cards'
+    names too); what is wrong with them, or that there are none, as a :class:`PegpiError`."""
+    from vision.api import IMAGE_EXT
     from vision.errors import PhotoLabelError
-    from vision.photo_bench import collect, measure
+    from vision.photo_bench import collect
 
-    _one_thread()
-    clf = _classifier(args.decks, args.model)
-    extra = sorted({label for deck in clf.decks for label in deck.labels})
     try:
-        items = collect(args.paths, extra)
+        items = collect(paths, extra)
     except (PhotoLabelError, FileNotFoundError) as exc:
         raise PegpiError(str(exc)) from None
     if not items:
-        raise PegpiError(f"no photos ({', '.join(IMAGE_EXT)}) in {', '.join(map(str, args.paths))}")
+        raise PegpiError(f"no photos ({', '.join(IMAGE_EXT)}) in {', '.join(map(str, paths))}")
+    return items
+
+
+def cmd_bench_photos(args: argparse.Namespace) -> int:
+    from vision.api import CONFIDENT
+    from vision.photo_bench import measure
+
+    _one_thread()
+    clf = _classifier(args.decks, args.model)
+    items = _labelled_photos(args.paths, sorted({label for deck in clf.decks for label in deck.labels}))
     if args.every < 1:
         raise PegpiError(f"--every wants a whole number of 1 or more (got {args.every})")
     items = items[::args.every]
@@ -480,8 +489,17 @@ def _within(bounds: tuple[float, float] | None) -> str:
     return "" if bounds is None else f"; 95 % interval {bounds[0]:.1%}-{bounds[1]:.1%}"
 
 
-def cmd_bench_scenes(args: argparse.Namespace) -> int:
+def _found_line(res: dict[str, Any], cards: str) -> str:
+    """A scenes bench's line of cards found (``cards``: what they are called), sure and wrong."""
     from vision.api import CONFIDENT
+
+    return (f"  found {res['found']} of {res['cards_listed']} {cards} ({res['recall']:.1%}"
+            f"{_within(res['recall_interval'])}), {res['found_surely']} of them surely; wrong readings "
+            f"{res['wrong_readings']}, confident mistakes (read at {CONFIDENT} or more) {res['confident_mistakes']}; "
+            f"{_cost(res)}")
+
+
+def cmd_bench_scenes(args: argparse.Namespace) -> int:
     from vision.scene_bench import WHY, measure_scenes, read_labels
 
     _one_thread()
@@ -496,10 +514,7 @@ def cmd_bench_scenes(args: argparse.Namespace) -> int:
     print(f"{res['photos']} photos of several real cards read as recognize does, by {clf.model_path.name}"
           f"{_sized(res)}{_skipped(res)}")
     if res["photos"]:
-        print(f"  found {res['found']} of {res['cards_listed']} cards listed ({res['recall']:.1%}"
-              f"{_within(res['recall_interval'])}), "
-              f"{res['found_surely']} of them surely; wrong readings {res['wrong_readings']}, confident "
-              f"mistakes (read at {CONFIDENT} or more) {res['confident_mistakes']}; {_cost(res)}")
+        print(_found_line(res, "cards listed"))
         print("  by group: " + "; ".join(f"{g} {v['found']}/{v['cards']} ({v['confident_mistakes']} confident "
                                          f"mistakes)" for g, v in res["by_group"].items()))
         told = res["misses_by_why"]
@@ -516,20 +531,13 @@ def cmd_bench_scenes(args: argparse.Namespace) -> int:
 
 
 def cmd_bench_composed(args: argparse.Namespace) -> int:
-    from vision.api import CONFIDENT, IMAGE_EXT
+    from vision.api import CONFIDENT
     from vision.composed_bench import CARDS_PER_PHOTO, cut_faces, measure_composed
-    from vision.errors import PhotoLabelError
-    from vision.photo_bench import collect
 
     _one_thread()
     if args.photos < 1:
         raise PegpiError(f"--photos wants a whole number of 1 or more (got {args.photos})")
-    try:
-        items = collect(args.paths)
-    except (PhotoLabelError, FileNotFoundError) as exc:
-        raise PegpiError(str(exc)) from None
-    if not items:
-        raise PegpiError(f"no photos ({', '.join(IMAGE_EXT)}) in {', '.join(map(str, args.paths))}")
+    items = _labelled_photos(args.paths)
     clf = _classifier("none", args.model)
     if not args.json:
         print(f"cutting the cards out of {len(items)} photos ...", file=sys.stderr)
@@ -553,9 +561,7 @@ def cmd_bench_composed(args: argparse.Namespace) -> int:
     print(f"{res['photos']} photos composed of {res['cards_cut']} real cards cut from {len(items)} photos (not cut: "
           f"{left['misread']} misread, {left['unsure']} unsure, {left['table_in_outline']} with table in the "
           f"outline, {left['unreadable']} unreadable), read as recognize does by {clf.model_path.name}")
-    print(f"  found {res['found']} of {res['cards_listed']} cards ({res['recall']:.1%}{_within(res['recall_interval'])}), "
-          f"{res['found_surely']} of them surely; wrong readings {res['wrong_readings']}, confident mistakes "
-          f"(read at {CONFIDENT} or more) {res['confident_mistakes']}; {_cost(res)}")
+    print(_found_line(res, "cards"))
     print("  by layout: " + "; ".join(f"{g} {v['found']}/{v['cards']} ({v['confident_mistakes']} confident "
                                       f"mistakes)" for g, v in res["by_group"].items()))
     for m in res["photos_with_misses"]:
