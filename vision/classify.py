@@ -129,7 +129,7 @@ def side_file(classifier: object, key: str, what: str) -> Path | None:
 _Side = TypeVar("_Side")
 
 
-@functools.lru_cache(maxsize=4)
+@functools.lru_cache(maxsize=8)
 def _side_loaded(make: Callable[[Path], object], path: Path) -> object:
     return make(path)
 
@@ -827,6 +827,38 @@ def grey_suits_for(classifier: CardClassifier) -> GreySuits | None:
     """The grey suit network beside ``classifier``'s model (named by ``grey_model`` in its
     ``cards.json``), loaded once; None for a classifier without a model file or a model without one."""
     return side_network(classifier, "grey_model", "a grey suit network", GreySuits)
+
+
+class GreyCorners:
+    """The grey corner suit network (:mod:`vision.train.grey_corner`), loaded from ``path``: an
+    ONNX file taking index corners ``[N, 3, rows, columns]`` (the top-left of the model's input)
+    and giving each suit's probability in :data:`SUITS` order, told by the sign's shape alone."""
+
+    def __init__(self, path: Path, threads: int = 1) -> None:
+        self.session = InParts(side_session(path, "a grey corner suit network", threads))
+        self.rows, self.columns = (int(v) for v in self.session.get_inputs()[0].shape[2:4])
+
+    def odds(self, crops: Sequence[Image], turned: Sequence[bool] | None = None) -> NDArray[np.float32]:
+        """Each suit's probability for the index corner of every crop (an upright card, any size,
+        colour or grey), read grey: ``(N, 4)``. The corner is the top-left, or the bottom-right
+        turned up where ``turned`` says (the index the card was read by)."""
+        if not crops:
+            return np.zeros((0, len(SUITS)), np.float32)
+        pre = preprocess_batch(crops)
+        if turned is not None and any(turned):
+            flip = np.asarray(turned, bool)
+            pre[flip] = half_turned(pre[flip])
+        pre = pre[:, :self.rows, :self.columns]
+        grey = pre.mean(axis=3, keepdims=True, dtype=np.float32).round().astype(np.uint8)
+        corners = np.ascontiguousarray(np.broadcast_to(grey, pre.shape))
+        return np.asarray(self.session.run(None, {"corner": to_tensor(corners)})[0], np.float32)
+
+
+def grey_corners_for(classifier: CardClassifier) -> GreyCorners | None:
+    """The grey corner suit network beside ``classifier``'s model (named by ``grey_corner_model``
+    in its ``cards.json``), loaded once; None for a classifier without a model file or a model
+    without one."""
+    return side_network(classifier, "grey_corner_model", "a grey corner suit network", GreyCorners)
 
 
 def load_default_classifier(decks: Sequence[str] | bool | None = None, *, threads: int = 1,

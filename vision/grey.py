@@ -7,7 +7,9 @@ mixes of their channels) reads the shapes of a card's signs alone: spades, heart
 clubs. :func:`vision.recognize.read_card` and :func:`vision.recognize.recognize` ask it for the
 suit of every suited card found in a photo :func:`vision.doubt.colour_strength` calls colourless;
 the rank stays the card network's. The reading stays below sure (:data:`vision.doubt.DOUBT`), as
-any suit read without colour does.
+any suit read without colour does. The top of a card under the next one shows the card over it:
+``recognize`` reads such a card's suit at its index alone, with the grey corner suit network
+(``cards_grey_corner.onnx``, :mod:`vision.train.grey_corner`, :class:`vision.classify.GreyCorners`).
 The network is loaded beside the card network's other side networks
 (:class:`vision.classify.GreySuits`, :func:`vision.classify.grey_suits_for`): the table's
 ``classify`` asks it too, when the corner index agrees with an unsure reading.

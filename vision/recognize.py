@@ -39,7 +39,16 @@ import cv2
 import numpy as np
 
 from vision.api import CARD_MM, UNKNOWN, CardClassifier, IndexReader, Prediction, SuitReader
-from vision.classify import LABELS, Looks, LooksAt, OnnxCardClassifier, by_rank, grey_suits_for, rank_groups
+from vision.classify import (
+    LABELS,
+    Looks,
+    LooksAt,
+    OnnxCardClassifier,
+    by_rank,
+    grey_corners_for,
+    grey_suits_for,
+    rank_groups,
+)
 from vision.classify import SUITS as GREY_SUITS
 from vision.doubt import (
     BLANKS,
@@ -79,7 +88,7 @@ from vision.locate import (
     sides_ratio,
     soft,
 )
-from vision.model_input import INPUT_H, INPUT_W, stretched
+from vision.model_input import INPUT_H, INPUT_W, half_turned, preprocess_batch, stretched
 
 ASPECT = CARD_MM[1] / CARD_MM[0]  # 1.397
 CROP_W, CROP_H = 126, 176  # 2 px/mm, what the table pipeline gives the classifier
@@ -1260,8 +1269,9 @@ def _greyed(classifier: CardClassifier, source: Pyramid, found: list[Detection],
             whole: Sequence[bool]) -> list[Detection]:
     """``found``, read in a photo with no colour, all held below sure: each suited card seen
     ``whole`` or lying apart from the others with the suit the grey suit network reads by shape
-    (:mod:`vision.grey`; the card network takes a grey heart for a spade). A card under others
-    keeps its reading: the top of its crop shows the cards over it."""
+    (:mod:`vision.grey`; the card network takes a grey heart for a spade). The top of a card under
+    others shows the cards over it: its suit is the one the grey corner network reads at its
+    index at :data:`CORNER_SUIT` or more, else it keeps its reading."""
     suits = _shown_suited(found, whole)
     odds = _shape_odds(classifier, source, found, suits)
     out = list(found)
@@ -1269,7 +1279,36 @@ def _greyed(classifier: CardClassifier, source: Pyramid, found: list[Detection],
         d = found[i]
         out[i] = Detection(d.card if odds is None else d.card[:-1] + GREY_SUITS[int(odds[j].argmax())],
                            d.confidence, d.corners)
+    under = [i for i, d in enumerate(found) if suited(d.card) and i not in suits]
+    reader = grey_corners_for(classifier) if under else None
+    index = _index_reader(classifier)
+    if reader is not None and index is not None:
+        crops = [source.warp(found[i].corners) for i in under]
+        turned = _index_below(index, crops, [found[i].card for i in under])
+        for i, o in zip(under, reader.odds(crops, turned), strict=True):
+            if float(o.max()) >= CORNER_SUIT:
+                out[i] = Detection(found[i].card[:-1] + GREY_SUITS[int(o.argmax())], found[i].confidence,
+                                   found[i].corners)
     return [Detection(d.card, min(d.confidence, DOUBT), d.corners) if suited(d.card) else d for d in out]
+
+
+def _index_below(reader: IndexReader, crops: Sequence[np.ndarray], cards: Sequence[str]) -> list[bool]:
+    """For each crop of a card read as ``cards[i]``, whether its index lies at the bottom right
+    (the crop turned round): the index network reads the rank there surer than at the top left."""
+    h, w = reader.index_shape
+    pre = preprocess_batch(crops)
+    up = reader.read_corner_patches(pre[:, None, :h, :w], ranks_only=True)
+    down = reader.read_corner_patches(half_turned(pre)[:, None, :h, :w], ranks_only=True)
+
+    def rank_odds(p: Prediction, card: str) -> float:
+        return p.confidence if p.label[:-1] == card[:-1] and suited(p.label) else 0.0
+
+    return [rank_odds(d, c) > rank_odds(u, c) for u, d, c in zip(up, down, cards, strict=True)]
+
+
+#: a card under others in a photo with no colour takes the suit its index's sign reads by shape
+#: (:class:`vision.classify.GreyCorners`) at this or more
+CORNER_SUIT = 0.5
 
 
 def _backs_off_faces(found: Sequence[Detection]) -> list[Detection]:

@@ -94,15 +94,16 @@ def write_network(net: SuitNet, temperature: float, out: Path, file: str, output
 
 def run(args: argparse.Namespace, module: str, make: MakeChunk, *, first_seeds: tuple[int, int],
         train: Callable[..., tuple[SuitNet, float, dict[str, float]]], write: Callable[[SuitNet, float, Path], Path],
-        facts: Mapping[str, object], argv: list[str] | None = None) -> None:
+        facts: Mapping[str, object], argv: list[str] | None = None, data: str | None = None) -> None:
     """A stage from its command line (:func:`arguments`): render or reuse its data, train, write
     the network and, beside it, a ``.json`` of ``facts``, the command, the validation figures and
-    the minutes taken."""
+    the minutes taken. ``data``: the name its rendered chunks are kept under (``module``'s last
+    part unless given: two stages that take the same crops share them)."""
     import torch
 
     torch.set_num_threads(args.threads)
     t0 = time.time()
-    tr, va = build(make, module.rsplit(".", 1)[-1], args.cache, args.instances, args.val_instances, args.threads,
+    tr, va = build(make, data or module.rsplit(".", 1)[-1], args.cache, args.instances, args.val_instances, args.threads,
                    first_seeds=first_seeds)
     print(f"data: {len(tr['y'])} training, {len(va['y'])} validation crops ({(time.time() - t0) / 60:.1f} min)", flush=True)
     net, temperature, stats = train(tr, va, steps=args.steps, seed=args.seed)
