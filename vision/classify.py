@@ -800,6 +800,12 @@ class OnnxCardClassifier:
 SUITS = ("S", "H", "D", "C")
 
 
+def _grey_copies(pre: Image) -> Image:
+    """Preprocessed crops (uint8 NHWC) in grey: each pixel's mean in all three channels."""
+    grey = pre.mean(axis=3, keepdims=True, dtype=np.float32).round().astype(np.uint8)
+    return np.ascontiguousarray(np.broadcast_to(grey, pre.shape))
+
+
 class GreySuits:
     """The grey suit network (:mod:`vision.grey`), loaded from ``path``: an ONNX file taking crop
     tops ``[N, 3, rows, 128]`` and giving each suit's probability in :data:`SUITS` order."""
@@ -814,9 +820,7 @@ class GreySuits:
         both ways round and averaged: ``(N, 4)``."""
         if not crops:
             return np.zeros((0, len(SUITS)), np.float32)
-        pre = preprocess_batch(crops)
-        grey = pre.mean(axis=3, keepdims=True, dtype=np.float32).round().astype(np.uint8)
-        pre = np.ascontiguousarray(np.broadcast_to(grey, pre.shape))  # a colour crop is read grey too
+        pre = _grey_copies(preprocess_batch(crops))  # a colour crop is read grey too
         tops = np.concatenate([pre[:, :self.rows], half_turned(pre)[:, :self.rows]])
         probs = np.asarray(self.session.run(None, {"top": to_tensor(tops)})[0], np.float32)
         both: NDArray[np.float32] = probs.reshape(2, len(pre), len(SUITS)).mean(axis=0)
@@ -848,9 +852,7 @@ class GreyCorners:
         if turned is not None and any(turned):
             flip = np.asarray(turned, bool)
             pre[flip] = half_turned(pre[flip])
-        pre = pre[:, :self.rows, :self.columns]
-        grey = pre.mean(axis=3, keepdims=True, dtype=np.float32).round().astype(np.uint8)
-        corners = np.ascontiguousarray(np.broadcast_to(grey, pre.shape))
+        corners = _grey_copies(pre[:, :self.rows, :self.columns])
         return np.asarray(self.session.run(None, {"corner": to_tensor(corners)})[0], np.float32)
 
 
