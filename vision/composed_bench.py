@@ -11,14 +11,18 @@ The cards keep their own blur, noise, light and print, but only cards read right
 are cut, and only those whose outline holds no strip of the table: the bench measures finding and
 reading cards among others, not reading a hard single. Its figures are counted as
 ``pegpi bench scenes`` counts them (:class:`vision.scene_bench.SceneReport`), grouped by layout
-and colour.
+and colour. Where the singles' folder lists the boxes round their printed indices (``pegpi bench
+finder``'s form, :data:`vision.finder_bench.BOX_TABLES`), the boxes are carried through the cut
+and the composing, and each card missed is told as the scenes bench tells it
+(:func:`vision.scene_bench.why_missed`).
 """
 
 from __future__ import annotations
 
 import csv
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+import json
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from functools import partial
 from itertools import groupby
 from pathlib import Path
@@ -28,12 +32,13 @@ import numpy as np
 
 from vision.api import CARD_MM, CONFIDENT, CardClassifier
 from vision.errors import ImageFileError
+from vision.finder_bench import BOX_TABLES, read_boxes
 from vision.images import read_image
 from vision.photo_bench import peak_resident_mb, timed
 from vision.recognize import Detection, read_card, recognize
 from vision.render.cards import card_alpha
 from vision.render.photo import compose_scene
-from vision.scene_bench import Scene, SceneReading, SceneReport
+from vision.scene_bench import Scene, SceneReading, SceneReport, why_missed
 
 #: the cut cards' size: 3 px a mm, as the bench's rendered cards are composed
 FACE_PX = (189, 264)
@@ -47,13 +52,19 @@ LAYOUTS = ("scatter", "fan", "arc")
 CARDS_PER_PHOTO = (3, 6)
 
 
+def _no_boxes() -> np.ndarray:
+    return np.zeros((0, 4, 2), np.float32)
+
+
 @dataclass(frozen=True, slots=True)
 class Face:
-    """A real card cut out upright (BGRA, :data:`FACE_PX`), and the photo it came from."""
+    """A real card cut out upright (BGRA, :data:`FACE_PX`), the photo it came from, and the boxes
+    round its printed indices there, each as four corners in the cut's pixels ``(n, 4, 2)``."""
 
     card: str
     image: np.ndarray
     source: Path
+    boxes: np.ndarray = field(default_factory=_no_boxes)
 
 
 @dataclass
@@ -79,21 +90,53 @@ def dark_run(face: np.ndarray) -> float:
                for side in sides)
 
 
+#: the cut card's corners in its own pixels
+_FACE_RECT = np.array([[0, 0], [FACE_PX[0], 0], [FACE_PX[0], FACE_PX[1]], [0, FACE_PX[1]]], np.float32)
+
+
 def cut_face(image: np.ndarray, found: Detection) -> np.ndarray:
     """The card ``found`` in ``image`` warped upright to :data:`FACE_PX`, BGRA with its corners
     rounded (3 mm) transparent."""
     w, h = FACE_PX
-    to = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
-    warp = cv2.getPerspectiveTransform(np.asarray(found.corners, np.float32), to)
+    warp = cv2.getPerspectiveTransform(np.asarray(found.corners, np.float32), _FACE_RECT)
     face = cv2.warpPerspective(image, warp, (w, h), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
     return np.dstack([face, card_alpha(h, w, 3.0 * FACE_PX[0] / CARD_MM[0])])
 
 
+def _carried(quads: np.ndarray, source: np.ndarray, to: np.ndarray) -> np.ndarray:
+    """Points ``quads`` ``(n, 4, 2)`` carried by the warp taking the quad ``source`` to ``to``."""
+    if not len(quads):
+        return _no_boxes()
+    warp = cv2.getPerspectiveTransform(np.asarray(source, np.float32), np.asarray(to, np.float32))
+    out: np.ndarray = cv2.perspectiveTransform(quads.reshape(1, -1, 2).astype(np.float32), warp).reshape(-1, 4, 2)
+    return out
+
+
+def index_boxes(paths: Sequence[Path]) -> dict[Path, np.ndarray]:
+    """The boxes round the printed indices of the photos ``paths``, ``(n, 4)`` each, where their
+    folders list them (:data:`~vision.finder_bench.BOX_TABLES`); a folder whose table has no
+    boxes gives none, a box that is not a box is a :class:`~vision.errors.PhotoLabelError`."""
+    out: dict[Path, np.ndarray] = {}
+    for folder in sorted({p.parent for p in paths}):
+        table = next((folder / t for t in BOX_TABLES if (folder / t).is_file()), None)
+        if table is None or "boxes" not in _columns(table):
+            continue
+        out |= {photo.path: photo.boxes for photo in read_boxes(folder)}
+    return out
+
+
+def _columns(table: Path) -> list[str]:
+    """The column names of the CSV ``table`` (none if it is empty)."""
+    with table.open(newline="", encoding="utf-8") as f:
+        return next(csv.reader(f), [])
+
+
 def cut_faces(items: Sequence[tuple[Path, str]], classifier: CardClassifier,
-              progress: Callable[[int, int], None] | None = None) -> Cut:
+              progress: Callable[[int, int], None] | None = None, boxes: Mapping[Path, np.ndarray] | None = None) -> Cut:
     """Each labelled photo of one card (``items``: path, card) read as ``classify`` reads it, and
     its card cut out when read right at :data:`~vision.api.CONFIDENT` or more with no table in its
-    outline (:func:`dark_run`). One photo is held at a time."""
+    outline (:func:`dark_run`), with its index ``boxes`` (by photo, ``(n, 4)``) if given. One photo
+    is held at a time."""
     cut = Cut()
     for i, (path, card) in enumerate(items):
         try:
@@ -111,7 +154,10 @@ def cut_faces(items: Sequence[tuple[Path, str]], classifier: CardClassifier,
             if dark_run(face[..., :3]) > MAX_DARK_RUN:
                 cut.table_in_outline += 1
             else:
-                cut.faces.append(Face(card, face, path))
+                x0, y0, x1, y1 = np.asarray((boxes or {}).get(path, np.zeros((0, 4))), np.float32).T
+                quads = np.stack([np.stack([x0, y0], 1), np.stack([x1, y0], 1), np.stack([x1, y1], 1),
+                                  np.stack([x0, y1], 1)], 1)
+                cut.faces.append(Face(card, face, path, _carried(quads, found.corners, _FACE_RECT)))
         del image
         if progress is not None:
             progress(i + 1, len(items))
@@ -120,12 +166,15 @@ def cut_faces(items: Sequence[tuple[Path, str]], classifier: CardClassifier,
 
 @dataclass(frozen=True, slots=True)
 class ComposedPhoto:
-    """A photo :func:`composed_photos` made: BGR, its cards, their layout, and whether it is grey."""
+    """A photo :func:`composed_photos` made: BGR, its cards, their layout, whether it is grey, and
+    the boxes of the indices that show in it (``(n, 4)``, x0, y0, x1, y1) with their cards."""
 
     image: np.ndarray
     cards: tuple[str, ...]
     layout: str
     grey: bool
+    boxes: np.ndarray = field(default_factory=lambda: np.zeros((0, 4), np.float32))
+    box_labels: tuple[str, ...] = ()
 
     @property
     def group(self) -> str:
@@ -151,19 +200,39 @@ def composed_photos(faces: Sequence[Face], photos: int, seed: int = 0) -> Iterat
                 break
         layout = LAYOUTS[s % len(LAYOUTS)]
         grey = s % (2 * len(LAYOUTS)) >= len(LAYOUTS)
-        image, _corners = compose_scene([f.image for f in chosen], rng, layout=layout)
+        image, corners = compose_scene([f.image for f in chosen], rng, layout=layout)
         if grey:
             image = cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
-        yield ComposedPhoto(image, tuple(f.card for f in chosen), layout, grey)
+        boxes, labels = _shown_boxes(chosen, corners, image.shape)
+        yield ComposedPhoto(image, tuple(f.card for f in chosen), layout, grey, boxes, labels)
+
+
+def _shown_boxes(faces: Sequence[Face], corners: Sequence[np.ndarray], shape: tuple[int, ...]
+                 ) -> tuple[np.ndarray, tuple[str, ...]]:
+    """The index boxes of ``faces`` laid at ``corners`` (each over those before it) in a photo of
+    ``shape``, as boxes round them, where no later card covers the box's middle and it lies in
+    the photo; and their cards."""
+    h, w = shape[:2]
+    boxes: list[np.ndarray] = []
+    labels: list[str] = []
+    for k, face in enumerate(faces):
+        for quad in _carried(face.boxes, _FACE_RECT, corners[k]):
+            mx, my = (float(v) for v in quad.mean(axis=0))
+            covered = any(cv2.pointPolygonTest(np.asarray(c, np.float32), (mx, my), False) >= 0 for c in corners[k + 1:])
+            if not covered and 0 <= mx < w and 0 <= my < h:
+                boxes.append(np.concatenate([quad.min(axis=0), quad.max(axis=0)]))
+                labels.append(face.card)
+    return np.asarray(boxes, np.float32).reshape(-1, 4), tuple(labels)
 
 
 def measure_composed(faces: Sequence[Face], classifier: CardClassifier, photos: int, *, seed: int = 0,
                      keep: Path | None = None, progress: Callable[[int, int], None] | None = None) -> SceneReport:
     """``recognize`` on :func:`composed_photos`, one photo at a time, counted as the scenes bench
-    counts (grouped by layout and colour). ``keep``: a folder each photo is written to as a PNG,
-    with a ``labels.csv`` that ``pegpi bench scenes`` reads."""
+    counts (grouped by layout and colour), each card missed told why where its index is boxed
+    (:func:`~vision.scene_bench.why_missed`, untimed). ``keep``: a folder each photo is written to
+    as a PNG, with a ``labels.csv`` (cards and index boxes) that ``pegpi bench scenes`` reads."""
     report = SceneReport()
-    rows: list[tuple[str, str, str]] = []
+    rows: list[tuple[str, str, str, str]] = []
     if keep is not None:
         keep.mkdir(parents=True, exist_ok=True)
     for s, photo in enumerate(composed_photos(faces, photos, seed)):
@@ -172,15 +241,19 @@ def measure_composed(faces: Sequence[Face], classifier: CardClassifier, photos: 
         path = Path(name) if keep is None else keep / name
         if keep is not None:
             cv2.imwrite(str(path), photo.image)
-            rows.append((name, " ".join(photo.cards), photo.group))
-        report.readings.append(SceneReading(Scene(path, photo.cards, group=photo.group),
-                                            tuple((d.card, float(d.confidence)) for d in found), ms, cpu_ms))
+            rows.append((name, " ".join(photo.cards), photo.group, json.dumps(
+                [[c, *(round(float(v), 1) for v in b)] for c, b in zip(photo.box_labels, photo.boxes, strict=True)])))
+        scene = Scene(path, photo.cards, group=photo.group, boxes=photo.boxes, box_labels=photo.box_labels)
+        reading = SceneReading(scene, tuple((d.card, float(d.confidence)) for d in found), ms, cpu_ms)
+        if reading.missed:
+            reading = replace(reading, why=why_missed(photo.image, classifier, scene, found, reading.missed))
+        report.readings.append(reading)
         report.peak_mb = peak_resident_mb()
         if progress is not None:
             progress(s + 1, photos)
     if keep is not None:
         with (keep / "labels.csv").open("w", newline="") as out:
             writer = csv.writer(out)
-            writer.writerow(("file", "cards", "capture_group"))
+            writer.writerow(("file", "cards", "capture_group", "boxes"))
             writer.writerows(rows)
     return report

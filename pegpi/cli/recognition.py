@@ -499,8 +499,17 @@ def _found_line(res: dict[str, Any], cards: str) -> str:
             f"{_cost(res)}")
 
 
+def _print_why(res: dict[str, Any], which: str) -> None:
+    """A scenes bench's line of why its missed cards were missed (``which``: the cards told)."""
+    from vision.scene_bench import WHY
+
+    told = res["misses_by_why"]
+    if any(told.values()):
+        print(f"  missed, why ({which}): " + "; ".join(f"{WHY[k]} {n}" for k, n in told.items()))
+
+
 def cmd_bench_scenes(args: argparse.Namespace) -> int:
-    from vision.scene_bench import WHY, measure_scenes, read_labels
+    from vision.scene_bench import measure_scenes, read_labels
 
     _one_thread()
     if args.every < 1:
@@ -517,10 +526,7 @@ def cmd_bench_scenes(args: argparse.Namespace) -> int:
         print(_found_line(res, "cards listed"))
         print("  by group: " + "; ".join(f"{g} {v['found']}/{v['cards']} ({v['confident_mistakes']} confident "
                                          f"mistakes)" for g, v in res["by_group"].items()))
-        told = res["misses_by_why"]
-        if any(told.values()):
-            print("  missed, why (cards whose index is boxed, photos as taken): " + "; ".join(
-                f"{WHY[k]} {n}" for k, n in told.items()))
+        _print_why(res, "cards whose index is boxed, photos as taken")
     for m in res["photos_with_misses"]:
         wrong = ", ".join(f"{w['card']} ({w['confidence']:.2f})" for w in m["wrong"])
         said = {w["card"]: w["said"] for w in m["why"]}
@@ -532,7 +538,7 @@ def cmd_bench_scenes(args: argparse.Namespace) -> int:
 
 def cmd_bench_composed(args: argparse.Namespace) -> int:
     from vision.api import CONFIDENT
-    from vision.composed_bench import CARDS_PER_PHOTO, cut_faces, measure_composed
+    from vision.composed_bench import CARDS_PER_PHOTO, cut_faces, index_boxes, measure_composed
 
     _one_thread()
     if args.photos < 1:
@@ -541,7 +547,7 @@ def cmd_bench_composed(args: argparse.Namespace) -> int:
     clf = _classifier("none", args.model)
     if not args.json:
         print(f"cutting the cards out of {len(items)} photos ...", file=sys.stderr)
-    cut = cut_faces(items, clf, progress=_after_each_photo(50, args.json))
+    cut = cut_faces(items, clf, progress=_after_each_photo(50, args.json), boxes=index_boxes([p for p, _c in items]))
     if len({f.card for f in cut.faces}) < CARDS_PER_PHOTO[0]:
         raise PegpiError(f"only {len(cut.faces)} of the {len(items)} photos gave a card to cut out (read right and "
                          f"surely, no table in its outline): too few different cards to compose photos of")
@@ -551,7 +557,6 @@ def cmd_bench_composed(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise PegpiError(f"cannot write the composed photos to {args.keep}: {exc.strerror or exc}") from None
     res = report.as_dict()
-    del res["misses_by_why"]  # the composed photos have no boxed indices to tell it by
     res |= {"mode": "composed", "seed": args.seed, "photos_of_singles": len(items), "cards_cut": len(cut.faces),
             "not_cut": {"misread": cut.misread, "unsure": cut.unsure, "table_in_outline": cut.table_in_outline,
                         "unreadable": len(cut.unreadable)}}
@@ -564,6 +569,7 @@ def cmd_bench_composed(args: argparse.Namespace) -> int:
     print(_found_line(res, "cards"))
     print("  by layout: " + "; ".join(f"{g} {v['found']}/{v['cards']} ({v['confident_mistakes']} confident "
                                       f"mistakes)" for g, v in res["by_group"].items()))
+    _print_why(res, "cards whose single's index is boxed")
     for m in res["photos_with_misses"]:
         sure = [w for w in m["wrong"] if w["confidence"] >= CONFIDENT]
         if sure:

@@ -5,6 +5,7 @@ photographs; the command reads them as it would read a phone's."""
 
 from __future__ import annotations
 
+import csv
 import json
 from pathlib import Path
 
@@ -13,6 +14,7 @@ import numpy as np
 import pytest
 
 from pegpi.cli import main
+from vision.api import CARD_MM
 from vision.classify import load_default_classifier
 from vision.composed_bench import (
     FACE_PX,
@@ -25,7 +27,7 @@ from vision.composed_bench import (
     dark_run,
 )
 from vision.recognize import read_card
-from vision.render import HELDOUT_DESIGN_SEEDS, render_card
+from vision.render import HELDOUT_DESIGN_SEEDS, index_box, render_card
 from vision.render.photo import loose_crop
 from vision.scene_bench import read_labels
 
@@ -129,6 +131,49 @@ def test_the_bench_counts_found_cards_by_layout_and_keeps_photos_for_the_scenes_
     assert main(["bench", "composed", str(singles), "--photos", "3"]) == 0
     out = capsys.readouterr().out
     assert "3 photos composed of" in out and "by layout: arc, colour" in out and "skipped:" in out
+
+
+def _boxed_single(label: str, seed: int) -> tuple[np.ndarray, list[float]]:
+    """A photo of one card and the box round its top-left printed index, in its pixels."""
+    rng = np.random.default_rng([seed, 86])
+    design = HELDOUT_DESIGN_SEEDS[seed % 8]
+    face = render_card(label, design, px_per_mm=3.0, rng=rng, alpha=True)
+    image, corners = loose_crop(face, rng, max_turn=25.0, strength=0.3)
+    x0, y0, x1, y1 = index_box(label, design)
+    w, h = CARD_MM
+    to_photo = cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]), np.float32(corners))
+    box = cv2.perspectiveTransform(np.float32([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]]), to_photo)[0]
+    return image, [*box.min(axis=0).tolist(), *box.max(axis=0).tolist()]
+
+
+def test_the_singles_index_boxes_are_carried_onto_the_composed_photos(tmp_path, capsys) -> None:
+    """Where the singles' folder boxes their printed indices, the kept photos box the indices
+    that show, where the index finder marks them, and the cards missed are told why."""
+    singles = tmp_path / "boxed"
+    singles.mkdir()
+    with (singles / "index.csv").open("w", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(("file", "boxes"))
+        for i, card in enumerate(CARDS + ("4S", "JH")):
+            image, box = _boxed_single(card, i)
+            cv2.imwrite(str(singles / f"{card}.png"), image)
+            writer.writerow((f"{card}.png", json.dumps([[card, *(round(v, 1) for v in box)]])))
+    kept = tmp_path / "kept"
+    assert main(["bench", "composed", str(singles), "--photos", "6", "--keep", str(kept), "--json"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    scenes = read_labels(kept)
+    boxed = [label for s in scenes for label in s.box_labels]
+    assert all(set(s.box_labels) <= set(s.cards) for s in scenes)
+    # the top card of each photo shows its index: at least one box a photo
+    assert all(s.box_labels for s in scenes) and len(boxed) >= res["cards_listed"] // 2
+    assert main(["bench", "finder", str(kept), "--json"]) == 0
+    marked = json.loads(capsys.readouterr().out)
+    assert marked["boxes"] == len(boxed)
+    # where the cards lie apart, each index shows whole: the finder marks nearly every box
+    apart = [v for g, v in marked["by_group"].items() if g.startswith("scatter")]
+    assert sum(v["found"] for v in apart) >= 0.9 * sum(v["boxes"] for v in apart) > 0, marked["by_group"]
+    missed = res["cards_listed"] - res["found"]
+    assert sum(res["misses_by_why"].values()) <= missed
 
 
 @pytest.mark.parametrize("args, message", [
