@@ -191,3 +191,11 @@ def test_too_few_cards_read_surely_to_compose_says_so(tmp_path, capsys) -> None:
     cv2.imwrite(str(tmp_path / "5H.png"), _photo("5H", 0))
     assert main(["bench", "composed", str(tmp_path), "--photos", "1"]) != 0
     assert "too few different cards" in capsys.readouterr().err
+
+
+def test_a_broken_box_table_beside_the_singles_is_named(tmp_path, capsys) -> None:
+    cv2.imwrite(str(tmp_path / "5H.png"), _photo("5H", 0))
+    (tmp_path / "index.csv").write_text('file,boxes\n5H.png,"[[5H, 1, 2]]"\n')
+    assert main(["bench", "composed", str(tmp_path), "--photos", "1"]) != 0
+    err = capsys.readouterr().err
+    assert "index.csv, line 2" in err and "Traceback" not in err
