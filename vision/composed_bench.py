@@ -32,7 +32,7 @@ import numpy as np
 
 from vision.api import CARD_MM, CONFIDENT, CardClassifier
 from vision.errors import ImageFileError
-from vision.finder_bench import BOX_TABLES, read_boxes
+from vision.finder_bench import read_boxes
 from vision.images import read_image
 from vision.photo_bench import peak_resident_mb, timed
 from vision.recognize import Detection, read_card, recognize
@@ -90,6 +90,8 @@ def dark_run(face: np.ndarray) -> float:
                for side in sides)
 
 
+#: the columns of a box (x0, y0, x1, y1) that give its corners, clockwise from the top-left
+_BOX_CORNERS = np.array([[0, 1], [2, 1], [2, 3], [0, 3]])
 #: the cut card's corners in its own pixels
 _FACE_RECT = np.array([[0, 0], [FACE_PX[0], 0], [FACE_PX[0], FACE_PX[1]], [0, FACE_PX[1]]], np.float32)
 
@@ -114,21 +116,10 @@ def _carried(quads: np.ndarray, source: np.ndarray, to: np.ndarray) -> np.ndarra
 
 def index_boxes(paths: Sequence[Path]) -> dict[Path, np.ndarray]:
     """The boxes round the printed indices of the photos ``paths``, ``(n, 4)`` each, where their
-    folders list them (:data:`~vision.finder_bench.BOX_TABLES`); a folder whose table has no
+    folders list them (:func:`~vision.finder_bench.read_boxes`); a folder without a table of
     boxes gives none, a box that is not a box is a :class:`~vision.errors.PhotoLabelError`."""
-    out: dict[Path, np.ndarray] = {}
-    for folder in sorted({p.parent for p in paths}):
-        table = next((folder / t for t in BOX_TABLES if (folder / t).is_file()), None)
-        if table is None or "boxes" not in _columns(table):
-            continue
-        out |= {photo.path: photo.boxes for photo in read_boxes(folder)}
-    return out
-
-
-def _columns(table: Path) -> list[str]:
-    """The column names of the CSV ``table`` (none if it is empty)."""
-    with table.open(newline="", encoding="utf-8") as f:
-        return next(csv.reader(f), [])
+    return {photo.path: photo.boxes for folder in sorted({p.parent for p in paths})
+            for photo in read_boxes(folder, optional=True)}
 
 
 def cut_faces(items: Sequence[tuple[Path, str]], classifier: CardClassifier,
@@ -154,9 +145,8 @@ def cut_faces(items: Sequence[tuple[Path, str]], classifier: CardClassifier,
             if dark_run(face[..., :3]) > MAX_DARK_RUN:
                 cut.table_in_outline += 1
             else:
-                x0, y0, x1, y1 = np.asarray((boxes or {}).get(path, np.zeros((0, 4))), np.float32).T
-                quads = np.stack([np.stack([x0, y0], 1), np.stack([x1, y0], 1), np.stack([x1, y1], 1),
-                                  np.stack([x0, y1], 1)], 1)
+                # each box's four corners, clockwise from its top-left: (n, 4, 2)
+                quads = np.asarray((boxes or {}).get(path, np.zeros((0, 4))), np.float32)[:, _BOX_CORNERS]
                 cut.faces.append(Face(card, face, path, _carried(quads, found.corners, _FACE_RECT)))
         del image
         if progress is not None:

@@ -38,14 +38,18 @@ class BoxedPhoto:
     labels: tuple[str, ...] = ()
 
 
-def read_boxes(folder: Path) -> list[BoxedPhoto]:
-    """The photos of ``folder`` whose CSV (:data:`BOX_TABLES`) lists index boxes."""
+def read_boxes(folder: Path, *, optional: bool = False) -> list[BoxedPhoto]:
+    """The photos of ``folder`` whose CSV (:data:`BOX_TABLES`) lists index boxes; ``optional``:
+    none, rather than a :class:`PhotoLabelError`, for a folder with no such CSV or a CSV with no
+    boxes column (a malformed box is an error either way)."""
     table = next((folder / t for t in BOX_TABLES if (folder / t).is_file()), None)
     if table is None:
+        if optional:
+            return []
         raise PhotoLabelError(f"no {' or '.join(BOX_TABLES)} in {folder}: list each photo's index boxes in a "
                               "boxes column (JSON, e.g. [[\"6D\", 0, 147, 71, 264]])")
     out: list[BoxedPhoto] = []
-    for line, row in table_rows(table, ("file", "boxes")):
+    for line, row in table_rows(table, ("file",) if optional else ("file", "boxes")):
         boxes, labels = parse_boxes(row.get("boxes", ""), f"{table}, line {line}")
         if len(boxes):
             out.append(BoxedPhoto(folder / row.get("file", "").strip(), boxes,
