@@ -1,19 +1,32 @@
 """The mark reader's patches and training data: an index is seen square to the patch whatever the
-card's angle, and a rendered photo's patches are labelled by the index they are round."""
+card's angle, a rendered photo's patches are labelled by the index they are round, and photos
+composed of real singles give patches of the cards they show."""
 
 from __future__ import annotations
 
+import csv
+import json
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
+from tests.vision.conftest import BoxedPhotoMaker
 from vision.classify import LABELS
-from vision.finder import MARK_PATCH, WIDE_MARK_PATCH, IndexMark, MarkReader, mark_patch, square_turn
+from vision.finder import (
+    MARK_PATCH,
+    WIDE_MARK_PATCH,
+    IndexFinder,
+    IndexMark,
+    MarkReader,
+    finder_for,
+    mark_patch,
+    square_turn,
+)
 from vision.train.data import TRAIN_DESIGNS
 from vision.train.finder import scene
-from vision.train.marks import UNKNOWN, rendered_samples
+from vision.train.marks import UNKNOWN, boxed_samples, composed_samples, rendered_samples
 
 
 def _index_card(angle: float) -> np.ndarray:
@@ -77,3 +90,47 @@ def test_a_few_training_steps_export_a_reader_the_product_loads(tmp_path: Path, 
     probs = reader.probabilities(img, marks)
     assert probs.shape == (2, len(LABELS))
     assert np.allclose(probs.sum(axis=1), 1.0, atol=1e-4)
+
+
+def _finder() -> IndexFinder:
+    from vision.classify import load_default_classifier
+
+    finder = finder_for(load_default_classifier())
+    assert finder is not None
+    return finder
+
+
+def test_a_real_photos_patches_are_its_boxed_cards_or_no_index() -> None:
+    # the finder's marks inside a box are that card (6 copies), the others no index (2), and
+    # 4 patches round each box: a photo of two cards, one box each
+    rng = np.random.default_rng(5)
+    img, boxes, _corners = scene(rng, TRAIN_DESIGNS)
+    names = [c for c, _b in boxes]
+    box_array = np.array([b for _c, b in boxes], np.float32).reshape(-1, 4)
+    finder = _finder()
+    marks = finder.find(img)
+    inside = sum(any(b[0] <= m.x <= b[2] and b[1] <= m.y <= b[3] for b in box_array) for m in marks)
+    x, y = boxed_samples(img, names, box_array, finder, rng)
+    assert x.shape == (len(y), MARK_PATCH, MARK_PATCH, 3)
+    assert len(y) == 6 * inside + 2 * (len(marks) - inside) + 4 * len(names)
+    assert (y == UNKNOWN).sum() == 2 * (len(marks) - inside)
+    assert sorted(LABELS[v] for v in y[-4 * len(names):]) == sorted(n for n in names for _ in range(4))
+
+
+def test_photos_composed_of_real_singles_give_patches_of_their_cards(tmp_path: Path,
+                                                                       boxed_photo: BoxedPhotoMaker) -> None:
+    """``--composed``: the singles' cards cut out and laid in rows and fans; every patch is one of
+    those cards or no index, and most cards show in some patch."""
+    cards = ("5H", "KC", "9D", "QS", "2C", "7S")
+    with (tmp_path / "index.csv").open("w", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(("file", "boxes"))
+        for i, card in enumerate(cards):
+            image, boxes = boxed_photo([card], i)
+            cv2.imwrite(str(tmp_path / f"{card}.png"), image)
+            writer.writerow((f"{card}.png", json.dumps(boxes)))
+    x, y = composed_samples([tmp_path], _finder(), 4, 100, np.random.default_rng(0))
+    assert x.shape == (len(y), MARK_PATCH, MARK_PATCH, 3) and len(y) > 0
+    read = {LABELS[v] for v in y}
+    assert read - {"unknown"} <= set(cards)
+    assert len(read - {"unknown"}) >= 3

@@ -133,29 +133,59 @@ def _label(name: str) -> int:
 
 def real_samples(folders: Sequence[Path], finder: IndexFinder, rng: np.random.Generator, *, size: int = MARK_PATCH,
                  spans: float = MARK_SIDE) -> Samples:
-    """Patches of the real photos of ``folders`` (with index boxes): 6 copies (turned by quarters) at each mark
-    inside a box (its card), 2 at each mark outside every box (``unknown``), and 4 round each box."""
-    xs, ys = [], []
+    """Patches of the real photos of ``folders`` (with index boxes), as :func:`boxed_samples` cuts them."""
+    parts: list[Samples] = []
     for folder in folders:
         for photo in read_boxes(folder):
             img = cv2.imread(str(photo.path))
-            names = photo.labels
-            if img is None:
-                continue
-            for m in finder.find(img):
-                label = next((_label(n) for n, (x0, y0, x1, y1) in zip(names, photo.boxes, strict=True)
-                              if x0 <= m.x <= x1 and y0 <= m.y <= y1), UNKNOWN)
-                side = max(m.width, m.height) * spans
-                for _ in range(6 if label != UNKNOWN else 2):
-                    xs.append(mark_patch(img, m.x, m.y, side * rng.uniform(0.9, 1.1), int(rng.integers(4)), size))
-                    ys.append(label)
-            for n, (x0, y0, x1, y1) in zip(names, photo.boxes, strict=True):
-                side = max(x1 - x0, y1 - y0) * spans
-                for _ in range(4):
-                    xs.append(mark_patch(img, (x0 + x1) / 2, (y0 + y1) / 2, side * rng.uniform(0.8, 1.25),
-                                          int(rng.integers(4)), size))
-                    ys.append(_label(n))
-    return np.stack(xs).reshape(-1, size, size, 3), np.array(ys, np.int64)
+            if img is not None:
+                parts.append(boxed_samples(img, photo.labels, photo.boxes, finder, rng, size=size, spans=spans))
+    return _joined(parts, size)
+
+
+def boxed_samples(img: np.ndarray, names: Sequence[str], boxes: np.ndarray, finder: IndexFinder,
+                  rng: np.random.Generator, *, size: int = MARK_PATCH, spans: float = MARK_SIDE) -> Samples:
+    """Patches of one photo whose index boxes (``(n, 4)``: x0, y0, x1, y1) hold the cards ``names``: 6
+    copies (turned by quarters) at each mark of ``finder`` inside a box (its card), 2 at each mark
+    outside every box (``unknown``), and 4 round each box."""
+    xs, ys = [], []
+    for m in finder.find(img):
+        label = next((_label(n) for n, (x0, y0, x1, y1) in zip(names, boxes, strict=True)
+                      if x0 <= m.x <= x1 and y0 <= m.y <= y1), UNKNOWN)
+        side = max(m.width, m.height) * spans
+        for _ in range(6 if label != UNKNOWN else 2):
+            xs.append(mark_patch(img, m.x, m.y, side * rng.uniform(0.9, 1.1), int(rng.integers(4)), size))
+            ys.append(label)
+    for n, (x0, y0, x1, y1) in zip(names, boxes, strict=True):
+        side = max(x1 - x0, y1 - y0) * spans
+        for _ in range(4):
+            xs.append(mark_patch(img, (x0 + x1) / 2, (y0 + y1) / 2, side * rng.uniform(0.8, 1.25),
+                                 int(rng.integers(4)), size))
+            ys.append(_label(n))
+    return np.asarray(xs, np.uint8).reshape(-1, size, size, 3), np.array(ys, np.int64)
+
+
+def _joined(parts: Sequence[Samples], size: int) -> Samples:
+    if not parts:
+        return np.zeros((0, size, size, 3), np.uint8), np.zeros(0, np.int64)
+    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+
+
+def composed_samples(folders: Sequence[Path], finder: IndexFinder, photos: int, seed: int, rng: np.random.Generator,
+                     *, size: int = MARK_PATCH, spans: float = MARK_SIDE) -> Samples:
+    """Patches of ``photos`` photos composed of the real cards of ``folders`` (photos of one card
+    with index boxes), as ``pegpi bench composed`` composes them (:mod:`vision.composed_bench`;
+    ``seed``: keep it apart from the bench's), cut as :func:`boxed_samples` cuts a real photo: real
+    print laid in rows and fans under other cards, half the photos grey."""
+    from vision.classify import load_default_classifier
+    from vision.composed_bench import composed_photos, cut_faces, index_boxes
+    from vision.photo_bench import collect
+
+    items = collect(folders)
+    cut = cut_faces(items, load_default_classifier(), boxes=index_boxes([p for p, _c in items]))
+    parts = [boxed_samples(photo.image, photo.box_labels, photo.boxes, finder, rng, size=size, spans=spans)
+             for photo in composed_photos(cut.faces, photos, seed)]
+    return _joined(parts, size)
 
 
 def damaged(x: np.ndarray, rng: np.random.Generator) -> torch.Tensor:
@@ -265,6 +295,12 @@ def main(argv: list[str] | None = None) -> None:
                     help="the index finder whose marks the real photos are read at")
     ap.add_argument("--real", type=Path, nargs="*", default=[],
                     help="folders of real photos with index boxes (pegpi bench finder's form), to train on")
+    ap.add_argument("--composed", type=Path, nargs="*", default=[],
+                    help="folders of real photos of one card with index boxes, their cards cut out and composed "
+                         "into photos of several (as pegpi bench composed does), to train on")
+    ap.add_argument("--composed-photos", type=int, default=1_000, help="composed photos to make")
+    ap.add_argument("--composed-seed", type=int, default=100,
+                    help="the composed photos' seed (the bench's are small numbers: keep them apart)")
     ap.add_argument("--wide", action="store_true",
                     help=f"train the wide reader ({WIDE_MARK_FILE}: {WIDE_MARK_PATCH} px patches, {WIDE_MARK_SIDE} x the box)")
     args = ap.parse_args(argv)
@@ -275,15 +311,22 @@ def main(argv: list[str] | None = None) -> None:
     torch.set_num_threads(args.threads)
     t0 = time.time()
     rendered, val = build(args.cache, args.photos, args.val_photos, args.threads, size=size, spans=spans)
-    real = (real_samples(args.real, IndexFinder(args.finder), np.random.default_rng(args.seed), size=size, spans=spans)
-            if args.real else None)
+    finder, rng = IndexFinder(args.finder), np.random.default_rng(args.seed)
+    parts = [real_samples(args.real, finder, rng, size=size, spans=spans)] if args.real else []
+    if args.composed:
+        parts.append(composed_samples(args.composed, finder, args.composed_photos, args.composed_seed, rng,
+                                      size=size, spans=spans))
+    real = _joined(parts, size) if parts else None
     print(f"data: {len(rendered[1])} rendered, {0 if real is None else len(real[1])} real patches "
           f"({(time.time() - t0) / 60:.1f} min)", flush=True)
     net = train(rendered, real, steps=args.steps, seed=args.seed)
     facts: dict[str, object] = {"file": file, "patch": size, "side": spans, "steps": args.steps,
                                 "seed": args.seed, "rendered_patches": len(rendered[1]),
                                 "real_patches": 0 if real is None else len(real[1]),
-                                "real_folders": [p.name for p in args.real], "validation_renders": measure(net, val)}
+                                "real_folders": [p.name for p in args.real],
+                                "composed": ({"folders": [p.name for p in args.composed], "photos": args.composed_photos,
+                                              "seed": args.composed_seed} if args.composed else None),
+                                "validation_renders": measure(net, val)}
     keep_run(net, args.out / file, functools.partial(export, size=size), facts, t0)
 
 
