@@ -1738,24 +1738,33 @@ def _finder(classifier: CardClassifier) -> IndexFinder | None:
 
 def _marked_cards(classifier: CardClassifier, image: np.ndarray, marks: Sequence[IndexMark],
                   found: Sequence[Detection], min_confidence: float) -> list[Detection]:
-    """The cards read by the mark reader from the finder's marks that lie on no card of ``found``
-    (an index whose card shows no outline: cut off by the photo's edge, under others, washed out),
-    each card once, read at :data:`MARK_READ` or more, or so by the wide mark reader when the
-    mark reader's likeliest card is the same (:data:`WIDE_AGREES`); never sure: nothing but its
-    index shows it (none when ``min_confidence`` asks for more than that). Its corners are those
-    of the mark's box."""
+    """The cards read by the mark readers from the finder's marks, each card not in ``found`` once,
+    never sure: nothing but its index shows it (none when ``min_confidence`` asks for more than
+    that). Its corners are those of the mark's box.
+
+    - A mark on no card of ``found`` (an index whose card shows no outline: cut off by the photo's
+      edge, under others, washed out) gives the card the mark reader reads at :data:`MARK_READ`
+      or more, or the wide mark reader so when the mark reader's likeliest card is the same
+      (:data:`WIDE_AGREES`).
+    - A mark inside a card's outline but at neither of its indices (:func:`_at_an_index`): the
+      index of a card lying over it in a row or a fan, whose own outline was not read, or a mark
+      on the card's print. Either reader at :data:`MARK_READ` and the other's likeliest card the
+      same at :data:`WIDE_AGREES` or more (a pip alone is not taken for an index)."""
     reader = mark_reader_for(classifier) if marks and min(MARK_READ, DOUBT) >= min_confidence else None
     if reader is None:
         return []
-    lone = [m for m in marks if not any(_on_card(d.corners, m) for d in found)]
-    if not lone:
+    on = [any(_on_card(d.corners, m) for d in found) for m in marks]
+    lone = [m for m, o in zip(marks, on, strict=True) if not o]
+    over = [m for m, o in zip(marks, on, strict=True) if o and not _at_an_index(m, found)]
+    if not lone and not over:
         return []
-    probs = reader.probabilities(image, lone)
+    at = lone + over
+    probs = reader.probabilities(image, at)
     taken = {d.card for d in found}
     out: list[Detection] = []
 
-    def take(p: np.ndarray, agrees: np.ndarray | None = None) -> None:
-        for j in np.argsort(-p.max(axis=1)):
+    def take(p: np.ndarray, agrees: np.ndarray | None, rows: Sequence[int]) -> None:
+        for j in sorted(rows, key=lambda j: -float(p[j].max())):
             k = int(np.argmax(p[j]))
             card, conf = LABELS[k], float(p[j, k])
             if conf < MARK_READ or card in (UNKNOWN, "back") or card in taken:
@@ -1763,15 +1772,41 @@ def _marked_cards(classifier: CardClassifier, image: np.ndarray, marks: Sequence
             if agrees is not None and (int(np.argmax(agrees[j])) != k or agrees[j, k] < WIDE_AGREES):
                 continue
             taken.add(card)
-            out.append(Detection(card, min(conf, DOUBT), lone[j].box()))
+            out.append(Detection(card, min(conf, DOUBT), at[j].box()))
 
-    take(probs)
+    alone = range(len(lone))
+    take(probs, None, alone)
+    wide = wide_mark_reader_for(classifier)
+    if wide is None:
+        return out
+    # inside a card both readers must agree: the wide reader is asked only where the mark
+    # reader's likeliest is a card not yet listed, at WIDE_AGREES or more
+    inner = [j for j in range(len(lone), len(at))
+             if probs[j].max() >= WIDE_AGREES and LABELS[int(np.argmax(probs[j]))] not in taken | {UNKNOWN, "back"}]
+    asked = [*alone, *inner]
+    wide_probs = np.zeros_like(probs)
+    if asked:
+        wide_probs[asked] = wide.probabilities(image, [at[j] for j in asked])
     # an index the finder marks by its rank or its suit alone shows the mark reader half of it:
     # the wide reader sees all of it, and is taken where both read the same card
-    wide = wide_mark_reader_for(classifier)
-    if wide is not None:
-        take(wide.probabilities(image, lone), probs)
+    take(wide_probs, probs, alone)
+    take(probs, wide_probs, inner)
+    take(wide_probs, probs, inner)
     return out
+
+
+def _at_an_index(mark: IndexMark, found: Sequence[Detection]) -> bool:
+    """Whether ``mark`` lies near an index middle (:func:`_index_middles`, within
+    :data:`NEAR_MARK` of the card's width) of a card of ``found`` whose outline holds it: that
+    card's own index."""
+    for d in found:
+        if not _on_card(d.corners, mark):
+            continue
+        q = np.asarray(d.corners, np.float32).reshape(1, 4, 2)
+        reach = NEAR_MARK * float(np.hypot(*(q[0, 1] - q[0, 0])))
+        if any(float(np.hypot(mid[0, 0] - mark.x, mid[0, 1] - mark.y)) <= reach for mid in _index_middles(q)):
+            return True
+    return False
 
 
 #: the wide mark reader's card is taken when the mark reader's likeliest card at that mark is

@@ -1,5 +1,6 @@
 """The mark reader reads a card from its corner index alone, where the index finder marks one, and
-recognize reports a card so read when no outline of it was found, never surely."""
+recognize reports a card so read when no outline of it was found, never surely: an index on no
+card found, or lying over a card found, away from that card's own indices."""
 
 from __future__ import annotations
 
@@ -80,6 +81,32 @@ def test_an_index_the_finder_marks_by_half_is_read_whole_by_the_wide_reader(tmp_
                        ("amm_android_phone_IMG_20220921_200821.jpg", "2S")):
         image = _asked_about(name, card)
         assert card not in {d.card for d in recognize(image, narrow_only)}
+
+
+ALL_CARDS = [r + s for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K") for s in "SHDC"]
+
+
+def _row(seed: int) -> tuple[list[str], np.ndarray]:
+    """Five cards of a held-out design overlapping in a straight row (``seed`` odd) or held in an
+    arc, each showing its top-left index over the card under it."""
+    rng = np.random.default_rng([seed, 88])
+    design = HELDOUT_DESIGN_SEEDS[seed % 8]
+    cards = [ALL_CARDS[i] for i in rng.choice(52, size=5, replace=False)]
+    faces = [render_card(c, design, px_per_mm=3.0, alpha=True) for c in cards]
+    img, _ = compose_scene(faces, rng, size=(960, 720), card_px=(200.0, 260.0), layout=("arc", "fan")[seed % 2],
+                           strength=0.4)
+    return cards, img
+
+
+@pytest.mark.parametrize("seed, card", [(8, "5D"), (27, "AS"), (29, "8H")])
+def test_an_index_lying_over_a_card_found_is_read_and_asked_about(seed: int, card: str) -> None:
+    # in a row or a fan the index of a card whose own outline is not read lies inside the outline
+    # of the card under it, away from that card's indices: both mark readers read it as its card,
+    # so it is listed, never surely; nothing is listed that is not in the photo
+    cards, img = _row(seed)
+    found = {d.card: d.confidence for d in recognize(img, load_default_classifier())}
+    assert card in cards and found.get(card, 1.0) <= DOUBT, found
+    assert set(found) <= set(cards), found
 
 
 def test_a_broken_or_missing_mark_reader_is_named(tmp_path: Path, model_copy: Path) -> None:
