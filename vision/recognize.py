@@ -450,7 +450,7 @@ CLOSE_UP = (0.5, 0.8, 1.2)
 #: a hypothesis at the end of a straight edge is taken from its index alone at this confidence
 #: (chosen on composed photos of validation designs, see models/MODEL_CARD.md)
 EDGE_SURE = 0.97
-#: a card read from a finder's mark alone (:func:`_marked_cards`) is taken from this probability
+#: a card read from a finder's mark alone (:func:`_with_marked_cards`) is taken from this probability
 MARK_READ = 0.8
 #: the straight part of a card's edge starts about this far from its (rounded) corner
 CORNER_MM = 3.0
@@ -927,7 +927,8 @@ def _found(image: np.ndarray, classifier: CardClassifier, *, min_confidence: flo
             if len(kept) <= len(found):
                 # a reading dropped (the photo's frame read as a card) hid the finder's marks on it
                 # from the mark reader: a card whose index alone shows may lie there
-                kept += _marked_cards(classifier, source_img, marks, kept, min_confidence)
+                # (the cards found were weighed against their own indices already)
+                kept = _with_marked_cards(classifier, source_img, marks, kept, min_confidence, deny=False)
             found = kept
     found = _in_view_first(found, *source_img.shape[:2])
     if to_source == 1.0:
@@ -1248,7 +1249,7 @@ def _recognize(image: np.ndarray, classifier: CardClassifier, min_confidence: fl
     outlined = [w for _d, w in kept]
     cards = _backs_off_faces(_once(_black_suits_answered(classifier, source, (_greyed if colourless else _shapes_agree)(
         classifier, source, cards, outlined), outlined)))
-    return (cards + _marked_cards(classifier, image, seen_marks, cards, min_confidence), n_sure, seen_marks,
+    return (_with_marked_cards(classifier, image, seen_marks, cards, min_confidence), n_sure, seen_marks,
             Shrunk(small, scale, colourless, masks, seen_marks if small is image else None))
 
 
@@ -1736,32 +1737,36 @@ def _finder(classifier: CardClassifier) -> IndexFinder | None:
     return finder_for(classifier) if _index_reader(classifier) is not None else None
 
 
-def _marked_cards(classifier: CardClassifier, image: np.ndarray, marks: Sequence[IndexMark],
-                  found: Sequence[Detection], min_confidence: float) -> list[Detection]:
-    """The cards read by the mark readers from the finder's marks, each card not in ``found`` once,
-    never sure: nothing but its index shows it (none when ``min_confidence`` asks for more than
-    that). Its corners are those of the mark's box.
+def _with_marked_cards(classifier: CardClassifier, image: np.ndarray, marks: Sequence[IndexMark],
+                       found: Sequence[Detection], min_confidence: float, *, deny: bool = True) -> list[Detection]:
+    """``found`` and the cards the mark readers read at the finder's marks, each card not in
+    ``found`` once, never sure: nothing but its index shows it (none when ``min_confidence`` asks
+    for more than that). Its corners are those of the mark's box.
 
     - A mark on no card of ``found`` (an index whose card shows no outline: cut off by the photo's
       edge, under others, washed out) gives the card the mark reader reads at :data:`MARK_READ`
       or more, or the wide mark reader so when the mark reader's likeliest card is the same
       (:data:`WIDE_AGREES`).
-    - A mark inside a card's outline but at neither of its indices (:func:`_at_an_index`): the
-      index of a card lying over it in a row or a fan, whose own outline was not read, or a mark
-      on the card's print. Either reader at :data:`MARK_READ` and the other's likeliest card the
-      same at :data:`WIDE_AGREES` or more (a pip alone is not taken for an index)."""
+    - A mark inside a card's outline but not at the index of a card read surely (:func:`_at_index`):
+      the index of a card lying over it in a row or a fan, whose own outline was not read, a mark on
+      the card's print, or the index of an unsure card. Either reader at :data:`MARK_READ` and the
+      other's likeliest card the same at :data:`WIDE_AGREES` or more (a pip alone is not taken for
+      an index). An unsure card of ``found`` whose own index so reads as another card is dropped
+      (with ``deny``): an outline guessed over a pile, read as a face its index does not show."""
     reader = mark_reader_for(classifier) if marks and min(MARK_READ, DOUBT) >= min_confidence else None
     if reader is None:
-        return []
+        return list(found)
     on = [any(_on_card(d.corners, m) for d in found) for m in marks]
     lone = [m for m, o in zip(marks, on, strict=True) if not o]
-    over = [m for m, o in zip(marks, on, strict=True) if o and not _at_an_index(m, found)]
+    over = [m for m, o in zip(marks, on, strict=True)
+            if o and not any(d.confidence > DOUBT and _at_index(m, d) for d in found)]
     if not lone and not over:
-        return []
+        return list(found)
     at = lone + over
     probs = reader.probabilities(image, at)
     taken = {d.card for d in found}
     out: list[Detection] = []
+    denied: set[int] = set()  # positions in ``found``
 
     def take(p: np.ndarray, agrees: np.ndarray | None, rows: Sequence[int]) -> None:
         for j in sorted(rows, key=lambda j: -float(p[j].max())):
@@ -1773,40 +1778,37 @@ def _marked_cards(classifier: CardClassifier, image: np.ndarray, marks: Sequence
                 continue
             taken.add(card)
             out.append(Detection(card, min(conf, DOUBT), at[j].box()))
+            if deny and j >= len(lone):
+                denied.update(i for i, d in enumerate(found) if d.confidence <= DOUBT and _at_index(at[j], d))
 
     alone = range(len(lone))
     take(probs, None, alone)
     wide = wide_mark_reader_for(classifier)
-    if wide is None:
-        return out
-    # inside a card both readers must agree: the wide reader is asked only where the mark
-    # reader's likeliest is a card not yet listed, at WIDE_AGREES or more
-    inner = [j for j in range(len(lone), len(at))
-             if probs[j].max() >= WIDE_AGREES and LABELS[int(np.argmax(probs[j]))] not in taken | {UNKNOWN, "back"}]
-    asked = [*alone, *inner]
-    wide_probs = np.zeros_like(probs)
-    if asked:
-        wide_probs[asked] = wide.probabilities(image, [at[j] for j in asked])
-    # an index the finder marks by its rank or its suit alone shows the mark reader half of it:
-    # the wide reader sees all of it, and is taken where both read the same card
-    take(wide_probs, probs, alone)
-    take(probs, wide_probs, inner)
-    take(wide_probs, probs, inner)
-    return out
+    if wide is not None:
+        # inside a card both readers must agree: the wide reader is asked only where the mark
+        # reader's likeliest is a card not yet listed, at WIDE_AGREES or more
+        inner = [j for j in range(len(lone), len(at))
+                 if probs[j].max() >= WIDE_AGREES and LABELS[int(np.argmax(probs[j]))] not in taken | {UNKNOWN, "back"}]
+        asked = [*alone, *inner]
+        wide_probs = np.zeros_like(probs)
+        if asked:
+            wide_probs[asked] = wide.probabilities(image, [at[j] for j in asked])
+        # an index the finder marks by its rank or its suit alone shows the mark reader half of
+        # it: the wide reader sees all of it, and is taken where both read the same card
+        take(wide_probs, probs, alone)
+        take(probs, wide_probs, inner)
+        take(wide_probs, probs, inner)
+    return [d for i, d in enumerate(found) if i not in denied] + out
 
 
-def _at_an_index(mark: IndexMark, found: Sequence[Detection]) -> bool:
-    """Whether ``mark`` lies near an index middle (:func:`_index_middles`, within
-    :data:`NEAR_MARK` of the card's width) of a card of ``found`` whose outline holds it: that
-    card's own index."""
-    for d in found:
-        if not _on_card(d.corners, mark):
-            continue
-        q = np.asarray(d.corners, np.float32).reshape(1, 4, 2)
-        reach = NEAR_MARK * float(np.hypot(*(q[0, 1] - q[0, 0])))
-        if any(float(np.hypot(mid[0, 0] - mark.x, mid[0, 1] - mark.y)) <= reach for mid in _index_middles(q)):
-            return True
-    return False
+def _at_index(mark: IndexMark, d: Detection) -> bool:
+    """Whether ``mark`` lies on card ``d`` near one of its index middles (:func:`_index_middles`,
+    within :data:`NEAR_MARK` of the card's width): ``d``'s own index."""
+    if not _on_card(d.corners, mark):
+        return False
+    q = np.asarray(d.corners, np.float32).reshape(1, 4, 2)
+    reach = NEAR_MARK * float(np.hypot(*(q[0, 1] - q[0, 0])))
+    return any(float(np.hypot(mid[0, 0] - mark.x, mid[0, 1] - mark.y)) <= reach for mid in _index_middles(q))
 
 
 #: the wide mark reader's card is taken when the mark reader's likeliest card at that mark is

@@ -1,8 +1,9 @@
 """The mark reader: a small network that reads the card whose corner index lies at a mark of the
 index finder, from a patch round the mark alone, any way round. :func:`vision.recognize.recognize`
 asks it about the marks that lie on no card it found (an index whose card shows no outline: cut
-off by the photo's edge, under other cards, washed out by glare) or inside a card found but at
-neither of its indices (a card lying over it in a row or a fan).
+off by the photo's edge, under other cards, washed out by glare) or inside a card found but not
+at the index of a card read surely (a card lying over it in a row or a fan, or an unsure card's
+own index).
 
 It learns from two sources:
 
