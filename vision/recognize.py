@@ -1643,12 +1643,9 @@ def _mark_readings(classifier: CardClassifier, image: np.ndarray, marks: Sequenc
         return None
     if not guesses:
         return []
-    qs = np.asarray([d.corners for d in guesses], np.float32).reshape(-1, 4, 2)
-    reach = NEAR_MARK * np.hypot(*(qs[:, 1] - qs[:, 0]).T)
+    gaps, reach = _index_gaps(np.asarray([d.corners for d in guesses], np.float32).reshape(-1, 4, 2), points)
     # for each guess, the marks nearest its two index middles, those within reach
-    gaps = [np.hypot(mid[:, None, 0] - points[None, :, 0], mid[:, None, 1] - points[None, :, 1])
-            for mid in _index_middles(qs)]
-    near = [sorted({int(g[j].argmin()) for g in gaps if g[j].min() <= reach[j]}) for j in range(len(qs))]
+    near = [sorted({int(g[j].argmin()) for g in gaps if g[j].min() <= reach[j]}) for j in range(len(guesses))]
     asked = sorted({i for picked in near for i in picked})
     if not asked:
         return [[] for _ in guesses]
@@ -1747,39 +1744,47 @@ def _with_marked_cards(classifier: CardClassifier, image: np.ndarray, marks: Seq
       edge, under others, washed out) gives the card the mark reader reads at :data:`MARK_READ`
       or more, or the wide mark reader so when the mark reader's likeliest card is the same
       (:data:`WIDE_AGREES`).
-    - A mark inside a card's outline but not at the index of a card read surely (:func:`_at_index`):
+    - A mark inside a card's outline but not at the index of a card read surely (:func:`_index_gaps`):
       the index of a card lying over it in a row or a fan, whose own outline was not read, a mark on
       the card's print, or the index of an unsure card. Either reader at :data:`MARK_READ` and the
       other's likeliest card the same at :data:`WIDE_AGREES` or more (a pip alone is not taken for
       an index). An unsure card of ``found`` whose own index so reads as another card is dropped
       (with ``deny``): an outline guessed over a pile, read as a face its index does not show."""
-    reader = mark_reader_for(classifier) if marks and min(MARK_READ, DOUBT) >= min_confidence else None
-    if reader is None:
+    points = _points(marks)
+    reader = mark_reader_for(classifier) if points is not None and min(MARK_READ, DOUBT) >= min_confidence else None
+    if reader is None or points is None:
         return list(found)
-    on = [any(_on_card(d.corners, m) for d in found) for m in marks]
-    lone = [m for m, o in zip(marks, on, strict=True) if not o]
-    over = [m for m, o in zip(marks, on, strict=True)
-            if o and not any(d.confidence > DOUBT and _at_index(m, d) for d in found)]
-    if not lone and not over:
+    # which marks lie on which card of ``found`` (n, m), and which at its own index
+    on = np.array([[_on_card(d.corners, m) for m in marks] for d in found], bool).reshape(len(found), len(marks))
+    gaps, reach = _index_gaps(np.asarray([d.corners for d in found], np.float32).reshape(-1, 4, 2), points)
+    own = on & (gaps.min(axis=0) <= reach[:, None])
+    sure = np.array([d.confidence > DOUBT for d in found], bool)
+    lone = np.flatnonzero(~on.any(axis=0))
+    over = np.flatnonzero(on.any(axis=0) & ~own[sure].any(axis=0))
+    if not len(lone) and not len(over):
         return list(found)
-    at = lone + over
+    picked = [*lone, *over]  # the marks read, by position in ``marks``
+    at = [marks[i] for i in picked]
     probs = reader.probabilities(image, at)
     taken = {d.card for d in found}
     out: list[Detection] = []
     denied: set[int] = set()  # positions in ``found``
 
+    def new(k: int) -> bool:
+        return LABELS[k] not in (UNKNOWN, "back") and LABELS[k] not in taken
+
     def take(p: np.ndarray, agrees: np.ndarray | None, rows: Sequence[int]) -> None:
         for j in sorted(rows, key=lambda j: -float(p[j].max())):
             k = int(np.argmax(p[j]))
-            card, conf = LABELS[k], float(p[j, k])
-            if conf < MARK_READ or card in (UNKNOWN, "back") or card in taken:
+            conf = float(p[j, k])
+            if conf < MARK_READ or not new(k):
                 continue
             if agrees is not None and (int(np.argmax(agrees[j])) != k or agrees[j, k] < WIDE_AGREES):
                 continue
-            taken.add(card)
-            out.append(Detection(card, min(conf, DOUBT), at[j].box()))
+            taken.add(LABELS[k])
+            out.append(Detection(LABELS[k], min(conf, DOUBT), at[j].box()))
             if deny and j >= len(lone):
-                denied.update(i for i, d in enumerate(found) if d.confidence <= DOUBT and _at_index(at[j], d))
+                denied.update(int(i) for i in np.flatnonzero(own[:, picked[j]] & ~sure))
 
     alone = range(len(lone))
     take(probs, None, alone)
@@ -1787,8 +1792,7 @@ def _with_marked_cards(classifier: CardClassifier, image: np.ndarray, marks: Seq
     if wide is not None:
         # inside a card both readers must agree: the wide reader is asked only where the mark
         # reader's likeliest is a card not yet listed, at WIDE_AGREES or more
-        inner = [j for j in range(len(lone), len(at))
-                 if probs[j].max() >= WIDE_AGREES and LABELS[int(np.argmax(probs[j]))] not in taken | {UNKNOWN, "back"}]
+        inner = [j for j in range(len(lone), len(at)) if probs[j].max() >= WIDE_AGREES and new(int(np.argmax(probs[j])))]
         asked = [*alone, *inner]
         wide_probs = np.zeros_like(probs)
         if asked:
@@ -1801,14 +1805,14 @@ def _with_marked_cards(classifier: CardClassifier, image: np.ndarray, marks: Seq
     return [d for i, d in enumerate(found) if i not in denied] + out
 
 
-def _at_index(mark: IndexMark, d: Detection) -> bool:
-    """Whether ``mark`` lies on card ``d`` near one of its index middles (:func:`_index_middles`,
-    within :data:`NEAR_MARK` of the card's width): ``d``'s own index."""
-    if not _on_card(d.corners, mark):
-        return False
-    q = np.asarray(d.corners, np.float32).reshape(1, 4, 2)
-    reach = NEAR_MARK * float(np.hypot(*(q[0, 1] - q[0, 0])))
-    return any(float(np.hypot(mid[0, 0] - mark.x, mid[0, 1] - mark.y)) <= reach for mid in _index_middles(q))
+def _index_gaps(qs: np.ndarray, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """How far each mark at ``points`` (:func:`_points`) lies from the two index middles
+    (:func:`_index_middles`) of each card outlined by ``qs`` (``(n, 4, 2)``): ``(2, n, m)``; and
+    how near one must lie to be at an index, :data:`NEAR_MARK` of each card's width: ``(n,)``."""
+    reach = NEAR_MARK * np.hypot(*(qs[:, 1] - qs[:, 0]).T)
+    gaps = np.stack([np.hypot(mid[:, None, 0] - points[None, :, 0], mid[:, None, 1] - points[None, :, 1])
+                     for mid in _index_middles(qs)])
+    return gaps, reach
 
 
 #: the wide mark reader's card is taken when the mark reader's likeliest card at that mark is

@@ -19,7 +19,7 @@ from vision.doubt import DOUBT
 from vision.errors import ModelFileError
 from vision.finder import IndexMark, MarkReader, mark_reader_for, wide_mark_reader_for
 from vision.recognize import read_card, recognize
-from vision.render import HELDOUT_DESIGN_SEEDS, render_card
+from vision.render import HELDOUT_DESIGN_SEEDS, RANKS, SUITS, render_card
 from vision.render.photo import compose_scene
 
 #: the development photos of several real cards (never in the repository)
@@ -86,7 +86,7 @@ def test_an_index_the_finder_marks_by_half_is_read_whole_by_the_wide_reader(tmp_
         assert card not in {d.card for d in recognize(image, narrow_only)}
 
 
-ALL_CARDS = [r + s for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K") for s in "SHDC"]
+ALL_CARDS = [r + s for r in RANKS for s in SUITS]
 
 
 def _row(seed: int) -> tuple[list[str], np.ndarray]:
@@ -128,10 +128,10 @@ def test_a_guess_its_own_index_reads_as_another_card_gives_way_to_it(
 
     clf = load_default_classifier()
     faces, cards = [], [name.split("_")[0] for name in names]
-    for name in names:
+    for name, named in zip(names, cards, strict=True):
         image = cv2.imread(str(SINGLES / f"{name}.jpg"))
         d = read_card(image, clf)
-        assert d.card == name.split("_")[0] and d.confidence >= CONFIDENT
+        assert d.card == named and d.confidence >= CONFIDENT
         faces.append(cut_face(image, d))
     right = 0
     for seed in seeds:
