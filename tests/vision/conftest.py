@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -13,6 +14,11 @@ from vision.api import CARD_MM
 from vision.classify import MODELS_DIR
 from vision.render import HELDOUT_DESIGN_SEEDS, index_box, render_card
 from vision.render.photo import compose_scene
+
+#: the development photos of real cards (never in the repository): ``$PEGPI_REAL_PHOTOS``, or
+#: ``../shared/data/real_photos`` beside the repository; ``single`` and ``scenes`` under it
+REAL_PHOTOS = Path(os.environ.get("PEGPI_REAL_PHOTOS", Path(__file__).resolve().parents[2].parent / "shared" / "data"
+                                  / "real_photos"))
 
 #: makes a photo of the cards named scattered apart (rendered held-out designs), and the boxes
 #: round their top-left indices as a labels CSV lists them: ``[card, x0, y0, x1, y1]``

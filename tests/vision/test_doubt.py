@@ -3,14 +3,13 @@ no colour to tell red suits from black."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
-from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
+from tests.vision.conftest import REAL_PHOTOS
 from vision.api import CONFIDENT, Prediction
 from vision.classify import load_default_classifier
 from vision.doubt import (
@@ -32,10 +31,8 @@ from vision.recognize import read_card, recognize, warp
 from vision.render import HELDOUT_DESIGN_SEEDS, render_card
 from vision.render.photo import compose_scene, loose_crop
 
-#: the development photos of real cards (never in the repository): ``$PEGPI_REAL_PHOTOS``, or
-#: ``../shared/data/real_photos`` beside the repository
-REAL = Path(os.environ.get("PEGPI_REAL_PHOTOS", Path(__file__).resolve().parents[2].parent / "shared" / "data"
-                           / "real_photos")) / "single"
+#: the development photos of single real cards (never in the repository)
+REAL = REAL_PHOTOS / "single"
 
 
 def test_a_disagreeing_index_holds_the_reading_below_sure() -> None:

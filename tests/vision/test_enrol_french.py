@@ -4,12 +4,12 @@ are read so with a deck of other cards (the Decktet) enrolled too."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from tests.vision.conftest import REAL_PHOTOS
 from vision.api import CARD_MM
 from vision.classify import OnnxCardClassifier, load_default_classifier
 from vision.doubt import DOUBT
@@ -111,10 +111,8 @@ def test_the_enrol_command_teaches_the_cards_not_their_table(tmp_path: Path, mon
     assert (np.median(margin, axis=1) > 150).all(), np.median(margin, axis=1)
 
 
-#: the development photos of real cards (never in the repository): ``$PEGPI_REAL_PHOTOS``, or
-#: ``../shared/data/real_photos`` beside the repository
-REAL = Path(os.environ.get("PEGPI_REAL_PHOTOS", Path(__file__).resolve().parents[2].parent / "shared" / "data"
-                           / "real_photos")) / "single"
+#: the development photos of single real cards (never in the repository)
+REAL = REAL_PHOTOS / "single"
 
 
 @pytest.mark.skipif(not REAL.is_dir(), reason="the development photos are not on this machine")

@@ -6,13 +6,13 @@ read unsurely as another card (which is then dropped)."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
+from tests.vision.conftest import REAL_PHOTOS
 from vision.api import CONFIDENT
 from vision.classify import LABELS, OnnxCardClassifier, load_default_classifier
 from vision.doubt import DOUBT
@@ -23,9 +23,8 @@ from vision.render import HELDOUT_DESIGN_SEEDS, RANKS, SUITS, render_card
 from vision.render.photo import compose_scene
 
 #: the development photos of several real cards (never in the repository)
-SCENES = Path(os.environ.get("PEGPI_REAL_PHOTOS", Path(__file__).resolve().parents[2].parent / "shared" / "data"
-                             / "real_photos")) / "scenes"
-SINGLES = SCENES.parent / "single"
+SCENES = REAL_PHOTOS / "scenes"
+SINGLES = REAL_PHOTOS / "single"
 
 def _reader() -> MarkReader:
     reader = mark_reader_for(load_default_classifier())

@@ -3,23 +3,19 @@ noisier than :data:`vision.recognize.NOISY` is read smoothed."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import cv2
 import numpy as np
 import pytest
 
+from tests.vision.conftest import REAL_PHOTOS
 from vision.classify import load_default_classifier
 from vision.images import noise_sigma
 from vision.photo_bench import collect
 from vision.photo_changes import changed
 from vision.recognize import NOISY, _quieted, read_card, recognize
 
-#: the development photos of real cards (never in the repository): ``$PEGPI_REAL_PHOTOS``, or
-#: ``../shared/data/real_photos`` beside the repository
-REAL = Path(os.environ.get("PEGPI_REAL_PHOTOS", Path(__file__).resolve().parents[2].parent / "shared" / "data"
-                           / "real_photos")) / "single"
+#: the development photos of single real cards (never in the repository)
+REAL = REAL_PHOTOS / "single"
 
 
 def _ramp(h: int = 240, w: int = 320) -> np.ndarray:
