@@ -2650,12 +2650,12 @@ def _way_rank(read: tuple[Prediction, bool, Prediction | None]) -> tuple[bool, b
 def _keep_better(classifier: CardClassifier, image: Pyramid, quads: list[np.ndarray],
                  reads: list[tuple[Prediction, bool, Prediction | None]], colourless: bool,
                  others: dict[int, list[np.ndarray]], *, shown_only: bool = False, faces_only: bool = False,
-                 moved: bool = True) -> list[tuple[int, tuple[Prediction, bool, Prediction | None]]]:
+                 moved: bool = True) -> list[tuple[int, np.ndarray, tuple[Prediction, bool, Prediction | None]]]:
     """Reads the other outlines ``others[i]`` tried for outline ``i`` (all in one batch) and puts
     the best (:func:`_way_rank`) in place of ``quads[i]`` and ``reads[i]`` if it ranks higher;
     with ``shown_only`` only an outline whose corner shows the card it reads is taken, with
     ``faces_only`` only one that reads a face. Returns
-    each reading made, with the ``i`` it was tried for."""
+    each outline read and its reading, with the ``i`` it was tried for."""
     flat = [(i, q) for i, qs in others.items() for q in qs]
     if not flat:
         return []
@@ -2665,7 +2665,7 @@ def _keep_better(classifier: CardClassifier, image: Pyramid, quads: list[np.ndar
             continue
         if (shown_only and not reads[i][1]) or _way_rank(r) > _way_rank(reads[i]):
             quads[i], reads[i] = q, r
-    return [(i, r) for (i, _q), r in zip(flat, read, strict=True)]
+    return [(i, q, r) for (i, q), r in zip(flat, read, strict=True)]
 
 
 def _turn_squarish(classifier: CardClassifier, image: Pyramid, quads: list[np.ndarray],
@@ -2720,18 +2720,39 @@ def _faint_index(reader: IndexReader, image: Pyramid, quads: list[np.ndarray]) -
 
 def _grow_frames(classifier: CardClassifier, image: Pyramid, quads: list[np.ndarray],
                  reads: list[tuple[Prediction, bool, Prediction | None]], colourless: bool,
-                 moved: bool = True) -> set[int]:
+                 moved: bool = True) -> tuple[set[int], list[tuple[Prediction, np.ndarray]]]:
     """Each outline after the first read as a back may be a court's printed frame: it is read
     grown about its centre by :data:`FRAME_GROWTH` across and down, and replaced in ``quads`` and
     ``reads`` by the grown outline whose corner shows the card it reads, if any (the surest).
     Returns the outlines still read as backs whose grown corner shows a face's index
-    (:func:`~vision.doubt.shows_index`): the card's index lies round the frame's corner."""
+    (:func:`~vision.doubt.shows_index`): the card's index lies round the frame's corner; and the
+    index readings of their grown outlines, each with its outline (for :func:`_framed_face`)."""
     frames = {i: _grown(quads[i]) for i in range(1, len(quads)) if reads[i][0].label == "back"}
     tried = _keep_better(classifier, image, quads, reads, colourless, frames, shown_only=True, moved=moved)
-    framed = {i for i, (_p, _shows, index) in tried if shows_index(index) and reads[i][0].label == "back"}
+    framed = {i for i, _q, (_p, _shows, index) in tried if shows_index(index) and reads[i][0].label == "back"}
     reader = _index_reader(classifier)  # asked once, not for every frame
-    return framed | {i for i, grown in frames.items() if i not in framed and reads[i][0].label == "back"
-                     and reader is not None and _faint_index(reader, image, grown)}
+    framed |= {i for i, grown in frames.items() if i not in framed and reads[i][0].label == "back"
+               and reader is not None and _faint_index(reader, image, grown)}
+    return framed, [(index, q) for i, q, (_p, _shows, index) in tried if i in framed and index is not None]
+
+
+#: a court's frame read as a back gives way to the face its grown corners read most
+#: (:func:`_most_read`) only where at least this many of them read that face at 0.5 or more
+FRAMED_READS = 2
+
+
+def _framed_face(best: Detection, grown: Sequence[tuple[Prediction, np.ndarray]]) -> Detection:
+    """``best``, a one-card photo's answer, or, if it is a back held unsure and the corners of
+    the frames grown round it (``grown``, :func:`_grow_frames`) read one face most
+    (:func:`_most_read`, :data:`FRAMED_READS` times), that face: a court whose corners the
+    photo cuts off (a card close up and turned) shows its picture's frame as the strongest
+    outline, and the card network reads a court's picture alone as a back, grown or not."""
+    if best.card != "back" or best.confidence > DOUBT:
+        return best
+    face = _most_read(grown)
+    if face is None or sum(p.label == face.card and p.confidence >= MOST_READ[0] for p, _q in grown) < FRAMED_READS:
+        return best
+    return face
 
 
 #: a photo of one card whose best outline reads under this is searched further, as if none read
@@ -2902,7 +2923,7 @@ def _read_card(shrunk: Shrunk, classifier: CardClassifier, others: bool) -> Dete
     # again moved: an unsure reading steadied costs eight more readings, most of a photo's time
     reads = _read_doubting(classifier, pyramid, quads, colourless, moved=False)
     _turn_squarish(classifier, pyramid, quads, reads, colourless, moved=False)
-    framed = _grow_frames(classifier, pyramid, quads, reads, colourless, moved=False)
+    framed, grown = _grow_frames(classifier, pyramid, quads, reads, colourless, moved=False)
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     lies_on = _on_darker(grey)
     _first, best_key, _shows = _best_outline(quads, reads, h, w, lies_on, framed)
@@ -2951,12 +2972,12 @@ def _read_card(shrunk: Shrunk, classifier: CardClassifier, others: bool) -> Dete
         if others and (best is None or best.confidence <= DOUBT):
             # recognize's own one-card search of this image would be the one made here: it is
             # handed this search's answer instead of searching again (a second of a slow photo)
-            answer = _answer(best, tally, quads, reads, classifier, pyramid, colourless, whole)
+            answer = _answer(best, tally, quads, reads, classifier, pyramid, colourless, whole, grown)
             found = _found(image, classifier, restretch=False, colourless=colourless, lone=_small_held(answer))
             if not found or not _surer(found[0].card, found[0].confidence, best):
                 return answer
             best = _confirmed(found[0], classifier, pyramid, colourless)
-    return _answer(best, tally, quads, reads, classifier, pyramid, colourless, whole)
+    return _answer(best, tally, quads, reads, classifier, pyramid, colourless, whole, grown)
 
 
 #: a face's index beside an outline read as a back (:func:`_face_beside`) is one both mark
@@ -3002,10 +3023,15 @@ def _gainsaid(d: Detection, reads: Sequence[tuple[Prediction, bool, Prediction |
 
 def _answer(best: Detection | None, tally: list[tuple[Prediction, np.ndarray]], quads: list[np.ndarray],
             reads: list[tuple[Prediction, bool, Prediction | None]], classifier: CardClassifier,
-            pyramid: Pyramid, colourless: bool, whole: np.ndarray) -> Detection:
+            pyramid: Pyramid, colourless: bool, whole: np.ndarray,
+            grown: Sequence[tuple[Prediction, np.ndarray]] = ()) -> Detection:
     """The one-card search's answer from its ``best`` reading: its suit checked by the signs'
-    shapes; with none, the face its outlines (``quads`` read as ``reads``, and the guessed ones
-    of ``tally``) read most; failing that the photo's own reading, "no card" held unsure."""
+    shapes; an unsure back the face its frames' ``grown`` corners read most
+    (:func:`_framed_face`); with none, the face its outlines (``quads`` read as ``reads``, and the
+    guessed ones of ``tally``) read most; failing that the photo's own reading, "no card" held
+    unsure."""
+    if best is not None:
+        best = _framed_face(best, grown)
     if best is None:
         # a photo meant to show one card: the face most of its outlines read, if one stands out
         best = _most_read(tally + [(p, q) for q, (p, _shows, _index) in zip(quads, reads, strict=True)])

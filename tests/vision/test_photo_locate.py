@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.conftest import REAL_PHOTOS
 from vision.api import CARD_MM, Prediction
 from vision.classify import LABELS, OnnxCardClassifier, load_default_classifier
 from vision.doubt import DOUBT
@@ -57,6 +58,9 @@ from vision.recognize import (
 )
 from vision.render import HELDOUT_DESIGN_SEEDS, render_card
 from vision.render.photo import _paste_card, background, camera, compose_scene
+
+#: the development photos of single real cards (never in the repository)
+SINGLES = REAL_PHOTOS / "single"
 
 
 def _filling(card: str, seed: int, share: float, light: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -315,6 +319,38 @@ def test_a_court_s_picture_read_as_a_back_is_never_sure() -> None:
     assert not _back_shown(frame, Prediction("back", 0.75), area)
     assert not _back_shown(box, Prediction("back", 0.95), area)
     assert _back_shown(frame, Prediction("back", 0.95), area)
+
+
+def test_an_unsure_back_gives_way_to_the_face_its_grown_frames_corners_read_most() -> None:
+    """A court close up and turned (the photo cuts its corners off) outlines as its picture's
+    frame, which the card network reads as a back however far it is grown; the grown frames'
+    corners read the card's index. The back, held unsure, gives way to the face those corners
+    read most, twice at least, never surely; a sure back, a face, or one corner's reading stay."""
+    from vision.recognize import _framed_face
+
+    q = np.array([[0, 0], [60, 0], [60, 84], [0, 84]], np.float32)
+    back = Detection("back", 0.8, q)
+    grown = [(Prediction("QS", 0.91), q + 1), (Prediction("QS", 0.78), q + 2), (Prediction("JS", 0.84), q + 3),
+             (Prediction("unknown", 0.9), q + 4)]
+    face = _framed_face(back, grown)
+    assert face.card == "QS" and face.confidence <= DOUBT
+    assert np.array_equal(face.corners, q + 1)  # the outline whose corner read it surest
+    assert _framed_face(Detection("back", 0.97, q), grown).card == "back"
+    assert _framed_face(Detection("KD", 0.6, q), grown).card == "KD"
+    assert _framed_face(back, grown[:1] + grown[2:]).card == "back"  # QS read once only
+    assert _framed_face(back, grown[:2] + [(Prediction("JS", 0.9), q)] * 2).card == "back"  # no face stands out
+
+
+@pytest.mark.skipif(not SINGLES.is_dir(), reason="the development photos are not on this machine")
+@pytest.mark.parametrize("name", ["QS_2", "QD", "QH_3"])
+def test_a_real_court_close_up_and_turned_is_read_as_itself_not_as_a_back(name: str) -> None:
+    """Real courts that fill their photos, turned 37 degrees as the photo benches turn them: each
+    was read as a back at 0.8 (its picture's frame), and is now read as itself, never surely."""
+    from vision.photo_changes import change_named
+
+    image = change_named("turned")(cv2.imread(str(SINGLES / f"{name}.jpg")), np.random.default_rng(0))
+    d = read_card(image, load_default_classifier())
+    assert d.card == name.split("_")[0] and d.confidence <= DOUBT, (d.card, d.confidence)
 
 
 def test_a_back_inside_an_outline_not_surely_a_back_is_not_sure() -> None:
