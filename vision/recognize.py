@@ -3024,7 +3024,7 @@ def _gainsaid(d: Detection, reads: Sequence[tuple[Prediction, bool, Prediction |
 def _answer(best: Detection | None, tally: list[tuple[Prediction, np.ndarray]], quads: list[np.ndarray],
             reads: list[tuple[Prediction, bool, Prediction | None]], classifier: CardClassifier,
             pyramid: Pyramid, colourless: bool, whole: np.ndarray,
-            grown: Sequence[tuple[Prediction, np.ndarray]] = ()) -> Detection:
+            grown: Sequence[tuple[Prediction, np.ndarray]]) -> Detection:
     """The one-card search's answer from its ``best`` reading: its suit checked by the signs'
     shapes; an unsure back the face its frames' ``grown`` corners read most
     (:func:`_framed_face`); with none, the face its outlines (``quads`` read as ``reads``, and the
