@@ -2737,7 +2737,7 @@ def _grow_frames(classifier: CardClassifier, image: Pyramid, quads: list[np.ndar
 
 
 #: a court's frame read as a back gives way to the face its grown corners read most
-#: (:func:`_most_read`) only where at least this many of them read that face at 0.5 or more
+#: (:func:`_most_read`) only where at least this many of them read that face
 FRAMED_READS = 2
 
 
@@ -2749,10 +2749,8 @@ def _framed_face(best: Detection, grown: Sequence[tuple[Prediction, np.ndarray]]
     outline, and the card network reads a court's picture alone as a back, grown or not."""
     if best.card != "back" or best.confidence > DOUBT:
         return best
-    face = _most_read(grown)
-    if face is None or sum(p.label == face.card and p.confidence >= MOST_READ[0] for p, _q in grown) < FRAMED_READS:
-        return best
-    return face
+    face = _most_read(grown, times=FRAMED_READS)
+    return best if face is None else face
 
 
 #: a photo of one card whose best outline reads under this is searched further, as if none read
@@ -3055,23 +3053,27 @@ def _answer(best: Detection | None, tally: list[tuple[Prediction, np.ndarray]], 
 MOST_READ = (0.5, 2.0, 0.5)
 
 
-def _most_read(reads: Sequence[tuple[Prediction, np.ndarray]], most: float = MOST_READ[2]) -> Detection | None:
+def _most_read(reads: Sequence[tuple[Prediction, np.ndarray]], most: float = MOST_READ[2],
+               times: int = 1) -> Detection | None:
     """The face that the outlines of a one-card photo read most (their confidences at
     :data:`MOST_READ` or more added up), when no outline reads a card alone: the guessed
     outlines of a card that fills the photo (its corners cut off) read it more often than
-    anything else. None unless it outweighs any other face :data:`MOST_READ` times over; never
-    surer than ``most`` (:data:`MOST_READ`'s last unless given)."""
+    anything else. None unless it outweighs any other face :data:`MOST_READ` times over and was
+    read so at least ``times`` times; never surer than ``most`` (:data:`MOST_READ`'s last unless
+    given)."""
     least, over = MOST_READ[:2]
     weight: dict[str, float] = {}
+    count: dict[str, int] = {}
     surest: dict[str, tuple[float, np.ndarray]] = {}
     for p, q in reads:
         if p.label in (UNKNOWN, *BLANKS) or p.confidence < least:
             continue
         weight[p.label] = weight.get(p.label, 0.0) + p.confidence
+        count[p.label] = count.get(p.label, 0) + 1
         if p.confidence > surest.get(p.label, (0.0, q))[0]:
             surest[p.label] = (p.confidence, q)
     ranked = sorted(weight, key=lambda k: -weight[k])
-    if not ranked or (len(ranked) > 1 and weight[ranked[0]] < over * weight[ranked[1]]):
+    if not ranked or (len(ranked) > 1 and weight[ranked[0]] < over * weight[ranked[1]]) or count[ranked[0]] < times:
         return None
     conf, quad = surest[ranked[0]]
     return Detection(ranked[0], min(conf, most), quad)

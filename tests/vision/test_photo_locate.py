@@ -35,6 +35,7 @@ from vision.recognize import (
     _disc_parts,
     _disputed,
     _faint_index,
+    _framed_face,
     _grey_median,
     _in_view_first,
     _index_centres,
@@ -326,8 +327,6 @@ def test_an_unsure_back_gives_way_to_the_face_its_grown_frames_corners_read_most
     frame, which the card network reads as a back however far it is grown; the grown frames'
     corners read the card's index. The back, held unsure, gives way to the face those corners
     read most, twice at least, never surely; a sure back, a face, or one corner's reading stay."""
-    from vision.recognize import _framed_face
-
     q = np.array([[0, 0], [60, 0], [60, 84], [0, 84]], np.float32)
     back = Detection("back", 0.8, q)
     grown = [(Prediction("QS", 0.91), q + 1), (Prediction("QS", 0.78), q + 2), (Prediction("JS", 0.84), q + 3),
