@@ -124,6 +124,10 @@ def register(commands: Any, benches: Any) -> None:
     b.add_argument("--scenes", type=int, default=30, help="composed photos for recognize (scatter, row, held fan in turn)")
     b.add_argument("--loose", type=int, default=256,
                    help="loose photos of one card (background round it, any angle) for `pegpi classify`")
+    b.add_argument("--loose-changes", default="", metavar="NAMES",
+                   help="read each loose photo again changed so, comma-separated names as `pegpi bench photos "
+                        "--change` takes (shaken, webcam, small, ...): decks never trained on under a phone's "
+                        "blur or a webcam's noise")
     b.add_argument("--hidden", type=int, default=512,
                    help="cards of which only the index shows (in a row or a held fan), read from the index alone")
     b.add_argument("--commercial", type=int, default=4, metavar="N",
@@ -650,7 +654,8 @@ def cmd_bench_enrolment(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     from vision.bench.recognition import design_seeds, run_bench
     from vision.bench.report import report_lines
-    from vision.errors import BenchError
+    from vision.errors import BenchError, PhotoChangeError
+    from vision.photo_changes import change_named
 
     t0 = time.time()
     sections = None
@@ -663,10 +668,16 @@ def cmd_bench(args: argparse.Namespace) -> int:
         design_seeds(args.pool, args.designs)
     except BenchError as exc:
         raise PegpiError(f"--designs: {exc}") from exc
+    changes = [x.strip() for x in args.loose_changes.split(",") if x.strip()]
+    try:
+        for name in changes:
+            change_named(name)
+    except PhotoChangeError as exc:
+        raise PegpiError(f"--loose-changes: {exc}") from None
     res = run_bench(args.designs, args.scenes, args.seed,
                     progress=None if args.json else (lambda m: print(m, file=sys.stderr, flush=True)), model=args.model,
                     loose=args.loose, hidden=args.hidden, commercial=args.commercial, sections=sections,
-                    commercial_scenes=args.commercial_scenes, pool=args.pool)
+                    commercial_scenes=args.commercial_scenes, pool=args.pool, loose_changes=changes)
     res["bench_seconds"] = round(time.time() - t0, 1)
     print(json.dumps(res, indent=2) if args.json else "\n".join(report_lines(res)))
     return 0

@@ -124,3 +124,41 @@ def test_a_share_s_interval_narrows_with_more_readings_and_stays_within_0_and_1(
     # the development scenes' 224 of 237: 95 % lies inside, so two cards short says little
     low, high = interval(224, 237) or (0.0, 0.0)
     assert low < 0.95 < high
+
+
+def test_loose_photos_are_read_again_under_each_change_asked_for_and_reported_apart() -> None:
+    from vision.bench.recognition import run_bench
+
+    plain = run_bench(designs=2, sections=["loose"], loose=3)["loose"]
+    changed = run_bench(designs=2, sections=["loose"], loose=3, loose_changes=["shaken", "small"])["loose"]
+    assert "changes" not in plain
+    # the photos as taken are the same photos, read the same, whatever changes are asked for
+    assert (changed["top1"], changed["confident_mistakes"]) == (plain["top1"], plain["confident_mistakes"])
+    assert list(changed["changes"]) == ["shaken", "small"]
+    for figures in changed["changes"].values():
+        assert figures["photos"] == 3 and 0.0 <= figures["top1"] <= 1.0
+        assert figures["confident"] == len(figures["confident_mistakes"])
+
+
+def test_an_unknown_change_for_the_loose_photos_is_refused_by_name(capsys: pytest.CaptureFixture[str]) -> None:
+    from pegpi.cli import main
+    from vision.bench.recognition import run_bench
+    from vision.errors import BenchError
+
+    with pytest.raises(BenchError, match="no change called 'wobbly'; known: shaken"):
+        run_bench(designs=2, sections=["loose"], loose=3, loose_changes=["wobbly"])
+    assert main(["bench", "recognition", "--only", "loose", "--loose", "2", "--loose-changes", "shaken,wobbly"]) == 2
+    err = capsys.readouterr().err
+    assert "--loose-changes" in err and "'wobbly'" in err and "Traceback" not in err
+
+
+def test_the_report_names_each_confident_mistake_under_a_change() -> None:
+    from vision.bench.report import report_lines
+
+    loose = {"photos": 256, "top1": 0.99, "confident_mistakes": 0.0, "median_ms_per_photo": 50.0,
+             "changes": {"shaken": {"photos": 256, "top1": 0.97, "confident": 1,
+                                    "confident_mistakes": ["JS as JC (0.97)"],
+                                    "clubs_spades_swapped": {"count": 2, "confident": 1}}}}
+    lines = report_lines({"model": "cards.onnx", "model_bytes": 1_794_497, "loose": loose})
+    assert ("  the same photos smeared 9 px by a shaken hand, saved at JPEG 30 (shaken): top-1 97.00%; "
+            "confident mistakes 1: JS as JC (0.97); clubs and spades swapped 2 (1 confident)") in lines

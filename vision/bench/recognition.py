@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -15,7 +15,8 @@ from vision.bench import crops as single
 from vision.bench import scenes as photos
 from vision.bench.scoring import Say
 from vision.classify import LABELS, MODEL_FILE, MODELS_DIR, OnnxCardClassifier
-from vision.errors import BenchError
+from vision.errors import BenchError, PhotoChangeError
+from vision.photo_changes import change_named
 
 
 def design_seeds(pool: str, designs: int) -> tuple[int, ...]:
@@ -35,7 +36,7 @@ def _quiet(message: str) -> None:
 def run_bench(designs: int = 64, scenes: int = 30, seed: int = 0, progress: Say | None = None,
               model: Path | None = None, loose: int = 256, hidden: int = 512, commercial: int = 4,
               sections: Collection[str] | None = None, commercial_scenes: int = 6,
-              pool: str = "bench") -> JSONObject:
+              pool: str = "bench", loose_changes: Sequence[str] = ()) -> JSONObject:
     """Measure the card model (``model``, or the shipped one) and return the figures by section.
 
     ``sections`` (default: all of :data:`~vision.bench.SECTIONS`) runs only some; a section's
@@ -49,6 +50,11 @@ def run_bench(designs: int = 64, scenes: int = 30, seed: int = 0, progress: Say 
         raise BenchError(f"unknown bench sections {sorted(unknown)}: the sections are {', '.join(SECTIONS)}")
     if chosen & {"framing", "latency", "enrolment"}:
         chosen.add("heldout")
+    try:
+        for name in loose_changes:
+            change_named(name)  # an unknown change is named before any photo is made
+    except PhotoChangeError as exc:
+        raise BenchError(str(exc)) from None
     say = progress or _quiet
     model_path = model if model is not None else MODELS_DIR / MODEL_FILE
     clf = OnnxCardClassifier(model_path)
@@ -64,7 +70,7 @@ def run_bench(designs: int = 64, scenes: int = 30, seed: int = 0, progress: Say 
         result["heldout"], held = single.heldout(clf, seeds, rng, say)
     if "framing" in chosen:
         result["framing"] = single.framing(clf, held, say)
-    if "loose" in chosen and (figures := single.loose(clf, seeds, loose, seed, say)) is not None:
+    if "loose" in chosen and (figures := single.loose(clf, seeds, loose, seed, say, loose_changes)) is not None:
         result["loose"] = figures
     if "index_only" in chosen and (figures := single.index_only(clf, seeds, hidden, seed, say)) is not None:
         result["index_only"] = figures

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from games.jsontypes import JSONObject
+from vision.photo_changes import CHANGES
 
 
 def report_lines(res: JSONObject) -> list[str]:
@@ -27,6 +28,11 @@ def report_lines(res: JSONObject) -> list[str]:
         lo = res["loose"]
         lines.append(f"loose photos of one card, any angle ({lo['photos']}): top-1 {lo['top1']:.2%}; "
                      f"confident mistakes {lo['confident_mistakes']:.2%}; {lo['median_ms_per_photo']:.0f} ms per photo")
+        for name, ch in lo.get("changes", {}).items():
+            sw = ch["clubs_spades_swapped"]
+            lines.append(f"  the same photos {CHANGES[name][0]} ({name}): top-1 {ch['top1']:.2%}; confident mistakes "
+                         f"{ch['confident']}{': ' + ', '.join(ch['confident_mistakes']) if ch['confident_mistakes'] else ''}; "
+                         f"clubs and spades swapped {sw['count']} ({sw['confident']} confident)")
     if "index_only" in res:
         io = res["index_only"]
         lines.append(f"cards of which only the index shows ({io['crops']}), read from the index alone: top-1 {io['top1']:.2%} "
