@@ -31,7 +31,7 @@ import numpy as np
 
 from vision.album import CropAlbum
 from vision.api import CardClassifier, Prediction
-from vision.doubt import CameraColour
+from vision.doubt import CameraColour, jokers_held
 from vision.errors import FrameError
 from vision.events import TableEvent
 from vision.locate import Locator, SeenCard, Sighting, crop_card
@@ -90,7 +90,8 @@ class TablePipeline:
         self.album = album
         self.classifier = classifier
         #: whether the camera shows colour; through one that does not (a NoIR module, a grey
-        #: webcam) the card network takes grey hearts for spades, so suits are read by shape too
+        #: webcam) the card network takes grey hearts for spades, so suits are read by shape too,
+        #: and the red joker for the black one, so jokers are asked about
         self.colour = CameraColour()
         self.config = cfg = config or PipelineConfig()
         self.finder = MatFinder(layout, detect_width=cfg.detect_width, hold_s=cfg.hold_s)
@@ -161,7 +162,7 @@ class TablePipeline:
             crops = [crop_card(frame, pose.to_frame, c.quad, self.config.crop_px_per_mm) for c in cards]
             predictions = self.classifier.classify(crops)
             if self.colour.colourless:
-                predictions = self._by_shape(crops, predictions)
+                predictions = self._by_shape(crops, jokers_held(predictions))
             classify_ms[0] += (clock() - began) * 1e3
             if self.album is not None:
                 for card, crop, prediction in zip(cards, crops, predictions, strict=True):

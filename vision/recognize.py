@@ -56,6 +56,7 @@ from vision.doubt import (
     DOUBT,
     INDEX_SAYS,
     INDEX_SURE,
+    JOKERS,
     balanced,
     colour_and_cast,
     colour_strength,
@@ -1272,7 +1273,8 @@ def _greyed(classifier: CardClassifier, source: Pyramid, found: list[Detection],
     ``whole`` or lying apart from the others with the suit the grey suit network reads by shape
     (:mod:`vision.grey`; the card network takes a grey heart for a spade). The top of a card under
     others shows the cards over it: its suit is the one the grey corner network reads at its
-    index at :data:`CORNER_SUIT` or more, else it keeps its reading."""
+    index at :data:`CORNER_SUIT` or more, else it keeps its reading. A joker is held too: red or
+    black is its ink's colour alone (:data:`vision.doubt.JOKERS`)."""
     suits = _shown_suited(found, whole)
     odds = _shape_odds(classifier, source, found, suits)
     out = list(found)
@@ -1290,7 +1292,9 @@ def _greyed(classifier: CardClassifier, source: Pyramid, found: list[Detection],
             if float(o.max()) >= CORNER_SUIT:
                 out[i] = Detection(found[i].card[:-1] + GREY_SUITS[int(o.argmax())], found[i].confidence,
                                    found[i].corners)
-    return [Detection(d.card, min(d.confidence, DOUBT), d.corners) if suited(d.card) else d for d in out]
+    # a joker's colour is all that tells the red one from the black one
+    return [Detection(d.card, min(d.confidence, DOUBT), d.corners) if suited(d.card) or d.card in JOKERS else d
+            for d in out]
 
 
 def _index_below(reader: IndexReader, crops: Sequence[np.ndarray], cards: Sequence[str]) -> list[bool]:

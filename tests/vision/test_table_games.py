@@ -199,3 +199,33 @@ def test_a_grey_camera_finds_a_card_back_on_the_felt():
         events = [e for f in sim.frames() for e in pipeline.process(f.image, f.t).events]
         # laid at once: the events of one frame come in the tracker's order
         assert sorted((e.zone, e.slot, e.kind) for e in events) == sorted((e.zone, e.slot, e.kind) for e in sim.truth), seed
+
+
+def test_a_grey_camera_asks_which_joker_it_sees():
+    """A deck prints its two jokers alike but for the ink, red or black: through a camera that
+    shows no colour the card network reads the red joker as the black one (design 1000003's
+    surely, at 1.0), so the table holds every joker below sure and asks; through a colour camera
+    it reads them as they are."""
+    from vision.api import ASK_BELOW
+    from vision.bench.enrol_table import table_deals
+    from vision.pipeline import PipelineConfig
+    from vision.track import TrackerConfig
+
+    model = _shipped_model()
+    deck = ["RJ", "BJ"] + [rank + suit for rank in ("2", "7", "K") for suit in "SHDC"]
+    for camera in ("grey", "colour"):
+        sim, dealt = next(iter(table_deals(deck, 1, seed=3, art=default_card_art(design=1000003))))
+        pipeline = TablePipeline(sim.layout, model, PipelineConfig(tracker=TrackerConfig(look_again=ASK_BELOW)))
+        rng = np.random.default_rng(3)
+        placed = {}
+        for f in sim.frames():
+            image = f.image if camera == "colour" else _grey_camera(f.image, rng)
+            placed.update((e.slot, e) for e in pipeline.process(image, f.t).events if e.kind == "placed")
+        assert pipeline.colour.colourless == (camera == "grey")
+        jokers = [(card, placed[slot].card, round(placed[slot].confidence, 3)) for slot, card in enumerate(dealt)
+                  if card in ("RJ", "BJ")]
+        assert len(jokers) == 2
+        if camera == "grey":
+            assert all(sure <= DOUBT for _card, _read, sure in jokers), jokers
+        else:
+            assert all(card == read for card, read, _sure in jokers), jokers
