@@ -24,7 +24,8 @@ colour camera too, it took the companion's 10,000-frame soak from +2-3 MB to +8-
 (models/HISTORY.md, session 43), and a colour camera's red cards show red. There, a card read
 unsurely is sure when the card network and the corner index read its rank surely and the shapes
 its suit (:func:`suits_by_shape` given the classifier): without it the table asked about half
-the cards.
+the cards. A joker has no shape to tell: the red and the black one differ in their ink alone, so
+without colour both the photo commands and the table hold it (:func:`vision.doubt.jokers_held`).
 """
 
 from __future__ import annotations

@@ -189,7 +189,7 @@ def test_a_soft_grey_diamond_the_shapes_do_not_back_as_a_spade_is_asked_about() 
 def test_a_joker_in_a_grey_photo_is_never_read_surely() -> None:
     """Both jokers print the same picture and differ only in their ink, red or black: without
     colour the card network reads every red joker as the black one, surely as often as not. So
-    without colour neither joker is sure; in colour the same photos read surely."""
+    without colour neither joker is sure; in colour the same photos read right, several surely."""
     from vision.doubt import JOKERS
 
     clf = load_default_classifier()
