@@ -92,7 +92,7 @@ def loose(clf: OnnxCardClassifier, seeds: Sequence[int], photos: int, seed: int,
     say("loose photos of one card ...")
     right = sure_wrong = 0
     times = []
-    under = {name: _Tally() for name in changes}
+    under: dict[str, list[tuple[str, Detection]]] = {name: [] for name in changes}
     rng = np.random.default_rng([seed, 4242])  # a stream of its own: the other figures stay comparable
     for i in range(photos):
         label = CARD_IDS[int(rng.integers(len(CARD_IDS)))]
@@ -103,41 +103,29 @@ def loose(clf: OnnxCardClassifier, seeds: Sequence[int], photos: int, seed: int,
         times.append(time.perf_counter() - t)
         right += d.card == label
         sure_wrong += d.card != label and d.confidence >= CONFIDENT
-        for name, tally in under.items():
-            tally.add(label, read_card(changed(img, name, i), clf))
+        for name, readings in under.items():
+            readings.append((label, read_card(changed(img, name, i), clf)))
     out: JSONObject = {"photos": photos, "top1": round(right / photos, 5),
                        "confident_mistakes": round(sure_wrong / photos, 5),
                        "median_ms_per_photo": round(float(np.median(times)) * 1e3, 1)}
     if under:
-        out["changes"] = {name: tally.figures() for name, tally in under.items()}
+        out["changes"] = {name: _change_figures(readings) for name, readings in under.items()}
     return out
 
 
-class _Tally:
-    """The readings of loose photos under one change: how many, how many right, the confident
-    mistakes (each as "truth as read (confidence)") and the clubs and spades swapped."""
-
-    def __init__(self) -> None:
-        self.photos = self.right = 0
-        self.sure_wrong: list[str] = []
-        self.truth: list[str] = []
-        self.read: list[str] = []
-        self.sure: list[bool] = []
-
-    def add(self, label: str, d: Detection) -> None:
-        self.photos += 1
-        self.right += d.card == label
-        if d.card != label and d.confidence >= CONFIDENT:
-            self.sure_wrong.append(f"{label} as {d.card} ({d.confidence:.2f})")
-        self.truth.append(label)
-        self.read.append(d.card)
-        self.sure.append(d.confidence >= CONFIDENT)
-
-    def figures(self) -> JSONObject:
-        return {"photos": self.photos, "top1": round(self.right / max(1, self.photos), 5),
-                "confident": len(self.sure_wrong), "confident_mistakes": list(self.sure_wrong),
-                "clubs_spades_swapped": {"count": twins(self.truth, self.read),
-                                         "confident": twins(self.truth, self.read, self.sure)}}
+def _change_figures(readings: Sequence[tuple[str, Detection]]) -> JSONObject:
+    """The figures of loose photos read under one change (each its true card and the reading):
+    how many, top-1, the confident mistakes (each as "truth as read (confidence)") and the clubs
+    and spades swapped."""
+    truth = [label for label, _d in readings]
+    read = [d.card for _label, d in readings]
+    sure = [d.confidence >= CONFIDENT for _label, d in readings]
+    wrong = [f"{label} as {d.card} ({d.confidence:.2f})" for label, d in readings
+             if d.card != label and d.confidence >= CONFIDENT]
+    right = sum(t == r for t, r in zip(truth, read, strict=True))
+    return {"photos": len(truth), "top1": round(right / max(1, len(truth)), 5),
+            "confident": len(wrong), "confident_mistakes": wrong,
+            "clubs_spades_swapped": {"count": twins(truth, read), "confident": twins(truth, read, sure)}}
 
 
 def index_only(clf: OnnxCardClassifier, seeds: Sequence[int], hidden: int, seed: int, say: Say) -> JSONObject | None:
