@@ -117,18 +117,20 @@ def test_a_grey_camera_never_reports_a_red_card_surely_as_another_suit(cast):
 LAID_OUT = [(1000034, 34, "grey"), (1000002, 2, "colour")]
 
 
-def _laid_out(design: int, deal: int, camera: str) -> tuple[list[str], dict, TablePipeline]:
-    """One layout mat of sixteen cards of ``design`` laid at once (deal ``deal``), seen through a
-    ``"colour"`` or ``"grey"`` camera by the shipped model, the tracker set as the companion sets
-    it: the cards dealt, the placed events by outline, and the pipeline."""
+#: the 52 cards of a French deck
+FRENCH = [rank + suit for rank in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K") for suit in "SHDC"]
+
+
+def _laid_out(design: int, deal: int, camera: str, deck: list[str] = FRENCH) -> tuple[list[str], dict, TablePipeline]:
+    """One layout mat of sixteen cards of ``deck`` in ``design`` laid at once (deal ``deal``), seen
+    through a ``"colour"`` or ``"grey"`` camera by the shipped model, the tracker set as the
+    companion sets it: the cards dealt, the placed events by outline, and the pipeline."""
     from vision.api import ASK_BELOW
     from vision.bench.enrol_table import table_deals
     from vision.pipeline import PipelineConfig
     from vision.track import TrackerConfig
 
     model = _shipped_model()
-    deck = [rank + suit for rank in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-            for suit in "SHDC"]
     sim, dealt = next(iter(table_deals(deck, 1, seed=deal, art=default_card_art(design=design))))
     pipeline = TablePipeline(sim.layout, model, PipelineConfig(tracker=TrackerConfig(look_again=ASK_BELOW)))
     rng = np.random.default_rng(deal)
@@ -206,21 +208,9 @@ def test_a_grey_camera_asks_which_joker_it_sees():
     shows no colour the card network reads the red joker as the black one (design 1000003's
     surely, at 1.0), so the table holds every joker below sure and asks; through a colour camera
     it reads them as they are."""
-    from vision.api import ASK_BELOW
-    from vision.bench.enrol_table import table_deals
-    from vision.pipeline import PipelineConfig
-    from vision.track import TrackerConfig
-
-    model = _shipped_model()
     deck = ["RJ", "BJ"] + [rank + suit for rank in ("2", "7", "K") for suit in "SHDC"]
     for camera in ("grey", "colour"):
-        sim, dealt = next(iter(table_deals(deck, 1, seed=3, art=default_card_art(design=1000003))))
-        pipeline = TablePipeline(sim.layout, model, PipelineConfig(tracker=TrackerConfig(look_again=ASK_BELOW)))
-        rng = np.random.default_rng(3)
-        placed = {}
-        for f in sim.frames():
-            image = f.image if camera == "colour" else _grey_camera(f.image, rng)
-            placed.update((e.slot, e) for e in pipeline.process(image, f.t).events if e.kind == "placed")
+        dealt, placed, pipeline = _laid_out(1000003, 3, camera, deck)
         assert pipeline.colour.colourless == (camera == "grey")
         jokers = [(card, placed[slot].card, round(placed[slot].confidence, 3)) for slot, card in enumerate(dealt)
                   if card in ("RJ", "BJ")]

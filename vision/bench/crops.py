@@ -11,7 +11,7 @@ import numpy as np
 
 from games.jsontypes import JSONObject
 from vision.api import CARD_MM, CONFIDENT
-from vision.bench.scoring import Say, confusions, read_all, scores, sure_mistakes, twins
+from vision.bench.scoring import Bools, Floats, Say, confusions, read_all, scores, sure_mistakes, twins
 from vision.classify import OnnxCardClassifier
 from vision.model_input import Image, preprocess, to_tensor
 from vision.photo_changes import changed
@@ -90,7 +90,7 @@ def loose(clf: OnnxCardClassifier, seeds: Sequence[int], photos: int, seed: int,
     if not photos:
         return None
     say("loose photos of one card ...")
-    right = sure_wrong = 0
+    taken: list[tuple[str, Detection]] = []
     times = []
     under: dict[str, list[tuple[str, Detection]]] = {name: [] for name in changes}
     rng = np.random.default_rng([seed, 4242])  # a stream of its own: the other figures stay comparable
@@ -99,33 +99,36 @@ def loose(clf: OnnxCardClassifier, seeds: Sequence[int], photos: int, seed: int,
         face = render_card(label, seeds[i % len(seeds)], px_per_mm=3.0, rng=rng, alpha=True)
         img, _ = loose_crop(face, rng)
         t = time.perf_counter()
-        d = read_card(img, clf)
+        taken.append((label, read_card(img, clf)))
         times.append(time.perf_counter() - t)
-        right += d.card == label
-        sure_wrong += d.card != label and d.confidence >= CONFIDENT
         for name, readings in under.items():
             readings.append((label, read_card(changed(img, name, i), clf)))
-    out: JSONObject = {"photos": photos, "top1": round(right / photos, 5),
-                       "confident_mistakes": round(sure_wrong / photos, 5),
+    out: JSONObject = {"photos": photos, **scores(*_judged(taken)),
                        "median_ms_per_photo": round(float(np.median(times)) * 1e3, 1)}
     if under:
         out["changes"] = {name: _change_figures(readings) for name, readings in under.items()}
     return out
 
 
+def _judged(readings: Sequence[tuple[str, Detection]]) -> tuple[Bools, Floats]:
+    """Whether each reading (with its true card) is right, and its confidence, as
+    :func:`~vision.bench.scoring.scores` takes them."""
+    ok: Bools = np.array([d.card == label for label, d in readings], bool)
+    return ok, np.array([d.confidence for _label, d in readings], np.float64)
+
+
 def _change_figures(readings: Sequence[tuple[str, Detection]]) -> JSONObject:
     """The figures of loose photos read under one change (each its true card and the reading):
     how many, top-1, the confident mistakes (each as "truth as read (confidence)") and the clubs
     and spades swapped."""
+    ok, conf = _judged(readings)
     truth = [label for label, _d in readings]
     read = [d.card for _label, d in readings]
-    sure = [d.confidence >= CONFIDENT for _label, d in readings]
-    wrong = [f"{label} as {d.card} ({d.confidence:.2f})" for label, d in readings
-             if d.card != label and d.confidence >= CONFIDENT]
-    right = sum(t == r for t, r in zip(truth, read, strict=True))
-    return {"photos": len(truth), "top1": round(right / max(1, len(truth)), 5),
-            "confident": len(wrong), "confident_mistakes": wrong,
-            "clubs_spades_swapped": {"count": twins(truth, read), "confident": twins(truth, read, sure)}}
+    wrong = [f"{label} as {d.card} ({d.confidence:.2f})"
+             for (label, d), sure_wrong in zip(readings, sure_mistakes(ok, conf), strict=True) if sure_wrong]
+    return {"photos": len(readings), "top1": scores(ok, conf)["top1"], "confident": len(wrong),
+            "confident_mistakes": wrong,
+            "clubs_spades_swapped": {"count": twins(truth, read), "confident": twins(truth, read, conf >= CONFIDENT)}}
 
 
 def index_only(clf: OnnxCardClassifier, seeds: Sequence[int], hidden: int, seed: int, say: Say) -> JSONObject | None:
