@@ -11,9 +11,21 @@ import numpy as np
 
 from vision.api import IMAGE_EXT
 from vision.errors import ImageFileError
+from vision.locate import PHOTO_LONG_SIDE
 
 #: Fewer pixels than this on a side cannot show a card (nor its corner index).
 MIN_SIDE = 8
+#: No reading uses more of a photo than this on its long side: recognize cuts cards from a copy
+#: at most twice :data:`vision.locate.PHOTO_LONG_SIDE` long. A JPEG 2, 4 or 8 times larger (a
+#: 50-200 megapixel phone photo, 0.4-1.3 GB decoded whole) is decoded at that fraction of its size
+#: (its DCT scaled, never the whole image in memory), keeping this many pixels or more
+DECODE_LONG_SIDE = 2 * PHOTO_LONG_SIDE
+#: (factor, OpenCV's flag to decode a JPEG at 1 / factor of its size), the largest first
+_REDUCED = ((8, cv2.IMREAD_REDUCED_COLOR_8), (4, cv2.IMREAD_REDUCED_COLOR_4), (2, cv2.IMREAD_REDUCED_COLOR_2))
+#: JPEG markers that stand alone (no length follows): the start of the image, restarts, TEM
+_BARE_MARKERS = frozenset({0x01, 0xD8, *range(0xD0, 0xD8)})
+#: the start-of-frame markers, which give the image's size (0xC4, 0xC8 and 0xCC are others)
+_FRAME_MARKERS = frozenset(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}
 
 
 def read_image(path: str | Path) -> np.ndarray:
@@ -41,16 +53,52 @@ def read_image(path: str | Path) -> np.ndarray:
 
 
 def _decoded(data: np.ndarray) -> np.ndarray | None:
-    """``data`` decoded as a BGR image, or None; OpenCV's own warnings about a file it cannot read
-    (a TIFF of 32-bit samples) kept off the terminal, where :func:`read_image`'s error says why."""
+    """``data`` decoded as a BGR image, or None; a large JPEG decoded smaller
+    (:data:`DECODE_LONG_SIDE`); OpenCV's own warnings about a file it cannot read (a TIFF of
+    32-bit samples) kept off the terminal, where :func:`read_image`'s error says why."""
+    flag = cv2.IMREAD_COLOR
+    if (size := jpeg_size(data)) is not None:
+        flag = next((reduced for factor, reduced in _REDUCED if max(size) // factor >= DECODE_LONG_SIDE), flag)
     logging = cv2.utils.logging
     level = logging.getLogLevel()
     logging.setLogLevel(min(level, logging.LOG_LEVEL_ERROR))
     try:
-        image: np.ndarray | None = cv2.imdecode(data, cv2.IMREAD_COLOR)
+        image: np.ndarray | None = cv2.imdecode(data, flag)
     finally:
         logging.setLogLevel(level)
     return image
+
+
+def jpeg_size(data: np.ndarray) -> tuple[int, int] | None:
+    """The (width, height) a JPEG file's bytes (uint8) declare in its frame header, read without
+    decoding it; None for another kind of file, or a JPEG whose header is cut short or broken
+    (decoded as any file is, and named if it cannot be)."""
+    raw = data.tobytes() if len(data) < 4096 else data[:1 << 20].tobytes()  # headers lie near the start
+    if raw[:2] != b"\xff\xd8":
+        return None
+    i = 2
+    while i + 4 <= len(raw):
+        if raw[i] != 0xFF:
+            return None
+        marker = raw[i + 1]
+        if marker == 0xFF:  # a fill byte before a marker
+            i += 1
+            continue
+        if marker in _BARE_MARKERS:
+            i += 2
+            continue
+        if marker == 0xDA:  # the image data begins: no frame header before it
+            return None
+        length = int.from_bytes(raw[i + 2:i + 4], "big")
+        if marker in _FRAME_MARKERS:
+            if length < 7 or i + 9 > len(raw):
+                return None
+            height, width = int.from_bytes(raw[i + 5:i + 7], "big"), int.from_bytes(raw[i + 7:i + 9], "big")
+            return (width, height) if width and height else None
+        if length < 2:
+            return None
+        i += 2 + length
+    return None
 
 
 def at_megapixels(image: np.ndarray, megapixels: float) -> np.ndarray:

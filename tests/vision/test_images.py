@@ -10,10 +10,14 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from PIL import Image
 
 from pegpi.cli import main
+from vision.classify import load_default_classifier
 from vision.errors import ImageFileError
-from vision.images import high_percentile, image_files, read_image, whole_median
+from vision.images import DECODE_LONG_SIDE, high_percentile, image_files, jpeg_size, read_image, whole_median
+from vision.locate import PHOTO_LONG_SIDE
+from vision.recognize import read_card
 from vision.render import HELDOUT_DESIGN_SEEDS, render_card
 
 
@@ -142,3 +146,54 @@ def test_a_high_percentile_is_numpys_to_the_bit() -> None:
             assert high_percentile(values, q) == float(np.percentile(values, q)), (trial, q)
     with pytest.raises(ValueError, match="no values"):
         high_percentile(np.zeros(0, np.float32), 99.5)
+
+
+def _jpeg(path: Path, width: int, height: int, **params: int) -> Path:
+    """A JPEG of a card on grey, ``width`` x ``height``, written with OpenCV's ``params``."""
+    img = np.full((height, width, 3), 90, np.uint8)
+    card = render_card("QS", HELDOUT_DESIGN_SEEDS[3], px_per_mm=2.0)
+    h = height // 2
+    card = cv2.resize(card, (h * card.shape[1] // card.shape[0], h), interpolation=cv2.INTER_LINEAR)
+    img[height // 4:height // 4 + card.shape[0], width // 3:width // 3 + card.shape[1]] = card
+    assert cv2.imwrite(str(path), img, [k for kv in params.items() for k in (getattr(cv2, kv[0]), kv[1])])
+    return path
+
+
+def test_a_jpeg_tells_its_size_before_it_is_decoded(tmp_path: Path) -> None:
+    plain = _jpeg(tmp_path / "plain.jpg", 640, 480)
+    progressive = _jpeg(tmp_path / "progressive.jpg", 300, 500, IMWRITE_JPEG_PROGRESSIVE=1)
+    # a phone's JPEG: EXIF with a small preview JPEG inside it, before the photo's own header
+    phone = tmp_path / "phone.jpg"
+    with Image.open(plain) as im:
+        exif = im.getexif()
+        exif[0x0112] = 6  # shown turned a quarter
+        im.save(phone, exif=exif.tobytes())
+    assert jpeg_size(np.fromfile(plain, np.uint8)) == (640, 480)
+    assert jpeg_size(np.fromfile(progressive, np.uint8)) == (300, 500)
+    assert jpeg_size(np.fromfile(phone, np.uint8)) == (640, 480)
+    cv2.imwrite(str(tmp_path / "card.png"), np.zeros((20, 30, 3), np.uint8))
+    data = np.fromfile(plain, np.uint8)
+    for other in (np.fromfile(tmp_path / "card.png", np.uint8), data[:40], np.frombuffer(b"\xff\xd8\xff\xe0 not really a jpeg", np.uint8),
+                  np.zeros(0, np.uint8)):
+        assert jpeg_size(other) is None
+
+
+def test_a_phone_photo_far_larger_than_any_reading_needs_is_decoded_smaller(tmp_path: Path) -> None:
+    """A 50-200 megapixel phone photo decoded whole takes 0.4-1.3 GB; halved (or quartered, or
+    an eighth) it still has DECODE_LONG_SIDE pixels or more, all a reading uses."""
+    assert DECODE_LONG_SIDE >= 2 * PHOTO_LONG_SIDE  # recognize cuts cards from a copy this long
+    big = read_image(_jpeg(tmp_path / "big.jpg", 2 * DECODE_LONG_SIDE + 80, 3 * DECODE_LONG_SIDE // 2))
+    assert big.shape[:2] == (3 * DECODE_LONG_SIDE // 4, DECODE_LONG_SIDE + 40)
+    # just under twice: decoded whole, as every smaller photo is, and as OpenCV reads it
+    under = _jpeg(tmp_path / "under.jpg", 2 * DECODE_LONG_SIDE - 8, DECODE_LONG_SIDE)
+    assert np.array_equal(read_image(under), cv2.imread(str(under), cv2.IMREAD_COLOR))
+    # a turned phone photo is decoded smaller the way round it is shown
+    turned = tmp_path / "turned.jpg"
+    with Image.open(tmp_path / "big.jpg") as im:
+        exif = im.getexif()
+        exif[0x0112] = 6
+        im.save(turned, exif=exif.tobytes(), quality=90)
+    assert read_image(turned).shape[:2] == (DECODE_LONG_SIDE + 40, 3 * DECODE_LONG_SIDE // 4)
+    # the card in it is read the same as from the photo decoded whole
+    clf = load_default_classifier()
+    assert read_card(big, clf).card == read_card(cv2.imread(str(tmp_path / "big.jpg")), clf).card == "QS"
