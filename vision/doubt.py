@@ -159,6 +159,15 @@ def suited(label: str) -> bool:
     return label not in (BACK, UNKNOWN, "RJ", "BJ") and len(label) in (2, 3) and label[-1] in "SHDC"
 
 
+#: the ranks of the court cards
+COURTS = ("J", "Q", "K")
+
+
+def court(label: str) -> bool:
+    """Whether ``label`` is a jack, queen or king of a French suit."""
+    return suited(label) and label[:-1] in COURTS
+
+
 def sure_black(label: str, confidence: float) -> bool:
     """Whether a reading is a club or a spade read surely (over :data:`DOUBT`): the readings whose
     suit the suit network is asked about."""

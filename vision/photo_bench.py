@@ -35,6 +35,7 @@ import numpy as np
 from vision.api import BACK, CONFIDENT, IMAGE_EXT, UNKNOWN, CardClassifier
 from vision.bench.scoring import interval
 from vision.classify import LABELS
+from vision.doubt import court
 from vision.errors import ImageFileError, PhotoLabelError
 from vision.images import at_megapixels, read_image
 from vision.photo_changes import change_named, changed
@@ -288,7 +289,7 @@ def _colour_swap(truth: str, read: str) -> bool:
 def _kind(label: str) -> str:
     if label in (BACK, UNKNOWN):
         return "backs" if label == BACK else "no card"
-    if label[:-1] in ("J", "Q", "K"):
+    if court(label):
         return "courts"
     if label[:-1] == "A":
         return "aces"

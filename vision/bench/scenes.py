@@ -14,6 +14,7 @@ from vision.api import CONFIDENT
 from vision.bench.crops import HeldOut
 from vision.bench.scoring import Say, confusions, read_all, recall_precision, score_scene, scores, twins
 from vision.classify import OnnxCardClassifier
+from vision.doubt import court
 from vision.enroll import enroll
 from vision.errors import DeckError
 from vision.recognize import read_card, recognize
@@ -140,7 +141,7 @@ def commercial(clf: OnnxCardClassifier, per_card: int, seed: int, say: Say, scen
                 crops.append(table_crop(faces[c], trng))
                 truth.append(c)
         labels, conf, ok = read_all(clf, crops, truth)
-        courts = np.array([t[:-1] in ("J", "Q", "K") for t in truth])
+        courts = np.array([court(t) for t in truth])
         deck["table"] = {"crops": len(crops), **scores(ok, conf),
                          "top1_courts": round(float(ok[courts].mean()), 5),
                          "top1_not_courts": round(float(ok[~courts].mean()), 5),
