@@ -17,8 +17,9 @@ from vision.locate import PHOTO_LONG_SIDE
 MIN_SIDE = 8
 #: No reading uses more of a photo than this on its long side: recognize cuts cards from a copy
 #: at most twice :data:`vision.locate.PHOTO_LONG_SIDE` long. A JPEG 2, 4 or 8 times larger (a
-#: 50-200 megapixel phone photo, 0.4-1.3 GB decoded whole) is decoded at that fraction of its size
-#: (its DCT scaled, never the whole image in memory), keeping this many pixels or more
+#: 50-200 megapixel phone photo: 150-600 MB decoded whole, 0.4-1.3 GB at its reading's peak) is
+#: decoded at that fraction of its size (its DCT scaled, never whole in memory), keeping this many
+#: pixels or more
 DECODE_LONG_SIDE = 2 * PHOTO_LONG_SIDE
 #: (factor, OpenCV's flag to decode a JPEG at 1 / factor of its size), the largest first
 _REDUCED = ((8, cv2.IMREAD_REDUCED_COLOR_8), (4, cv2.IMREAD_REDUCED_COLOR_4), (2, cv2.IMREAD_REDUCED_COLOR_2))
@@ -73,7 +74,7 @@ def jpeg_size(data: np.ndarray) -> tuple[int, int] | None:
     """The (width, height) a JPEG file's bytes (uint8) declare in its frame header, read without
     decoding it; None for another kind of file, or a JPEG whose header is cut short or broken
     (decoded as any file is, and named if it cannot be)."""
-    raw = data.tobytes() if len(data) < 4096 else data[:1 << 20].tobytes()  # headers lie near the start
+    raw = data[:1 << 20].tobytes()  # the headers lie near the start
     if raw[:2] != b"\xff\xd8":
         return None
     i = 2

@@ -179,8 +179,8 @@ def test_a_jpeg_tells_its_size_before_it_is_decoded(tmp_path: Path) -> None:
 
 
 def test_a_phone_photo_far_larger_than_any_reading_needs_is_decoded_smaller(tmp_path: Path) -> None:
-    """A 50-200 megapixel phone photo decoded whole takes 0.4-1.3 GB; halved (or quartered, or
-    an eighth) it still has DECODE_LONG_SIDE pixels or more, all a reading uses."""
+    """A 50-200 megapixel phone photo decoded whole takes 150-600 MB before it is read; halved (or
+    quartered, or an eighth) it still has DECODE_LONG_SIDE pixels or more, all a reading uses."""
     assert DECODE_LONG_SIDE >= 2 * PHOTO_LONG_SIDE  # recognize cuts cards from a copy this long
     big = read_image(_jpeg(tmp_path / "big.jpg", 2 * DECODE_LONG_SIDE + 80, 3 * DECODE_LONG_SIDE // 2))
     assert big.shape[:2] == (3 * DECODE_LONG_SIDE // 4, DECODE_LONG_SIDE + 40)

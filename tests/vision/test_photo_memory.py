@@ -94,6 +94,6 @@ def test_a_phone_photo_of_many_megapixels_is_read_in_little_memory(tmp_path: Pat
         settled, peak, found, card = pool.submit(_read_big, str(path)).result(timeout=900)
     assert found[:1] == ["9D"] and card == "9D"
     whole = BIG[0] * BIG[1] * 3 / 2**20
-    # decoded whole, the photo alone takes 137 MiB and its reading 277 more than the readers
-    # settled; decoded halved, its reading takes 80-100
+    # decoded whole (137 MiB), reading it raised the peak 277 MB over the readers settled;
+    # decoded halved, 80-100 MB
     assert peak - settled < whole, f"reading a {BIG[0]}x{BIG[1]} photo took {peak - settled:.0f} MB more"
