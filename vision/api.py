@@ -29,6 +29,9 @@ CONFIDENT = 0.9
 ASK_BELOW = 0.85
 #: Files read as photos of cards (enrolment, the photo bench).
 IMAGE_EXT = (".png", ".jpg", ".jpeg", ".bmp", ".webp", ".tif", ".tiff")
+#: Photos in the HEIF format (an iPhone's own), which OpenCV does not read: named with the way to a
+#: JPEG rather than passed over.
+HEIF_EXT = (".heic", ".heif")
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.api import IMAGE_EXT
+from vision.api import HEIF_EXT, IMAGE_EXT
 from vision.errors import ImageFileError
 from vision.locate import PHOTO_LONG_SIDE
 
@@ -45,6 +45,9 @@ def read_image(path: str | Path) -> np.ndarray:
     if data.size == 0:
         raise ImageFileError(p, "the file is empty")
     image = _decoded(data)
+    if image is None and heif(data):
+        raise ImageFileError(p, "an HEIC photo (an iPhone's own format), which pegpi cannot read: save it as "
+                             "JPEG (on the iPhone, Settings > Camera > Formats > Most Compatible)")
     if image is None:
         raise ImageFileError(p, f"not an image OpenCV can read (a broken file, or another kind of file; "
                              f"images are {', '.join(IMAGE_EXT)})")
@@ -68,6 +71,17 @@ def _decoded(data: np.ndarray) -> np.ndarray | None:
     finally:
         logging.setLogLevel(level)
     return image
+
+
+#: the brands of an ISO media file's ``ftyp`` box that make it an HEIF image (HEVC-coded stills
+#: and sequences, and the general image brands Apple's HEIC files name)
+_HEIF_BRANDS = frozenset({b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1"})
+
+
+def heif(data: np.ndarray) -> bool:
+    """Whether a file's bytes (uint8) are an HEIF image, by its ``ftyp`` box's major brand."""
+    head = data[:12].tobytes()
+    return len(head) == 12 and head[4:8] == b"ftyp" and head[8:12] in _HEIF_BRANDS
 
 
 def jpeg_size(data: np.ndarray) -> tuple[int, int] | None:
@@ -180,7 +194,8 @@ def image_files(paths: Iterable[str | Path]) -> list[Path]:
     out: list[Path] = []
     for item in map(Path, paths):
         if item.is_dir():
-            found = sorted(f for f in item.rglob("*") if f.is_file() and f.suffix.lower() in IMAGE_EXT)
+            # HEIC photos too, so that each is named with the way to a readable one
+            found = sorted(f for f in item.rglob("*") if f.is_file() and f.suffix.lower() in IMAGE_EXT + HEIF_EXT)
             if not found:
                 raise ImageFileError(item, f"a folder with no image in it (images are {', '.join(IMAGE_EXT)})")
             out += found

@@ -197,3 +197,30 @@ def test_a_phone_photo_far_larger_than_any_reading_needs_is_decoded_smaller(tmp_
     # the card in it is read the same as from the photo decoded whole
     clf = load_default_classifier()
     assert read_card(big, clf).card == read_card(cv2.imread(str(tmp_path / "big.jpg")), clf).card == "QS"
+
+
+#: the first bytes of an iPhone's HEIC photo: an ISO media ``ftyp`` box of brand ``heic``
+HEIC_HEAD = b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(64)
+
+
+def test_an_iphone_s_heic_photo_is_named_with_the_way_to_a_jpeg(photos: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """OpenCV reads no HEIC, an iPhone's own format: such a photo, alone or in a folder, is named
+    with what to do, not called broken, and not passed over in a folder (a deck's photos would
+    be read short without a word)."""
+    (photos / "IMG_0001.HEIC").write_bytes(HEIC_HEAD)
+    with pytest.raises(ImageFileError, match=r"an HEIC photo \(an iPhone's own format\).*Most Compatible"):
+        read_image(photos / "IMG_0001.HEIC")
+    # named .heic but a JPEG inside (saved so by a tool): read as the JPEG it is
+    cv2.imwrite(str(photos / "saved.jpg"), render_card("4C", HELDOUT_DESIGN_SEEDS[1], px_per_mm=2.0))
+    (photos / "saved.heic").write_bytes((photos / "saved.jpg").read_bytes())
+    assert read_image(photos / "saved.heic").shape == read_image(photos / "saved.jpg").shape
+    folder = photos / "phone"
+    folder.mkdir()
+    (folder / "IMG_0001.HEIC").write_bytes(HEIC_HEAD)
+    cv2.imwrite(str(folder / "IMG_0002.jpg"), render_card("8S", HELDOUT_DESIGN_SEEDS[5], px_per_mm=2.0))
+    assert [f.name for f in image_files([folder])] == ["IMG_0001.HEIC", "IMG_0002.jpg"]
+    assert main(["classify", str(folder), "--decks", "none"]) == 1
+    out, err = capsys.readouterr()
+    assert out.startswith(f"{folder / 'IMG_0002.jpg'}: 8S (")
+    assert f"{folder / 'IMG_0001.HEIC'}: an HEIC photo" in err and "Traceback" not in err
