@@ -203,7 +203,8 @@ def test_a_phone_photo_far_larger_than_any_reading_needs_is_decoded_smaller(tmp_
 HEIC_HEAD = b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(64)
 
 
-def test_an_iphone_s_heic_photo_is_named_with_the_way_to_a_jpeg(photos: Path,
+def test_an_iphone_s_heic_photo_is_named_with_the_way_to_a_jpeg(photos: Path, tmp_path_factory: pytest.TempPathFactory,
+                                                                monkeypatch: pytest.MonkeyPatch,
                                                                 capsys: pytest.CaptureFixture[str]) -> None:
     """OpenCV reads no HEIC, an iPhone's own format: such a photo, alone or in a folder, is named
     with what to do, not called broken, and not passed over in a folder (a deck's photos would
@@ -224,3 +225,14 @@ def test_an_iphone_s_heic_photo_is_named_with_the_way_to_a_jpeg(photos: Path,
     out, err = capsys.readouterr()
     assert out.startswith(f"{folder / 'IMG_0002.jpg'}: 8S (")
     assert f"{folder / 'IMG_0001.HEIC'}: an HEIC photo" in err and "Traceback" not in err
+    # a deck's folder photographed on an iPhone: nothing enrolled, the HEIC named
+    store = tmp_path_factory.mktemp("store")
+    monkeypatch.setenv("PEGPI_DATA", str(store))
+    deck = photos / "deck"
+    deck.mkdir()
+    (deck / "8S.heic").write_bytes(HEIC_HEAD)
+    cv2.imwrite(str(deck / "9S.jpg"), render_card("9S", HELDOUT_DESIGN_SEEDS[5], px_per_mm=2.0))
+    assert main(["enroll", "house", str(deck)]) == 2
+    err = capsys.readouterr().err
+    assert "nothing enrolled" in err and "8S.heic: an HEIC photo" in err
+    assert not (store / "decks" / "house.npz").exists()
