@@ -162,7 +162,7 @@ def _jpeg(path: Path, width: int, height: int, **params: int) -> Path:
 def test_a_jpeg_tells_its_size_before_it_is_decoded(tmp_path: Path) -> None:
     plain = _jpeg(tmp_path / "plain.jpg", 640, 480)
     progressive = _jpeg(tmp_path / "progressive.jpg", 300, 500, IMWRITE_JPEG_PROGRESSIVE=1)
-    # a phone's JPEG: EXIF with a small preview JPEG inside it, before the photo's own header
+    # a phone's JPEG: an EXIF block (here its turn) before the photo's own header
     phone = tmp_path / "phone.jpg"
     with Image.open(plain) as im:
         exif = im.getexif()
