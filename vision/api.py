@@ -32,6 +32,8 @@ IMAGE_EXT = (".png", ".jpg", ".jpeg", ".bmp", ".webp", ".tif", ".tiff")
 #: Photos in the HEIF format (an iPhone's own), which OpenCV does not read: named with the way to a
 #: JPEG rather than passed over.
 HEIF_EXT = (".heic", ".heif")
+#: Files a folder of photos lists: the ones read, and the HEIF ones, each named as not read.
+LISTED_EXT = IMAGE_EXT + HEIF_EXT
 
 
 @dataclass(frozen=True, slots=True)

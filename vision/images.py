@@ -9,7 +9,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.api import HEIF_EXT, IMAGE_EXT
+from vision.api import IMAGE_EXT, LISTED_EXT
 from vision.errors import ImageFileError
 from vision.locate import PHOTO_LONG_SIDE
 
@@ -194,8 +194,7 @@ def image_files(paths: Iterable[str | Path]) -> list[Path]:
     out: list[Path] = []
     for item in map(Path, paths):
         if item.is_dir():
-            # HEIC photos too, so that each is named with the way to a readable one
-            found = sorted(f for f in item.rglob("*") if f.is_file() and f.suffix.lower() in IMAGE_EXT + HEIF_EXT)
+            found = sorted(f for f in item.rglob("*") if f.is_file() and f.suffix.lower() in LISTED_EXT)
             if not found:
                 raise ImageFileError(item, f"a folder with no image in it (images are {', '.join(IMAGE_EXT)})")
             out += found

@@ -282,9 +282,8 @@ def _draw(img: np.ndarray, found: list[Detection], path: Path) -> None:
 
 
 def _collect(images: list[Path], labels: str | None) -> tuple[list[Path], list[str]]:
-    from vision.api import HEIF_EXT, IMAGE_EXT
+    from vision.api import LISTED_EXT
 
-    photos = IMAGE_EXT + HEIF_EXT  # an iPhone's HEIC photo is named as unreadable, not left out
     files: list[Path] = []
     names: list[str] = []
     explicit = [x.strip() for x in labels.replace(";", ",").split(",") if x.strip()] if labels else None
@@ -293,10 +292,10 @@ def _collect(images: list[Path], labels: str | None) -> tuple[list[Path], list[s
             for sub in sorted(item.iterdir()):
                 if sub.is_dir():
                     for f in sorted(sub.iterdir()):
-                        if f.suffix.lower() in photos:
+                        if f.suffix.lower() in LISTED_EXT:
                             files.append(f)
                             names.append(sub.name)
-                elif sub.suffix.lower() in photos:
+                elif sub.suffix.lower() in LISTED_EXT:
                     files.append(sub)
                     names.append(sub.stem.rsplit("_", 1)[0] if sub.stem.rsplit("_", 1)[-1].isdigit() else sub.stem)
         else:
