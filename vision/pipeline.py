@@ -44,6 +44,9 @@ if TYPE_CHECKING:
     from vision.classify import GreySuits
 
 STAGES = ("markers", "warp", "locate", "classify", "track")
+#: a quarter-scale mat pixel has moved only if it leaves the grey range of this square round it
+#: in the frame before (3: 4 mm either way at the locator's 1 px/mm)
+STILL_REACH = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +111,7 @@ class TablePipeline:
         self._kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (15, 15))
         self._small = np.zeros((max(1, h // 4), max(1, w // 4), 3), np.uint8)
         self._previous = np.zeros_like(self._small)
+        self._reach = np.ones((STILL_REACH, STILL_REACH), np.uint8)
         self._still_since: float | None = None
         #: cards the players named otherwise, for the tracker before its next update
         self._corrections: deque[tuple[str, int, str]] = deque()
@@ -231,12 +235,17 @@ class TablePipeline:
 
     def _moved(self, mat: np.ndarray) -> bool:
         """Whether anything moved since the last call: a share of a quarter-scale mat (where camera
-        noise averages out) changed by more than half the locator's threshold."""
+        noise averages out) came out of the range of grey its neighbourhood held before (a
+        :data:`STILL_REACH` square) by more than half the locator's threshold. The markers' pose
+        wavers by a fraction of a pixel from frame to frame, which moves the mat's printed lines
+        in the warped mat: a plain difference took that for movement on an A1 mat at 720p, and
+        the empty mat was never learned."""
         cv2.resize(mat, (self._small.shape[1], self._small.shape[0]), dst=self._small, interpolation=cv2.INTER_AREA)
-        diff = cv2.absdiff(self._small, self._previous)
+        over = cv2.subtract(self._small, cv2.dilate(self._previous, self._reach))  # bytes saturate at 0
+        under = cv2.subtract(cv2.erode(self._previous, self._reach), self._small)
         np.copyto(self._previous, self._small)
-        changed = np.count_nonzero(diff.max(axis=2) > self.config.threshold // 2)
-        return bool(changed > 0.003 * diff.shape[0] * diff.shape[1])
+        changed = np.count_nonzero(cv2.max(over, under).max(axis=2) > self.config.threshold // 2)
+        return bool(changed > 0.003 * over.shape[0] * over.shape[1])
 
     def _absorb_still_things(self, mat: np.ndarray, foreground: np.ndarray, sighting: Sighting, t: float) -> None:
         """Something that is no card and has lain still for ``absorb_s`` joins the empty mat, so the
