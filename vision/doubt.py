@@ -168,6 +168,21 @@ def court(label: str) -> bool:
     return suited(label) and label[:-1] in COURTS
 
 
+#: a court is told from the other courts of its suit by its index letter alone, and from the
+#: court of the other suit of its colour by small signs: one seen under SMALL_COURT pixels high
+#: is sure only read at COURT_SURE or more (decks never trained on, small or blurred: a spade
+#: court read as a club, a king as a queen, at 0.94-0.96 in photos, 0.92-0.99 through a 720p
+#: camera over an A1 or A2 mat; HISTORY, sessions 92 and 93)
+SMALL_COURT, COURT_SURE = 140.0, 0.97
+
+
+def court_unsure(label: str, confidence: float, height: float) -> bool:
+    """Whether a reading of ``label`` at ``confidence``, of a card seen ``height`` pixels high in
+    the photo or camera frame it was cut from, is a court too small to be sure of
+    (:data:`SMALL_COURT`)."""
+    return height < SMALL_COURT and confidence < COURT_SURE and court(label)
+
+
 def sure_black(label: str, confidence: float) -> bool:
     """Whether a reading is a club or a spade read surely (over :data:`DOUBT`): the readings whose
     suit the suit network is asked about."""

@@ -390,6 +390,13 @@ def crop_card(frame: np.ndarray, to_frame: np.ndarray, quad_mm: np.ndarray, px_p
     return out
 
 
+def seen_height(to_frame: np.ndarray, quad_mm: np.ndarray) -> float:
+    """How many pixels high the camera frame shows the card outlined by ``quad_mm`` (mat mm, in
+    :func:`crop_card`'s order): the mean length of its two long sides mapped by ``to_frame``."""
+    q = cv2.perspectiveTransform(quad_mm.reshape(-1, 1, 2).astype(np.float64), to_frame).reshape(4, 2)
+    return 0.5 * float(np.hypot(*(q[3] - q[0])) + np.hypot(*(q[2] - q[1])))
+
+
 # -- cards in photos (pegpi classify and recognize) --------------------------------------------
 
 #: a photo is brought down to this long side before a card is looked for and cut from it: a card

@@ -31,10 +31,10 @@ import numpy as np
 
 from vision.album import CropAlbum
 from vision.api import CardClassifier, Prediction
-from vision.doubt import CameraColour, jokers_held
+from vision.doubt import CameraColour, court_unsure, held, jokers_held
 from vision.errors import FrameError
 from vision.events import TableEvent
-from vision.locate import Locator, SeenCard, Sighting, crop_card
+from vision.locate import Locator, SeenCard, Sighting, crop_card, seen_height
 from vision.mat import MatLayout
 from vision.mat_find import MatFinder, MatPose, warp_mat
 from vision.sources import Frame
@@ -167,6 +167,9 @@ class TablePipeline:
             predictions = self.classifier.classify(crops)
             if self.colour.colourless:
                 predictions = self._by_shape(crops, jokers_held(predictions))
+            # a court seen small by the camera (a large mat at 720p) is asked about unless read very surely
+            predictions = [held(p) if court_unsure(p.label, p.confidence, seen_height(pose.to_frame, c.quad)) else p
+                           for p, c in zip(predictions, cards, strict=True)]
             classify_ms[0] += (clock() - began) * 1e3
             if self.album is not None:
                 for card, crop, prediction in zip(cards, crops, predictions, strict=True):

@@ -60,7 +60,7 @@ from vision.doubt import (
     balanced,
     colour_and_cast,
     colour_strength,
-    court,
+    court_unsure,
     doubted,
     held,
     index_over_blank,
@@ -823,20 +823,15 @@ def _whole_readings(classifier: CardClassifier, crops: list[np.ndarray], *, move
 #: a card seen less than this many pixels high is never read surely: its index is a few pixels
 #: tall, and a 6 of spades 40 px high reads as an 8 whole and by its index alike
 SMALLEST_SURE = 60.0
-#: a court is told from the other courts of its suit by its index letter alone, and from the
-#: court of the other suit of its colour by small signs: one seen under SMALL_COURT pixels high
-#: is sure only read at COURT_SURE or more (decks never trained on, small or blurred: a spade
-#: court read as a club, a king as a queen, at 0.94-0.96; HISTORY, session 92)
-SMALL_COURT, COURT_SURE = 140.0, 0.97
 
 
 def _small_held(d: Detection) -> Detection:
     """``d`` held below sure if its card is too small in the image read (:data:`SMALLEST_SURE`), or
-    a court too small to be read surely unless read very surely (:data:`SMALL_COURT`)."""
+    a court too small to be read surely unless read very surely (:func:`vision.doubt.court_unsure`)."""
     if d.confidence <= DOUBT:
         return d
     height = _height(d.corners)
-    if height >= SMALLEST_SURE and not (height < SMALL_COURT and d.confidence < COURT_SURE and court(d.card)):
+    if height >= SMALLEST_SURE and not court_unsure(d.card, d.confidence, height):
         return d
     return Detection(d.card, DOUBT, d.corners)
 

@@ -422,7 +422,8 @@ def test_a_small_court_is_sure_only_read_very_surely() -> None:
     other suit of its colour by small signs: seen under SMALL_COURT pixels high it is asked about
     unless read at COURT_SURE or more. A pip card so small, a larger court, and anything under
     SMALLEST_SURE are held as before."""
-    from vision.recognize import COURT_SURE, SMALL_COURT, SMALLEST_SURE, _small_held
+    from vision.doubt import COURT_SURE, SMALL_COURT
+    from vision.recognize import SMALLEST_SURE, _small_held
 
     def card(label: str, height: float, confidence: float) -> float:
         return _small_held(Detection(label, confidence, _box(0, 0, height / 1.4, height))).confidence
@@ -440,8 +441,9 @@ def test_small_courts_of_decks_never_trained_on_are_not_read_surely_wrong() -> N
     small`): 80-140 px high, a queen of diamonds was read as the queen of hearts at 0.93 and
     four more courts at 0.93-0.94. Now none is sure and wrong, and a small court read surely is
     read at COURT_SURE or more; most are still read right."""
+    from vision.doubt import COURT_SURE, SMALL_COURT
     from vision.photo_changes import changed
-    from vision.recognize import COURT_SURE, SMALL_COURT, _height
+    from vision.recognize import _height
 
     clf = load_default_classifier()
     right = 0
