@@ -48,6 +48,7 @@ bench: $(STAMP)
 	$(BIN)/pegpi bench cribbage-shows
 	$(BIN)/pegpi bench recognition
 	$(BIN)/pegpi bench vision
+	$(BIN)/pegpi bench mat --paper A1
 	$(BIN)/pegpi bench runtime
 	$(BIN)/pegpi bench web
 

@@ -113,6 +113,16 @@ def register(commands: Any, benches: Any) -> None:
     b.add_argument("--json", action="store_true")
     b.set_defaults(func=cmd_bench_enrolment)
 
+    b = benches.add_parser("mat", help="cards of designs never trained on, dealt on a mat of any paper and read "
+                                       "through a camera of any size: read right, asked about, recorded wrong")
+    b.add_argument("--paper", default="A3", help="the mat's paper: A4, A3, A2 or A1 (default A3)")
+    b.add_argument("--camera", default="1280x720", help="the camera's frame, WIDTHxHEIGHT (default 1280x720)")
+    b.add_argument("--designs", type=int, default=64, help="deals of 16 cards, one held-out design each (64)")
+    b.add_argument("--pool", default="bench", help="the designs' pool: bench (default), selection or confirm")
+    b.add_argument("--seed", type=int, default=0)
+    b.add_argument("--json", action="store_true")
+    b.set_defaults(func=cmd_bench_mat)
+
     b = benches.add_parser("recognition", help="card model: held-out accuracy, latency, size, enrolment")
     b.add_argument("--json", action="store_true")
     b.add_argument("--model", type=Path, default=None, help="another ONNX card model (default: the shipped one)")
@@ -648,6 +658,35 @@ def cmd_bench_enrolment(args: argparse.Namespace) -> int:
               f"never placed {r['missed']}")
         if r["confusions"]:
             print("    read as another card: " + ", ".join(f"{k} ({n})" for k, n in r["confusions"].items()))
+    return 0
+
+
+def cmd_bench_mat(args: argparse.Namespace) -> int:
+    from pegpi.cli.vision import frame_size
+    from vision.bench.mat_read import run_bench
+    from vision.bench.recognition import design_seeds
+    from vision.errors import BenchError, LayoutError
+
+    size = frame_size(args.camera)
+    try:
+        seeds = design_seeds(args.pool, args.designs)
+        res = run_bench(seeds, args.paper, size, args.seed)
+    except (BenchError, LayoutError) as exc:
+        raise PegpiError(str(exc)) from exc
+    if args.json:
+        print(json.dumps(res, indent=2))
+        return 0
+    px = res["card_px"]
+    assert isinstance(px, dict)
+    designs = f"{res['designs']} design" + ("s" if res["designs"] != 1 else "")
+    print(f"{res['cards']} cards of {designs} never trained on, on an {res['paper']} mat through a "
+          f"{res['camera']} camera (cards {px['least']}-{px['most']} px high, median {px['median']})")
+    print(f"  read right {res['right']} ({res['rate']:.2%}; {res['asked']} of them asked about); wrong {res['wrong']} "
+          f"({res['wrong_unasked']} recorded without asking); never placed {res['missed']}")
+    if res["confusions"]:
+        confusions = res["confusions"]
+        assert isinstance(confusions, dict)
+        print("  read as another card: " + ", ".join(f"{k} ({n})" for k, n in confusions.items()))
     return 0
 
 

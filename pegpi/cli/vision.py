@@ -43,12 +43,24 @@ def register(commands: Any, benches: Any) -> None:
     sim.add_argument("--json", action="store_true", help="print the comparison as JSON")
     sim.set_defaults(func=_table_sim)
 
-    bench = benches.add_parser("vision", help="ms per 1280x720 frame with 0/6/12 cards; placement latency")
+    bench = benches.add_parser("vision", help="ms per camera frame (1280x720) with 0/6/12 cards; placement latency")
     bench.add_argument("--json", action="store_true", help="print figures as JSON")
+    bench.add_argument("--camera", default="1280x720", help="the camera's frame, WIDTHxHEIGHT (default 1280x720)")
     bench.add_argument("--frames", type=int, default=90, help="frames measured per card count")
     bench.add_argument("--grey-camera", action="store_true",
                        help="through a camera that shows no colour and more noise (as a NoIR module): suits by shape too")
     bench.set_defaults(func=_bench)
+
+
+def frame_size(text: str, flag: str = "--camera") -> tuple[int, int]:
+    """A camera frame's ``WIDTHxHEIGHT`` as given on the command line, at least 160 a side;
+    :class:`CommandError` naming ``flag`` otherwise."""
+    import re
+
+    size = re.fullmatch(r"(\d{1,5})x(\d{1,5})", text.strip())
+    if size is None or min(int(size[1]), int(size[2])) < 160:
+        raise CommandError(f"{flag}: give the frame as WIDTHxHEIGHT, at least 160 a side (1280x720), not {text!r}")
+    return int(size[1]), int(size[2])
 
 
 def _layout_for_game(game: str, seats: int, paper: str | None) -> tuple[Spec, MatLayout]:
@@ -152,18 +164,19 @@ def _bench(args: argparse.Namespace) -> int:
     from vision.pipeline import STAGES, TablePipeline
     from vision.simtable import CameraPose, Idle, Place, Shake, SimTable
 
+    size = frame_size(args.camera)
     cv2.setNumThreads(1)
     layout = layout_for("pegging", 2)
     pose = CameraPose(fill=0.86, tilt=0.08, roll=1.5, offset=(10.0, 0.0))
     classifier, name = _classifier()
     fps = 30.0
-    report: dict[str, Any] = {"classifier": name, "frame": "1280x720", "threads": 1, "frame_ms": {},
+    report: dict[str, Any] = {"classifier": name, "frame": f"{size[0]}x{size[1]}", "threads": 1, "frame_ms": {},
                               "camera": "grey" if args.grey_camera else "colour"}
     grey = bool(args.grey_camera)
     for cards in ([], _SIX, _TWELVE):
         script: list[Step] = [Idle(0.15), *(Place(card, zone, hand=False) for zone, card in cards)]
         script += [Idle(0.2), Shake(1.0), Idle(args.frames / fps)]
-        sim = SimTable(layout, script, title="cribbage", fps=fps, pose=pose, seed=len(cards), grey=grey)
+        sim = SimTable(layout, script, title="cribbage", fps=fps, pose=pose, seed=len(cards), grey=grey, size=size)
         frames = list(sim.frames())
         pipeline = TablePipeline(layout, classifier)
         measured = frames[-args.frames:]
@@ -189,7 +202,7 @@ def _bench(args: argparse.Namespace) -> int:
     script = [Idle(0.2)]
     for zone, card in _TWELVE:
         script += [Place(card, zone, hand=False), Idle(0.5)]
-    sim = SimTable(layout, script, title="cribbage", fps=fps, pose=pose, seed=99, grey=grey)
+    sim = SimTable(layout, script, title="cribbage", fps=fps, pose=pose, seed=99, grey=grey, size=size)
     pipeline = TablePipeline(layout, classifier)
     latencies, right = [], 0
     truth = {(e.zone, e.slot): e for e in sim.truth}
@@ -210,7 +223,7 @@ def _bench(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
-    print(f"vision bench: 1280x720 frames from a {report['camera']} camera, single thread, classifier: {name}")
+    print(f"vision bench: {report['frame']} frames from a {report['camera']} camera, single thread, classifier: {name}")
     for cards, fig in report["frame_ms"].items():
         stage_text = " ".join(f"{s} {v:.2f}" for s, v in fig["stages_median"].items())
         print(f"  {cards:>2} cards: median {fig['median']:6.2f} ms  p95 {fig['p95']:6.2f} ms  "
