@@ -1,7 +1,7 @@
 """``pegpi bench mat``: cards of designs the model never trained on, dealt on the sixteen outlines
 of a mat of any paper and read by the table pipeline through a camera of any size.
 
-A large mat seen whole by a 720p camera shows each card small: an A3 mat's cards are 115-150 px
+A large mat seen whole by a 720p camera shows each card small: an A3 mat's cards are 110-150 px
 high, an A2's 80-105 and an A1's 60-72. Each deal is a mat of its own design, seen by a camera
 of its own (pose, light, noise, blur), as :func:`vision.bench.enrol_table.table_deals` deals.
 """
