@@ -390,11 +390,16 @@ def crop_card(frame: np.ndarray, to_frame: np.ndarray, quad_mm: np.ndarray, px_p
     return out
 
 
+def quad_height(quad: np.ndarray) -> float:
+    """A card outline's height (corners in :func:`crop_card`'s order): the mean length of its two
+    long sides."""
+    return 0.5 * float(np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1]))
+
+
 def seen_height(to_frame: np.ndarray, quad_mm: np.ndarray) -> float:
-    """How many pixels high the camera frame shows the card outlined by ``quad_mm`` (mat mm, in
-    :func:`crop_card`'s order): the mean length of its two long sides mapped by ``to_frame``."""
-    q = cv2.perspectiveTransform(quad_mm.reshape(-1, 1, 2).astype(np.float64), to_frame).reshape(4, 2)
-    return 0.5 * float(np.hypot(*(q[3] - q[0])) + np.hypot(*(q[2] - q[1])))
+    """How many pixels high the camera frame shows the card outlined by ``quad_mm`` (mat mm):
+    its :func:`quad_height` once mapped by ``to_frame``."""
+    return quad_height(cv2.perspectiveTransform(quad_mm.reshape(-1, 1, 2).astype(np.float64), to_frame).reshape(4, 2))
 
 
 # -- cards in photos (pegpi classify and recognize) --------------------------------------------

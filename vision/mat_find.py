@@ -53,6 +53,10 @@ class MatFinder:
         self._near = cv2.aruco.ArucoDetector(dictionary, near)
         self._mm = layout.marker_points()
         self._last: MatPose | None = None
+        #: whether the search round the markers' last places is passed over: once its corners give
+        #: no pose where the whole frame's do (an A1 mat at 720p: each marker found some 3 px too
+        #: wide, 3.1 mm of error), every frame of this camera would search twice
+        self._near_misreads = False
 
     @property
     def last(self) -> MatPose | None:
@@ -64,7 +68,7 @@ class MatFinder:
         if frame.ndim not in (2, 3) or frame.dtype != np.uint8 or frame.size == 0:
             raise FrameError(f"a frame must be a uint8 grey or BGR image, not {frame.dtype} {frame.shape}")
         near: dict[int, np.ndarray] = {}
-        if self._last is not None:
+        if self._last is not None and not self._near_misreads:
             near = self._detect_near(frame, self._last)
             if len(near) >= self.min_markers:
                 return near
@@ -115,13 +119,13 @@ class MatFinder:
         while they are covered, or None when the mat is lost (never seen, or not for ``hold_s``)."""
         found = self.detect(frame)
         pose = self._solve(found, t) if len(found) >= self.min_markers else None
-        if pose is None and self._last is not None and len(found) >= self.min_markers:
-            # the search round the markers' last places found corners that disagree: on an A1 mat
-            # at 720p (a pixel a millimetre) they came out some 3 px wide of the markers, each
-            # frame, and the mat was lost; the whole frame's search is asked instead
+        if pose is None and self._last is not None and not self._near_misreads and len(found) >= self.min_markers:
+            # the search round the markers' last places found corners that disagree: the whole
+            # frame's search is asked instead, and from then on alone if it gives a pose
             grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
             wide = self._detect_wide(grey)
             pose = self._solve(wide, t) if len(wide) >= self.min_markers else None
+            self._near_misreads = pose is not None
         if pose is not None:
             self._last = pose
             return pose

@@ -90,6 +90,7 @@ from vision.locate import (
     sides_ratio,
     soft,
 )
+from vision.locate import quad_height as _height
 from vision.model_input import INPUT_H, INPUT_W, half_turned, preprocess_batch, stretched
 
 ASPECT = CARD_MM[1] / CARD_MM[0]  # 1.397
@@ -622,10 +623,6 @@ def _distinct(quads: Sequence[np.ndarray], near: float = 4.0) -> list[int]:
 def _unlike(quad: np.ndarray, quads: Sequence[np.ndarray], near: float = 4.0) -> bool:
     """Whether no quad of ``quads`` has every corner within ``near`` pixels of ``quad``'s."""
     return all(float(np.abs(quad - k).max()) > near for k in quads)
-
-
-def _height(quad: np.ndarray) -> float:
-    return 0.5 * float(np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1]))
 
 
 def warp(img: np.ndarray, quad: np.ndarray) -> np.ndarray:

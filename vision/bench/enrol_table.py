@@ -24,7 +24,7 @@ from vision.enrol_session import EnrolmentWizard
 from vision.enroll import EnrolledDeck
 from vision.errors import BenchError
 from vision.events import TableEvent
-from vision.mat import layout_for
+from vision.mat import MatLayout, layout_for
 from vision.pipeline import PipelineConfig, TablePipeline
 from vision.render.commercial import COMMERCIAL_DECKS, load_deck
 from vision.render.decktet import render_decktet
@@ -163,12 +163,20 @@ def table_deals(cards: Sequence[str], deals: int, seed: int, art: Callable[[str]
         while len(order) < outlines:
             order += list(rng.permutation(cards))
         dealt, order = order[:outlines], order[outlines:]
-        script: list[Step] = [Idle(0.6)]
-        script += [Place(card, "grid", i, hand=False) for i, card in enumerate(dealt)]
-        script += [Light(float(rng.uniform(0.8, 1.15)), 0.2), Idle(1.6)]
-        yield SimTable(layout, script, fps=FPS, seed=int(rng.integers(1 << 30)) + index,
-                       pose=CameraPose.random(rng), noise=float(rng.uniform(2.0, 5.0)),
-                       blur=float(rng.uniform(0.0, 0.8)), card_art=art), dealt
+        yield dealt_table(layout, dealt, rng, art, index=index), dealt
+
+
+def dealt_table(layout: MatLayout, dealt: Sequence[str], rng: np.random.Generator, art: Callable[[str], np.ndarray],
+                *, index: int = 0, size: tuple[int, int] = (1280, 720), before_s: float = 0.6,
+                after_s: float = 1.6) -> SimTable:
+    """``dealt`` laid on the outlines of ``layout``'s grid after ``before_s`` of the empty mat, seen
+    by a ``size`` camera of its own drawn from ``rng`` (pose, noise, blur, and the light changing
+    once the cards lie), then ``after_s`` more; ``index`` is added to the camera's seed."""
+    script: list[Step] = [Idle(before_s), *(Place(card, "grid", i, hand=False) for i, card in enumerate(dealt)),
+                          Light(float(rng.uniform(0.8, 1.15)), 0.2), Idle(after_s)]
+    return SimTable(layout, script, fps=FPS, seed=int(rng.integers(1 << 30)) + index, size=size,
+                    pose=CameraPose.random(rng), noise=float(rng.uniform(2.0, 5.0)),
+                    blur=float(rng.uniform(0.0, 0.8)), card_art=art)
 
 
 def read_rate(tables: Sequence[tuple[SimTable, list[str]]], readers: dict[str, CardClassifier],

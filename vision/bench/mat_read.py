@@ -3,7 +3,7 @@ of a mat of any paper and read by the table pipeline through a camera of any siz
 
 A large mat seen whole by a 720p camera shows each card small: an A3 mat's cards are 110-150 px
 high, an A2's 80-105 and an A1's 60-72. Each deal is a mat of its own design, seen by a camera
-of its own (pose, light, noise, blur), as :func:`vision.bench.enrol_table.table_deals` deals.
+of its own (pose, light, noise, blur), as :func:`vision.bench.enrol_table.dealt_table` lays it.
 """
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 
 from games.jsontypes import JSONObject
-from vision.bench.enrol_table import FPS, read_rate
+from vision.bench.enrol_table import dealt_table, read_rate
 from vision.classify import load_default_classifier
 from vision.locate import seen_height
 from vision.mat import layout_for
 from vision.render import CARD_IDS
-from vision.simtable import CameraPose, Idle, Light, Place, SimTable, Step, default_card_art
+from vision.simtable import SimTable, default_card_art
 
 #: the cards dealt: the French deck's 52 (its jokers are no part of most games)
 FRENCH = tuple(c for c in CARD_IDS if c not in ("RJ", "BJ"))
@@ -34,11 +34,8 @@ def mat_deals(designs: Sequence[int], paper: str, size: tuple[int, int], seed: i
     rng = np.random.default_rng([seed, 41])
     for design in designs:
         dealt = [str(c) for c in rng.permutation(FRENCH)[:outlines]]
-        script: list[Step] = [Idle(1.5), *(Place(card, "grid", i, hand=False) for i, card in enumerate(dealt)),
-                              Light(float(rng.uniform(0.8, 1.15)), 0.2), Idle(3.0)]
-        yield SimTable(layout, script, fps=FPS, seed=int(rng.integers(1 << 30)), size=size,
-                       pose=CameraPose.random(rng), noise=float(rng.uniform(2.0, 5.0)),
-                       blur=float(rng.uniform(0.0, 0.8)), card_art=default_card_art(design=design)), dealt
+        yield dealt_table(layout, dealt, rng, default_card_art(design=design), size=size, before_s=1.5,
+                          after_s=3.0), dealt
 
 
 def run_bench(designs: Sequence[int], paper: str, size: tuple[int, int], seed: int = 0) -> JSONObject:
